@@ -1,0 +1,92 @@
+package dev.rdmacm.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A C program compiled with gcc at test time against the installed headers and run once: the oracle
+ * for every size, offset, constant and byte layout that this project writes by hand.
+ */
+public final class CProgram
+{
+    private CProgram()
+    {
+    }
+
+    /**
+     * Compiles {@code source} with {@code gcc -O0 -w} plus {@code extraFlags}, runs it and returns its
+     * standard output. Fails the test with gcc's own diagnostics when compilation fails.
+     */
+    public static String compileAndRun(final String source, final String... extraFlags)
+    {
+        Peers.requireCommand("gcc", "gcc");
+        Path dir = null;
+        try
+        {
+            dir = Files.createTempDirectory("rdmacm-cprog");
+            final Path c = dir.resolve("probe.c");
+            final Path exe = dir.resolve("probe");
+            Files.writeString(c, source, StandardCharsets.UTF_8);
+            final List<String> command = new ArrayList<>(List.of("gcc", "-O0", "-w", "-o", exe.toString(), c.toString()));
+            command.addAll(List.of(extraFlags));
+            final String compiled = run(command);
+            if (!Files.isExecutable(exe))
+            {
+                throw new AssertionError("gcc failed:\n" + compiled + "\n--- source ---\n" + source);
+            }
+            return run(List.of(exe.toString()));
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot compile or run a C probe: " + ex, ex);
+        }
+        finally
+        {
+            deleteTree(dir);
+        }
+    }
+
+    private static String run(final List<String> command) throws IOException
+    {
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try
+        {
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly();
+                throw new AssertionError(command.get(0) + " did not finish in 60 s");
+            }
+            return output;
+        }
+        catch (final InterruptedException ex)
+        {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while running " + command.get(0), ex);
+        }
+    }
+
+    private static void deleteTree(final Path dir)
+    {
+        if (dir == null)
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        catch (final IOException ignored)
+        {
+            // a temp directory left behind is not worth failing a test for
+        }
+    }
+}
