@@ -453,7 +453,7 @@ public final class AcmService
             replyError(connection, request, AcmStatus.ESRCADDR);
             return;
         }
-        count(endpoint, AcmCounter.RESOLVE);
+        endpoint.counters().increment(AcmCounter.RESOLVE);
         final boolean nodelay = entry.hasFlag(AcmEpFlags.NODELAY);
         if (dlid != 0)
         {

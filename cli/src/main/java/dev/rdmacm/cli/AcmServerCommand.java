@@ -1,0 +1,104 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.resolver.acm.AcmAddressResolver;
+import dev.rdmacm.resolver.acm.AcmEndpoint;
+import dev.rdmacm.resolver.acm.AcmEndpointFile;
+import dev.rdmacm.resolver.acm.AcmLog;
+import dev.rdmacm.resolver.acm.AcmOptions;
+import dev.rdmacm.resolver.acm.AcmPathQuerier;
+import dev.rdmacm.resolver.acm.AcmServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code rdmacm acm-server}: an ibacm-compatible resolver service, so that unmodified librdmacm
+ * programs and ib_acme use this stack. Runs in the foreground (a service manager daemonizes it) until
+ * SIGTERM or SIGINT, which close every socket and remove the socket and port files.
+ */
+@Command(
+    name = "acm-server",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Serve the ibacm client protocol (RESOLVE, PERF_QUERY, EP_QUERY) on a unix socket and, in loop/open",
+        "mode, a TCP port, from address and route caches. Options come from a file in ibacm_opts.cfg format."
+    })
+final class AcmServerCommand implements Callable<Integer>
+{
+    @Option(names = {"-O", "--options"}, paramLabel = "FILE",
+        description = "options file in ibacm_opts.cfg format (default: ${DEFAULT-VALUE}; missing = defaults)")
+    Path optionsFile = Path.of("/etc/rdma/ibacm_opts.cfg");
+
+    @Option(names = {"-A", "--addr-file"}, paramLabel = "FILE",
+        description = "endpoint file: ibacm_addr.cfg lines 'address device port pkey' plus 'gid lid'")
+    Path addrFile;
+
+    @Option(names = "--run-dir", paramLabel = "DIR",
+        description = "directory of ibacm-unix.sock, ibacm.sock, ibacm-tcp.port, ibacm.port (default /run)")
+    Path runDir;
+
+    @Option(names = "--server-mode", paramLabel = "MODE", description = "unix, loop or open (overrides the file)")
+    String serverMode;
+
+    @Option(names = "--server-port", paramLabel = "PORT", description = "TCP port, 0 = any free port")
+    Integer serverPort;
+
+    @Option(names = "--log-level", paramLabel = "N", description = "0 errors, 1 clients, 2 every request")
+    Integer logLevel;
+
+    @Option(names = {"-P", "--foreground"},
+        description = "accepted for ibacm compatibility: the service always runs in the foreground")
+    boolean foreground;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final AcmOptions options = AcmOptions.read(optionsFile);
+        if (addrFile != null)
+        {
+            options.apply("addr_file " + addrFile, "--addr-file");
+        }
+        if (runDir != null)
+        {
+            options.apply("run_dir " + runDir, "--run-dir");
+        }
+        if (serverMode != null)
+        {
+            options.apply("server_mode " + serverMode, "--server-mode");
+        }
+        if (serverPort != null)
+        {
+            options.apply("server_port " + serverPort, "--server-port");
+        }
+        if (logLevel != null)
+        {
+            options.apply("log_level " + logLevel, "--log-level");
+        }
+        final AcmLog log = AcmLog.open(options.logFile(), options.logLevel());
+        final List<AcmEndpoint> endpoints;
+        if (Files.exists(options.addrFile()))
+        {
+            endpoints = AcmEndpointFile.read(options.addrFile());
+        }
+        else
+        {
+            log.log(0, "no endpoint file " + options.addrFile() + ": every RESOLVE will get ESRCADDR");
+            endpoints = List.of();
+        }
+        final AcmServer server = AcmServer.start(options, endpoints, AcmAddressResolver.NONE, AcmPathQuerier.NONE, log);
+        final CountDownLatch done = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        {
+            server.close();
+            log.close();
+            done.countDown();
+        }, "acm-server-shutdown"));
+        done.await();
+        return Main.EXIT_OK;
+    }
+}
