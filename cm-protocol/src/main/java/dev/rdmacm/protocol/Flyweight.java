@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
@@ -188,5 +189,35 @@ public abstract class Flyweight
     protected final void zero(final int field, final int length)
     {
         mutableBuffer.setMemory(offset + field, length, (byte)0);
+    }
+
+    /** A fixed-size NUL-padded UTF-8 text field (a ServiceName, a NodeDescription) up to its first NUL. */
+    protected final String paddedText(final int field, final int length)
+    {
+        int end = 0;
+        while (end < length && buffer.getByte(offset + field + end) != 0)
+        {
+            end++;
+        }
+        final byte[] bytes = new byte[end];
+        buffer.getBytes(offset + field, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Writes {@code text} as UTF-8 into a fixed-size field, NUL-padded.
+     *
+     * @throws IllegalArgumentException naming {@code what} when the text needs more than {@code length} bytes.
+     */
+    protected final void putPaddedText(final String what, final int field, final int length, final String text)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > length)
+        {
+            throw new IllegalArgumentException(what + " '" + text + "' is " + bytes.length +
+                " bytes of UTF-8, the field holds " + length);
+        }
+        zero(field, length);
+        mutableBuffer.putBytes(offset + field, bytes);
     }
 }
