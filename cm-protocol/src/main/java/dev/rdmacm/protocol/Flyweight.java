@@ -144,7 +144,7 @@ public abstract class Flyweight
     }
 
     /** A GID field as a value object; hot paths use the two {@link #u64} halves instead. */
-    protected final Gid gid(final int field)
+    protected final Gid gidAt(final int field)
     {
         return new Gid(u64(field), u64(field + 8));
     }

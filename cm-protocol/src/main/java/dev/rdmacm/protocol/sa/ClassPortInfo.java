@@ -178,7 +178,7 @@ public final class ClassPortInfo extends Flyweight
 
     public Gid redirectGid()
     {
-        return gid(REDIRECT_GID_OFFSET);
+        return gidAt(REDIRECT_GID_OFFSET);
     }
 
     public ClassPortInfo redirectGid(final long subnetPrefix, final long interfaceId)
@@ -282,7 +282,7 @@ public final class ClassPortInfo extends Flyweight
 
     public Gid trapGid()
     {
-        return gid(TRAP_GID_OFFSET);
+        return gidAt(TRAP_GID_OFFSET);
     }
 
     public ClassPortInfo trapGid(final long subnetPrefix, final long interfaceId)

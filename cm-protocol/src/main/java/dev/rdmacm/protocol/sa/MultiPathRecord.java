@@ -163,7 +163,7 @@ public final class MultiPathRecord extends PathProperties<MultiPathRecord>
 
     public Gid gid(final int index)
     {
-        return gid(gidOffset(index));
+        return gidAt(gidOffset(index));
     }
 
     public Gid sgid(final int index)

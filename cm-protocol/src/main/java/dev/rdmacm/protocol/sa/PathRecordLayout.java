@@ -88,7 +88,7 @@ public abstract class PathRecordLayout<T extends PathRecordLayout<T>> extends Pa
 
     public Gid dgid()
     {
-        return gid(DGID_OFFSET);
+        return gidAt(DGID_OFFSET);
     }
 
     public T dgid(final long subnetPrefix, final long interfaceId)
@@ -114,7 +114,7 @@ public abstract class PathRecordLayout<T extends PathRecordLayout<T>> extends Pa
 
     public Gid sgid()
     {
-        return gid(SGID_OFFSET);
+        return gidAt(SGID_OFFSET);
     }
 
     public T sgid(final long subnetPrefix, final long interfaceId)

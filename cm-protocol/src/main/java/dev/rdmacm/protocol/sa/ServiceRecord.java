@@ -93,7 +93,7 @@ public final class ServiceRecord extends Flyweight
 
     public Gid serviceGid()
     {
-        return gid(SERVICE_GID_OFFSET);
+        return gidAt(SERVICE_GID_OFFSET);
     }
 
     public ServiceRecord serviceGid(final long subnetPrefix, final long interfaceId)
