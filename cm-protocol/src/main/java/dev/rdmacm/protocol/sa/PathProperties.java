@@ -245,11 +245,11 @@ public abstract class PathProperties<T extends PathProperties<T>> extends Flywei
             .append(", P_Key=").append(String.format("0x%04x", pKey()))
             .append(", QoSClass=").append(qosClass())
             .append(", SL=").append(sl())
-            .append(", MTUSelector=").append(Selector.fromCode(mtuSelector()).symbol())
+            .append(", MTUSelector=").append(Selector.describe(mtuSelector()))
             .append(", MTU=").append(MtuCode.describe(mtu()))
-            .append(", RateSelector=").append(Selector.fromCode(rateSelector()).symbol())
+            .append(", RateSelector=").append(Selector.describe(rateSelector()))
             .append(", Rate=").append(RateCode.describe(rate()))
-            .append(", PacketLifeTimeSelector=").append(Selector.fromCode(packetLifeTimeSelector()).symbol())
+            .append(", PacketLifeTimeSelector=").append(Selector.describe(packetLifeTimeSelector()))
             .append(", PacketLifeTime=").append(PacketLifetime.describe(packetLifeTime()));
     }
 }

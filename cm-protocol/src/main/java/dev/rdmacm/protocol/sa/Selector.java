@@ -50,4 +50,10 @@ public enum Selector
         }
         return BY_CODE[code];
     }
+
+    /** {@code "2 (=)"}: the code and its symbol. */
+    public static String describe(final int code)
+    {
+        return code + " (" + fromCode(code).symbol + ")";
+    }
 }
