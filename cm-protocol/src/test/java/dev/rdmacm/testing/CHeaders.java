@@ -63,8 +63,8 @@ public final class CHeaders
     {
         final String source = "#include <stdio.h>\n#include <string.h>\n#include <stdint.h>\n#include <endian.h>\n" +
             includes + "\nint main(void) {\n" + body + "\n" +
-            "  const unsigned char *p = (const unsigned char *)&" + variable + ";\n" +
-            "  for (size_t i = 0; i < sizeof(" + variable + "); i++) printf(\"%02x\", p[i]);\n" +
+            "  const unsigned char *bytes_of_ = (const unsigned char *)&" + variable + ";\n" +
+            "  for (size_t i = 0; i < sizeof(" + variable + "); i++) printf(\"%02x\", bytes_of_[i]);\n" +
             "  printf(\"\\n\");\n  return 0;\n}\n";
         return CProgram.compileAndRun(source, gccFlags).strip();
     }
