@@ -1,6 +1,7 @@
 package dev.rdmacm.protocol.acm;
 
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -26,9 +27,8 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  +---------------------------------------------------------------+ 72
  * </pre>
  * In a reply, a PATH entry is read by librdmacm as a {@code struct ibv_path_data}: {@code flags} are
- * then {@code IBV_PATH_FLAG_*} and {@code type}/{@code reserved} its zeroed reserved word. Only the
- * path fields that select an endpoint and a destination are exposed here; the record itself is
- * copied as 64 opaque bytes.
+ * then {@code IBV_PATH_FLAG_*} and {@code type}/{@code reserved} its zeroed reserved word. The path
+ * itself is read and written through {@link IbvPathRecord} ({@link #path}).
  */
 public final class AcmEpAddrData
 {
@@ -40,12 +40,6 @@ public final class AcmEpAddrData
     public static final int INFO_LENGTH = 64;
     /** {@code ACM_MSG_EP_LENGTH}. */
     public static final int LENGTH = 72;
-
-    public static final int PATH_SERVICE_ID_OFFSET = INFO_OFFSET;
-    public static final int PATH_DGID_OFFSET = INFO_OFFSET + 8;
-    public static final int PATH_SGID_OFFSET = INFO_OFFSET + 24;
-    public static final int PATH_DLID_OFFSET = INFO_OFFSET + 40;
-    public static final int PATH_SLID_OFFSET = INFO_OFFSET + 42;
 
     public static final int IPV4_LENGTH = 4;
     public static final int IPV6_LENGTH = 16;
@@ -189,34 +183,14 @@ public final class AcmEpAddrData
         return info(text);
     }
 
-    public long pathDgidPrefix()
+    /** Wraps {@code record} over the info union of a PATH entry, for reading or writing. */
+    public IbvPathRecord path(final IbvPathRecord record)
     {
-        return buffer.getLong(offset + PATH_DGID_OFFSET, BIG_ENDIAN);
-    }
-
-    public long pathDgidInterfaceId()
-    {
-        return buffer.getLong(offset + PATH_DGID_OFFSET + 8, BIG_ENDIAN);
-    }
-
-    public long pathSgidPrefix()
-    {
-        return buffer.getLong(offset + PATH_SGID_OFFSET, BIG_ENDIAN);
-    }
-
-    public long pathSgidInterfaceId()
-    {
-        return buffer.getLong(offset + PATH_SGID_OFFSET + 8, BIG_ENDIAN);
-    }
-
-    public int pathDlid()
-    {
-        return buffer.getShort(offset + PATH_DLID_OFFSET, BIG_ENDIAN) & 0xffff;
-    }
-
-    public int pathSlid()
-    {
-        return buffer.getShort(offset + PATH_SLID_OFFSET, BIG_ENDIAN) & 0xffff;
+        if (mutableBuffer != null)
+        {
+            return record.wrap(mutableBuffer, offset + INFO_OFFSET);
+        }
+        return record.wrap(buffer, offset + INFO_OFFSET, IbvPathRecord.LENGTH);
     }
 
     @Override

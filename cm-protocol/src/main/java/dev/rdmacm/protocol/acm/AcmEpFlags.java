@@ -1,9 +1,11 @@
 package dev.rdmacm.protocol.acm;
 
+import dev.rdmacm.protocol.path.IbvPathData;
+
 /**
  * The 32-bit {@code flags} of an address entry. Request entries use {@code ACM_EP_FLAG_*} and
  * {@code ACM_FLAGS_*} from {@code infiniband/acm.h}; PATH entries of replies carry the
- * {@code IBV_PATH_FLAG_*} bits of {@code struct ibv_path_data} ({@code infiniband/sa.h}), because
+ * {@link IbvPathData} flags ({@code IBV_PATH_FLAG_*}), because
  * librdmacm hands such an entry to the application as an {@code ibv_path_data} unchanged.
  */
 public final class AcmEpFlags
@@ -15,15 +17,8 @@ public final class AcmEpFlags
     /** On a PATH entry: ask the SA for this path instead of resolving it (ib_acme -v). */
     public static final int QUERY_SA = 1 << 31;
 
-    public static final int PATH_GMP = 1;
-    public static final int PATH_PRIMARY = 1 << 1;
-    public static final int PATH_ALTERNATE = 1 << 2;
-    public static final int PATH_OUTBOUND = 1 << 3;
-    public static final int PATH_INBOUND = 1 << 4;
-    public static final int PATH_INBOUND_REVERSE = 1 << 5;
-    public static final int PATH_BIDIRECTIONAL = PATH_OUTBOUND | PATH_INBOUND_REVERSE;
-    /** What ibacm's acmp provider puts on the path it resolved: GMP|PRIMARY|BIDIRECTIONAL = 0x2b. */
-    public static final int RESOLVED_PATH = PATH_GMP | PATH_PRIMARY | PATH_BIDIRECTIONAL;
+    public static final int RESOLVED_PATH =
+        IbvPathData.FLAG_GMP | IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_BIDIRECTIONAL;
 
     private AcmEpFlags()
     {

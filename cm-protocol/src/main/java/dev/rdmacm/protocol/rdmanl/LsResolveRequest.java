@@ -2,6 +2,7 @@ package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -110,33 +111,34 @@ public record LsResolveRequest(long seq, String deviceName, int portNum, int pat
      */
     public byte[] pathTemplate()
     {
-        final UnsafeBuffer path = new UnsafeBuffer(new byte[PATH_LENGTH]);
+        final UnsafeBuffer bytes = new UnsafeBuffer(new byte[PATH_LENGTH]);
+        final IbvPathRecord path = new IbvPathRecord().wrap(bytes, 0);
         if (serviceId != null)
         {
-            path.putLong(0, serviceId, BIG_ENDIAN);
+            path.serviceId(serviceId);
         }
         if (dgid != null)
         {
-            path.putBytes(8, dgid.toBytes());
+            path.dgid(dgid);
         }
         if (sgid != null)
         {
-            path.putBytes(24, sgid.toBytes());
+            path.sgid(sgid);
         }
         if (tclass != null)
         {
-            path.putByte(48, (byte)(int)tclass);
+            path.tClass(tclass);
         }
-        path.putByte(49, (byte)(pathUse == RdmaNlLs.PATH_USE_UNIDIRECTIONAL ? 1 : 0x81));
+        path.reversible(pathUse != RdmaNlLs.PATH_USE_UNIDIRECTIONAL).numbPath(1);
         if (pkey != null)
         {
-            path.putShort(50, (short)(int)pkey, BIG_ENDIAN);
+            path.pKey(pkey);
         }
         if (qosClass != null)
         {
-            path.putShort(52, (short)(qosClass & 0xfff0), BIG_ENDIAN);
+            path.qosClass((qosClass & 0xfff0) >>> IbvPathRecord.QOS_CLASS_SHIFT);
         }
-        return path.byteArray();
+        return bytes.byteArray();
     }
 
     private static final class Builder

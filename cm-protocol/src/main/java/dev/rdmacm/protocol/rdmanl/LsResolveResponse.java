@@ -1,6 +1,7 @@
 package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.path.IbvPathData;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -16,7 +17,8 @@ import static dev.rdmacm.protocol.rdmanl.NlMsgHeader.HOST_ORDER;
  *  nlattr (len 76, type PATH_RECORD)
  *    ib_path_rec_data: flags u32 host | reserved u32 | path_rec 64 bytes (network order)
  * </pre>
- * Path flags: {@code PRIMARY|OUTBOUND} for a unidirectional request, {@code PRIMARY|GMP|BIDIRECTIONAL}
+ * The kernel's {@code IB_PATH_*} flags have the values of {@link IbvPathData}'s. Path flags:
+ * {@code PRIMARY|OUTBOUND} for a unidirectional request, {@code PRIMARY|GMP|BIDIRECTIONAL}
  * otherwise.
  */
 public final class LsResolveResponse
@@ -36,8 +38,8 @@ public final class LsResolveResponse
     public static int pathFlags(final int pathUse)
     {
         return pathUse == RdmaNlLs.PATH_USE_UNIDIRECTIONAL
-            ? RdmaNlLs.PATH_PRIMARY | RdmaNlLs.PATH_OUTBOUND
-            : RdmaNlLs.PATH_PRIMARY | RdmaNlLs.PATH_GMP | RdmaNlLs.PATH_BIDIRECTIONAL;
+            ? IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_OUTBOUND
+            : IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_GMP | IbvPathData.FLAG_BIDIRECTIONAL;
     }
 
     /** Encodes a success carrying {@code path} (64 bytes); returns the message length. */

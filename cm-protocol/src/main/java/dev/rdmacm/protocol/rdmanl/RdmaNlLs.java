@@ -49,15 +49,6 @@ public final class RdmaNlLs
     public static final int NLA_TYPE_IPV6 = 10;
     public static final int NLA_TYPE_MAX = 11;
 
-    /** {@code IB_PATH_*} flags of {@code struct ib_path_rec_data} (uapi {@code rdma/ib_user_sa.h}). */
-    public static final int PATH_GMP = 1;
-    public static final int PATH_PRIMARY = 1 << 1;
-    public static final int PATH_ALTERNATE = 1 << 2;
-    public static final int PATH_OUTBOUND = 1 << 3;
-    public static final int PATH_INBOUND = 1 << 4;
-    public static final int PATH_INBOUND_REVERSE = 1 << 5;
-    public static final int PATH_BIDIRECTIONAL = PATH_OUTBOUND | PATH_INBOUND_REVERSE;
-
     private RdmaNlLs()
     {
     }

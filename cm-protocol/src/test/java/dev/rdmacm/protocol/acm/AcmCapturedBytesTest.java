@@ -1,6 +1,8 @@
 package dev.rdmacm.protocol.acm;
 
+import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -99,10 +101,12 @@ class AcmCapturedBytesTest
         final AcmEpAddrData entry = new AcmEpAddrData().wrap(buffer, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
         assertEquals(0, entry.flags());
         assertEquals(AcmEpType.PATH, entry.type());
-        assertEquals(0xfe80_0000_0000_0000L, entry.pathDgidPrefix());
-        assertEquals(0x0002_c903_0000_0002L, entry.pathDgidInterfaceId());
-        assertEquals(0x0002_c903_0000_0001L, entry.pathSgidInterfaceId());
-        assertEquals(0, entry.pathDlid());
+        final IbvPathRecord path = entry.path(new IbvPathRecord());
+        assertEquals(Gid.parse("fe80::2:c903:0:2"), path.dgid());
+        assertEquals(Gid.parse("fe80::2:c903:0:1"), path.sgid());
+        assertEquals(0, path.dlid());
+        assertTrue(path.reversible());
+        assertEquals(1, path.numbPath());
     }
 
     @Test
@@ -113,8 +117,8 @@ class AcmCapturedBytesTest
         assertEquals(AcmEpFlags.RESOLVED_PATH, entry.flags());
         assertEquals(0x2b, entry.flags());
         assertEquals(AcmEpType.PATH, entry.type());
-        assertEquals(5, entry.pathDlid());
-        assertEquals(1, entry.pathSlid());
+        assertEquals(5, entry.path(new IbvPathRecord()).dlid());
+        assertEquals(1, entry.path(new IbvPathRecord()).slid());
         entry.wrap(buffer, AcmHeader.LENGTH + AcmEpAddrData.LENGTH, AcmEpAddrData.LENGTH);
         assertEquals(AcmEpFlags.SOURCE, entry.flags());
         assertEquals(0xc0000202, entry.ipv4());

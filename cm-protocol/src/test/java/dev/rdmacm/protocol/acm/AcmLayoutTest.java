@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.acm;
 
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.Test;
@@ -47,19 +48,16 @@ class AcmLayoutTest
     {
         final String output = probe("""
               struct acm_ep_addr_data e;
-              printf("%zu %zu %zu %zu %zu %d %d %zu %zu %zu %zu %zu %zu\\n", sizeof(struct acm_ep_addr_data),
+              printf("%zu %zu %zu %zu %zu %d %d %zu %zu\\n", sizeof(struct acm_ep_addr_data),
                 offsetof(struct acm_ep_addr_data, flags), offsetof(struct acm_ep_addr_data, type),
                 offsetof(struct acm_ep_addr_data, reserved), offsetof(struct acm_ep_addr_data, info),
                 ACM_MAX_ADDRESS, ACM_MSG_EP_LENGTH, sizeof(union acm_ep_info),
-                offsetof(struct acm_ep_addr_data, info.path.service_id),
-                offsetof(struct acm_ep_addr_data, info.path.dgid), offsetof(struct acm_ep_addr_data, info.path.sgid),
-                offsetof(struct acm_ep_addr_data, info.path.dlid), offsetof(struct acm_ep_addr_data, info.path.slid));
+                offsetof(struct acm_ep_addr_data, info.path.dgid));
             """);
-        assertEquals(String.format("%d %d %d %d %d %d %d %d %d %d %d %d %d%n", AcmEpAddrData.LENGTH,
+        assertEquals(String.format("%d %d %d %d %d %d %d %d %d%n", AcmEpAddrData.LENGTH,
             AcmEpAddrData.FLAGS_OFFSET, AcmEpAddrData.TYPE_OFFSET, AcmEpAddrData.RESERVED_OFFSET,
             AcmEpAddrData.INFO_OFFSET, AcmEpAddrData.INFO_LENGTH, AcmEpAddrData.LENGTH, AcmEpAddrData.INFO_LENGTH,
-            AcmEpAddrData.PATH_SERVICE_ID_OFFSET, AcmEpAddrData.PATH_DGID_OFFSET, AcmEpAddrData.PATH_SGID_OFFSET,
-            AcmEpAddrData.PATH_DLID_OFFSET, AcmEpAddrData.PATH_SLID_OFFSET), output);
+            AcmEpAddrData.INFO_OFFSET + IbvPathRecord.DGID_OFFSET), output);
     }
 
     @Test
@@ -93,9 +91,7 @@ class AcmLayoutTest
                 ACM_EP_INFO_PATH);
               printf("%u %u %u %u\\n", (unsigned)ACM_EP_FLAG_SOURCE, (unsigned)ACM_EP_FLAG_DEST,
                 (unsigned)ACM_FLAGS_NODELAY, (unsigned)ACM_FLAGS_QUERY_SA);
-              printf("%d %d %d %d %d %d %d\\n", IBV_PATH_FLAG_GMP, IBV_PATH_FLAG_PRIMARY, IBV_PATH_FLAG_ALTERNATE,
-                IBV_PATH_FLAG_OUTBOUND, IBV_PATH_FLAG_INBOUND, IBV_PATH_FLAG_INBOUND_REVERSE,
-                IBV_PATH_FLAG_BIDIRECTIONAL);
+              printf("%d\\n", IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY | IBV_PATH_FLAG_BIDIRECTIONAL);
               printf("%d %d %d %d %d %d %d\\n", ACM_CNTR_ERROR, ACM_CNTR_RESOLVE, ACM_CNTR_NODATA,
                 ACM_CNTR_ADDR_QUERY, ACM_CNTR_ADDR_CACHE, ACM_CNTR_ROUTE_QUERY, ACM_CNTR_ROUTE_CACHE);
             """);
@@ -108,9 +104,7 @@ class AcmLayoutTest
             AcmEpType.PATH)
             + String.format("%d %d %d %d%n", AcmEpFlags.SOURCE, AcmEpFlags.DEST, AcmEpFlags.NODELAY,
             AcmEpFlags.QUERY_SA & 0xffff_ffffL)
-            + String.format("%d %d %d %d %d %d %d%n", AcmEpFlags.PATH_GMP, AcmEpFlags.PATH_PRIMARY,
-            AcmEpFlags.PATH_ALTERNATE, AcmEpFlags.PATH_OUTBOUND, AcmEpFlags.PATH_INBOUND,
-            AcmEpFlags.PATH_INBOUND_REVERSE, AcmEpFlags.PATH_BIDIRECTIONAL)
+            + String.format("%d%n", AcmEpFlags.RESOLVED_PATH)
             + String.format("%d %d %d %d %d %d %d%n", AcmCounter.ERROR.ordinal(), AcmCounter.RESOLVE.ordinal(),
             AcmCounter.NODATA.ordinal(), AcmCounter.ADDR_QUERY.ordinal(), AcmCounter.ADDR_CACHE.ordinal(),
             AcmCounter.ROUTE_QUERY.ordinal(), AcmCounter.ROUTE_CACHE.ordinal());

@@ -2,6 +2,7 @@ package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
 import org.agrona.BitUtil;
@@ -84,8 +85,8 @@ class RdmaNlLsTest
             RdmaNlLs.NLA_TYPE_PATH_RECORD, RdmaNlLs.NLA_TYPE_TIMEOUT, RdmaNlLs.NLA_TYPE_SERVICE_ID,
             RdmaNlLs.NLA_TYPE_DGID, RdmaNlLs.NLA_TYPE_SGID, RdmaNlLs.NLA_TYPE_TCLASS, RdmaNlLs.NLA_TYPE_PKEY,
             RdmaNlLs.NLA_TYPE_QOS_CLASS, RdmaNlLs.NLA_TYPE_IPV4, RdmaNlLs.NLA_TYPE_IPV6, RdmaNlLs.NLA_TYPE_MAX,
-            RdmaNlLs.PATH_GMP, RdmaNlLs.PATH_PRIMARY, RdmaNlLs.PATH_ALTERNATE, RdmaNlLs.PATH_OUTBOUND,
-            RdmaNlLs.PATH_INBOUND, RdmaNlLs.PATH_INBOUND_REVERSE, RdmaNlLs.PATH_BIDIRECTIONAL), output);
+            IbvPathData.FLAG_GMP, IbvPathData.FLAG_PRIMARY, IbvPathData.FLAG_ALTERNATE, IbvPathData.FLAG_OUTBOUND,
+            IbvPathData.FLAG_INBOUND, IbvPathData.FLAG_INBOUND_REVERSE, IbvPathData.FLAG_BIDIRECTIONAL), output);
     }
 
     @Test

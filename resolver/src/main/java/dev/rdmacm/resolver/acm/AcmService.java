@@ -11,6 +11,7 @@ import dev.rdmacm.protocol.acm.AcmMessage;
 import dev.rdmacm.protocol.acm.AcmOp;
 import dev.rdmacm.protocol.acm.AcmPerfData;
 import dev.rdmacm.protocol.acm.AcmStatus;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -70,6 +71,7 @@ public final class AcmService
     private final AcmEpAddrData replyEntry = new AcmEpAddrData();
     private final AcmPerfData perfData = new AcmPerfData();
     private final AcmEpConfigData epConfig = new AcmEpConfigData();
+    private final IbvPathRecord pathView = new IbvPathRecord();
     private final UnsafeBuffer reply = new UnsafeBuffer(new byte[AcmConnection.MAX_REPLY_LENGTH]);
     private final UnsafeBuffer chosenSource = new UnsafeBuffer(new byte[AcmEpAddrData.LENGTH]);
     private long requests;
@@ -132,8 +134,9 @@ public final class AcmService
      */
     public void preloadRoute(final AcmEndpoint endpoint, final byte[] path)
     {
-        final Gid dgid = PathRecordTemplate.dgid(path);
-        final int dlid = PathRecordTemplate.dlid(path);
+        final IbvPathRecord record = PathRecordTemplate.view(path);
+        final Gid dgid = record.dgid();
+        final int dlid = record.dlid();
         final long expires = dlid == endpoint.lid() ? Long.MAX_VALUE : expiry(routeLifetimeNs);
         for (final AcmAddress key : new AcmAddress[] {AcmAddress.gid(dgid), AcmAddress.lid(dlid)})
         {
@@ -439,15 +442,16 @@ public final class AcmService
     private void resolvePath(final AcmConnection connection, final UnsafeBuffer request, final int length)
     {
         entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
-        final int dlid = entry.pathDlid();
-        final long dgidHigh = entry.pathDgidPrefix();
-        final long dgidLow = entry.pathDgidInterfaceId();
+        final IbvPathRecord path = entry.path(pathView);
+        final int dlid = path.dlid();
+        final long dgidHigh = path.dgidPrefix();
+        final long dgidLow = path.dgidInterfaceId();
         if (dlid == 0 && dgidHigh == 0 && dgidLow == 0)
         {
             replyError(connection, request, AcmStatus.EDESTADDR);
             return;
         }
-        final AcmEndpoint endpoint = endpointForPath(entry);
+        final AcmEndpoint endpoint = endpointForPath(path);
         if (endpoint == null)
         {
             replyError(connection, request, AcmStatus.ESRCADDR);
@@ -467,14 +471,14 @@ public final class AcmService
     }
 
     /** ibacm's {@code acm_is_path_from_port} and P_Key match, over our endpoints. */
-    private AcmEndpoint endpointForPath(final AcmEpAddrData path)
+    private AcmEndpoint endpointForPath(final IbvPathRecord path)
     {
-        final long sgidHigh = path.pathSgidPrefix();
-        final long sgidLow = path.pathSgidInterfaceId();
-        final int slid = path.pathSlid();
-        final long dgidHigh = path.pathDgidPrefix();
-        final long dgidLow = path.pathDgidInterfaceId();
-        final int pkey = entryPkey(path);
+        final long sgidHigh = path.sgidPrefix();
+        final long sgidLow = path.sgidInterfaceId();
+        final int slid = path.slid();
+        final long dgidHigh = path.dgidPrefix();
+        final long dgidLow = path.dgidInterfaceId();
+        final int pkey = path.pKey();
         AcmEndpoint sameSubnet = null;
         for (final AcmEndpoint endpoint : endpoints)
         {
@@ -509,13 +513,6 @@ public final class AcmService
             }
         }
         return sameSubnet;
-    }
-
-    private static int entryPkey(final AcmEpAddrData path)
-    {
-        final byte[] info = new byte[AcmEpAddrData.INFO_LENGTH];
-        path.getInfo(info);
-        return ((info[PathRecordTemplate.PKEY_OFFSET] & 0xff) << 8) | (info[PathRecordTemplate.PKEY_OFFSET + 1] & 0xff);
     }
 
     private void routeStage(final AcmConnection connection, final UnsafeBuffer request, final int length,
@@ -652,7 +649,7 @@ public final class AcmService
             return;
         }
         entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
-        final AcmEndpoint endpoint = endpointForPath(entry);
+        final AcmEndpoint endpoint = endpointForPath(entry.path(pathView));
         if (endpoint == null)
         {
             replyError(connection, request, AcmStatus.ESRCADDR);

@@ -7,9 +7,8 @@ import dev.rdmacm.protocol.acm.AcmEpType;
 import dev.rdmacm.protocol.acm.AcmHeader;
 import dev.rdmacm.protocol.acm.AcmMessage;
 import dev.rdmacm.protocol.acm.AcmOp;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /** Requests as the real clients encode them (reference section 4.6), built with the flyweights. */
 final class AcmRequests
@@ -39,12 +38,8 @@ final class AcmRequests
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[AcmMessage.resolveLength(1)]);
         new AcmHeader().wrap(buffer, 0).version(1).opcode(AcmOp.RESOLVE).length(buffer.capacity());
-        new AcmEpAddrData().wrap(buffer, AcmHeader.LENGTH).flags(flags).type(AcmEpType.PATH);
-        buffer.putLong(AcmHeader.LENGTH + AcmEpAddrData.PATH_DGID_OFFSET, dgid.subnetPrefix(), BIG_ENDIAN);
-        buffer.putLong(AcmHeader.LENGTH + AcmEpAddrData.PATH_DGID_OFFSET + 8, dgid.interfaceId(), BIG_ENDIAN);
-        buffer.putLong(AcmHeader.LENGTH + AcmEpAddrData.PATH_SGID_OFFSET, sgid.subnetPrefix(), BIG_ENDIAN);
-        buffer.putLong(AcmHeader.LENGTH + AcmEpAddrData.PATH_SGID_OFFSET + 8, sgid.interfaceId(), BIG_ENDIAN);
-        buffer.putByte(AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET + 49, (byte)0x81);
+        final AcmEpAddrData entry = new AcmEpAddrData().wrap(buffer, AcmHeader.LENGTH).flags(flags).type(AcmEpType.PATH);
+        entry.path(new IbvPathRecord()).dgid(dgid).sgid(sgid).reversible(true).numbPath(1);
         return buffer.byteArray();
     }
 

@@ -6,6 +6,7 @@ import dev.rdmacm.protocol.acm.AcmEpAddrData;
 import dev.rdmacm.protocol.acm.AcmEpFlags;
 import dev.rdmacm.protocol.acm.AcmHeader;
 import dev.rdmacm.protocol.acm.AcmStatus;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,7 +51,7 @@ class AcmSaQueueTest
 
     private static Gid dgidOf(final HeldPathQuerier.Query query)
     {
-        return PathRecordTemplate.dgid(query.template());
+        return PathRecordTemplate.view(query.template()).dgid();
     }
 
     @Test
@@ -85,14 +86,17 @@ class AcmSaQueueTest
         {
             final HeldPathQuerier.Query query = sa.next(TIMEOUT_MS);
             assertEquals(Gid.parse("fe80::a"), dgidOf(query));
-            assertEquals(SGID, Gid.fromBytes(query.template(), PathRecordTemplate.SGID_OFFSET));
-            assertEquals(1, ((query.template()[PathRecordTemplate.SLID_OFFSET] & 0xff) << 8)
-                | (query.template()[PathRecordTemplate.SLID_OFFSET + 1] & 0xff));
-            assertEquals((byte)0x81, query.template()[PathRecordTemplate.REVERSIBLE_NUMPATH_OFFSET]);
-            assertEquals((byte)0xff, query.template()[PathRecordTemplate.PKEY_OFFSET]);
+            final IbvPathRecord template = PathRecordTemplate.view(query.template());
+            assertEquals(SGID, template.sgid());
+            assertEquals(1, template.slid());
+            assertTrue(template.reversible());
+            assertEquals(1, template.numbPath());
+            assertEquals(0xffff, template.pKey());
             query.answer();
             final byte[] reply = client.receive(TIMEOUT_MS);
-            assertEquals(0x84, reply[AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET + PathRecordTemplate.MTU_OFFSET] & 0xff);
+            final AcmEpAddrData entry = new AcmEpAddrData().wrap(new UnsafeBuffer(reply), AcmHeader.LENGTH,
+                AcmEpAddrData.LENGTH);
+            assertEquals(4, entry.path(new IbvPathRecord()).mtu());
             assertEquals(AcmEpFlags.RESOLVED_PATH,
                 new AcmEpAddrData().wrap(new UnsafeBuffer(reply), AcmHeader.LENGTH, AcmEpAddrData.LENGTH).flags());
         }

@@ -1,5 +1,9 @@
 package dev.rdmacm.resolver.acm;
 
+import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.protocol.sa.Selector;
+import org.agrona.concurrent.UnsafeBuffer;
+
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -16,9 +20,8 @@ final class HeldPathQuerier implements AcmPathQuerier
         void answer()
         {
             final byte[] path = template.clone();
-            path[PathRecordTemplate.MTU_OFFSET] = (byte)0x84;
-            path[PathRecordTemplate.RATE_OFFSET] = (byte)0x86;
-            path[PathRecordTemplate.PACKET_LIFETIME_OFFSET] = (byte)0x92;
+            new IbvPathRecord().wrap(new UnsafeBuffer(path), 0).mtuSelector(Selector.EXACTLY).mtu(4)
+                .rateSelector(Selector.EXACTLY).rate(6).packetLifeTimeSelector(Selector.EXACTLY).packetLifeTime(18);
             completion.onPath(path);
         }
     }
