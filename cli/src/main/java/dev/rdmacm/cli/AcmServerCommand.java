@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code rdmacm acm-server}: an ibacm-compatible resolver service, so that unmodified librdmacm
@@ -90,14 +92,37 @@ final class AcmServerCommand implements Callable<Integer>
             log.log(0, "no endpoint file " + options.addrFile() + ": every RESOLVE will get ESRCADDR");
             endpoints = List.of();
         }
-        final AcmServer server = AcmServer.start(options, endpoints, AcmAddressResolver.NONE, AcmPathQuerier.NONE, log);
+        // The hook exists before the first file does: a SIGTERM that arrives while the server is still
+        // starting waits for the start to finish and then removes what it created.
+        final AtomicReference<AcmServer> server = new AtomicReference<>();
+        final CountDownLatch startFinished = new CountDownLatch(1);
         final CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {
-            server.close();
+            try
+            {
+                startFinished.await(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            final AcmServer started = server.get();
+            if (started != null)
+            {
+                started.close();
+            }
             log.close();
             done.countDown();
         }, "acm-server-shutdown"));
+        try
+        {
+            server.set(AcmServer.start(options, endpoints, AcmAddressResolver.NONE, AcmPathQuerier.NONE, log));
+        }
+        finally
+        {
+            startFinished.countDown();
+        }
         done.await();
         return Main.EXIT_OK;
     }
