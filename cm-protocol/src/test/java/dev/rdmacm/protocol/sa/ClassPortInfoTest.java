@@ -185,6 +185,21 @@ class ClassPortInfoTest
     }
 
     @Test
+    void shouldLeaveOnlyReservedBitsSetWhenEveryFieldIsZeroedOverOnes()
+    {
+        buffer.setMemory(0, ClassPortInfo.LENGTH, (byte)0xff);
+
+        info.wrap(buffer, 0).baseVersion(0).classVersion(0).capabilityMask(0).capabilityMask2(0).respTimeValue(0)
+            .redirectGid(0, 0).redirectTc(0).redirectSl(0).redirectFl(0).redirectLid(0).redirectPKey(0)
+            .redirectQp(0).redirectQKey(0).trapGid(0, 0).trapTc(0).trapSl(0).trapFl(0).trapLid(0).trapPKey(0)
+            .trapHopLimit(0).trapQp(0).trapQKey(0);
+
+        final StringBuilder expected = new StringBuilder("00".repeat(ClassPortInfo.LENGTH));
+        expected.replace(2 * ClassPortInfo.REDIRECT_QP_OFFSET, 2 * ClassPortInfo.REDIRECT_QP_OFFSET + 2, "ff");
+        assertEquals(expected.toString(), CHeaders.hex(buffer, 0, ClassPortInfo.LENGTH));
+    }
+
+    @Test
     void shouldPrintTheResponseTimeItMeans()
     {
         info.wrap(buffer, 0).clear().baseVersion(1).classVersion(2).respTimeValue(18);
