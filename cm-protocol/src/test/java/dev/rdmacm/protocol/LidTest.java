@@ -1,7 +1,12 @@
 package dev.rdmacm.protocol;
 
+import dev.rdmacm.testing.CHeaders;
+import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
+import static java.util.Map.entry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +14,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LidTest
 {
+    @Test
+    void shouldMatchOpenSmLidRanges()
+    {
+        Peers.requireFile("/usr/include/infiniband/iba/ib_types.h", "libopensm-dev");
+        CHeaders.assertValues("#include <iba/ib_types.h>", Map.ofEntries(
+            entry("IB_LID_UCAST_START_HO", Lid.UNICAST_MIN),
+            entry("IB_LID_UCAST_END_HO", Lid.UNICAST_MAX),
+            entry("IB_LID_MCAST_START_HO", Lid.MULTICAST_MIN),
+            entry("IB_LID_MCAST_END_HO", Lid.MULTICAST_MAX),
+            entry("IB_LID_PERMISSIVE", Lid.PERMISSIVE)),
+            CHeaders.OPENSM_FLAGS);
+    }
+
     @Test
     void shouldClassifyTheBoundariesOfEachRange()
     {

@@ -1,7 +1,12 @@
 package dev.rdmacm.protocol;
 
+import dev.rdmacm.testing.CHeaders;
+import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
+import static java.util.Map.entry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +14,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PKeyTest
 {
+    @Test
+    void shouldMatchOpenSmPKeyMasks()
+    {
+        Peers.requireFile("/usr/include/infiniband/iba/ib_types.h", "libopensm-dev");
+        CHeaders.assertValues("#include <iba/ib_types.h>", Map.ofEntries(
+            entry("IB_DEFAULT_PKEY", PKey.DEFAULT),
+            entry("cl_ntoh16(IB_PKEY_BASE_MASK)", PKey.BASE_MASK),
+            entry("cl_ntoh16(IB_PKEY_TYPE_MASK)", PKey.FULL_MEMBER_BIT)),
+            CHeaders.OPENSM_FLAGS);
+    }
+
     @Test
     void shouldSplitTheMembershipBitFromThePartitionNumber()
     {
