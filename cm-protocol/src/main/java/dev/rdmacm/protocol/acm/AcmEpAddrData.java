@@ -1,13 +1,12 @@
 package dev.rdmacm.protocol.acm;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.nio.charset.StandardCharsets;
 
-import static dev.rdmacm.protocol.acm.AcmHeader.HOST_ORDER;
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
@@ -30,7 +29,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * then {@code IBV_PATH_FLAG_*} and {@code type}/{@code reserved} its zeroed reserved word. The path
  * itself is read and written through {@link IbvPathRecord} ({@link #path}).
  */
-public final class AcmEpAddrData
+public final class AcmEpAddrData extends Flyweight
 {
     public static final int FLAGS_OFFSET = 0;
     public static final int TYPE_OFFSET = 4;
@@ -44,32 +43,19 @@ public final class AcmEpAddrData
     public static final int IPV4_LENGTH = 4;
     public static final int IPV6_LENGTH = 16;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
 
     /** Wraps an entry for reading, checking that all 72 bytes are present. */
     public AcmEpAddrData wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("ACM address entry", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("ACM address entry", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps an entry for writing. */
     public AcmEpAddrData wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
-    }
-
-    public int offset()
-    {
-        return offset;
     }
 
     /** Zeroes the whole entry. */
@@ -157,18 +143,11 @@ public final class AcmEpAddrData
 
     /**
      * A NAME entry's text: the bytes up to the first NUL (or all 64 when there is none, which ibacm
-     * tolerates), as ASCII.
+     * tolerates).
      */
     public String name()
     {
-        int end = 0;
-        while (end < INFO_LENGTH && buffer.getByte(offset + INFO_OFFSET + end) != 0)
-        {
-            end++;
-        }
-        final byte[] text = new byte[end];
-        buffer.getBytes(offset + INFO_OFFSET, text);
-        return new String(text, StandardCharsets.US_ASCII);
+        return paddedText(INFO_OFFSET, INFO_LENGTH);
     }
 
     /** Writes a NAME; at most 63 bytes so that the terminating NUL fits. */

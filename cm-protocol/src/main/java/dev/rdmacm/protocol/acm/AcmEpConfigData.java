@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.acm;
 
+import dev.rdmacm.protocol.Flyweight;
 import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -26,7 +27,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class AcmEpConfigData
+public final class AcmEpConfigData extends Flyweight
 {
     public static final int DEV_GUID_OFFSET = 0;
     public static final int PORT_NUM_OFFSET = 8;
@@ -43,18 +44,12 @@ public final class AcmEpConfigData
     /** Each address is one {@code union acm_ep_info} printed as text. */
     public static final int ADDR_LENGTH = AcmEpAddrData.INFO_LENGTH;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
     private int available;
 
     /** Wraps for reading, checking that the fixed part and every announced address are present. */
     public AcmEpConfigData wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("ACM endpoint config", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("ACM endpoint config", buffer, offset, length, LENGTH);
         this.available = length;
         MalformedMessageException.requireLength(
             "ACM endpoint config with addr_cnt " + addrCnt(), length, LENGTH + addrCnt() * ADDR_LENGTH);
@@ -64,9 +59,7 @@ public final class AcmEpConfigData
     /** Wraps for writing. */
     public AcmEpConfigData wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         this.available = buffer.capacity() - offset;
         return this;
     }
@@ -135,7 +128,7 @@ public final class AcmEpConfigData
 
     public String provName()
     {
-        return text(offset + PROV_NAME_OFFSET, PROV_NAME_LENGTH);
+        return paddedText(PROV_NAME_OFFSET, PROV_NAME_LENGTH);
     }
 
     /** Writes the provider name, truncated to 63 bytes as ibacm does, NUL-padded. */
@@ -147,7 +140,7 @@ public final class AcmEpConfigData
 
     public String addr(final int index)
     {
-        return text(offset + ADDRS_OFFSET + index * ADDR_LENGTH, ADDR_LENGTH);
+        return paddedText(ADDRS_OFFSET + index * ADDR_LENGTH, ADDR_LENGTH);
     }
 
     /** Writes address {@code index} (0-based) as NUL-padded text truncated to 63 bytes. */
@@ -161,18 +154,6 @@ public final class AcmEpConfigData
         }
         putText(at, ADDR_LENGTH, address);
         return this;
-    }
-
-    private String text(final int at, final int max)
-    {
-        int end = 0;
-        while (end < max && buffer.getByte(at + end) != 0)
-        {
-            end++;
-        }
-        final byte[] bytes = new byte[end];
-        buffer.getBytes(at, bytes);
-        return new String(bytes, StandardCharsets.US_ASCII);
     }
 
     private void putText(final int at, final int max, final String text)

@@ -1,6 +1,6 @@
 package dev.rdmacm.protocol.acm;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -27,7 +27,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * of the opcode ({@link #lengthOrder(int)}), so set the opcode before the length. The tid is opaque:
  * ibacm copies it back byte for byte, so it is read and written in host order.
  */
-public final class AcmHeader
+public final class AcmHeader extends Flyweight
 {
     public static final int VERSION_OFFSET = 0;
     public static final int OPCODE_OFFSET = 1;
@@ -45,41 +45,25 @@ public final class AcmHeader
     /** {@code ACM_VERSION}: ibacm drops a message with any other version. */
     public static final short VERSION = 1;
 
-    /** The order of "not byte swapped" fields: this machine's, which every local client shares. */
-    public static final ByteOrder HOST_ORDER = ByteOrder.nativeOrder();
-
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
 
     /** Wraps {@code buffer} for reading, checking that a whole header is present. */
     public AcmHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("ACM header", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("ACM header", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps {@code buffer} for writing. */
     public AcmHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
     }
 
     /** The order of the {@code length} field for a message with {@code opcode}. */
     public static ByteOrder lengthOrder(final int opcode)
     {
-        return (opcode & AcmOp.MASK) == AcmOp.RESOLVE ? HOST_ORDER : BIG_ENDIAN;
-    }
-
-    public int offset()
-    {
-        return offset;
+        return (opcode & AcmOp.MASK) == AcmOp.RESOLVE ? ByteOrder.nativeOrder() : BIG_ENDIAN;
     }
 
     public short version()

@@ -1,6 +1,6 @@
 package dev.rdmacm.protocol.acm;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -19,25 +19,18 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  +---------------------------------------------------------------+ 56
  * </pre>
  */
-public final class AcmPerfData
+public final class AcmPerfData extends Flyweight
 {
     public static final int COUNTER_LENGTH = 8;
     /** The body for all {@link AcmCounter#COUNT} counters. */
     public static final int LENGTH = AcmCounter.COUNT * COUNTER_LENGTH;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
     private int count;
 
     /** Wraps {@code count} counters for reading, checking they are all present. */
     public AcmPerfData wrap(final DirectBuffer buffer, final int offset, final int length, final int count)
     {
-        MalformedMessageException.requireLength("ACM perf data with " + count + " counters", length,
-            count * COUNTER_LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("ACM perf data with " + count + " counters", buffer, offset, length, count * COUNTER_LENGTH);
         this.count = count;
         return this;
     }
@@ -45,9 +38,7 @@ public final class AcmPerfData
     /** Wraps for writing all seven counters. */
     public AcmPerfData wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         this.count = AcmCounter.COUNT;
         return this;
     }

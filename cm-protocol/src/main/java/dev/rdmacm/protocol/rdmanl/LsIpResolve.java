@@ -5,7 +5,7 @@ import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import static dev.rdmacm.protocol.rdmanl.NlMsgHeader.HOST_ORDER;
+import static dev.rdmacm.protocol.rdmanl.RdmaNlLs.HOST_ORDER;
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**

@@ -9,7 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 
-import static dev.rdmacm.protocol.rdmanl.NlMsgHeader.HOST_ORDER;
+import static dev.rdmacm.protocol.rdmanl.RdmaNlLs.HOST_ORDER;
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**

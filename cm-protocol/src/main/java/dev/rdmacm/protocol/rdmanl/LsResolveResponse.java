@@ -5,7 +5,7 @@ import dev.rdmacm.protocol.path.IbvPathData;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import static dev.rdmacm.protocol.rdmanl.NlMsgHeader.HOST_ORDER;
+import static dev.rdmacm.protocol.rdmanl.RdmaNlLs.HOST_ORDER;
 
 /**
  * The daemon's answer to an LS RESOLVE request, as ibacm's {@code acm_nl_send} writes it: the

@@ -4,7 +4,7 @@ import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import static dev.rdmacm.protocol.rdmanl.NlMsgHeader.HOST_ORDER;
+import static dev.rdmacm.protocol.rdmanl.RdmaNlLs.HOST_ORDER;
 
 /**
  * LS SET_TIMEOUT: the daemon tells the kernel how long to wait for its answers

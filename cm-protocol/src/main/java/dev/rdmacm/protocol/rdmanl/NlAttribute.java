@@ -4,7 +4,7 @@ import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import static dev.rdmacm.protocol.rdmanl.NlMsgHeader.HOST_ORDER;
+import static dev.rdmacm.protocol.rdmanl.RdmaNlLs.HOST_ORDER;
 
 /**
  * One netlink attribute ({@code struct nlattr}): a 4-byte header, the payload, padding to 4 bytes.

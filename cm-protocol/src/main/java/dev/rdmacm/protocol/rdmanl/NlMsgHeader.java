@@ -1,10 +1,8 @@
 package dev.rdmacm.protocol.rdmanl;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-
-import java.nio.ByteOrder;
 
 /**
  * Flyweight over {@code struct nlmsghdr} (16 bytes, host order) as RDMA netlink LS messages use it.
@@ -21,7 +19,7 @@ import java.nio.ByteOrder;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class NlMsgHeader
+public final class NlMsgHeader extends Flyweight
 {
     public static final int LEN_OFFSET = 0;
     public static final int TYPE_OFFSET = 4;
@@ -33,27 +31,16 @@ public final class NlMsgHeader
     /** {@code NLM_F_REQUEST}. */
     public static final int F_REQUEST = 1;
 
-    /** Netlink is host order throughout. */
-    public static final ByteOrder HOST_ORDER = ByteOrder.nativeOrder();
-
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
 
     public NlMsgHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("netlink header", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("netlink header", buffer, offset, length, LENGTH);
         return this;
     }
 
     public NlMsgHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
     }
 

@@ -1,5 +1,7 @@
 package dev.rdmacm.protocol.rdmanl;
 
+import java.nio.ByteOrder;
+
 /**
  * Constants of the RDMA netlink local service ({@code RDMA_NL_LS}, uapi {@code rdma/rdma_netlink.h}):
  * the channel through which the kernel's SA client and address resolver ask a userspace daemon
@@ -11,6 +13,9 @@ package dev.rdmacm.protocol.rdmanl;
  */
 public final class RdmaNlLs
 {
+    /** Netlink headers and attribute values are in the host's order (GIDs and IPs excepted). */
+    public static final ByteOrder HOST_ORDER = ByteOrder.nativeOrder();
+
     public static final int CLIENT_IWCM = 2;
     /** {@code RDMA_NL_LS}. */
     public static final int CLIENT_LS = 4;

@@ -164,7 +164,7 @@ class RdmaNlLsTest
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         final int length = request().encode(buffer, 0);
-        buffer.putShort(NlMsgHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH, (short)500, NlMsgHeader.HOST_ORDER);
+        buffer.putShort(NlMsgHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH, (short)500, RdmaNlLs.HOST_ORDER);
         final MalformedMessageException ex = assertThrows(MalformedMessageException.class,
             () -> LsResolveRequest.decode(buffer, 0, length));
         assertEquals("LS RESOLVE request: attribute type 3 at byte 0 has nla_len 500, which must be 4..76",
