@@ -119,7 +119,7 @@ int main(void)
                                strcmp(hints_text, NULL_TOKEN) ? &hints : NULL, &res);
         err = errno;
         printf("ret=%d", ret);
-        if (ret == -1 || ret == EAI_SYSTEM)
+        if (ret == -1)
             printf(" errno=%d", err);
         if (ret == 0)
             for (struct rdma_addrinfo *ai = res; ai; ai = ai->ai_next)
