@@ -1,0 +1,90 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
+import dev.rdmacm.resolver.addrinfo.IbSockaddr;
+import dev.rdmacm.resolver.addrinfo.OpaqueSockaddr;
+import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.resolver.addrinfo.RdmaSockaddr;
+
+import java.util.HexFormat;
+
+/**
+ * The {@code --json} form of a getaddrinfo result: {@code {"entries": [...]}} with the C struct's field
+ * names and librdmacm's numeric values, or {@code {"error": NAME, "code": N, "message": TEXT}}.
+ * IP addresses are strings as the text output prints them, AF_IB addresses objects.
+ */
+final class GetAddrInfoJson
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private GetAddrInfoJson()
+    {
+    }
+
+    static String toJson(final AddrInfoResult result)
+    {
+        final ObjectNode root = MAPPER.createObjectNode();
+        switch (result)
+        {
+            case AddrInfoResult.Success success ->
+            {
+                final ArrayNode entries = root.putArray("entries");
+                success.entries().forEach(entry -> entries.add(entry(entry)));
+            }
+            case AddrInfoResult.EaiError eai -> root.put("error", eai.name()).put("code", eai.code()).put("message", eai.message());
+            case AddrInfoResult.ErrnoError errno ->
+                root.put("error", errno.name()).put("code", errno.errno()).put("message", errno.message());
+        }
+        try
+        {
+            return MAPPER.writeValueAsString(root);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
+        }
+    }
+
+    private static ObjectNode entry(final RdmaAddrInfo entry)
+    {
+        final ObjectNode node = MAPPER.createObjectNode();
+        node.put("ai_flags", entry.flags());
+        node.put("ai_family", entry.family());
+        node.put("ai_qp_type", entry.qpType());
+        node.put("ai_port_space", entry.portSpace());
+        node.set("ai_src_addr", address(entry.srcAddr()));
+        node.set("ai_dst_addr", address(entry.dstAddr()));
+        node.put("ai_src_canonname", entry.srcCanonName());
+        node.put("ai_dst_canonname", entry.dstCanonName());
+        final ArrayNode route = node.putArray("ai_route");
+        for (final byte[] pathData : entry.pathData())
+        {
+            route.add(HexFormat.of().formatHex(pathData));
+        }
+        node.put("ai_connect", entry.connect().length == 0 ? null : HexFormat.of().formatHex(entry.connect()));
+        return node;
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode address(final RdmaSockaddr address)
+    {
+        return switch (address)
+        {
+            case null -> MAPPER.nullNode();
+            case IbSockaddr ib -> MAPPER.createObjectNode()
+                .put("gid", ib.gid().toString())
+                .put("pkey", String.format("0x%04x", ib.pkey()))
+                .put("sid", String.format("0x%016x", ib.serviceId()))
+                .put("sid_mask", String.format("0x%016x", ib.serviceIdMask()))
+                .put("flowinfo", ib.flowInfo())
+                .put("scope_id", Long.toUnsignedString(ib.scopeId()));
+            case OpaqueSockaddr opaque -> MAPPER.createObjectNode()
+                .put("family", opaque.family())
+                .put("bytes", HexFormat.of().formatHex(opaque.bytes()));
+            default -> MAPPER.getNodeFactory().textNode(address.toText());
+        };
+    }
+}
