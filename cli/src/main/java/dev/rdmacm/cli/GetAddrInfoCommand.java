@@ -1,8 +1,8 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
 import dev.rdmacm.resolver.addrinfo.AddressFamily;
-import dev.rdmacm.resolver.addrinfo.PortSpace;
 import dev.rdmacm.resolver.addrinfo.QpType;
 import dev.rdmacm.resolver.addrinfo.RaiFlags;
 import dev.rdmacm.resolver.addrinfo.RdmaAddrInfoHints;
@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -175,7 +176,14 @@ public final class GetAddrInfoCommand implements Callable<Integer>
         @Override
         public Integer convert(final String text)
         {
-            return usage(() -> PortSpace.parse(text));
+            for (final PortSpace space : PortSpace.values())
+            {
+                if (space.name().toLowerCase(Locale.ROOT).equals(text))
+                {
+                    return space.code();
+                }
+            }
+            throw new CommandLine.TypeConversionException("port space '" + text + "' is not one of tcp, udp, ib, ipoib");
         }
     }
 

@@ -1,12 +1,15 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
 import dev.rdmacm.resolver.addrinfo.AddressFamily;
-import dev.rdmacm.resolver.addrinfo.PortSpace;
 import dev.rdmacm.resolver.addrinfo.QpType;
 import dev.rdmacm.resolver.addrinfo.RaiFlags;
 import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.resolver.addrinfo.RdmaSockaddr;
+
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.HexFormat;
 import java.util.List;
@@ -30,7 +33,7 @@ final class GetAddrInfoText
             field(text, "ai_flags", "0x" + Integer.toHexString(entry.flags()) + (flagNames.isEmpty() ? "" : " (" + flagNames + ")"));
             field(text, "ai_family", AddressFamily.name(entry.family()) + " (" + entry.family() + ")");
             field(text, "ai_qp_type", QpType.name(entry.qpType()) + " (" + entry.qpType() + ")");
-            field(text, "ai_port_space", PortSpace.name(entry.portSpace()) + " (0x" + Integer.toHexString(entry.portSpace()) + ")");
+            field(text, "ai_port_space", portSpaceName(entry.portSpace()) + " (0x" + Integer.toHexString(entry.portSpace()) + ")");
             field(text, "ai_src_addr", address(entry.srcAddr()));
             field(text, "ai_dst_addr", address(entry.dstAddr()));
             field(text, "ai_src_canonname", entry.srcCanonName() == null ? "-" : entry.srcCanonName());
@@ -39,7 +42,7 @@ final class GetAddrInfoText
             field(text, "ai_route", route.length == 0 ? "-" : route.length + " path record(s)");
             for (final byte[] pathData : route)
             {
-                field(text, "", HexFormat.of().formatHex(pathData));
+                field(text, "", new IbvPathData().wrap(new UnsafeBuffer(pathData), 0, pathData.length).toString());
             }
             field(text, "ai_connect", entry.connect().length == 0 ? "-" : HexFormat.of().formatHex(entry.connect()));
         }
@@ -55,6 +58,22 @@ final class GetAddrInfoText
             case AddrInfoResult.ErrnoError errno -> errno.name() + " (errno " + errno.errno() + "): " + errno.message();
             case AddrInfoResult.Success ignored -> throw new IllegalArgumentException("a success is not an error");
         };
+    }
+
+    static String portSpaceName(final int code)
+    {
+        if (code == 0)
+        {
+            return "unset";
+        }
+        for (final PortSpace space : PortSpace.values())
+        {
+            if (space.code() == code)
+            {
+                return "RDMA_PS_" + space.name();
+            }
+        }
+        return "port space 0x" + Integer.toHexString(code);
     }
 
     private static String address(final RdmaSockaddr address)

@@ -12,8 +12,6 @@ package dev.rdmacm.resolver.addrinfo;
  */
 public record AcmQuery(RdmaSockaddr source, RdmaSockaddr destination, boolean noDelay, byte[] pathRecord)
 {
-    public static final int PATH_RECORD_LENGTH = 64;
-
     public AcmQuery
     {
         pathRecord = pathRecord == null ? null : pathRecord.clone();

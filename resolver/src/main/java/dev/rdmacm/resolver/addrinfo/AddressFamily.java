@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.protocol.SockaddrIb;
+
 /** The socket address families that {@code rdma_getaddrinfo} deals in, with Linux's numbers. */
 public final class AddressFamily
 {
@@ -7,7 +9,7 @@ public final class AddressFamily
     public static final int AF_INET = 2;
     public static final int AF_INET6 = 10;
     /** InfiniBand native addressing ({@code struct sockaddr_ib}), Linux {@code AF_IB}. */
-    public static final int AF_IB = 27;
+    public static final int AF_IB = SockaddrIb.AF_IB;
 
     private AddressFamily()
     {

@@ -1,20 +1,15 @@
 package dev.rdmacm.resolver.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteOrder;
 
 /**
  * The AF_IB entry librdmacm puts in front of an IP result when ACM returned a route and the kernel
- * supports AF_IB ({@code ucma_resolve_af_ib}, reference §3.4): addresses from the first path record,
- * Service IDs from the IP ports, and the 36-byte {@code cma_hdr} the CM private data must start with.
- * <p>
- * Route bytes read here (one {@code ibv_path_data}: 8 bytes flags/reserved, then the path record):
- * <pre>
- * path+8  dgid (16)   path+24 sgid (16)   path+44 flowlabel_hoplimit (BE u32)   path+50 pkey (BE u16)
- * </pre>
- * The connect header:
+ * supports AF_IB ({@code ucma_resolve_af_ib}, reference §3.4): addresses from the first path record
+ * (P_Key, flow label, SGID, DGID), Service IDs from the IP ports, and the 36-byte {@code cma_hdr} the CM
+ * private data must start with:
  * <pre>
  *  0        1          2               4                   20                  36
  * +--------+----------+---------------+-------------------+-------------------+
@@ -25,12 +20,6 @@ import java.nio.ByteOrder;
  */
 final class AfIbEntry
 {
-    static final int PATH_OFFSET = 8;
-    static final int DGID_OFFSET = PATH_OFFSET + 8;
-    static final int SGID_OFFSET = PATH_OFFSET + 24;
-    static final int FLOWLABEL_HOPLIMIT_OFFSET = PATH_OFFSET + 44;
-    static final int PKEY_OFFSET = PATH_OFFSET + 50;
-
     static final int CONNECT_LENGTH = 36;
     static final int IP_VERSION_OFFSET = 1;
     static final int CONNECT_SRC_OFFSET = 4;
@@ -43,11 +32,11 @@ final class AfIbEntry
     static RdmaAddrInfo from(final RdmaAddrInfo ip)
     {
         final byte[] route = ip.route();
-        final UnsafeBuffer path = new UnsafeBuffer(route);
-        final int pkey = path.getShort(PKEY_OFFSET, ByteOrder.BIG_ENDIAN) & 0xffff;
-        final long flowLabel = (path.getInt(FLOWLABEL_HOPLIMIT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xffff_ffffL) >>> 8;
-        final IbSockaddr src = sockaddr(ip.portSpace(), pkey, flowLabel, Gid.fromBytes(route, SGID_OFFSET), ip.srcAddr());
-        final IbSockaddr dst = sockaddr(ip.portSpace(), pkey, flowLabel, Gid.fromBytes(route, DGID_OFFSET), ip.dstAddr());
+        final IbvPathRecord path = new IbvPathData().wrap(new UnsafeBuffer(route), 0, route.length).path();
+        final int pkey = path.pKey();
+        final long flowLabel = path.flowLabel();
+        final IbSockaddr src = sockaddr(ip.portSpace(), pkey, flowLabel, path.sgid(), ip.srcAddr());
+        final IbSockaddr dst = sockaddr(ip.portSpace(), pkey, flowLabel, path.dgid(), ip.dstAddr());
         return new RdmaAddrInfo(ip.flags(), AddressFamily.AF_IB, ip.qpType(), ip.portSpace(), src, dst, ip.srcCanonName(),
             ip.dstCanonName(), route, ip.family() == AddressFamily.AF_IB ? null : connectHeader(ip));
     }
@@ -56,7 +45,7 @@ final class AfIbEntry
     static IbSockaddr sockaddr(final int portSpace, final int pkey, final long flowInfo, final Gid gid, final RdmaSockaddr portFrom)
     {
         final int port = portOf(portFrom);
-        return new IbSockaddr(pkey, flowInfo, gid, PortSpace.serviceId(portSpace, port), PortSpace.serviceIdMask(portSpace, port), 0);
+        return new IbSockaddr(pkey, flowInfo, gid, UcmaSetSid.sid(portSpace, port), UcmaSetSid.mask(portSpace, port), 0);
     }
 
     /** {@code ucma_get_port}: the port of an IP address, the SID's low 16 bits of an AF_IB one, 0 when absent. */

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.protocol.path.IbvPathData;
+
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -10,7 +12,7 @@ import java.util.Optional;
  * @param flags         {@code ai_flags}: {@link RaiFlags#PASSIVE} for a passive result, 0 for an active one.
  * @param family        {@code ai_family}, an {@link AddressFamily} value.
  * @param qpType        {@code ai_qp_type}, a {@link QpType} value or 0.
- * @param portSpace     {@code ai_port_space}, a {@link PortSpace} value or 0.
+ * @param portSpace     {@code ai_port_space}, a {@code rdma_port_space} value or 0.
  * @param srcAddr       {@code ai_src_addr}, null when absent.
  * @param dstAddr       {@code ai_dst_addr}, null when absent.
  * @param srcCanonName  {@code ai_src_canonname}, null when absent.
@@ -30,9 +32,6 @@ public record RdmaAddrInfo(
     byte[] route,
     byte[] connect)
 {
-    /** {@code sizeof(struct ibv_path_data)}: 4 bytes flags, 4 reserved, the 64-byte path record. */
-    public static final int PATH_DATA_LENGTH = 72;
-
     public RdmaAddrInfo
     {
         route = route == null ? new byte[0] : route.clone();
@@ -64,10 +63,10 @@ public record RdmaAddrInfo(
     /** The route as its {@code ibv_path_data} records, 72 bytes each. */
     public byte[][] pathData()
     {
-        final byte[][] records = new byte[route.length / PATH_DATA_LENGTH][];
+        final byte[][] records = new byte[route.length / IbvPathData.LENGTH][];
         for (int i = 0; i < records.length; i++)
         {
-            records[i] = Arrays.copyOfRange(route, i * PATH_DATA_LENGTH, (i + 1) * PATH_DATA_LENGTH);
+            records[i] = Arrays.copyOfRange(route, i * IbvPathData.LENGTH, (i + 1) * IbvPathData.LENGTH);
         }
         return records;
     }

@@ -1,6 +1,10 @@
 package dev.rdmacm.resolver.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.path.IbvPathRecord;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -142,15 +146,25 @@ public final class RdmaGetAddrInfo
             case QpType.UD -> LibcNetdb.SOCK_DGRAM;
             default -> 0;
         };
-        final int protocol = switch (hints.portSpace())
+        return new GlibcHints(flags, family, socktype, protocol(hints.portSpace(), socktype));
+    }
+
+    private static int protocol(final int portSpace, final int socktype)
+    {
+        if (portSpace == PortSpace.TCP.code())
         {
-            case PortSpace.TCP -> LibcNetdb.IPPROTO_TCP;
-            case PortSpace.IPOIB, PortSpace.UDP -> LibcNetdb.IPPROTO_UDP;
-            case PortSpace.IB -> socktype == LibcNetdb.SOCK_STREAM ? LibcNetdb.IPPROTO_TCP :
+            return LibcNetdb.IPPROTO_TCP;
+        }
+        if (portSpace == PortSpace.UDP.code() || portSpace == PortSpace.IPOIB.code())
+        {
+            return LibcNetdb.IPPROTO_UDP;
+        }
+        if (portSpace == PortSpace.IB.code())
+        {
+            return socktype == LibcNetdb.SOCK_STREAM ? LibcNetdb.IPPROTO_TCP :
                 socktype == LibcNetdb.SOCK_DGRAM ? LibcNetdb.IPPROTO_UDP : 0;
-            default -> 0;
-        };
-        return new GlibcHints(flags, family, socktype, protocol);
+        }
+        return 0;
     }
 
     /** {@code ucma_convert_to_rai}; empty only if glibc answered a non-IPv6 address to an AF_IB request. */
@@ -164,8 +178,8 @@ public final class RdmaGetAddrInfo
         };
         final int portSpace = hints.portSpace() != 0 ? hints.portSpace() : switch (ai.protocol())
         {
-            case LibcNetdb.IPPROTO_TCP -> PortSpace.TCP;
-            case LibcNetdb.IPPROTO_UDP -> PortSpace.UDP;
+            case LibcNetdb.IPPROTO_TCP -> PortSpace.TCP.code();
+            case LibcNetdb.IPPROTO_UDP -> PortSpace.UDP.code();
             default -> 0;
         };
         final RdmaSockaddr address;
@@ -193,8 +207,8 @@ public final class RdmaGetAddrInfo
     /** {@code ucma_convert_in6}: the IPv6 bytes become the GID, P_Key full, SID from the port space. */
     static IbSockaddr ibFromIn6(final int portSpace, final Ipv6Sockaddr in6)
     {
-        return new IbSockaddr(0xffff, in6.flowInfo(), Gid.fromBytes(in6.address(), 0), PortSpace.serviceId(portSpace, in6.port()),
-            PortSpace.serviceIdMask(portSpace, in6.port()), in6.scopeId());
+        return new IbSockaddr(0xffff, in6.flowInfo(), Gid.fromBytes(in6.address(), 0), UcmaSetSid.sid(portSpace, in6.port()),
+            UcmaSetSid.mask(portSpace, in6.port()), in6.scopeId());
     }
 
     private static boolean wantsIbAddress(final RdmaAddrInfoHints hints)
@@ -230,23 +244,24 @@ public final class RdmaGetAddrInfo
         byte[] path = null;
         if (hints.routeLength() != 0 || entry.srcAddr() instanceof IbSockaddr || entry.dstAddr() instanceof IbSockaddr)
         {
-            path = new byte[AcmQuery.PATH_RECORD_LENGTH];
+            path = new byte[IbvPathRecord.LENGTH];
             final byte[] route = hints.route();
-            if (route.length == AcmQuery.PATH_RECORD_LENGTH)
+            if (route.length == IbvPathRecord.LENGTH)
             {
-                System.arraycopy(route, 0, path, 0, AcmQuery.PATH_RECORD_LENGTH);
+                System.arraycopy(route, 0, path, 0, IbvPathRecord.LENGTH);
             }
-            else if (route.length == RdmaAddrInfo.PATH_DATA_LENGTH)
+            else if (route.length == IbvPathData.LENGTH)
             {
-                System.arraycopy(route, AfIbEntry.PATH_OFFSET, path, 0, AcmQuery.PATH_RECORD_LENGTH);
+                System.arraycopy(route, IbvPathData.PATH_OFFSET, path, 0, IbvPathRecord.LENGTH);
             }
+            final IbvPathRecord record = new IbvPathRecord().wrap(new UnsafeBuffer(path), 0);
             if (entry.srcAddr() instanceof IbSockaddr src)
             {
-                System.arraycopy(src.gid().toBytes(), 0, path, AfIbEntry.SGID_OFFSET - AfIbEntry.PATH_OFFSET, Gid.LENGTH);
+                record.sgid(src.gid());
             }
             if (entry.dstAddr() instanceof IbSockaddr dst)
             {
-                System.arraycopy(dst.gid().toBytes(), 0, path, AfIbEntry.DGID_OFFSET - AfIbEntry.PATH_OFFSET, Gid.LENGTH);
+                record.dgid(dst.gid());
             }
         }
         return new AcmQuery(source, destination, noDelay, path);
@@ -284,10 +299,10 @@ public final class RdmaGetAddrInfo
         final List<RdmaAddrInfo> entries = new ArrayList<>(matches.size());
         for (final ServiceRecordMatch match : matches)
         {
-            final IbSockaddr src = new IbSockaddr(match.pkey(), 0, match.localGid(), PortSpace.serviceId(PortSpace.IB, 0),
-                PortSpace.serviceIdMask(PortSpace.IB, 0), 0);
+            final IbSockaddr src = new IbSockaddr(match.pkey(), 0, match.localGid(), UcmaSetSid.sid(PortSpace.IB.code(), 0),
+                UcmaSetSid.mask(PortSpace.IB.code(), 0), 0);
             final IbSockaddr dst = new IbSockaddr(match.pkey(), 0, match.serviceGid(), match.serviceId(), -1L, 0);
-            entries.add(new RdmaAddrInfo(RaiFlags.SA, AddressFamily.AF_IB, hints.qpType(), PortSpace.IB, src, dst, null, null,
+            entries.add(new RdmaAddrInfo(RaiFlags.SA, AddressFamily.AF_IB, hints.qpType(), PortSpace.IB.code(), src, dst, null, null,
                 null, null));
         }
         return new AddrInfoResult.Success(entries);

@@ -1,10 +1,11 @@
 package dev.rdmacm.resolver.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteOrder;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -20,13 +21,9 @@ class AcmStepTest
 
     private static byte[] route()
     {
-        final byte[] route = new byte[RdmaAddrInfo.PATH_DATA_LENGTH];
-        final UnsafeBuffer buffer = new UnsafeBuffer(route);
-        buffer.putInt(0, 0x2b, ByteOrder.LITTLE_ENDIAN);
-        buffer.putBytes(AfIbEntry.DGID_OFFSET, Gid.parse("fe80::3").toBytes());
-        buffer.putBytes(AfIbEntry.SGID_OFFSET, Gid.parse("fe80::2").toBytes());
-        buffer.putInt(AfIbEntry.FLOWLABEL_HOPLIMIT_OFFSET, 0x0001_2340, ByteOrder.BIG_ENDIAN);
-        buffer.putShort(AfIbEntry.PKEY_OFFSET, (short)0x8001, ByteOrder.BIG_ENDIAN);
+        final byte[] route = new byte[IbvPathData.LENGTH];
+        final IbvPathData pathData = new IbvPathData().wrap(new UnsafeBuffer(route), 0).flags(0x2b);
+        pathData.path().dgid(Gid.parse("fe80::3")).sgid(Gid.parse("fe80::2")).flowLabel(0x123).hopLimit(0x40).pKey(0x8001);
         return route;
     }
 
@@ -65,8 +62,8 @@ class AcmStepTest
 
         RdmaGetAddrInfo.builder().acm(acm).build().getaddrinfo("fe80::9", "7471", hints);
 
-        final byte[] expected = java.util.Arrays.copyOfRange(route(), AfIbEntry.PATH_OFFSET, RdmaAddrInfo.PATH_DATA_LENGTH);
-        System.arraycopy(Gid.parse("fe80::9").toBytes(), 0, expected, AfIbEntry.DGID_OFFSET - AfIbEntry.PATH_OFFSET, 16);
+        final byte[] expected = java.util.Arrays.copyOfRange(route(), IbvPathData.PATH_OFFSET, IbvPathData.LENGTH);
+        new IbvPathRecord().wrap(new UnsafeBuffer(expected), 0).dgid(Gid.parse("fe80::9"));
         assertArrayEquals(expected, acm.queries.getFirst().pathRecord());
         assertNull(acm.queries.getFirst().destination(), "an AF_IB destination travels in the path entry only");
     }

@@ -1,5 +1,6 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.protocol.PortSpace;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -27,7 +28,7 @@ class AsyncGetAddrInfoTest
         assertEquals(AddrInfoEventType.ADDRINFO_RESOLVED, event.type());
         assertEquals(16, event.type().value());
         assertEquals(0, event.status());
-        assertEquals(new AddrInfoResult.Success(List.of(new RdmaAddrInfo(0, AddressFamily.AF_INET, QpType.RC, PortSpace.TCP, null,
+        assertEquals(new AddrInfoResult.Success(List.of(new RdmaAddrInfo(0, AddressFamily.AF_INET, QpType.RC, PortSpace.TCP.code(), null,
             new Ipv4Sockaddr(0xC000_0201, 7471), null, null, null, null))), event.result());
     }
 

@@ -1,5 +1,6 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.protocol.PortSpace;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -119,7 +120,7 @@ class GetAddrInfoConformanceTest
         cases.add(new HarnessCase("127.0.0.1", "7471", H.withFamily(AF_IB)));
         cases.add(new HarnessCase("fe80::2:c903:0:1", "7471", H.withFamily(AF_IB).withFlags(IB_FAMILY_NUMERIC)));
         cases.add(new HarnessCase("fe80::2:c903:0:1", "7471", H.withFamily(AF_IB).withFlags(IB_FAMILY_NUMERIC)
-            .withPortSpace(PortSpace.IB)));
+            .withPortSpace(PortSpace.IB.code())));
         cases.add(new HarnessCase("fe80::2:c903:0:1", "7471", H.withFamily(AF_IB).withFlags(IB_FAMILY_NUMERIC)
             .withQpType(QpType.UD)));
         cases.add(new HarnessCase("fe80::2:c903:0:1", null, H.withFamily(AF_IB).withFlags(IB_FAMILY_NUMERIC)));
@@ -130,10 +131,10 @@ class GetAddrInfoConformanceTest
         cases.add(new HarnessCase("fe80::2:c903:0:1", "7471", H.withFamily(AF_IB).withFlags(NUMERICHOST)));
         cases.add(new HarnessCase("localhost", "7471", H.withFamily(AF_IB).withFlags(IB_FAMILY_NUMERIC)));
         cases.add(new HarnessCase("fe80::2:c903:0:1", "7471", H.withFamily(AF_IB).withFlags(IB_FAMILY_NUMERIC)
-            .withPortSpace(PortSpace.UDP).withQpType(QpType.RC)));
+            .withPortSpace(PortSpace.UDP.code()).withQpType(QpType.RC)));
         // QP type and port space pairs
         final int[] qpTypes = {0, QpType.RC, QpType.UC, QpType.UD, QpType.XRC_SEND, QpType.XRC_RECV, 7};
-        final int[] portSpaces = {0, PortSpace.TCP, PortSpace.UDP, PortSpace.IB, PortSpace.IPOIB, 0x999};
+        final int[] portSpaces = {0, PortSpace.TCP.code(), PortSpace.UDP.code(), PortSpace.IB.code(), PortSpace.IPOIB.code(), 0x999};
         for (final int qpType : qpTypes)
         {
             for (final int portSpace : portSpaces)
@@ -145,13 +146,13 @@ class GetAddrInfoConformanceTest
         cases.add(new HarnessCase("127.0.0.1", "7471", H.withSrcAddr(V4_HINT)));
         cases.add(new HarnessCase("::1", "7471", H.withSrcAddr(V6_HINT)));
         cases.add(new HarnessCase("127.0.0.1", "7471", H.withDstAddr(V4_HINT)));
-        cases.add(new HarnessCase(null, null, H.withDstAddr(V4_HINT).withFamily(AF_INET).withPortSpace(PortSpace.TCP)));
+        cases.add(new HarnessCase(null, null, H.withDstAddr(V4_HINT).withFamily(AF_INET).withPortSpace(PortSpace.TCP.code())));
         cases.add(new HarnessCase(null, null, H.withDstAddr(V6_HINT).withSrcAddr(V6_HINT).withQpType(QpType.UD)));
         cases.add(new HarnessCase(null, null, H.withSrcAddr(V4_HINT)));
         cases.add(new HarnessCase(null, null, H.withDstAddr(new OpaqueSockaddr(new byte[] {99, 0, 1, 2, 3, 4}))));
         cases.add(new HarnessCase(null, null, H.withFlags(0x4000_0000 | NUMERICHOST).withFamily(AF_IB).withQpType(9)
             .withPortSpace(0x999)));
-        cases.add(new HarnessCase(null, null, H.withDstAddr(RdmaGetAddrInfo.ibFromIn6(PortSpace.TCP,
+        cases.add(new HarnessCase(null, null, H.withDstAddr(RdmaGetAddrInfo.ibFromIn6(PortSpace.TCP.code(),
             Ipv6Sockaddr.parse("[fe80::2:c903:0:1]:7471", "test"))).withFamily(AF_IB)));
         cases.add(new HarnessCase(null, null, H));
         return cases;

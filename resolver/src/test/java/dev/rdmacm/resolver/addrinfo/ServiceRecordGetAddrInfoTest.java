@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PortSpace;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -68,7 +69,7 @@ class ServiceRecordGetAddrInfoTest
 
         final AddrInfoResult result = resolver.getaddrinfo(null, "0x1000000000001234", SA);
 
-        final RdmaAddrInfo expected = new RdmaAddrInfo(RaiFlags.SA, AddressFamily.AF_IB, 0, PortSpace.IB,
+        final RdmaAddrInfo expected = new RdmaAddrInfo(RaiFlags.SA, AddressFamily.AF_IB, 0, PortSpace.IB.code(),
             new IbSockaddr(0xffff, 0, Gid.parse("fe80::1"), 0x013F_0000L, 0xFFFF_FFFF_FFFF_0000L, 0),
             new IbSockaddr(0xffff, 0, Gid.parse("fe80::2"), 0x1000_0000_0000_1234L, -1L, 0), null, null, null, null);
         assertEquals(new AddrInfoResult.Success(List.of(expected, expected)), result);
