@@ -16,6 +16,7 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * {@code rdmacm getaddrinfo}: librdmacm's {@code rdma_getaddrinfo} for one node and service, printed
@@ -197,7 +198,7 @@ public final class GetAddrInfoCommand implements Callable<Integer>
     }
 
     /** Turns the parsers' IllegalArgumentException into picocli's usage error (exit 2, message, usage). */
-    private static <T> T usage(final java.util.function.Supplier<T> parse)
+    private static <T> T usage(final Supplier<T> parse)
     {
         try
         {

@@ -1,6 +1,7 @@
 package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -106,7 +107,7 @@ final class GetAddrInfoJson
             .put("preference", path.preference());
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode address(final RdmaSockaddr address)
+    private static JsonNode address(final RdmaSockaddr address)
     {
         return switch (address)
         {

@@ -3,7 +3,7 @@ package dev.rdmacm.resolver.addrinfo;
 import dev.rdmacm.protocol.path.IbvPathData;
 
 import java.util.Arrays;
-import java.util.Optional;
+import java.util.Objects;
 
 /**
  * One entry of an {@code rdma_getaddrinfo} result: {@code struct rdma_addrinfo} without {@code ai_next}
@@ -36,16 +36,6 @@ public record RdmaAddrInfo(
     {
         route = route == null ? new byte[0] : route.clone();
         connect = connect == null ? new byte[0] : connect.clone();
-    }
-
-    public Optional<RdmaSockaddr> src()
-    {
-        return Optional.ofNullable(srcAddr);
-    }
-
-    public Optional<RdmaSockaddr> dst()
-    {
-        return Optional.ofNullable(dstAddr);
     }
 
     @Override
@@ -86,16 +76,16 @@ public record RdmaAddrInfo(
     {
         return other instanceof RdmaAddrInfo that && flags == that.flags && family == that.family &&
             qpType == that.qpType && portSpace == that.portSpace &&
-            java.util.Objects.equals(srcAddr, that.srcAddr) && java.util.Objects.equals(dstAddr, that.dstAddr) &&
-            java.util.Objects.equals(srcCanonName, that.srcCanonName) &&
-            java.util.Objects.equals(dstCanonName, that.dstCanonName) &&
+            Objects.equals(srcAddr, that.srcAddr) && Objects.equals(dstAddr, that.dstAddr) &&
+            Objects.equals(srcCanonName, that.srcCanonName) &&
+            Objects.equals(dstCanonName, that.dstCanonName) &&
             Arrays.equals(route, that.route) && Arrays.equals(connect, that.connect);
     }
 
     @Override
     public int hashCode()
     {
-        return java.util.Objects.hash(flags, family, qpType, portSpace, srcAddr, dstAddr) * 31 + Arrays.hashCode(route);
+        return Objects.hash(flags, family, qpType, portSpace, srcAddr, dstAddr) * 31 + Arrays.hashCode(route);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -84,7 +85,7 @@ public record RdmaAddrInfoHints(
     {
         return other instanceof RdmaAddrInfoHints that && flags == that.flags && family == that.family &&
             qpType == that.qpType && portSpace == that.portSpace && Objects.equals(srcAddr, that.srcAddr) &&
-            Objects.equals(dstAddr, that.dstAddr) && java.util.Arrays.equals(route, that.route);
+            Objects.equals(dstAddr, that.dstAddr) && Arrays.equals(route, that.route);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
 import java.nio.ByteOrder;
 
 /**
@@ -69,9 +71,7 @@ public sealed interface RdmaSockaddr permits Ipv4Sockaddr, Ipv6Sockaddr, IbSocka
 
     static int familyOf(final byte[] bytes)
     {
-        return HOST_ORDER == ByteOrder.LITTLE_ENDIAN ?
-            (bytes[FAMILY_OFFSET] & 0xff) | (bytes[FAMILY_OFFSET + 1] & 0xff) << 8 :
-            (bytes[FAMILY_OFFSET] & 0xff) << 8 | (bytes[FAMILY_OFFSET + 1] & 0xff);
+        return new UnsafeBuffer(bytes).getShort(FAMILY_OFFSET, HOST_ORDER) & 0xffff;
     }
 
     /** The port of a text form's {@code :port} tail; {@code what} names the input in the error. */

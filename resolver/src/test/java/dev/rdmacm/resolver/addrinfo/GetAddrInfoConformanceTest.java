@@ -5,6 +5,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -43,12 +46,15 @@ class GetAddrInfoConformanceTest
     private static List<String> librdmacmLines;
     private static List<String> librdmacmBugLines;
 
+    @TempDir
+    static Path harnessDir;
+
     @BeforeAll
     static void runRealLibrdmacm()
     {
         final List<HarnessCase> all = new ArrayList<>(matrix());
         all.addAll(LIBRDMACM_BUG_CASES);
-        final List<String> lines = RealLibrdmacm.run(all);
+        final List<String> lines = RealLibrdmacm.run(all, harnessDir);
         librdmacmLines = lines.subList(0, matrix().size());
         librdmacmBugLines = lines.subList(matrix().size(), lines.size());
     }

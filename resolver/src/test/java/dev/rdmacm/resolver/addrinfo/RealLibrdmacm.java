@@ -8,11 +8,9 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The real librdmacm 44 {@code rdma_getaddrinfo}, run by getaddrinfo_harness.c under the fakedev.c
@@ -30,18 +28,16 @@ final class RealLibrdmacm
     {
     }
 
-    /** One canonical output line per case, in order. */
-    static List<String> run(final List<HarnessCase> cases)
+    /** One canonical output line per case, in order; {@code dir} (a JUnit temp dir) holds the build. */
+    static List<String> run(final List<HarnessCase> cases, final Path dir)
     {
         Peers.requireCommand("gcc", "gcc");
         Peers.requireCommand("unshare", "util-linux");
         Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
         Peers.requireFile("/usr/include/infiniband/verbs.h", "libibverbs-dev");
         Peers.requireRoot("a private mount namespace that hides /run/ibacm.* from librdmacm");
-        Path dir = null;
         try
         {
-            dir = Files.createTempDirectory("rdmacm-gai");
             final Path shim = dir.resolve("fakedev.so");
             final Path harness = dir.resolve("harness");
             compile(dir, "fakedev.c", List.of("gcc", "-O0", "-shared", "-fPIC", "-o", shim.toString(),
@@ -64,10 +60,6 @@ final class RealLibrdmacm
         catch (final IOException ex)
         {
             throw new AssertionError("cannot build or run the librdmacm harness: " + ex, ex);
-        }
-        finally
-        {
-            deleteTree(dir);
         }
     }
 
@@ -148,22 +140,6 @@ final class RealLibrdmacm
         catch (final IOException ex)
         {
             return "(unreadable: " + ex + ")";
-        }
-    }
-
-    private static void deleteTree(final Path dir)
-    {
-        if (dir == null)
-        {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-        catch (final IOException ignored)
-        {
-            // a temp directory left behind is not worth failing a test for
         }
     }
 }
