@@ -19,18 +19,10 @@ class AcmStepTest
 {
     private static final Ipv4Sockaddr SRC = new Ipv4Sockaddr(0xC000_0202, 0);
 
-    private static byte[] route()
-    {
-        final byte[] route = new byte[IbvPathData.LENGTH];
-        final IbvPathData pathData = new IbvPathData().wrap(new UnsafeBuffer(route), 0).flags(0x2b);
-        pathData.path().dgid(Gid.parse("fe80::3")).sgid(Gid.parse("fe80::2")).flowLabel(0x123).hopLimit(0x40).pKey(0x8001);
-        return route;
-    }
-
     @Test
     void shouldAskWithSourceDestinationAndNoDelayForANumericHost()
     {
-        final ScriptedAcmClient acm = new ScriptedAcmClient(null);
+        final ScriptedAcmClient acm = ScriptedAcmClient.answering(null);
 
         RdmaGetAddrInfo.builder().acm(acm).build().getaddrinfo("192.0.2.3", "7471",
             RdmaAddrInfoHints.NONE.withFlags(RaiFlags.NUMERICHOST).withSrcAddr(SRC));
@@ -46,7 +38,7 @@ class AcmStepTest
     @Test
     void shouldNotAskForAPassiveResult()
     {
-        final ScriptedAcmClient acm = new ScriptedAcmClient(null);
+        final ScriptedAcmClient acm = ScriptedAcmClient.answering(null);
 
         RdmaGetAddrInfo.builder().acm(acm).build().getaddrinfo(null, "7471", RdmaAddrInfoHints.NONE.withFlags(RaiFlags.PASSIVE));
 
@@ -56,13 +48,13 @@ class AcmStepTest
     @Test
     void shouldSendAPathEntryWithTheAfIbGidsOverwritten()
     {
-        final ScriptedAcmClient acm = new ScriptedAcmClient(null);
+        final ScriptedAcmClient acm = ScriptedAcmClient.answering(null);
         final RdmaAddrInfoHints hints = RdmaAddrInfoHints.NONE.withFamily(AddressFamily.AF_IB)
-            .withFlags(RaiFlags.FAMILY | RaiFlags.NUMERICHOST).withRoute(route());
+            .withFlags(RaiFlags.FAMILY | RaiFlags.NUMERICHOST).withRoute(AcmScript.pathData());
 
         RdmaGetAddrInfo.builder().acm(acm).build().getaddrinfo("fe80::9", "7471", hints);
 
-        final byte[] expected = java.util.Arrays.copyOfRange(route(), IbvPathData.PATH_OFFSET, IbvPathData.LENGTH);
+        final byte[] expected = java.util.Arrays.copyOfRange(AcmScript.pathData(), IbvPathData.PATH_OFFSET, IbvPathData.LENGTH);
         new IbvPathRecord().wrap(new UnsafeBuffer(expected), 0).dgid(Gid.parse("fe80::9"));
         assertArrayEquals(expected, acm.queries.getFirst().pathRecord());
         assertNull(acm.queries.getFirst().destination(), "an AF_IB destination travels in the path entry only");
@@ -72,21 +64,21 @@ class AcmStepTest
     void shouldKeepTheRouteAndTakeTheAnsweredSourceOnlyWhenThereIsNone()
     {
         final Ipv4Sockaddr acmSource = new Ipv4Sockaddr(0x0A00_0001, 0);
-        final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.builder().acm(new ScriptedAcmClient(new AcmAnswer(route(), acmSource))).build();
+        final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.builder().acm(ScriptedAcmClient.answering(new AcmAnswer(AcmScript.pathData(), acmSource))).build();
 
         final RdmaAddrInfo withoutSource = ((AddrInfoResult.Success)resolver.getaddrinfo("192.0.2.3", "7471", null)).entries().getFirst();
         final RdmaAddrInfo withSource = ((AddrInfoResult.Success)resolver.getaddrinfo("192.0.2.3", "7471",
             RdmaAddrInfoHints.NONE.withSrcAddr(SRC))).entries().getFirst();
 
         assertEquals(acmSource, withoutSource.srcAddr());
-        assertArrayEquals(route(), withoutSource.route());
+        assertArrayEquals(AcmScript.pathData(), withoutSource.route());
         assertEquals(SRC, withSource.srcAddr());
     }
 
     @Test
     void shouldPrependAnAfIbEntryWithTheCmHeaderWhenTheKernelHasAfIb()
     {
-        final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.builder().acm(new ScriptedAcmClient(new AcmAnswer(route(), null)))
+        final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.builder().acm(ScriptedAcmClient.answering(new AcmAnswer(AcmScript.pathData(), null)))
             .afIbSupport(true).build();
 
         final List<RdmaAddrInfo> entries = ((AddrInfoResult.Success)resolver.getaddrinfo("192.0.2.3", "7471",
@@ -99,15 +91,15 @@ class AcmStepTest
         assertEquals(new IbSockaddr(0x8001, 0x123, Gid.parse("fe80::3"), 0x0106_1D2FL, -1L, 0), ib.dstAddr());
         assertEquals("00400000" + "00".repeat(12) + "c0000202" + "00".repeat(12) + "c0000203",
             HexFormat.of().formatHex(ib.connect()));
-        assertArrayEquals(route(), ib.route());
+        assertArrayEquals(AcmScript.pathData(), ib.route());
         assertEquals(AddressFamily.AF_INET, entries.get(1).family());
-        assertArrayEquals(route(), entries.get(1).route());
+        assertArrayEquals(AcmScript.pathData(), entries.get(1).route());
     }
 
     @Test
     void shouldNotPrependForRouteOnly()
     {
-        final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.builder().acm(new ScriptedAcmClient(new AcmAnswer(route(), null)))
+        final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.builder().acm(ScriptedAcmClient.answering(new AcmAnswer(AcmScript.pathData(), null)))
             .afIbSupport(true).build();
 
         final AddrInfoResult result = resolver.getaddrinfo("192.0.2.3", "7471", RdmaAddrInfoHints.NONE.withFlags(RaiFlags.ROUTEONLY));

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  * The harness runs in a private mount namespace with an empty tmpfs on {@code /run}: librdmacm then
  * finds neither {@code /run/ibacm.port} nor {@code /run/ibacm.sock}, so no ACM on this machine (a real
  * ibacm, or another test's) can add a route to its answers — our side runs with {@link AcmClient#NONE}.
+ * {@link Acm#at(int)} writes only the test's own ACM port into that private {@code /run/ibacm.port}.
  */
 final class RealLibrdmacm
 {
@@ -28,8 +29,29 @@ final class RealLibrdmacm
     {
     }
 
+    /** Which ACM librdmacm finds, and whether its AF_IB probe succeeds (the shim's FAKE_AFIB). */
+    record Acm(int port, boolean afIbSupport)
+    {
+        static final Acm NONE = new Acm(0, false);
+
+        static Acm at(final int port)
+        {
+            return new Acm(port, false);
+        }
+
+        Acm withAfIbSupport()
+        {
+            return new Acm(port, true);
+        }
+    }
+
     /** One canonical output line per case, in order; {@code dir} (a JUnit temp dir) holds the build. */
     static List<String> run(final List<HarnessCase> cases, final Path dir)
+    {
+        return run(cases, dir, Acm.NONE);
+    }
+
+    static List<String> run(final List<HarnessCase> cases, final Path dir, final Acm acm)
     {
         Peers.requireCommand("gcc", "gcc");
         Peers.requireCommand("unshare", "util-linux");
@@ -38,6 +60,7 @@ final class RealLibrdmacm
         Peers.requireRoot("a private mount namespace that hides /run/ibacm.* from librdmacm");
         try
         {
+            Files.createDirectories(dir);
             final Path shim = dir.resolve("fakedev.so");
             final Path harness = dir.resolve("harness");
             compile(dir, "fakedev.c", List.of("gcc", "-O0", "-shared", "-fPIC", "-o", shim.toString(),
@@ -49,7 +72,7 @@ final class RealLibrdmacm
             {
                 input.append(harnessCase.inputLine()).append('\n');
             }
-            final String output = runInPrivateRun(shim, harness, input.toString());
+            final String output = runInPrivateRun(shim, harness, acm, input.toString());
             final List<String> lines = output.lines().toList();
             if (lines.size() != cases.size())
             {
@@ -80,13 +103,18 @@ final class RealLibrdmacm
         }
     }
 
-    private static String runInPrivateRun(final Path shim, final Path harness, final String input) throws IOException
+    private static String runInPrivateRun(final Path shim, final Path harness, final Acm acm, final String input)
+        throws IOException
     {
         final String script = "mount -t tmpfs rdmacm-test-run /run && " +
             "test ! -e /run/ibacm.port && test ! -e /run/ibacm.sock && " +
-            "exec env LD_PRELOAD=\"$0\" \"$1\"";
-        final ProcessBuilder builder = new ProcessBuilder("unshare", "--mount", "--propagation", "private",
-            "sh", "-c", script, shim.toString(), harness.toString());
+            "if [ \"$RDMACM_TEST_ACM_PORT\" != 0 ]; then echo \"$RDMACM_TEST_ACM_PORT\" > /run/ibacm.port; fi && " +
+            "exec env FAKE_AFIB=\"$RDMACM_TEST_FAKE_AFIB\" LD_PRELOAD=\"$RDMACM_TEST_SHIM\" \"$RDMACM_TEST_HARNESS\"";
+        final ProcessBuilder builder = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "sh", "-c", script);
+        builder.environment().put("RDMACM_TEST_ACM_PORT", Integer.toString(acm.port()));
+        builder.environment().put("RDMACM_TEST_FAKE_AFIB", acm.afIbSupport() ? "1" : "0");
+        builder.environment().put("RDMACM_TEST_SHIM", shim.toString());
+        builder.environment().put("RDMACM_TEST_HARNESS", harness.toString());
         builder.redirectError(ProcessBuilder.Redirect.PIPE);
         final ProcessResult result = exec(builder, input);
         if (result.exitCode != 0)
