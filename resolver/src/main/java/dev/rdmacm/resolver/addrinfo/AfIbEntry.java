@@ -3,7 +3,10 @@ package dev.rdmacm.resolver.addrinfo;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.protocol.sa.PathRecordLayout;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * The AF_IB entry librdmacm puts in front of an IP result when ACM returned a route and the kernel
@@ -32,9 +35,12 @@ final class AfIbEntry
     static RdmaAddrInfo from(final RdmaAddrInfo ip)
     {
         final byte[] route = ip.route();
-        final IbvPathRecord path = new IbvPathData().wrap(new UnsafeBuffer(route), 0, route.length).path();
+        final UnsafeBuffer buffer = new UnsafeBuffer(route);
+        final IbvPathRecord path = new IbvPathData().wrap(buffer, 0, route.length).path();
         final int pkey = path.pKey();
-        final long flowLabel = path.flowLabel();
+        // librdmacm shifts the whole word, so the 4 reserved bits above the flow label come along
+        final long flowLabel = (buffer.getInt(IbvPathData.PATH_OFFSET + PathRecordLayout.FLOW_LABEL_HOP_LIMIT_OFFSET,
+            ByteOrder.BIG_ENDIAN) & 0xffff_ffffL) >>> 8;
         final IbSockaddr src = sockaddr(ip.portSpace(), pkey, flowLabel, path.sgid(), ip.srcAddr());
         final IbSockaddr dst = sockaddr(ip.portSpace(), pkey, flowLabel, path.dgid(), ip.dstAddr());
         return new RdmaAddrInfo(ip.flags(), AddressFamily.AF_IB, ip.qpType(), ip.portSpace(), src, dst, ip.srcCanonName(),

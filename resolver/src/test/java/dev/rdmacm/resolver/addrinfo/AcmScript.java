@@ -2,7 +2,10 @@ package dev.rdmacm.resolver.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.sa.PathRecordLayout;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * What the scripted ACM answers to every RESOLVE, on both sides of a conformance test: one path
@@ -27,6 +30,11 @@ final class AcmScript
         final IbvPathData pathData = new IbvPathData().wrap(new UnsafeBuffer(route), 0).flags(PATH_FLAGS);
         pathData.path().dgid(Gid.parse("fe80::3")).sgid(Gid.parse("fe80::2")).flowLabel(0x123).hopLimit(0x40).pKey(0x8001)
             .dlid(3).slid(2).reversible(true).numbPath(1);
+        // the 4 bits above the flow label are reserved in ibv_path_record; librdmacm shifts them into
+        // sib_flowinfo, so set them to see that we do too
+        final UnsafeBuffer buffer = new UnsafeBuffer(route);
+        final int word = IbvPathData.PATH_OFFSET + PathRecordLayout.FLOW_LABEL_HOP_LIMIT_OFFSET;
+        buffer.putInt(word, buffer.getInt(word, ByteOrder.BIG_ENDIAN) | 0xA000_0000, ByteOrder.BIG_ENDIAN);
         return route;
     }
 
