@@ -72,11 +72,12 @@ public final class GetAddrInfoCommand implements Callable<Integer>
     private Integer portSpace;
 
     @Option(names = "--src", paramLabel = "ADDR", converter = AddressConverter.class,
-        description = "ai_src_addr: a.b.c.d[:port] or [ipv6[%%scope]][:port].")
+        description = "ai_src_addr: a.b.c.d[:port], [ipv6[%%scope]][:port] or 'gid=GID [pkey=P] [sid=S] [sid_mask=M]"
+            + " [flowinfo=F] [scope_id=I]'.")
     private RdmaSockaddr src;
 
     @Option(names = "--dst", paramLabel = "ADDR", converter = AddressConverter.class,
-        description = "ai_dst_addr: a.b.c.d[:port] or [ipv6[%%scope]][:port].")
+        description = "ai_dst_addr: written as --src.")
     private RdmaSockaddr dst;
 
     @Option(names = "--json", description = "Print JSON instead of text.")

@@ -123,6 +123,28 @@ class GetAddrInfoCommandTest
     }
 
     @Test
+    void shouldTakeAnAfIbDestinationWrittenAsTheTextOutputPrintsIt()
+    {
+        final Run run = run("getaddrinfo", "--family", "ib", "--dst",
+            "gid=fe80::2:c903:0:1 pkey=0xffff sid=0x0000000001061d2f sid_mask=0xffffffffffffffff flowinfo=0 scope_id=0");
+
+        assertEquals(0, run.exitCode());
+        assertEquals("""
+            entry 0
+              ai_flags          0x0
+              ai_family         AF_IB (27)
+              ai_qp_type        unset (0)
+              ai_port_space     unset (0x0)
+              ai_src_addr       -
+              ai_dst_addr       gid=fe80::2:c903:0:1 pkey=0xffff sid=0x0000000001061d2f sid_mask=0xffffffffffffffff flowinfo=0 scope_id=0
+              ai_src_canonname  -
+              ai_dst_canonname  -
+              ai_route          -
+              ai_connect        -
+            """, run.out());
+    }
+
+    @Test
     void shouldTakeADashAsAnAbsentNode()
     {
         final Run run = run("getaddrinfo", "--json", "--passive", "--family", "inet", "-", "7471");

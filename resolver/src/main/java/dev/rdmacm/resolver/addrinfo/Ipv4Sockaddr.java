@@ -39,7 +39,7 @@ public record Ipv4Sockaddr(int address, int port) implements RdmaSockaddr
         final String[] parts = host.split("\\.", -1);
         if (parts.length != 4)
         {
-            throw new IllegalArgumentException(what + ": '" + text + "' is neither a.b.c.d[:port] nor [ipv6[%scope]][:port]");
+            throw new IllegalArgumentException(what + ": '" + text + "' is not a.b.c.d[:port], [ipv6[%scope]][:port] or gid=GID [sid=...]");
         }
         int address = 0;
         for (final String part : parts)

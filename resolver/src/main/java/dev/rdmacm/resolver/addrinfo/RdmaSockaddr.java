@@ -56,12 +56,17 @@ public sealed interface RdmaSockaddr permits Ipv4Sockaddr, Ipv6Sockaddr, IbSocka
 
     /**
      * Parses the text form: {@code a.b.c.d:port}, {@code a.b.c.d}, {@code [v6]:port}, {@code [v6%scope]:port}
-     * or {@code [v6]}; the port is 0..65535 and the scope a number.
+     * or {@code [v6]} (the port is 0..65535 and the scope a number), or an AF_IB address as
+     * {@link IbSockaddr#toText()} prints it ({@code gid=... sid=...}).
      *
      * @param what names the input in the error, e.g. {@code --src}.
      */
     static RdmaSockaddr parse(final String text, final String what)
     {
+        if (text.startsWith("gid="))
+        {
+            return IbSockaddr.parse(text, what);
+        }
         if (text.startsWith("["))
         {
             return Ipv6Sockaddr.parse(text, what);

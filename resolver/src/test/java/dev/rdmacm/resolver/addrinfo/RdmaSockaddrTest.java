@@ -42,6 +42,26 @@ class RdmaSockaddrTest
     }
 
     @Test
+    void shouldParseAnAfIbAddressAsItIsPrinted()
+    {
+        final IbSockaddr ib = new IbSockaddr(0x8001, 0x123, Gid.parse("fe80::2:c903:0:1"), 0x1061D2FL, -1L, 7);
+
+        assertEquals("gid=fe80::2:c903:0:1 pkey=0x8001 sid=0x0000000001061d2f sid_mask=0xffffffffffffffff flowinfo=291 scope_id=7",
+            ib.toText());
+        assertEquals(ib, RdmaSockaddr.parse(ib.toText(), "--dst"));
+        assertEquals(new IbSockaddr(0xffff, 0, Gid.parse("fe80::1"), 0, 0, 0), RdmaSockaddr.parse("gid=fe80::1", "--dst"));
+    }
+
+    @Test
+    void shouldNameTheUnknownFieldOfAnAfIbAddress()
+    {
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> RdmaSockaddr.parse("gid=fe80::1 port=1", "--dst"));
+
+        assertEquals("--dst: 'port=1' is not one of gid=, pkey=, sid=, sid_mask=, flowinfo=, scope_id=", error.getMessage());
+    }
+
+    @Test
     void shouldKeepAnUnknownFamilyOpaque()
     {
         final RdmaSockaddr address = RdmaSockaddr.fromBytes(new byte[] {99, 0, 1, 2});
@@ -75,6 +95,6 @@ class RdmaSockaddrTest
         final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
             () -> RdmaSockaddr.parse("host.example:1", "--src"));
 
-        assertEquals("--src: 'host.example:1' is neither a.b.c.d[:port] nor [ipv6[%scope]][:port]", error.getMessage());
+        assertEquals("--src: 'host.example:1' is not a.b.c.d[:port], [ipv6[%scope]][:port] or gid=GID [sid=...]", error.getMessage());
     }
 }
