@@ -12,6 +12,7 @@ final class GlibcGetAddrInfo
 {
     GlibcAnswer firstResult(final String node, final String service, final GlibcHints hints)
     {
+        LibcNetdb.requireNativeAccess();
         try (Arena arena = Arena.ofConfined())
         {
             final MemorySegment nodeC = node == null ? MemorySegment.NULL : arena.allocateFrom(node);
@@ -47,6 +48,7 @@ final class GlibcGetAddrInfo
     /** {@code gai_strerror(code)}: glibc's own text, so the CLI prints what C programs print. */
     String gaiStrerror(final int code)
     {
+        LibcNetdb.requireNativeAccess();
         try
         {
             final MemorySegment text = (MemorySegment)LibcNetdb.GAI_STRERROR.invokeExact(code);

@@ -54,25 +54,45 @@ final class LibcNetdb
     /** {@code const char *gai_strerror(int errcode)}. */
     static final MethodHandle GAI_STRERROR;
 
+    /** Why the handles are missing: native access denied to this code, else null. */
+    private static final IllegalCallerException DENIED;
+
     static
     {
+        MethodHandle getaddrinfo = null;
+        MethodHandle freeaddrinfo = null;
+        MethodHandle gaiStrerror = null;
+        IllegalCallerException denied = null;
         try
         {
             final Linker linker = Linker.nativeLinker();
             final SymbolLookup libc = linker.defaultLookup();
-            GETADDRINFO = linker.downcallHandle(libc.findOrThrow("getaddrinfo"),
+            getaddrinfo = linker.downcallHandle(libc.findOrThrow("getaddrinfo"),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
                     ValueLayout.ADDRESS),
                 Linker.Option.captureCallState("errno"));
-            FREEADDRINFO = linker.downcallHandle(libc.findOrThrow("freeaddrinfo"),
+            freeaddrinfo = linker.downcallHandle(libc.findOrThrow("freeaddrinfo"),
                 FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
-            GAI_STRERROR = linker.downcallHandle(libc.findOrThrow("gai_strerror"),
+            gaiStrerror = linker.downcallHandle(libc.findOrThrow("gai_strerror"),
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
         }
         catch (final IllegalCallerException ex)
         {
+            denied = ex;
+        }
+        GETADDRINFO = getaddrinfo;
+        FREEADDRINFO = freeaddrinfo;
+        GAI_STRERROR = gaiStrerror;
+        DENIED = denied;
+    }
+
+    /** Fails with a message that says what to do when the JVM denies native access to this code. */
+    static void requireNativeAccess()
+    {
+        if (DENIED != null)
+        {
             throw new IllegalStateException("native access to libc (getaddrinfo) is denied: start the JVM with " +
-                "--enable-native-access=ALL-UNNAMED (the rdmacm launcher and jar manifest do)", ex);
+                "--enable-native-access=ALL-UNNAMED (the rdmacm launcher and jar manifest do)", DENIED);
         }
     }
 
