@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * below are what an operator would write, and every test reads them through the real parsers. Never
  * touches /run.
  */
-final class AcmServerFixture implements AutoCloseable
+public final class AcmServerFixture implements AutoCloseable
 {
     static final String ENDPOINTS = """
         # address   device port pkey   gid                 lid
@@ -54,7 +54,7 @@ final class AcmServerFixture implements AutoCloseable
 
     final Path dir;
     final Path runDir;
-    final AcmServer server;
+    public final AcmServer server;
     private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
 
     private AcmServerFixture(final Path dir, final AcmServer server)
@@ -64,7 +64,7 @@ final class AcmServerFixture implements AutoCloseable
         this.server = server;
     }
 
-    static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier) throws IOException
+    public static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier) throws IOException
     {
         return start(extraOptions, querier, AcmAddressResolver.NONE);
     }
