@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.function.Consumer;
 
 /**
  * One client connection: framing of requests out of a byte stream, and a bounded queue of reply
@@ -53,11 +54,16 @@ final class AcmConnection
     private int owedReplies;
     private boolean closed;
 
-    AcmConnection(final long id, final SocketChannel channel, final SelectionKey key)
+    private final Consumer<AcmConnection> onClose;
+
+    /** {@code onClose} runs once when the connection closes, whoever noticed first (read, write or server). */
+    AcmConnection(final long id, final SocketChannel channel, final SelectionKey key,
+        final Consumer<AcmConnection> onClose)
     {
         this.id = id;
         this.channel = channel;
         this.key = key;
+        this.onClose = onClose;
         receive.limit(AcmHeader.LENGTH);
     }
 
@@ -249,6 +255,7 @@ final class AcmConnection
         {
             // the client is gone either way
         }
+        onClose.accept(this);
     }
 
     /** Receives each complete request; {@code bytesHeld} bytes of it are in {@code request}. */

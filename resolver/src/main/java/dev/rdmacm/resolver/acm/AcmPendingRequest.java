@@ -13,13 +13,12 @@ final class AcmPendingRequest
     final UnsafeBuffer request;
     final int length;
     final AcmEndpoint endpoint;
-    final boolean nodelay;
     /** The SOURCE entry the server chose (72 bytes), or null when the client gave one. */
     final byte[] selectedSource;
     boolean answered;
 
     AcmPendingRequest(final AcmConnection connection, final UnsafeBuffer source, final int length,
-        final AcmEndpoint endpoint, final boolean nodelay, final byte[] selectedSource)
+        final AcmEndpoint endpoint, final byte[] selectedSource)
     {
         this.connection = connection;
         final byte[] copy = new byte[length];
@@ -27,7 +26,6 @@ final class AcmPendingRequest
         this.request = new UnsafeBuffer(copy);
         this.length = length;
         this.endpoint = endpoint;
-        this.nodelay = nodelay;
         this.selectedSource = selectedSource;
     }
 }

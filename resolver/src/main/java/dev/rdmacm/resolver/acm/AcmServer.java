@@ -248,10 +248,6 @@ public final class AcmServer implements AutoCloseable
         {
             log.log(0, "client " + connection.id() + ": internal error " + ex);
         }
-        if (connection.isClosed())
-        {
-            disconnected(connection, "I/O error");
-        }
     }
 
     private void accept(final ServerSocketChannel listener)
@@ -273,7 +269,7 @@ public final class AcmServer implements AutoCloseable
                 }
                 channel.configureBlocking(false);
                 final SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-                final AcmConnection connection = new AcmConnection(nextConnectionId++, channel, key);
+                final AcmConnection connection = new AcmConnection(nextConnectionId++, channel, key, this::forget);
                 key.attach(connection);
                 synchronized (connections)
                 {
@@ -291,15 +287,23 @@ public final class AcmServer implements AutoCloseable
 
     private void disconnected(final AcmConnection connection, final String why)
     {
+        if (!connection.isClosed())
+        {
+            log.log(1, "client " + connection.id() + " disconnected: " + why);
+        }
+        connection.close();
+    }
+
+    /** Runs once per connection when it closes: drops it and takes a waiting client from the backlog. */
+    private void forget(final AcmConnection connection)
+    {
         final boolean removed;
         synchronized (connections)
         {
             removed = connections.remove(connection);
         }
-        connection.close();
-        if (removed)
+        if (removed && running)
         {
-            log.log(1, "client " + connection.id() + " disconnected: " + why);
             acceptBacklog();
         }
     }
@@ -341,11 +345,12 @@ public final class AcmServer implements AutoCloseable
                 Thread.currentThread().interrupt();
             }
         }
+        final List<AcmConnection> open;
         synchronized (connections)
         {
-            connections.forEach(AcmConnection::close);
-            connections.clear();
+            open = new ArrayList<>(connections);
         }
+        open.forEach(AcmConnection::close);
         closeQuietly(unixListener);
         closeQuietly(tcpListener);
         try

@@ -370,7 +370,7 @@ public final class AcmService
             replyError(connection, request, AcmStatus.ENODATA);
             return;
         }
-        cached.waiters.add(new AcmPendingRequest(connection, request, length, endpoint, false, copy(selected)));
+        cached.waiters.add(new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
     }
 
     private void startAddressQuery(final AcmEndpoint endpoint, final AcmAddressEntry cached)
@@ -564,7 +564,7 @@ public final class AcmService
             return;
         }
         route.waiters.add(pending != null ? pending
-            : new AcmPendingRequest(connection, request, length, endpoint, false, copy(selected)));
+            : new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
     }
 
     /** Starts queued SA queries while the endpoint has fewer than {@code sa_depth} outstanding. */
@@ -659,7 +659,7 @@ public final class AcmService
         final byte[] template = new byte[PathRecordTemplate.LENGTH];
         request.getBytes(AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET, template);
         final AcmPendingRequest pending = new AcmPendingRequest(connection, request,
-            AcmMessage.resolveLength(1), endpoint, false, null);
+            AcmMessage.resolveLength(1), endpoint, null);
         try
         {
             pathQuerier.query(endpoint, template, new AcmPathQuerier.Completion()

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 
 import static dev.rdmacm.resolver.acm.AcmRequests.header;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -183,6 +184,25 @@ class AcmSaQueueTest
             final byte[] reply = client.receive(TIMEOUT_MS);
             assertEquals(AcmStatus.SUCCESS, header(reply).status());
             assertEquals(88, reply.length);
+        }
+    }
+
+    @Test
+    void shouldDropTheAnswerForAClientThatLeftAndServeTheNext() throws Exception
+    {
+        final RawAcmClient leaving = ask(Gid.parse("fe80::a"), 0);
+        final HeldPathQuerier.Query query = sa.next(TIMEOUT_MS);
+        leaving.close();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (fixture.server.connectionCount() > 0 && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+        }
+        assertEquals(0, fixture.server.connectionCount(), "the server forgot the closed connection");
+        query.answer();
+        try (RawAcmClient next = ask(Gid.parse("fe80::a"), AcmEpFlags.NODELAY))
+        {
+            assertEquals(AcmStatus.SUCCESS, header(next.receive(TIMEOUT_MS)).status(), "the late answer filled the cache");
         }
     }
 }
