@@ -1,0 +1,335 @@
+package dev.rdmacm.protocol.cm;
+
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.mad.MadHeader;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import static java.nio.ByteOrder.BIG_ENDIAN;
+
+/**
+ * What every CM message flyweight shares: the 232-byte message after the MAD header, the wrap and
+ * length rules, the private data that ends every message, and big-endian accessors for the field
+ * widths IBA chapter 12 uses (8, 16, 24 of a 32-bit word, 32, 64 bits, sub-byte bit fields, GIDs).
+ * <p>
+ * Offsets given to the accessors are relative to the start of the message, i.e. to
+ * {@link CmMad#MESSAGE_OFFSET} inside the MAD. Setters check that the value fits the field's width,
+ * so that a bit field never spills into its neighbours; decoders never throw anything but
+ * {@link MalformedMessageException}.
+ *
+ * @param <M> the concrete message, returned by the fluent setters.
+ */
+public abstract sealed class CmMessage<M extends CmMessage<M>>
+    permits ConnectRequest, ConnectionMessage, SidrRequest, SidrReply
+{
+    /** Every CM message is this long: the MAD minus its common header. */
+    public static final int LENGTH = CmMad.MESSAGE_LENGTH;
+
+    private final CmAttribute attribute;
+    private final int privateDataOffset;
+    DirectBuffer buffer;
+    MutableDirectBuffer mutableBuffer;
+    int offset;
+
+    CmMessage(final CmAttribute attribute, final int privateDataOffset)
+    {
+        this.attribute = attribute;
+        this.privateDataOffset = privateDataOffset;
+    }
+
+    /** The attribute whose ID the MAD header carries for this message. */
+    public final CmAttribute attribute()
+    {
+        return attribute;
+    }
+
+    /**
+     * Wraps the message at {@code offset} for reading.
+     *
+     * @param length the bytes present from {@code offset} on.
+     * @throws MalformedMessageException when fewer than {@link #LENGTH} bytes are present, or a
+     *                                   length field inside the message is out of range.
+     */
+    public final M wrap(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int inBuffer = offset < 0 ? -1 : Math.min(length, buffer.capacity() - offset);
+        MalformedMessageException.requireLength(attribute.wireName(), inBuffer, LENGTH);
+        this.buffer = buffer;
+        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
+        this.offset = offset;
+        validate();
+        return self();
+    }
+
+    /** Wraps the message at {@code offset} for writing; fields are written where they are set. */
+    public final M wrap(final MutableDirectBuffer buffer, final int offset)
+    {
+        this.buffer = buffer;
+        this.mutableBuffer = buffer;
+        this.offset = offset;
+        return self();
+    }
+
+    /**
+     * Wraps the message of the whole MAD at {@code madOffset} for reading, after checking that the MAD
+     * is a CM MAD carrying this message.
+     *
+     * @throws MalformedMessageException when the MAD is short, of another class, or another attribute.
+     */
+    public final M wrapMad(final DirectBuffer buffer, final int madOffset, final int length)
+    {
+        final int inBuffer = madOffset < 0 ? -1 : Math.min(length, buffer.capacity() - madOffset);
+        MalformedMessageException.requireLength(attribute.wireName() + " MAD", inBuffer, MadHeader.MAD_SIZE);
+        final int mgmtClass = buffer.getByte(madOffset + MadHeader.MGMT_CLASS_OFFSET) & 0xff;
+        if (mgmtClass != CmMad.MGMT_CLASS)
+        {
+            throw new MalformedMessageException(attribute.wireName() + " MAD: MgmtClass 0x" +
+                Integer.toHexString(mgmtClass) + " is not the CM class 0x07");
+        }
+        final int attributeId = buffer.getShort(madOffset + MadHeader.ATTRIBUTE_ID_OFFSET, BIG_ENDIAN) & 0xffff;
+        if (attributeId != attribute.id())
+        {
+            throw new MalformedMessageException(attribute.wireName() + " MAD: AttributeID 0x" +
+                Integer.toHexString(attributeId) + " is not 0x" + Integer.toHexString(attribute.id()));
+        }
+        return wrap(buffer, madOffset + CmMad.MESSAGE_OFFSET, length - CmMad.MESSAGE_OFFSET);
+    }
+
+    /**
+     * Starts a whole 256-byte MAD at {@code madOffset}: zeroes it, writes the CM common header (base
+     * version 1, class 0x07 version 2, method Send, this message's AttributeID) through the caller's
+     * {@code header} flyweight, and wraps the message part for writing.
+     */
+    public final M encodeMad(
+        final MutableDirectBuffer buffer, final int madOffset, final MadHeader header, final long transactionId)
+    {
+        buffer.setMemory(madOffset, MadHeader.MAD_SIZE, (byte)0);
+        header.wrap(buffer, madOffset)
+            .baseVersion(MadHeader.BASE_VERSION)
+            .mgmtClass(CmMad.MGMT_CLASS)
+            .classVersion(CmMad.CLASS_VERSION)
+            .method(CmMad.METHOD_SEND)
+            .transactionId(transactionId)
+            .attributeId(attribute.id());
+        return wrap(buffer, madOffset + CmMad.MESSAGE_OFFSET);
+    }
+
+    /** Zeroes the whole message, reserved fields included. */
+    public final M clear()
+    {
+        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
+        return self();
+    }
+
+    /** Where the message starts in the wrapped buffer. */
+    public final int offset()
+    {
+        return offset;
+    }
+
+    /** Where the private data starts, relative to the message. */
+    public final int privateDataOffset()
+    {
+        return privateDataOffset;
+    }
+
+    /** How many bytes of private data the message carries; all of them are always on the wire. */
+    public final int privateDataLength()
+    {
+        return LENGTH - privateDataOffset;
+    }
+
+    /**
+     * Copies {@code length} bytes into the private data and zeroes the rest of it.
+     *
+     * @throws IllegalArgumentException when {@code length} exceeds {@link #privateDataLength()}.
+     */
+    public final M privateData(final DirectBuffer source, final int sourceOffset, final int length)
+    {
+        if (length < 0 || length > privateDataLength())
+        {
+            throw new IllegalArgumentException(attribute.wireName() + " private data: " + length +
+                " bytes given, the message holds 0 to " + privateDataLength());
+        }
+        mutableBuffer.putBytes(offset + privateDataOffset, source, sourceOffset, length);
+        mutableBuffer.setMemory(offset + privateDataOffset + length, privateDataLength() - length, (byte)0);
+        return self();
+    }
+
+    /** Copies all {@link #privateDataLength()} bytes of private data into {@code destination}. */
+    public final void getPrivateData(final MutableDirectBuffer destination, final int destinationOffset)
+    {
+        destination.putBytes(destinationOffset, buffer, offset + privateDataOffset, privateDataLength());
+    }
+
+    /** A copy of the private data; allocates, for tools and tests. */
+    public final byte[] privateData()
+    {
+        final byte[] copy = new byte[privateDataLength()];
+        buffer.getBytes(offset + privateDataOffset, copy);
+        return copy;
+    }
+
+    @Override
+    public abstract String toString();
+
+    /** What {@link #toString()} says before anything is wrapped. */
+    final String unwrappedText()
+    {
+        return attribute.wireName() + "{unwrapped}";
+    }
+
+    /** Checks the fields that bound others (info lengths); called by {@link #wrap(DirectBuffer, int, int)}. */
+    void validate()
+    {
+    }
+
+    @SuppressWarnings("unchecked")
+    final M self()
+    {
+        return (M)this;
+    }
+
+    final short getUnsignedByte(final int field)
+    {
+        return (short)(buffer.getByte(offset + field) & 0xff);
+    }
+
+    final void putUnsignedByte(final int field, final int value, final String name)
+    {
+        requireWidth(value, 8, name);
+        mutableBuffer.putByte(offset + field, (byte)value);
+    }
+
+    final int getUnsignedShort(final int field)
+    {
+        return buffer.getShort(offset + field, BIG_ENDIAN) & 0xffff;
+    }
+
+    final void putUnsignedShort(final int field, final int value, final String name)
+    {
+        requireWidth(value, 16, name);
+        mutableBuffer.putShort(offset + field, (short)value, BIG_ENDIAN);
+    }
+
+    /** The upper 24 bits of the big-endian word at {@code field}: QPNs, EECNs and PSNs. */
+    final int getUnsigned24(final int field)
+    {
+        return buffer.getInt(offset + field, BIG_ENDIAN) >>> 8;
+    }
+
+    final void putUnsigned24(final int field, final int value, final String name)
+    {
+        requireWidth(value, 24, name);
+        final int lowByte = buffer.getInt(offset + field, BIG_ENDIAN) & 0xff;
+        mutableBuffer.putInt(offset + field, (value << 8) | lowByte, BIG_ENDIAN);
+    }
+
+    final long getUnsignedInt(final int field)
+    {
+        return buffer.getInt(offset + field, BIG_ENDIAN) & 0xffff_ffffL;
+    }
+
+    final void putUnsignedInt(final int field, final long value, final String name)
+    {
+        if (value < 0 || value > 0xffff_ffffL)
+        {
+            throw outOfRange(value, 32, name);
+        }
+        mutableBuffer.putInt(offset + field, (int)value, BIG_ENDIAN);
+    }
+
+    final long getLong(final int field)
+    {
+        return buffer.getLong(offset + field, BIG_ENDIAN);
+    }
+
+    final void putLong(final int field, final long value)
+    {
+        mutableBuffer.putLong(offset + field, value, BIG_ENDIAN);
+    }
+
+    /** A bit field inside the byte at {@code field}. */
+    final int getBits(final int field, final int mask, final int shift)
+    {
+        return (buffer.getByte(offset + field) & mask) >>> shift;
+    }
+
+    final void putBits(final int field, final int mask, final int shift, final int value, final String name)
+    {
+        requireWidth(value, Integer.bitCount(mask), name);
+        final int old = buffer.getByte(offset + field);
+        mutableBuffer.putByte(offset + field, (byte)((old & ~mask) | (value << shift)));
+    }
+
+    /** A bit field inside the big-endian 32-bit word at {@code field}: the 20-bit flow labels. */
+    final int getBits32(final int field, final int mask, final int shift)
+    {
+        return (buffer.getInt(offset + field, BIG_ENDIAN) & mask) >>> shift;
+    }
+
+    final void putBits32(final int field, final int mask, final int shift, final int value, final String name)
+    {
+        requireWidth(value, Integer.bitCount(mask), name);
+        final int old = buffer.getInt(offset + field, BIG_ENDIAN);
+        mutableBuffer.putInt(offset + field, (old & ~mask) | (value << shift), BIG_ENDIAN);
+    }
+
+    final Gid getGid(final int field)
+    {
+        return new Gid(getLong(field), getLong(field + 8));
+    }
+
+    final void putGid(final int field, final long subnetPrefix, final long interfaceId)
+    {
+        putLong(field, subnetPrefix);
+        putLong(field + 8, interfaceId);
+    }
+
+    /** The bytes as hex digits, for {@link #toString()}. */
+    final String hexBytes(final int field, final int length)
+    {
+        final StringBuilder text = new StringBuilder(2 * length);
+        for (int i = 0; i < length; i++)
+        {
+            final int b = buffer.getByte(offset + field + i) & 0xff;
+            text.append(Character.forDigit(b >>> 4, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        return text.toString();
+    }
+
+    /** The private data as hex digits without its trailing zero bytes, which are mostly padding. */
+    final String privateDataText()
+    {
+        int end = privateDataLength();
+        while (end > 0 && buffer.getByte(offset + privateDataOffset + end - 1) == 0)
+        {
+            end--;
+        }
+        return hexBytes(privateDataOffset, end);
+    }
+
+    final IllegalArgumentException outOfRange(final long value, final int bits, final String name)
+    {
+        return new IllegalArgumentException(attribute.wireName() + " " + name + ": " + value +
+            " does not fit in " + bits + " unsigned bits (0.." + ((1L << bits) - 1) + ")");
+    }
+
+    private void requireWidth(final int value, final int bits, final String name)
+    {
+        if ((value >>> bits) != 0)
+        {
+            throw outOfRange(value, bits, name);
+        }
+    }
+
+    final void requireInfoLength(final int length, final int max, final String name)
+    {
+        if (length > max)
+        {
+            throw new MalformedMessageException(attribute.wireName() + " " + name + ": " + length +
+                " is more than the " + max + " bytes the field holds");
+        }
+    }
+}

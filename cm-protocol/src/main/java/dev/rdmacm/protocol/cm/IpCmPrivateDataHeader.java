@@ -1,0 +1,349 @@
+package dev.rdmacm.protocol.cm;
+
+import dev.rdmacm.protocol.MalformedMessageException;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+import static java.nio.ByteOrder.BIG_ENDIAN;
+
+/**
+ * Flyweight over the RDMA IP CM Service header (IBA Annex A11; the kernel's {@code struct cma_hdr} in
+ * drivers/infiniband/core/cma.c) that leads the private data of a REQ or SIDR_REQ whose Service ID is
+ * in the RDMA IP CM range {@code 0x0000000001xxxxxx}. Big-endian, 36 bytes.
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-------+-------+-------+-------+-------------------------------+
+ *  | MajV  | MinV  |  IPV  | Rsvd  |          SourcePort           |   0
+ *  +-------+-------+-------+-------+-------------------------------+
+ *  |                 SourceIPAddress (16 bytes)                    |   4
+ *  +---------------------------------------------------------------+
+ *  |               DestinationIPAddress (16 bytes)                 |  20
+ *  +---------------------------------------------------------------+
+ *  |                 consumer private data ...                     |  36
+ * </pre>
+ * MajV/MinV together are the kernel's {@code cma_version} byte (0x00); IPV is the upper nibble of its
+ * {@code ip_version} byte (4 or 6). An IPv4 address is the last 4 bytes of its 16-byte field with the
+ * 12 bytes before it zero (the kernel's {@code union cma_ip_addr.ip4}: {@code pad[3]} then
+ * {@code addr}), not the IPv4-mapped {@code ::ffff:a.b.c.d} form. The destination port is not here: it
+ * is the low 16 bits of the Service ID. {@link #toString()} names the fields as tshark's
+ * {@code infiniband.cm.req.ip_cm.*} do.
+ */
+public final class IpCmPrivateDataHeader
+{
+    public static final int VERSION_OFFSET = 0;
+    public static final int MAJOR_VERSION_OFFSET = 0;
+    public static final int MINOR_VERSION_OFFSET = 0;
+    public static final int IP_VERSION_OFFSET = 1;
+    public static final int SOURCE_PORT_OFFSET = 2;
+    public static final int SOURCE_ADDRESS_OFFSET = 4;
+    public static final int DESTINATION_ADDRESS_OFFSET = 20;
+    public static final int ADDRESS_LENGTH = 16;
+    /** Where an IPv4 address starts inside its 16-byte field. */
+    public static final int IPV4_IN_ADDRESS_OFFSET = 12;
+    public static final int LENGTH = 36;
+
+    public static final int MAJOR_VERSION_MASK = 0xf0;
+    public static final int MAJOR_VERSION_SHIFT = 4;
+    public static final int MINOR_VERSION_MASK = 0x0f;
+    public static final int MINOR_VERSION_SHIFT = 0;
+    public static final int IP_VERSION_MASK = 0xf0;
+    public static final int IP_VERSION_SHIFT = 4;
+
+    /** The only header version defined (kernel {@code CMA_VERSION}): MajV 0, MinV 0. */
+    public static final int CMA_VERSION = 0x00;
+    public static final int IP_VERSION_4 = 4;
+    public static final int IP_VERSION_6 = 6;
+
+    private DirectBuffer buffer;
+    private MutableDirectBuffer mutableBuffer;
+    private int offset;
+
+    /**
+     * Wraps {@code buffer} for reading, checking that a whole header is present.
+     *
+     * @throws MalformedMessageException when fewer than {@link #LENGTH} bytes are present.
+     */
+    public IpCmPrivateDataHeader wrap(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int inBuffer = offset < 0 ? -1 : Math.min(length, buffer.capacity() - offset);
+        MalformedMessageException.requireLength("RDMA IP CM private data header", inBuffer, LENGTH);
+        this.buffer = buffer;
+        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
+        this.offset = offset;
+        return this;
+    }
+
+    /** Wraps {@code buffer} for writing. */
+    public IpCmPrivateDataHeader wrap(final MutableDirectBuffer buffer, final int offset)
+    {
+        this.buffer = buffer;
+        this.mutableBuffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /** Wraps the header at the start of a REQ's private data. */
+    public IpCmPrivateDataHeader wrap(final ConnectRequest request)
+    {
+        return wrapPrivateData(request);
+    }
+
+    /** Wraps the header at the start of a SIDR_REQ's private data. */
+    public IpCmPrivateDataHeader wrap(final SidrRequest request)
+    {
+        return wrapPrivateData(request);
+    }
+
+    public int offset()
+    {
+        return offset;
+    }
+
+    /** The whole version byte, MajV and MinV: the kernel's {@code cma_version}. */
+    public short version()
+    {
+        return (short)(buffer.getByte(offset + VERSION_OFFSET) & 0xff);
+    }
+
+    public IpCmPrivateDataHeader version(final int value)
+    {
+        requireWidth(value, 8, "version");
+        mutableBuffer.putByte(offset + VERSION_OFFSET, (byte)value);
+        return this;
+    }
+
+    public int majorVersion()
+    {
+        return (buffer.getByte(offset + MAJOR_VERSION_OFFSET) & MAJOR_VERSION_MASK) >>> MAJOR_VERSION_SHIFT;
+    }
+
+    public IpCmPrivateDataHeader majorVersion(final int value)
+    {
+        putBits(MAJOR_VERSION_OFFSET, MAJOR_VERSION_MASK, MAJOR_VERSION_SHIFT, value, "majv");
+        return this;
+    }
+
+    public int minorVersion()
+    {
+        return (buffer.getByte(offset + MINOR_VERSION_OFFSET) & MINOR_VERSION_MASK) >>> MINOR_VERSION_SHIFT;
+    }
+
+    public IpCmPrivateDataHeader minorVersion(final int value)
+    {
+        putBits(MINOR_VERSION_OFFSET, MINOR_VERSION_MASK, MINOR_VERSION_SHIFT, value, "minv");
+        return this;
+    }
+
+    /** 4 or 6 ({@link #IP_VERSION_4}, {@link #IP_VERSION_6}); anything else is not an IP CM header. */
+    public int ipVersion()
+    {
+        return (buffer.getByte(offset + IP_VERSION_OFFSET) & IP_VERSION_MASK) >>> IP_VERSION_SHIFT;
+    }
+
+    public IpCmPrivateDataHeader ipVersion(final int value)
+    {
+        putBits(IP_VERSION_OFFSET, IP_VERSION_MASK, IP_VERSION_SHIFT, value, "ipv");
+        return this;
+    }
+
+    public int sourcePort()
+    {
+        return buffer.getShort(offset + SOURCE_PORT_OFFSET, BIG_ENDIAN) & 0xffff;
+    }
+
+    public IpCmPrivateDataHeader sourcePort(final int value)
+    {
+        requireWidth(value, 16, "sport");
+        mutableBuffer.putShort(offset + SOURCE_PORT_OFFSET, (short)value, BIG_ENDIAN);
+        return this;
+    }
+
+    /** The IPv4 source address as an int in network order (the last 4 bytes of the field). */
+    public int sourceIpv4()
+    {
+        return buffer.getInt(offset + SOURCE_ADDRESS_OFFSET + IPV4_IN_ADDRESS_OFFSET, BIG_ENDIAN);
+    }
+
+    /** Writes an IPv4 source address: 12 zero bytes, then the address. Does not set IPV. */
+    public IpCmPrivateDataHeader sourceIpv4(final int address)
+    {
+        putIpv4(SOURCE_ADDRESS_OFFSET, address);
+        return this;
+    }
+
+    public int destinationIpv4()
+    {
+        return buffer.getInt(offset + DESTINATION_ADDRESS_OFFSET + IPV4_IN_ADDRESS_OFFSET, BIG_ENDIAN);
+    }
+
+    public IpCmPrivateDataHeader destinationIpv4(final int address)
+    {
+        putIpv4(DESTINATION_ADDRESS_OFFSET, address);
+        return this;
+    }
+
+    /** The first 8 bytes of the IPv6 source address. */
+    public long sourceIpv6High()
+    {
+        return buffer.getLong(offset + SOURCE_ADDRESS_OFFSET, BIG_ENDIAN);
+    }
+
+    /** The last 8 bytes of the IPv6 source address. */
+    public long sourceIpv6Low()
+    {
+        return buffer.getLong(offset + SOURCE_ADDRESS_OFFSET + 8, BIG_ENDIAN);
+    }
+
+    /** Writes an IPv6 source address as its two big-endian halves. Does not set IPV. */
+    public IpCmPrivateDataHeader sourceIpv6(final long high, final long low)
+    {
+        mutableBuffer.putLong(offset + SOURCE_ADDRESS_OFFSET, high, BIG_ENDIAN);
+        mutableBuffer.putLong(offset + SOURCE_ADDRESS_OFFSET + 8, low, BIG_ENDIAN);
+        return this;
+    }
+
+    public long destinationIpv6High()
+    {
+        return buffer.getLong(offset + DESTINATION_ADDRESS_OFFSET, BIG_ENDIAN);
+    }
+
+    public long destinationIpv6Low()
+    {
+        return buffer.getLong(offset + DESTINATION_ADDRESS_OFFSET + 8, BIG_ENDIAN);
+    }
+
+    public IpCmPrivateDataHeader destinationIpv6(final long high, final long low)
+    {
+        mutableBuffer.putLong(offset + DESTINATION_ADDRESS_OFFSET, high, BIG_ENDIAN);
+        mutableBuffer.putLong(offset + DESTINATION_ADDRESS_OFFSET + 8, low, BIG_ENDIAN);
+        return this;
+    }
+
+    /**
+     * The source address as IPV says to read it; allocates, for tools and tests.
+     *
+     * @throws MalformedMessageException when IPV is neither 4 nor 6.
+     */
+    public InetAddress sourceAddress()
+    {
+        return address(SOURCE_ADDRESS_OFFSET, "sip");
+    }
+
+    /** The destination address as IPV says to read it; allocates. */
+    public InetAddress destinationAddress()
+    {
+        return address(DESTINATION_ADDRESS_OFFSET, "dip");
+    }
+
+    /** Sets IPV and both addresses from two addresses of the same family. */
+    public IpCmPrivateDataHeader addresses(final InetAddress source, final InetAddress destination)
+    {
+        if (source instanceof Inet4Address && destination instanceof Inet4Address)
+        {
+            return ipVersion(IP_VERSION_4).sourceIpv4(ipv4(source)).destinationIpv4(ipv4(destination));
+        }
+        if (source instanceof Inet6Address && destination instanceof Inet6Address)
+        {
+            mutableBuffer.putBytes(offset + SOURCE_ADDRESS_OFFSET, source.getAddress());
+            mutableBuffer.putBytes(offset + DESTINATION_ADDRESS_OFFSET, destination.getAddress());
+            return ipVersion(IP_VERSION_6);
+        }
+        throw new IllegalArgumentException("RDMA IP CM header: source " + source + " and destination " +
+            destination + " must both be IPv4 or both IPv6");
+    }
+
+    @Override
+    public String toString()
+    {
+        if (buffer == null)
+        {
+            return "IpCm{unwrapped}";
+        }
+        final StringBuilder text = new StringBuilder(128)
+            .append("IpCm{majv=").append(majorVersion())
+            .append(", minv=").append(minorVersion())
+            .append(", ipv=").append(ipVersion())
+            .append(", sport=").append(sourcePort());
+        final int ipVersion = ipVersion();
+        if (ipVersion == IP_VERSION_4 || ipVersion == IP_VERSION_6)
+        {
+            final String suffix = ipVersion == IP_VERSION_4 ? "4=" : "6=";
+            text.append(", sip").append(suffix).append(sourceAddress().getHostAddress())
+                .append(", dip").append(suffix).append(destinationAddress().getHostAddress());
+        }
+        return text.append('}').toString();
+    }
+
+    private IpCmPrivateDataHeader wrapPrivateData(final CmMessage<?> message)
+    {
+        final int start = message.offset() + message.privateDataOffset();
+        if (message.mutableBuffer != null)
+        {
+            return wrap(message.mutableBuffer, start);
+        }
+        return wrap(message.buffer, start, message.privateDataLength());
+    }
+
+    private InetAddress address(final int field, final String name)
+    {
+        final int ipVersion = ipVersion();
+        final byte[] bytes;
+        if (ipVersion == IP_VERSION_4)
+        {
+            bytes = new byte[4];
+            buffer.getBytes(offset + field + IPV4_IN_ADDRESS_OFFSET, bytes);
+        }
+        else if (ipVersion == IP_VERSION_6)
+        {
+            bytes = new byte[ADDRESS_LENGTH];
+            buffer.getBytes(offset + field, bytes);
+        }
+        else
+        {
+            throw new MalformedMessageException("RDMA IP CM private data header: ipv " + ipVersion +
+                " is neither 4 nor 6, so " + name + " cannot be read");
+        }
+        try
+        {
+            return InetAddress.getByAddress(bytes);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException("4 or 16 bytes are always an address", ex);
+        }
+    }
+
+    private void putIpv4(final int field, final int address)
+    {
+        mutableBuffer.setMemory(offset + field, IPV4_IN_ADDRESS_OFFSET, (byte)0);
+        mutableBuffer.putInt(offset + field + IPV4_IN_ADDRESS_OFFSET, address, BIG_ENDIAN);
+    }
+
+    private static int ipv4(final InetAddress address)
+    {
+        final byte[] bytes = address.getAddress();
+        return ((bytes[0] & 0xff) << 24) | ((bytes[1] & 0xff) << 16) | ((bytes[2] & 0xff) << 8) | (bytes[3] & 0xff);
+    }
+
+    private void putBits(final int field, final int mask, final int shift, final int value, final String name)
+    {
+        requireWidth(value, Integer.bitCount(mask), name);
+        final int old = buffer.getByte(offset + field);
+        mutableBuffer.putByte(offset + field, (byte)((old & ~mask) | (value << shift)));
+    }
+
+    private static void requireWidth(final int value, final int bits, final String name)
+    {
+        if ((value >>> bits) != 0)
+        {
+            throw new IllegalArgumentException("RDMA IP CM header " + name + ": " + value + " does not fit in " +
+                bits + " unsigned bits (0.." + ((1 << bits) - 1) + ")");
+        }
+    }
+}
