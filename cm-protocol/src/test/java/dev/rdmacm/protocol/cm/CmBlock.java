@@ -1,0 +1,20 @@
+package dev.rdmacm.protocol.cm;
+
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * A byte-block field of a CM message (GID, ARI, additional information, private data) as the Java
+ * flyweight sees it, paired with the kernel's name for it.
+ *
+ * @param kernelName the name in {@code ibta-vol1-c12-fields.h}, e.g. {@code CM_REQ_PRIVATE_DATA}.
+ * @param offset     the Java {@code *_OFFSET} constant.
+ * @param length     the Java length constant.
+ */
+record CmBlock<M>(String kernelName, int offset, int length, Function<M, byte[]> getter, BiConsumer<M, byte[]> setter)
+{
+    String javaPosition()
+    {
+        return offset + " " + length;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.rdmacm.protocol.cm;
+
+import java.util.function.ObjLongConsumer;
+import java.util.function.ToLongFunction;
+
+/**
+ * A scalar field of a CM message as the Java flyweight sees it (its offset constant, mask and shift,
+ * getter and setter), paired with the kernel's name for the same field so that a C program can place
+ * the same value where the kernel says it goes.
+ *
+ * @param kernelName the name in {@code ibta-vol1-c12-fields.h}, e.g. {@code CM_REQ_LOCAL_QPN}.
+ * @param offset     the Java {@code *_OFFSET} constant.
+ * @param bits       the field's width.
+ * @param mask       the Java {@code *_MASK} constant, 0 for a field made of whole bytes.
+ * @param shift      the Java {@code *_SHIFT} constant.
+ * @param max        the largest value the field may hold (less than its width allows for lengths).
+ */
+record CmField<M>(String kernelName, int offset, int bits, int mask, int shift, long max,
+                  ToLongFunction<M> getter, ObjLongConsumer<M> setter)
+{
+    static <M> CmField<M> bytes(final String kernelName, final int offset, final int bits,
+        final ToLongFunction<M> getter, final ObjLongConsumer<M> setter)
+    {
+        return new CmField<>(kernelName, offset, bits, 0, 0, bits == 64 ? -1L : (1L << bits) - 1, getter, setter);
+    }
+
+    static <M> CmField<M> bitField(final String kernelName, final int offset, final int mask, final int shift,
+        final ToLongFunction<M> getter, final ObjLongConsumer<M> setter)
+    {
+        final int bits = Integer.bitCount(mask);
+        return new CmField<>(kernelName, offset, bits, mask, shift, (1L << bits) - 1, getter, setter);
+    }
+
+    static <M> CmField<M> flag(final String kernelName, final int offset, final int mask, final int shift,
+        final java.util.function.Predicate<M> getter, final java.util.function.BiConsumer<M, Boolean> setter)
+    {
+        return bitField(kernelName, offset, mask, shift, m -> getter.test(m) ? 1 : 0, (m, v) -> setter.accept(m, v != 0));
+    }
+
+    CmField<M> withMax(final long newMax)
+    {
+        return new CmField<>(kernelName, offset, bits, mask, shift, newMax, getter, setter);
+    }
+
+    /**
+     * Where the Java constants put the field, in the kernel table's terms: byte, first bit counted
+     * from that byte's most significant bit, width.
+     */
+    String javaPosition()
+    {
+        if (mask == 0)
+        {
+            return offset + " 0 " + bits;
+        }
+        final int containerBits = (mask & ~0xff) != 0 ? 32 : 8;
+        final long expectedMask = ((1L << bits) - 1) << shift;
+        if ((mask & 0xffff_ffffL) != expectedMask)
+        {
+            return "mask 0x" + Integer.toHexString(mask) + " is not " + bits + " contiguous bits at shift " + shift;
+        }
+        final int first = containerBits - shift - bits;
+        return (offset + first / 8) + " " + (first % 8) + " " + bits;
+    }
+
+    long get(final M message)
+    {
+        return getter.applyAsLong(message);
+    }
+
+    void set(final M message, final long value)
+    {
+        setter.accept(message, value);
+    }
+}
