@@ -13,6 +13,13 @@ import java.util.function.Function;
  */
 record CmBlock<M>(String kernelName, int offset, int length, Function<M, byte[]> getter, BiConsumer<M, byte[]> setter)
 {
+    /** The private data that ends every message, e.g. CM_REQ_PRIVATE_DATA. */
+    static <M extends CmMessage<M>> CmBlock<M> privateData(final String kernelName, final int offset, final int length)
+    {
+        return new CmBlock<>(kernelName, offset, length, CmMessage::privateData,
+            (m, b) -> m.privateData(new org.agrona.concurrent.UnsafeBuffer(b), 0, b.length));
+    }
+
     String javaPosition()
     {
         return offset + " " + length;

@@ -37,6 +37,16 @@ record CmField<M>(String kernelName, int offset, int bits, int mask, int shift, 
         return bitField(kernelName, offset, mask, shift, m -> getter.test(m) ? 1 : 0, (m, v) -> setter.accept(m, v != 0));
     }
 
+    /** The two communication IDs every connection message starts with, e.g. CM_MRA_LOCAL_COMM_ID. */
+    static <M extends ConnectionMessage<M>> java.util.List<CmField<M>> commIds(final String kernelPrefix)
+    {
+        return java.util.List.of(
+            bytes(kernelPrefix + "_LOCAL_COMM_ID", ConnectionMessage.LOCAL_COMM_ID_OFFSET, 32,
+                ConnectionMessage::localCommId, ConnectionMessage::localCommId),
+            bytes(kernelPrefix + "_REMOTE_COMM_ID", ConnectionMessage.REMOTE_COMM_ID_OFFSET, 32,
+                ConnectionMessage::remoteCommId, ConnectionMessage::remoteCommId));
+    }
+
     CmField<M> withMax(final long newMax)
     {
         return new CmField<>(kernelName, offset, bits, mask, shift, newMax, getter, setter);

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ConnectRequestTest
+class ConnectRequestTest extends CmMessageContract<ConnectRequest>
 {
     private static final CmMessageSpec<ConnectRequest> SPEC = new CmMessageSpec<>(ConnectRequest::new,
         "IB_REQ_PDATA_SIZE_VER2", fields(), blocks());
@@ -112,8 +112,7 @@ class ConnectRequestTest
                 true),
             gid("CM_REQ_ALTERNATE_REMOTE_PORT_GID", ALTERNATE_PATH_OFFSET + ConnectRequestPath.REMOTE_PORT_GID_OFFSET,
                 false, false),
-            new CmBlock<>("CM_REQ_PRIVATE_DATA", PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH, ConnectRequest::privateData,
-                (m, b) -> m.privateData(new UnsafeBuffer(b), 0, b.length)));
+            CmBlock.privateData("CM_REQ_PRIVATE_DATA", PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH));
     }
 
     private static CmBlock<ConnectRequest> gid(final String name, final int offset, final boolean primary,
@@ -139,46 +138,10 @@ class ConnectRequestTest
         return primary ? request.primaryPath() : request.alternatePath();
     }
 
-    @Test
-    void shouldPlaceEveryFieldWhereTheKernelTableAndIbCmTypesPutIt()
+    @Override
+    CmMessageSpec<ConnectRequest> spec()
     {
-        SPEC.assertPositionsMatchKernel();
-    }
-
-    @Test
-    void shouldEncodeTheSameMadAsCWithMixedValues()
-    {
-        SPEC.assertEncodesAsC(false);
-    }
-
-    @Test
-    void shouldEncodeTheSameMadAsCWithEveryFieldAtItsMaximum()
-    {
-        SPEC.assertEncodesAsC(true);
-    }
-
-    @Test
-    void shouldRoundTripEveryFieldAtZeroAndMaximumWithoutDisturbingItsNeighbours()
-    {
-        SPEC.assertRoundTripsAtBoundaries();
-    }
-
-    @Test
-    void shouldRejectValuesWiderThanTheirField()
-    {
-        SPEC.assertRejectsValuesOutOfRange();
-    }
-
-    @Test
-    void shouldRejectMessageShorterThan232Bytes()
-    {
-        SPEC.assertRejectsShortMessage();
-    }
-
-    @Test
-    void shouldRejectMadCarryingAnotherAttribute()
-    {
-        SPEC.assertRejectsMadOfAnotherAttribute();
+        return SPEC;
     }
 
     @Test
