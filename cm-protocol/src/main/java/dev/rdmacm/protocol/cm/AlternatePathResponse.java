@@ -49,7 +49,7 @@ public final class AlternatePathResponse extends ConnectionMessage<AlternatePath
     {
         if (value > ADDITIONAL_INFO_CAPACITY)
         {
-            throw outOfRange(value, 8, "addinfolen (at most " + ADDITIONAL_INFO_CAPACITY + ")");
+            throw tooLong(value, ADDITIONAL_INFO_CAPACITY, "addinfolen");
         }
         putUnsignedByte(ADDITIONAL_INFO_LENGTH_OFFSET, value, "addinfolen");
         return this;

@@ -316,6 +316,13 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
             " does not fit in " + bits + " unsigned bits (0.." + ((1L << bits) - 1) + ")");
     }
 
+    /** An info length set beyond the bytes its field holds. */
+    final IllegalArgumentException tooLong(final int value, final int capacity, final String name)
+    {
+        return new IllegalArgumentException(attribute.wireName() + " " + name + ": " + value +
+            " is more than the " + capacity + " bytes the field holds");
+    }
+
     private void requireWidth(final int value, final int bits, final String name)
     {
         if ((value >>> bits) != 0)

@@ -1,5 +1,8 @@
 package dev.rdmacm.protocol.cm;
 
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
 /**
  * Flyweight over the CM REJ message (IBA 12.6.7, Table 108; AttributeID 0x0012), big-endian,
  * offsets relative to the message.
@@ -19,7 +22,7 @@ package dev.rdmacm.protocol.cm;
  *  +---------------------------------------------------------------+
  * </pre>
  * MsR is MessageRejected ({@code MESSAGE_REJECTED_*}); RejInfoLen the 7-bit count of ARI bytes that
- * mean something; Reason a {@link RejectReason} code. {@link #wrap(org.agrona.DirectBuffer, int, int)}
+ * mean something; Reason a {@link RejectReason} code. {@link #wrap(DirectBuffer, int, int)}
  * rejects a RejInfoLen over 72. {@link #toString()} names the fields as tshark's
  * {@code infiniband.cm.rej.*} do.
  */
@@ -71,7 +74,7 @@ public final class ConnectReject extends ConnectionMessage<ConnectReject>
     {
         if (value > ARI_CAPACITY)
         {
-            throw outOfRange(value, 7, "rejinfolen (at most " + ARI_CAPACITY + ")");
+            throw tooLong(value, ARI_CAPACITY, "rejinfolen");
         }
         putBits(REJECTED_INFO_LENGTH_OFFSET, REJECTED_INFO_LENGTH_MASK, REJECTED_INFO_LENGTH_SHIFT, value,
             "rejinfolen");
@@ -99,7 +102,7 @@ public final class ConnectReject extends ConnectionMessage<ConnectReject>
      * Writes {@code length} bytes of ARI, zeroes the rest of the field and sets RejInfoLen to
      * {@code length}.
      */
-    public ConnectReject ari(final org.agrona.DirectBuffer source, final int sourceOffset, final int length)
+    public ConnectReject ari(final DirectBuffer source, final int sourceOffset, final int length)
     {
         rejectedInfoLength(length);
         mutableBuffer.putBytes(offset + ARI_OFFSET, source, sourceOffset, length);
@@ -108,7 +111,7 @@ public final class ConnectReject extends ConnectionMessage<ConnectReject>
     }
 
     /** Copies the {@link #rejectedInfoLength()} meaningful ARI bytes; returns how many. */
-    public int getAri(final org.agrona.MutableDirectBuffer destination, final int destinationOffset)
+    public int getAri(final MutableDirectBuffer destination, final int destinationOffset)
     {
         final int length = rejectedInfoLength();
         destination.putBytes(destinationOffset, buffer, offset + ARI_OFFSET, length);

@@ -90,7 +90,7 @@ public final class SidrReply extends CmMessage<SidrReply>
     {
         if (value > ADDITIONAL_INFO_CAPACITY)
         {
-            throw outOfRange(value, 8, "addinfolen (at most " + ADDITIONAL_INFO_CAPACITY + ")");
+            throw tooLong(value, ADDITIONAL_INFO_CAPACITY, "addinfolen");
         }
         putUnsignedByte(ADDITIONAL_INFO_LENGTH_OFFSET, value, "addinfolen");
         return this;

@@ -20,6 +20,29 @@ record CmBlock<M>(String kernelName, int offset, int length, Function<M, byte[]>
             (m, b) -> m.privateData(new org.agrona.concurrent.UnsafeBuffer(b), 0, b.length));
     }
 
+    /** Copies what an info getter (getAri, getAdditionalInfo) copies: only the meaningful bytes. */
+    static <M> CmBlock<M> info(final String kernelName, final int offset, final int capacity,
+        final InfoWriter<M> writer, final InfoReader<M> reader)
+    {
+        return new CmBlock<>(kernelName, offset, capacity,
+            m ->
+            {
+                final org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[capacity]);
+                return java.util.Arrays.copyOf(copy.byteArray(), reader.read(m, copy, 0));
+            },
+            (m, b) -> writer.write(m, new org.agrona.concurrent.UnsafeBuffer(b), 0, b.length));
+    }
+
+    interface InfoWriter<M>
+    {
+        void write(M message, org.agrona.DirectBuffer source, int offset, int length);
+    }
+
+    interface InfoReader<M>
+    {
+        int read(M message, org.agrona.MutableDirectBuffer destination, int offset);
+    }
+
     String javaPosition()
     {
         return offset + " " + length;
