@@ -14,21 +14,23 @@ import java.util.function.ToLongFunction;
  * @param mask       the Java {@code *_MASK} constant, 0 for a field made of whole bytes.
  * @param shift      the Java {@code *_SHIFT} constant.
  * @param max        the largest value the field may hold (less than its width allows for lengths).
+ * @param ownSetter   whether the flyweight has a setter for exactly this field, which must then refuse
+ *                   values out of range; false for the kernel's parts of a vendor ID that Java sets whole.
  */
 record CmField<M>(String kernelName, int offset, int bits, int mask, int shift, long max,
-                  ToLongFunction<M> getter, ObjLongConsumer<M> setter)
+                  ToLongFunction<M> getter, ObjLongConsumer<M> setter, boolean ownSetter)
 {
     static <M> CmField<M> bytes(final String kernelName, final int offset, final int bits,
         final ToLongFunction<M> getter, final ObjLongConsumer<M> setter)
     {
-        return new CmField<>(kernelName, offset, bits, 0, 0, bits == 64 ? -1L : (1L << bits) - 1, getter, setter);
+        return new CmField<>(kernelName, offset, bits, 0, 0, bits == 64 ? -1L : (1L << bits) - 1, getter, setter, true);
     }
 
     static <M> CmField<M> bitField(final String kernelName, final int offset, final int mask, final int shift,
         final ToLongFunction<M> getter, final ObjLongConsumer<M> setter)
     {
         final int bits = Integer.bitCount(mask);
-        return new CmField<>(kernelName, offset, bits, mask, shift, (1L << bits) - 1, getter, setter);
+        return new CmField<>(kernelName, offset, bits, mask, shift, (1L << bits) - 1, getter, setter, true);
     }
 
     static <M> CmField<M> flag(final String kernelName, final int offset, final int mask, final int shift,
@@ -49,7 +51,14 @@ record CmField<M>(String kernelName, int offset, int bits, int mask, int shift, 
 
     CmField<M> withMax(final long newMax)
     {
-        return new CmField<>(kernelName, offset, bits, mask, shift, newMax, getter, setter);
+        return new CmField<>(kernelName, offset, bits, mask, shift, newMax, getter, setter, ownSetter);
+    }
+
+    /** A kernel field that is a byte range of a wider Java field (the REP and SIDR_REP vendor IDs). */
+    static <M> CmField<M> part(final String kernelName, final int offset, final int bits,
+        final ToLongFunction<M> getter, final ObjLongConsumer<M> setter)
+    {
+        return new CmField<>(kernelName, offset, bits, 0, 0, (1L << bits) - 1, getter, setter, false);
     }
 
     /**

@@ -123,7 +123,7 @@ record CmMessageSpec<M extends CmMessage<M>>(Supplier<M> factory, String private
         final M message = factory.get().wrap(buffer, 0);
         for (final CmField<M> field : fields)
         {
-            if (field.bits() == 1 || field.bits() == 64)
+            if (field.bits() == 1 || field.bits() == 64 || !field.ownSetter())
             {
                 continue;
             }
