@@ -22,6 +22,7 @@ final class KernelCmFields
     private static final String PRELUDE = """
         #include <stdio.h>
         #include <stdint.h>
+        #include <stddef.h>
         #include <string.h>
         #include <endian.h>
         #include <infiniband/umad_types.h>
