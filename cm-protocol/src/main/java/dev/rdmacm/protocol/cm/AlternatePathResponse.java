@@ -76,17 +76,14 @@ public final class AlternatePathResponse extends ConnectionMessage<AlternatePath
     public AlternatePathResponse additionalInfo(final DirectBuffer source, final int sourceOffset, final int length)
     {
         additionalInfoLength(length);
-        mutableBuffer.putBytes(offset + ADDITIONAL_INFO_OFFSET, source, sourceOffset, length);
-        mutableBuffer.setMemory(offset + ADDITIONAL_INFO_OFFSET + length, ADDITIONAL_INFO_CAPACITY - length, (byte)0);
+        putInfo(ADDITIONAL_INFO_OFFSET, ADDITIONAL_INFO_CAPACITY, source, sourceOffset, length);
         return this;
     }
 
     /** Copies the {@link #additionalInfoLength()} meaningful bytes; returns how many. */
     public int getAdditionalInfo(final MutableDirectBuffer destination, final int destinationOffset)
     {
-        final int length = additionalInfoLength();
-        destination.putBytes(destinationOffset, buffer, offset + ADDITIONAL_INFO_OFFSET, length);
-        return length;
+        return getInfo(ADDITIONAL_INFO_OFFSET, additionalInfoLength(), destination, destinationOffset);
     }
 
     @Override

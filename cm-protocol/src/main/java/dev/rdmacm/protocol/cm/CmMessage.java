@@ -287,6 +287,25 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
         putLong(field + 8, interfaceId);
     }
 
+    /**
+     * Writes {@code length} bytes into a block of {@code capacity} bytes (ARI, additional information)
+     * and zeroes the rest of it; the caller has checked {@code length} by setting the block's length field.
+     */
+    final void putInfo(final int field, final int capacity, final DirectBuffer source, final int sourceOffset,
+        final int length)
+    {
+        mutableBuffer.putBytes(offset + field, source, sourceOffset, length);
+        mutableBuffer.setMemory(offset + field + length, capacity - length, (byte)0);
+    }
+
+    /** Copies the {@code length} meaningful bytes of a block; returns {@code length}. */
+    final int getInfo(final int field, final int length, final MutableDirectBuffer destination,
+        final int destinationOffset)
+    {
+        destination.putBytes(destinationOffset, buffer, offset + field, length);
+        return length;
+    }
+
     /** The bytes as hex digits, for {@link #toString()}. */
     final String hexBytes(final int field, final int length)
     {

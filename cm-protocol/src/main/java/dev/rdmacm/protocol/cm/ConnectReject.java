@@ -105,17 +105,14 @@ public final class ConnectReject extends ConnectionMessage<ConnectReject>
     public ConnectReject ari(final DirectBuffer source, final int sourceOffset, final int length)
     {
         rejectedInfoLength(length);
-        mutableBuffer.putBytes(offset + ARI_OFFSET, source, sourceOffset, length);
-        mutableBuffer.setMemory(offset + ARI_OFFSET + length, ARI_CAPACITY - length, (byte)0);
+        putInfo(ARI_OFFSET, ARI_CAPACITY, source, sourceOffset, length);
         return this;
     }
 
     /** Copies the {@link #rejectedInfoLength()} meaningful ARI bytes; returns how many. */
     public int getAri(final MutableDirectBuffer destination, final int destinationOffset)
     {
-        final int length = rejectedInfoLength();
-        destination.putBytes(destinationOffset, buffer, offset + ARI_OFFSET, length);
-        return length;
+        return getInfo(ARI_OFFSET, rejectedInfoLength(), destination, destinationOffset);
     }
 
     @Override

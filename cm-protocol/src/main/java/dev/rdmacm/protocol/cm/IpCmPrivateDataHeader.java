@@ -203,8 +203,7 @@ public final class IpCmPrivateDataHeader
     /** Writes an IPv6 source address as its two big-endian halves. Does not set IPV. */
     public IpCmPrivateDataHeader sourceIpv6(final long high, final long low)
     {
-        mutableBuffer.putLong(offset + SOURCE_ADDRESS_OFFSET, high, BIG_ENDIAN);
-        mutableBuffer.putLong(offset + SOURCE_ADDRESS_OFFSET + 8, low, BIG_ENDIAN);
+        putIpv6(SOURCE_ADDRESS_OFFSET, high, low);
         return this;
     }
 
@@ -220,8 +219,7 @@ public final class IpCmPrivateDataHeader
 
     public IpCmPrivateDataHeader destinationIpv6(final long high, final long low)
     {
-        mutableBuffer.putLong(offset + DESTINATION_ADDRESS_OFFSET, high, BIG_ENDIAN);
-        mutableBuffer.putLong(offset + DESTINATION_ADDRESS_OFFSET + 8, low, BIG_ENDIAN);
+        putIpv6(DESTINATION_ADDRESS_OFFSET, high, low);
         return this;
     }
 
@@ -323,6 +321,12 @@ public final class IpCmPrivateDataHeader
     {
         mutableBuffer.setMemory(offset + field, IPV4_IN_ADDRESS_OFFSET, (byte)0);
         mutableBuffer.putInt(offset + field + IPV4_IN_ADDRESS_OFFSET, address, BIG_ENDIAN);
+    }
+
+    private void putIpv6(final int field, final long high, final long low)
+    {
+        mutableBuffer.putLong(offset + field, high, BIG_ENDIAN);
+        mutableBuffer.putLong(offset + field + 8, low, BIG_ENDIAN);
     }
 
     private static int ipv4(final InetAddress address)

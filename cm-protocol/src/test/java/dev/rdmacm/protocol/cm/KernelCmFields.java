@@ -92,6 +92,20 @@ final class KernelCmFields
         return positions;
     }
 
+    /**
+     * Asserts that each Java value equals the integer C expression under the same label, e.g.
+     * {@code "NO_QP" -> "cl_ntoh16(IB_REJ_INSUF_QP)"} against {@code "NO_QP" -> 1}.
+     */
+    static void assertSameValues(final Map<String, String> cExpressions, final Map<String, Integer> javaValues)
+    {
+        final StringBuilder body = new StringBuilder();
+        cExpressions.forEach((label, expression) ->
+            body.append("  printf(\"").append(label).append(" %d\\n\", (int)(").append(expression).append("));\n"));
+        final StringBuilder expected = new StringBuilder();
+        javaValues.forEach((label, value) -> expected.append(label).append(' ').append(value).append('\n'));
+        org.junit.jupiter.api.Assertions.assertEquals(expected.toString(), run(body.toString()));
+    }
+
     /** C statements that start a CM MAD the way umad_types.h and umad_cm.h describe it. */
     static String header(final CmAttribute attribute, final long transactionId)
     {
