@@ -95,7 +95,7 @@ public final class AlternatePathResponse extends ConnectionMessage<AlternatePath
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

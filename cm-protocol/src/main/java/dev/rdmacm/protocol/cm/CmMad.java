@@ -1,10 +1,13 @@
 package dev.rdmacm.protocol.cm;
 
 import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.protocol.mad.MadMethod;
+import dev.rdmacm.protocol.mad.ManagementClass;
 
 /**
- * The constants that make a MAD a Communication Management MAD (IBA 12.6): management class 0x07,
- * class version 2, and the 232-byte message that follows the 24-byte common header.
+ * The constants that make a MAD a Communication Management MAD (IBA 12.6): management class
+ * {@link ManagementClass#COMM_MGT} (0x07), class version 2, method {@link MadMethod#SEND} for every
+ * message but ClassPortInfo, and the 232-byte message that follows the 24-byte common header.
  * <pre>
  *   0                                24                                                  256
  *  +----------------------------------+----------------------------------------------------+
@@ -17,13 +20,8 @@ import dev.rdmacm.protocol.mad.MadHeader;
  */
 public final class CmMad
 {
-    /** Management class of the Communication Manager (umad_types.h {@code UMAD_CLASS_CM}). */
-    public static final int MGMT_CLASS = 0x07;
     /** The CM class version this stack speaks (ib_cm_types.h {@code IB_MCLASS_CM_VER_2}). */
     public static final int CLASS_VERSION = 2;
-
-    /** Every CM message except ClassPortInfo travels in a Send (umad_types.h {@code UMAD_METHOD_SEND}). */
-    public static final int METHOD_SEND = 0x03;
 
     /** Where the CM message starts inside a MAD: right after the common header. */
     public static final int MESSAGE_OFFSET = MadHeader.LENGTH;

@@ -1,8 +1,11 @@
 package dev.rdmacm.protocol.cm;
 
+import dev.rdmacm.protocol.Flyweight;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
 import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.protocol.mad.MadMethod;
+import dev.rdmacm.protocol.mad.ManagementClass;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -10,8 +13,9 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * What every CM message flyweight shares: the 232-byte message after the MAD header, the wrap and
- * length rules, the private data that ends every message, and big-endian accessors for the field
- * widths IBA chapter 12 uses (8, 16, 24 of a 32-bit word, 32, 64 bits, sub-byte bit fields, GIDs).
+ * length rules, the private data that ends every message, and range-checked setters for the field
+ * widths IBA chapter 12 uses (8, 16, 24 of a 32-bit word, 32, 64 bits, sub-byte bit fields, GIDs) on
+ * top of {@link Flyweight}'s big-endian accessors.
  * <p>
  * Offsets given to the accessors are relative to the start of the message, i.e. to
  * {@link CmMad#MESSAGE_OFFSET} inside the MAD. Setters check that the value fits the field's width,
@@ -20,7 +24,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *
  * @param <M> the concrete message, returned by the fluent setters.
  */
-public abstract sealed class CmMessage<M extends CmMessage<M>>
+public abstract sealed class CmMessage<M extends CmMessage<M>> extends Flyweight
     permits ConnectRequest, ConnectionMessage, SidrRequest, SidrReply
 {
     /** Every CM message is this long: the MAD minus its common header. */
@@ -28,9 +32,6 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
 
     private final CmAttribute attribute;
     private final int privateDataOffset;
-    DirectBuffer buffer;
-    MutableDirectBuffer mutableBuffer;
-    int offset;
 
     CmMessage(final CmAttribute attribute, final int privateDataOffset)
     {
@@ -53,11 +54,7 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
      */
     public final M wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        final int inBuffer = offset < 0 ? -1 : Math.min(length, buffer.capacity() - offset);
-        MalformedMessageException.requireLength(attribute.wireName(), inBuffer, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading(attribute.wireName(), buffer, offset, length, LENGTH);
         validate();
         return self();
     }
@@ -65,9 +62,7 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
     /** Wraps the message at {@code offset} for writing; fields are written where they are set. */
     public final M wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return self();
     }
 
@@ -79,10 +74,9 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
      */
     public final M wrapMad(final DirectBuffer buffer, final int madOffset, final int length)
     {
-        final int inBuffer = madOffset < 0 ? -1 : Math.min(length, buffer.capacity() - madOffset);
-        MalformedMessageException.requireLength(attribute.wireName() + " MAD", inBuffer, MadHeader.MAD_SIZE);
+        wrapForReading(attribute.wireName() + " MAD", buffer, madOffset, length, MadHeader.MAD_SIZE);
         final int mgmtClass = buffer.getByte(madOffset + MadHeader.MGMT_CLASS_OFFSET) & 0xff;
-        if (mgmtClass != CmMad.MGMT_CLASS)
+        if (mgmtClass != ManagementClass.COMM_MGT)
         {
             throw new MalformedMessageException(attribute.wireName() + " MAD: MgmtClass 0x" +
                 Integer.toHexString(mgmtClass) + " is not the CM class 0x07");
@@ -107,9 +101,9 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
         buffer.setMemory(madOffset, MadHeader.MAD_SIZE, (byte)0);
         header.wrap(buffer, madOffset)
             .baseVersion(MadHeader.BASE_VERSION)
-            .mgmtClass(CmMad.MGMT_CLASS)
+            .mgmtClass(ManagementClass.COMM_MGT)
             .classVersion(CmMad.CLASS_VERSION)
-            .method(CmMad.METHOD_SEND)
+            .method(MadMethod.SEND)
             .transactionId(transactionId)
             .attributeId(attribute.id());
         return wrap(buffer, madOffset + CmMad.MESSAGE_OFFSET);
@@ -118,14 +112,8 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
     /** Zeroes the whole message, reserved fields included. */
     public final M clear()
     {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
+        zero(0, LENGTH);
         return self();
-    }
-
-    /** Where the message starts in the wrapped buffer. */
-    public final int offset()
-    {
-        return offset;
     }
 
     /** Where the private data starts, relative to the message. */
@@ -153,7 +141,7 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
                 " bytes given, the message holds 0 to " + privateDataLength());
         }
         mutableBuffer.putBytes(offset + privateDataOffset, source, sourceOffset, length);
-        mutableBuffer.setMemory(offset + privateDataOffset + length, privateDataLength() - length, (byte)0);
+        zero(privateDataOffset + length, privateDataLength() - length);
         return self();
     }
 
@@ -193,42 +181,41 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
 
     final short getUnsignedByte(final int field)
     {
-        return (short)(buffer.getByte(offset + field) & 0xff);
+        return u8(field);
     }
 
     final void putUnsignedByte(final int field, final int value, final String name)
     {
         requireWidth(value, 8, name);
-        mutableBuffer.putByte(offset + field, (byte)value);
+        putU8(field, value);
     }
 
     final int getUnsignedShort(final int field)
     {
-        return buffer.getShort(offset + field, BIG_ENDIAN) & 0xffff;
+        return u16(field);
     }
 
     final void putUnsignedShort(final int field, final int value, final String name)
     {
         requireWidth(value, 16, name);
-        mutableBuffer.putShort(offset + field, (short)value, BIG_ENDIAN);
+        putU16(field, value);
     }
 
-    /** The upper 24 bits of the big-endian word at {@code field}: QPNs, EECNs and PSNs. */
+    /** The 24 bits from {@code field} on, the upper three bytes of a big-endian word: QPNs, EECNs, PSNs. */
     final int getUnsigned24(final int field)
     {
-        return buffer.getInt(offset + field, BIG_ENDIAN) >>> 8;
+        return (int)bits32(field, 8, 24);
     }
 
     final void putUnsigned24(final int field, final int value, final String name)
     {
         requireWidth(value, 24, name);
-        final int lowByte = buffer.getInt(offset + field, BIG_ENDIAN) & 0xff;
-        mutableBuffer.putInt(offset + field, (value << 8) | lowByte, BIG_ENDIAN);
+        putBits32(field, 8, 24, value);
     }
 
     final long getUnsignedInt(final int field)
     {
-        return buffer.getInt(offset + field, BIG_ENDIAN) & 0xffff_ffffL;
+        return u32(field);
     }
 
     final void putUnsignedInt(final int field, final long value, final String name)
@@ -237,54 +224,52 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
         {
             throw outOfRange(value, 32, name);
         }
-        mutableBuffer.putInt(offset + field, (int)value, BIG_ENDIAN);
+        putU32(field, value);
     }
 
     final long getLong(final int field)
     {
-        return buffer.getLong(offset + field, BIG_ENDIAN);
+        return u64(field);
     }
 
     final void putLong(final int field, final long value)
     {
-        mutableBuffer.putLong(offset + field, value, BIG_ENDIAN);
+        putU64(field, value);
     }
 
-    /** A bit field inside the byte at {@code field}. */
+    /** A bit field inside the byte at {@code field}, named by its mask and shift. */
     final int getBits(final int field, final int mask, final int shift)
     {
-        return (buffer.getByte(offset + field) & mask) >>> shift;
+        return bits8(field, shift, Integer.bitCount(mask));
     }
 
     final void putBits(final int field, final int mask, final int shift, final int value, final String name)
     {
         requireWidth(value, Integer.bitCount(mask), name);
-        final int old = buffer.getByte(offset + field);
-        mutableBuffer.putByte(offset + field, (byte)((old & ~mask) | (value << shift)));
+        putBits8(field, shift, Integer.bitCount(mask), value);
     }
 
     /** A bit field inside the big-endian 32-bit word at {@code field}: the 20-bit flow labels. */
     final int getBits32(final int field, final int mask, final int shift)
     {
-        return (buffer.getInt(offset + field, BIG_ENDIAN) & mask) >>> shift;
+        return (int)bits32(field, shift, Integer.bitCount(mask));
     }
 
     final void putBits32(final int field, final int mask, final int shift, final int value, final String name)
     {
         requireWidth(value, Integer.bitCount(mask), name);
-        final int old = buffer.getInt(offset + field, BIG_ENDIAN);
-        mutableBuffer.putInt(offset + field, (old & ~mask) | (value << shift), BIG_ENDIAN);
+        putBits32(field, shift, Integer.bitCount(mask), value);
     }
 
     final Gid getGid(final int field)
     {
-        return new Gid(getLong(field), getLong(field + 8));
+        return gidAt(field);
     }
 
-    final void putGid(final int field, final long subnetPrefix, final long interfaceId)
+    /** {@link Flyweight}'s GID setter, open to the REQ path blocks, which are not subclasses. */
+    final void writeGid(final int field, final long subnetPrefix, final long interfaceId)
     {
-        putLong(field, subnetPrefix);
-        putLong(field + 8, interfaceId);
+        putGid(field, subnetPrefix, interfaceId);
     }
 
     /**
@@ -295,7 +280,7 @@ public abstract sealed class CmMessage<M extends CmMessage<M>>
         final int length)
     {
         mutableBuffer.putBytes(offset + field, source, sourceOffset, length);
-        mutableBuffer.setMemory(offset + field + length, capacity - length, (byte)0);
+        zero(field + length, capacity - length);
     }
 
     /** Copies the {@code length} meaningful bytes of a block; returns {@code length}. */

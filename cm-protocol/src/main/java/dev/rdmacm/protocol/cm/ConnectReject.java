@@ -124,7 +124,7 @@ public final class ConnectReject extends ConnectionMessage<ConnectReject>
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

@@ -230,7 +230,7 @@ public final class ConnectReply extends ConnectionMessage<ConnectReply>
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

@@ -407,7 +407,7 @@ public final class ConnectRequest extends CmMessage<ConnectRequest>
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

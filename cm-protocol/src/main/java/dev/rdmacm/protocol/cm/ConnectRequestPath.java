@@ -113,7 +113,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath localPortGid(final long subnetPrefix, final long interfaceId)
     {
-        request.putGid(base + LOCAL_PORT_GID_OFFSET, subnetPrefix, interfaceId);
+        request.writeGid(base + LOCAL_PORT_GID_OFFSET, subnetPrefix, interfaceId);
         return this;
     }
 
@@ -140,7 +140,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath remotePortGid(final long subnetPrefix, final long interfaceId)
     {
-        request.putGid(base + REMOTE_PORT_GID_OFFSET, subnetPrefix, interfaceId);
+        request.writeGid(base + REMOTE_PORT_GID_OFFSET, subnetPrefix, interfaceId);
         return this;
     }
 

@@ -45,7 +45,7 @@ public final class DisconnectRequest extends ConnectionMessage<DisconnectRequest
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

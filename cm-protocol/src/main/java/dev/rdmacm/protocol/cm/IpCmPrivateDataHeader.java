@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.cm;
 
+import dev.rdmacm.protocol.Flyweight;
 import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -8,8 +9,6 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * Flyweight over the RDMA IP CM Service header (IBA Annex A11; the kernel's {@code struct cma_hdr} in
@@ -34,7 +33,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * is the low 16 bits of the Service ID. {@link #toString()} names the fields as tshark's
  * {@code infiniband.cm.req.ip_cm.*} do.
  */
-public final class IpCmPrivateDataHeader
+public final class IpCmPrivateDataHeader extends Flyweight
 {
     public static final int VERSION_OFFSET = 0;
     public static final int MAJOR_VERSION_OFFSET = 0;
@@ -60,10 +59,6 @@ public final class IpCmPrivateDataHeader
     public static final int IP_VERSION_4 = 4;
     public static final int IP_VERSION_6 = 6;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
     /**
      * Wraps {@code buffer} for reading, checking that a whole header is present.
      *
@@ -71,20 +66,14 @@ public final class IpCmPrivateDataHeader
      */
     public IpCmPrivateDataHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        final int inBuffer = offset < 0 ? -1 : Math.min(length, buffer.capacity() - offset);
-        MalformedMessageException.requireLength("RDMA IP CM private data header", inBuffer, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("RDMA IP CM private data header", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps {@code buffer} for writing. */
     public IpCmPrivateDataHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
     }
 
@@ -100,27 +89,22 @@ public final class IpCmPrivateDataHeader
         return wrapPrivateData(request);
     }
 
-    public int offset()
-    {
-        return offset;
-    }
-
     /** The whole version byte, MajV and MinV: the kernel's {@code cma_version}. */
     public short version()
     {
-        return (short)(buffer.getByte(offset + VERSION_OFFSET) & 0xff);
+        return u8(VERSION_OFFSET);
     }
 
     public IpCmPrivateDataHeader version(final int value)
     {
         requireWidth(value, 8, "version");
-        mutableBuffer.putByte(offset + VERSION_OFFSET, (byte)value);
+        putU8(VERSION_OFFSET, value);
         return this;
     }
 
     public int majorVersion()
     {
-        return (buffer.getByte(offset + MAJOR_VERSION_OFFSET) & MAJOR_VERSION_MASK) >>> MAJOR_VERSION_SHIFT;
+        return bits8(MAJOR_VERSION_OFFSET, MAJOR_VERSION_SHIFT, Integer.bitCount(MAJOR_VERSION_MASK));
     }
 
     public IpCmPrivateDataHeader majorVersion(final int value)
@@ -131,7 +115,7 @@ public final class IpCmPrivateDataHeader
 
     public int minorVersion()
     {
-        return (buffer.getByte(offset + MINOR_VERSION_OFFSET) & MINOR_VERSION_MASK) >>> MINOR_VERSION_SHIFT;
+        return bits8(MINOR_VERSION_OFFSET, MINOR_VERSION_SHIFT, Integer.bitCount(MINOR_VERSION_MASK));
     }
 
     public IpCmPrivateDataHeader minorVersion(final int value)
@@ -143,7 +127,7 @@ public final class IpCmPrivateDataHeader
     /** 4 or 6 ({@link #IP_VERSION_4}, {@link #IP_VERSION_6}); anything else is not an IP CM header. */
     public int ipVersion()
     {
-        return (buffer.getByte(offset + IP_VERSION_OFFSET) & IP_VERSION_MASK) >>> IP_VERSION_SHIFT;
+        return bits8(IP_VERSION_OFFSET, IP_VERSION_SHIFT, Integer.bitCount(IP_VERSION_MASK));
     }
 
     public IpCmPrivateDataHeader ipVersion(final int value)
@@ -154,20 +138,20 @@ public final class IpCmPrivateDataHeader
 
     public int sourcePort()
     {
-        return buffer.getShort(offset + SOURCE_PORT_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(SOURCE_PORT_OFFSET);
     }
 
     public IpCmPrivateDataHeader sourcePort(final int value)
     {
         requireWidth(value, 16, "sport");
-        mutableBuffer.putShort(offset + SOURCE_PORT_OFFSET, (short)value, BIG_ENDIAN);
+        putU16(SOURCE_PORT_OFFSET, value);
         return this;
     }
 
     /** The IPv4 source address as an int in network order (the last 4 bytes of the field). */
     public int sourceIpv4()
     {
-        return buffer.getInt(offset + SOURCE_ADDRESS_OFFSET + IPV4_IN_ADDRESS_OFFSET, BIG_ENDIAN);
+        return (int)u32(SOURCE_ADDRESS_OFFSET + IPV4_IN_ADDRESS_OFFSET);
     }
 
     /** Writes an IPv4 source address: 12 zero bytes, then the address. Does not set IPV. */
@@ -179,7 +163,7 @@ public final class IpCmPrivateDataHeader
 
     public int destinationIpv4()
     {
-        return buffer.getInt(offset + DESTINATION_ADDRESS_OFFSET + IPV4_IN_ADDRESS_OFFSET, BIG_ENDIAN);
+        return (int)u32(DESTINATION_ADDRESS_OFFSET + IPV4_IN_ADDRESS_OFFSET);
     }
 
     public IpCmPrivateDataHeader destinationIpv4(final int address)
@@ -191,13 +175,13 @@ public final class IpCmPrivateDataHeader
     /** The first 8 bytes of the IPv6 source address. */
     public long sourceIpv6High()
     {
-        return buffer.getLong(offset + SOURCE_ADDRESS_OFFSET, BIG_ENDIAN);
+        return u64(SOURCE_ADDRESS_OFFSET);
     }
 
     /** The last 8 bytes of the IPv6 source address. */
     public long sourceIpv6Low()
     {
-        return buffer.getLong(offset + SOURCE_ADDRESS_OFFSET + 8, BIG_ENDIAN);
+        return u64(SOURCE_ADDRESS_OFFSET + 8);
     }
 
     /** Writes an IPv6 source address as its two big-endian halves. Does not set IPV. */
@@ -209,12 +193,12 @@ public final class IpCmPrivateDataHeader
 
     public long destinationIpv6High()
     {
-        return buffer.getLong(offset + DESTINATION_ADDRESS_OFFSET, BIG_ENDIAN);
+        return u64(DESTINATION_ADDRESS_OFFSET);
     }
 
     public long destinationIpv6Low()
     {
-        return buffer.getLong(offset + DESTINATION_ADDRESS_OFFSET + 8, BIG_ENDIAN);
+        return u64(DESTINATION_ADDRESS_OFFSET + 8);
     }
 
     public IpCmPrivateDataHeader destinationIpv6(final long high, final long low)
@@ -259,7 +243,7 @@ public final class IpCmPrivateDataHeader
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return "IpCm{unwrapped}";
         }
@@ -281,11 +265,11 @@ public final class IpCmPrivateDataHeader
     private IpCmPrivateDataHeader wrapPrivateData(final CmMessage<?> message)
     {
         final int start = message.offset() + message.privateDataOffset();
-        if (message.mutableBuffer != null)
+        if (message.buffer() instanceof MutableDirectBuffer writable)
         {
-            return wrap(message.mutableBuffer, start);
+            return wrap(writable, start);
         }
-        return wrap(message.buffer, start, message.privateDataLength());
+        return wrap(message.buffer(), start, message.privateDataLength());
     }
 
     private InetAddress address(final int field, final String name)
@@ -319,14 +303,14 @@ public final class IpCmPrivateDataHeader
 
     private void putIpv4(final int field, final int address)
     {
-        mutableBuffer.setMemory(offset + field, IPV4_IN_ADDRESS_OFFSET, (byte)0);
-        mutableBuffer.putInt(offset + field + IPV4_IN_ADDRESS_OFFSET, address, BIG_ENDIAN);
+        zero(field, IPV4_IN_ADDRESS_OFFSET);
+        putU32(field + IPV4_IN_ADDRESS_OFFSET, address & 0xffff_ffffL);
     }
 
     private void putIpv6(final int field, final long high, final long low)
     {
-        mutableBuffer.putLong(offset + field, high, BIG_ENDIAN);
-        mutableBuffer.putLong(offset + field + 8, low, BIG_ENDIAN);
+        putU64(field, high);
+        putU64(field + 8, low);
     }
 
     private static int ipv4(final InetAddress address)
@@ -338,8 +322,7 @@ public final class IpCmPrivateDataHeader
     private void putBits(final int field, final int mask, final int shift, final int value, final String name)
     {
         requireWidth(value, Integer.bitCount(mask), name);
-        final int old = buffer.getByte(offset + field);
-        mutableBuffer.putByte(offset + field, (byte)((old & ~mask) | (value << shift)));
+        putBits8(field, shift, Integer.bitCount(mask), value);
     }
 
     private static void requireWidth(final int value, final int bits, final String name)

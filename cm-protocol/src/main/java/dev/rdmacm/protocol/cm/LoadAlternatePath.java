@@ -239,7 +239,7 @@ public final class LoadAlternatePath extends ConnectionMessage<LoadAlternatePath
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

@@ -68,7 +68,7 @@ public final class MessageReceiptAck extends ConnectionMessage<MessageReceiptAck
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

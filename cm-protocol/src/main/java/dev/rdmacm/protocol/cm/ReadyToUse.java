@@ -29,6 +29,6 @@ public final class ReadyToUse extends ConnectionMessage<ReadyToUse>
     @Override
     public String toString()
     {
-        return buffer == null ? unwrappedText() : textEnd(textStart(64));
+        return !isWrapped() ? unwrappedText() : textEnd(textStart(64));
     }
 }

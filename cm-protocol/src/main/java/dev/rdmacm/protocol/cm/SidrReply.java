@@ -168,7 +168,7 @@ public final class SidrReply extends CmMessage<SidrReply>
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

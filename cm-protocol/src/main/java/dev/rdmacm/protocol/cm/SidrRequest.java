@@ -69,7 +69,7 @@ public final class SidrRequest extends CmMessage<SidrRequest>
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return unwrappedText();
         }

@@ -82,7 +82,7 @@ class CmDecoderMutationTest
     {
         final MalformedMessageException ex = assertThrows(MalformedMessageException.class,
             () -> new ConnectRequest().wrap(new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]), 30, CmMessage.LENGTH));
-        assertEquals("REQ: 226 bytes present, the format needs at least 232", ex.getMessage());
+        assertEquals("REQ: 232 bytes at offset 30 do not fit in a buffer of 256 bytes", ex.getMessage());
     }
 
     private static void decode(final Runnable decoding)

@@ -176,7 +176,7 @@ class IpCmPrivateDataHeaderTest
     void shouldRejectHeaderShorterThan36Bytes()
     {
         final MalformedMessageException ex = assertThrows(MalformedMessageException.class,
-            () -> new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(new byte[LENGTH]), 1, LENGTH));
+            () -> new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(new byte[LENGTH]), 0, LENGTH - 1));
         assertEquals("RDMA IP CM private data header: 35 bytes present, the format needs at least 36", ex.getMessage());
     }
 

@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.cm;
 
+import dev.rdmacm.testing.CHeaders;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
 
@@ -19,15 +20,18 @@ import java.util.Map;
  */
 final class KernelCmFields
 {
+    private static final String HEADERS = """
+        #include <infiniband/umad_types.h>
+        #include <infiniband/umad_cm.h>
+        #include <iba/ib_cm_types.h>
+        """;
     private static final String PRELUDE = """
         #include <stdio.h>
         #include <stdint.h>
         #include <stddef.h>
         #include <string.h>
         #include <endian.h>
-        #include <infiniband/umad_types.h>
-        #include <infiniband/umad_cm.h>
-        #include <iba/ib_cm_types.h>
+        /*HEADERS*/
         /*TABLE*/
         static void set_bits(uint8_t *m, unsigned byte, unsigned bit, unsigned width, uint64_t value)
         {
@@ -68,10 +72,16 @@ final class KernelCmFields
     /** Runs {@code body} inside main() after the table and helpers; returns its output. */
     static String run(final String body)
     {
+        requireHeaders();
+        return CProgram.compileAndRun(
+            PRELUDE.replace("/*HEADERS*/", HEADERS).replace("/*TABLE*/", table()).replace("/*BODY*/", body),
+            CHeaders.OPENSM_FLAGS);
+    }
+
+    private static void requireHeaders()
+    {
         Peers.requireFile("/usr/include/infiniband/umad_cm.h", "libibumad-dev");
         Peers.requireFile("/usr/include/infiniband/iba/ib_cm_types.h", "libopensm-dev");
-        return CProgram.compileAndRun(PRELUDE.replace("/*TABLE*/", table()).replace("/*BODY*/", body),
-            "-I/usr/include/infiniband");
     }
 
     /**
@@ -93,17 +103,13 @@ final class KernelCmFields
     }
 
     /**
-     * Asserts that each Java value equals the integer C expression under the same label, e.g.
-     * {@code "NO_QP" -> "cl_ntoh16(IB_REJ_INSUF_QP)"} against {@code "NO_QP" -> 1}.
+     * Asserts that each C expression, evaluated against umad_types.h, umad_cm.h and OpenSM's
+     * ib_cm_types.h, equals its Java value, e.g. {@code "cl_ntoh16(IB_REJ_INSUF_QP)" -> 1}.
      */
-    static void assertSameValues(final Map<String, String> cExpressions, final Map<String, Integer> javaValues)
+    static void assertHeaderValues(final Map<String, ? extends Number> expected)
     {
-        final StringBuilder body = new StringBuilder();
-        cExpressions.forEach((label, expression) ->
-            body.append("  printf(\"").append(label).append(" %d\\n\", (int)(").append(expression).append("));\n"));
-        final StringBuilder expected = new StringBuilder();
-        javaValues.forEach((label, value) -> expected.append(label).append(' ').append(value).append('\n'));
-        org.junit.jupiter.api.Assertions.assertEquals(expected.toString(), run(body.toString()));
+        requireHeaders();
+        CHeaders.assertValues(HEADERS, expected, CHeaders.OPENSM_FLAGS);
     }
 
     /** C statements that start a CM MAD the way umad_types.h and umad_cm.h describe it. */
