@@ -29,15 +29,16 @@ package dev.rdmacm.protocol.cm;
  *  +-------------------------------+-------+-+-----+-------+-+-----+
  *  |         PartitionKey          |PathMTU|R|RNRRt|MaxCMRt|S|ExtTT|  48
  *  +-------------------------------+-------+-+-----+-------+-+-----+
- *  |        primary path block ({@link ConnectRequestPath}, 44 bytes)    |  52
+ *  |                 primary path block (44 bytes)                 |  52
  *  +---------------------------------------------------------------+
- *  |       alternate path block ({@link ConnectRequestPath}, 44 bytes)   |  96
- *  |       (its last byte: AltLocalACKTimeout:5, SAPSupported:1, Rsvd:2) |
+ *  |                alternate path block (44 bytes)                |  96
+ *  |          ... last byte: AltLocalACKTimeout|SAP|Rsvd           |
  *  +---------------------------------------------------------------+
  *  |                     PrivateData (92 bytes)                    | 140
  *  +---------------------------------------------------------------+
  * </pre>
- * TST is the TransportServiceType, E the End-to-End flow control bit, R RDCExists, S SRQ, ExtTT the
+ * Both path blocks are laid out as {@link ConnectRequestPath} draws them; SAP is the SAPSupported bit
+ * after the alternate LocalACKTimeout. TST is the TransportServiceType, E the End-to-End flow control bit, R RDCExists, S SRQ, ExtTT the
  * ExtendedTransportType. VendorID is the ECE vendor ID (IBA comment 9434, kernel
  * {@code CM_REQ_VENDOR_ID}). RDMA CM puts an {@link IpCmPrivateDataHeader} at the start of the
  * private data. {@link #toString()} names the fields as tshark's {@code infiniband.cm.req.*} do.

@@ -16,12 +16,12 @@ import dev.rdmacm.protocol.Gid;
  *  |                    RemotePortGID (16 bytes)                   | 20
  *  +---------------------------------------+-----------+-----------+
  *  |              FlowLabel                |  Reserved | PacketRate| 36
- *  +---------------+---------------+-------+-+-------+-+-------+---+
- *  | TrafficClass  |   HopLimit    |  SL   |S| Rsvd  |AckTimeout|Rs| 40
- *  +---------------+---------------+-------+-+-------+---------+---+
+ *  +---------------+---------------+-------+-+-----+---------+-----+
+ *  | TrafficClass  |   HopLimit    |  SL   |S| Rsv |AckTimout| Rsv | 40
+ *  +---------------+---------------+-------+-+-----+---------+-----+
  * </pre>
- * S is SubnetLocal; AckTimeout is the 5-bit LocalACKTimeout. In the alternate block the three bits
- * after AckTimeout hold the REQ's SAPSupported flag, which this flyweight leaves untouched.
+ * S is SubnetLocal; AckTimout is the 5-bit LocalACKTimeout. In the alternate block the first bit
+ * after AckTimout is the REQ's SAPSupported flag, which this flyweight leaves untouched.
  */
 public final class ConnectRequestPath
 {

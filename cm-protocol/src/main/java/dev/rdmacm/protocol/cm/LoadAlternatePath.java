@@ -28,12 +28,12 @@ import dev.rdmacm.protocol.Gid;
  *  +---------------------------------------+-------+---------------+
  *  |          AlternateFlowLabel           | Rsvd  | AltTrafficCls |  56
  *  +---------------+---+-----------+-------+-+-----+---------+-----+
- *  |  AltHopLimit  |Rsv|AltPktRate |AltSL  |S|Rsvd |AckTimeout|Rsvd|  60
+ *  |  AltHopLimit  |Rsv|AltPktRate |AltSL  |S|Rsvd |AckTimout|Rsvd |  60
  *  +---------------+---+-----------+-------+-+-----+---------+-----+
  *  |                    PrivateData (168 bytes)                    |  64
  *  +---------------------------------------------------------------+
  * </pre>
- * S is AlternateSubnetLocal, AckTimeout the 5-bit AlternateLocalACKTimeout. tshark does not decode
+ * S is AlternateSubnetLocal, AckTimout the 5-bit AlternateLocalACKTimeout. tshark does not decode
  * LAP; {@link #toString()} uses the {@code alt_*} names tshark gives the same fields in a REQ.
  */
 public final class LoadAlternatePath extends ConnectionMessage<LoadAlternatePath>
