@@ -1,5 +1,10 @@
 package dev.rdmacm.protocol.cm;
 
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.Arrays;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -17,7 +22,7 @@ record CmBlock<M>(String kernelName, int offset, int length, Function<M, byte[]>
     static <M extends CmMessage<M>> CmBlock<M> privateData(final String kernelName, final int offset, final int length)
     {
         return new CmBlock<>(kernelName, offset, length, CmMessage::privateData,
-            (m, b) -> m.privateData(new org.agrona.concurrent.UnsafeBuffer(b), 0, b.length));
+            (m, b) -> m.privateData(new UnsafeBuffer(b), 0, b.length));
     }
 
     /** Copies what an info getter (getAri, getAdditionalInfo) copies: only the meaningful bytes. */
@@ -27,20 +32,20 @@ record CmBlock<M>(String kernelName, int offset, int length, Function<M, byte[]>
         return new CmBlock<>(kernelName, offset, capacity,
             m ->
             {
-                final org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[capacity]);
-                return java.util.Arrays.copyOf(copy.byteArray(), reader.read(m, copy, 0));
+                final UnsafeBuffer copy = new UnsafeBuffer(new byte[capacity]);
+                return Arrays.copyOf(copy.byteArray(), reader.read(m, copy, 0));
             },
-            (m, b) -> writer.write(m, new org.agrona.concurrent.UnsafeBuffer(b), 0, b.length));
+            (m, b) -> writer.write(m, new UnsafeBuffer(b), 0, b.length));
     }
 
     interface InfoWriter<M>
     {
-        void write(M message, org.agrona.DirectBuffer source, int offset, int length);
+        void write(M message, DirectBuffer source, int offset, int length);
     }
 
     interface InfoReader<M>
     {
-        int read(M message, org.agrona.MutableDirectBuffer destination, int offset);
+        int read(M message, MutableDirectBuffer destination, int offset);
     }
 
     String javaPosition()

@@ -1,6 +1,9 @@
 package dev.rdmacm.protocol.cm;
 
+import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.ObjLongConsumer;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -34,15 +37,15 @@ record CmField<M>(String kernelName, int offset, int bits, int mask, int shift, 
     }
 
     static <M> CmField<M> flag(final String kernelName, final int offset, final int mask, final int shift,
-        final java.util.function.Predicate<M> getter, final java.util.function.BiConsumer<M, Boolean> setter)
+        final Predicate<M> getter, final BiConsumer<M, Boolean> setter)
     {
         return bitField(kernelName, offset, mask, shift, m -> getter.test(m) ? 1 : 0, (m, v) -> setter.accept(m, v != 0));
     }
 
     /** The two communication IDs every connection message starts with, e.g. CM_MRA_LOCAL_COMM_ID. */
-    static <M extends ConnectionMessage<M>> java.util.List<CmField<M>> commIds(final String kernelPrefix)
+    static <M extends ConnectionMessage<M>> List<CmField<M>> commIds(final String kernelPrefix)
     {
-        return java.util.List.of(
+        return List.of(
             bytes(kernelPrefix + "_LOCAL_COMM_ID", ConnectionMessage.LOCAL_COMM_ID_OFFSET, 32,
                 ConnectionMessage::localCommId, ConnectionMessage::localCommId),
             bytes(kernelPrefix + "_REMOTE_COMM_ID", ConnectionMessage.REMOTE_COMM_ID_OFFSET, 32,

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every field of one CM message flyweight, and the checks every message test runs against them: the
@@ -129,7 +130,7 @@ record CmMessageSpec<M extends CmMessage<M>>(Supplier<M> factory, String private
             }
             final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
                 () -> field.set(message, field.max() + 1), field.kernelName());
-            assertEquals(true, ex.getMessage().startsWith(message.attribute().wireName() + " "), ex.getMessage());
+            assertTrue(ex.getMessage().startsWith(message.attribute().wireName() + " "), ex.getMessage());
         }
         assertArrayEquals(new byte[CmMessage.LENGTH], buffer.byteArray());
     }

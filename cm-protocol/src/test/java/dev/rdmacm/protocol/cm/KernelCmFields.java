@@ -3,6 +3,7 @@ package dev.rdmacm.protocol.cm;
 import dev.rdmacm.testing.CHeaders;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
+import org.agrona.BitUtil;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -133,7 +134,7 @@ final class KernelCmFields
 
     static String setBlock(final String kernelName, final byte[] bytes)
     {
-        return "  SET_BLOCK(" + kernelName + ", \"" + org.agrona.BitUtil.toHex(bytes) + "\");\n";
+        return "  SET_BLOCK(" + kernelName + ", \"" + BitUtil.toHex(bytes) + "\");\n";
     }
 
     static String dumpMad()
