@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * being disconnected. The server never closes a connection itself: only end-of-stream or an I/O
  * error from the client ends it.
  */
-final class AcmConnection
+final class AcmConnection implements AcmClientChannel
 {
     /** Largest reply: an EP_QUERY with {@link AcmEndpoint#MAX_ADDRESSES} addresses. */
     static final int MAX_REPLY_LENGTH = AcmHeader.LENGTH + 80 + AcmEndpoint.MAX_ADDRESSES * 64;
@@ -67,7 +67,8 @@ final class AcmConnection
         receive.limit(AcmHeader.LENGTH);
     }
 
-    long id()
+    @Override
+    public long id()
     {
         return id;
     }
@@ -173,7 +174,8 @@ final class AcmConnection
      * Queues one reply. Called exactly once per request; the flow control above guarantees room.
      * A reply to a connection the client has closed is dropped.
      */
-    void reply(final DirectBuffer buffer, final int offset, final int length)
+    @Override
+    public void reply(final DirectBuffer buffer, final int offset, final int length)
     {
         if (closed)
         {
@@ -262,6 +264,6 @@ final class AcmConnection
     @FunctionalInterface
     interface RequestSink
     {
-        void onRequest(AcmConnection connection, UnsafeBuffer request, int bytesHeld, int declaredLength);
+        void onRequest(AcmClientChannel connection, UnsafeBuffer request, int bytesHeld, int declaredLength);
     }
 }

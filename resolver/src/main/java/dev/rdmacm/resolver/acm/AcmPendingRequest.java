@@ -9,7 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class AcmPendingRequest
 {
-    final AcmConnection connection;
+    final AcmClientChannel connection;
     final UnsafeBuffer request;
     final int length;
     final AcmEndpoint endpoint;
@@ -17,7 +17,7 @@ final class AcmPendingRequest
     final byte[] selectedSource;
     boolean answered;
 
-    AcmPendingRequest(final AcmConnection connection, final UnsafeBuffer source, final int length,
+    AcmPendingRequest(final AcmClientChannel connection, final UnsafeBuffer source, final int length,
         final AcmEndpoint endpoint, final byte[] selectedSource)
     {
         this.connection = connection;

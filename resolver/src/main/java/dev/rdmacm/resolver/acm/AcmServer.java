@@ -159,6 +159,12 @@ public final class AcmServer implements AutoCloseable
         return service;
     }
 
+    /** Runs {@code task} on the server thread, where the service may be used; callable from any thread. */
+    void execute(final Runnable task)
+    {
+        service.execute(task);
+    }
+
     /** The bound TCP port, or -1 in unix mode. */
     public int tcpPort()
     {

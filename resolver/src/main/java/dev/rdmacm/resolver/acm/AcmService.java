@@ -163,7 +163,7 @@ public final class AcmService
     // Requests
 
     /** One framed request from {@code connection}; {@code bytesHeld} of its {@code declaredLength} bytes. */
-    void onRequest(final AcmConnection connection, final UnsafeBuffer request, final int bytesHeld,
+    void onRequest(final AcmClientChannel connection, final UnsafeBuffer request, final int bytesHeld,
         final int declaredLength)
     {
         requests++;
@@ -198,7 +198,7 @@ public final class AcmService
         }
     }
 
-    private void resolve(final AcmConnection connection, final UnsafeBuffer request, final int length)
+    private void resolve(final AcmClientChannel connection, final UnsafeBuffer request, final int length)
     {
         counters.increment(AcmCounter.RESOLVE);
         final int body = length - AcmHeader.LENGTH;
@@ -229,7 +229,7 @@ public final class AcmService
         resolveAddress(connection, request, length, count);
     }
 
-    private void resolveAddress(final AcmConnection connection, final UnsafeBuffer request, final int length,
+    private void resolveAddress(final AcmClientChannel connection, final UnsafeBuffer request, final int length,
         final int count)
     {
         int source = -1;
@@ -347,7 +347,7 @@ public final class AcmService
         }
     }
 
-    private void addressStage(final AcmConnection connection, final UnsafeBuffer request, final int length,
+    private void addressStage(final AcmClientChannel connection, final UnsafeBuffer request, final int length,
         final DirectBuffer selected, final AcmEndpoint endpoint, final AcmAddress dest, final boolean nodelay)
     {
         AcmAddressEntry cached = addresses.get(dest);
@@ -386,18 +386,18 @@ public final class AcmService
             {
                 public void onGid(final Gid gid)
                 {
-                    complete(() -> onAddressResult(cached, generation, gid, AcmStatus.SUCCESS, null));
+                    execute(() -> onAddressResult(cached, generation, gid, AcmStatus.SUCCESS, null));
                 }
 
                 public void onError(final int acmStatus, final String reason)
                 {
-                    complete(() -> onAddressResult(cached, generation, null, acmStatus, reason));
+                    execute(() -> onAddressResult(cached, generation, null, acmStatus, reason));
                 }
             });
         }
         catch (final RuntimeException ex)
         {
-            complete(() -> onAddressResult(cached, generation, null, AcmStatus.ENODATA, ex.toString()));
+            execute(() -> onAddressResult(cached, generation, null, AcmStatus.ENODATA, ex.toString()));
         }
     }
 
@@ -439,7 +439,7 @@ public final class AcmService
         }
     }
 
-    private void resolvePath(final AcmConnection connection, final UnsafeBuffer request, final int length)
+    private void resolvePath(final AcmClientChannel connection, final UnsafeBuffer request, final int length)
     {
         entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
         final IbvPathRecord path = entry.path(pathView);
@@ -515,7 +515,7 @@ public final class AcmService
         return sameSubnet;
     }
 
-    private void routeStage(final AcmConnection connection, final UnsafeBuffer request, final int length,
+    private void routeStage(final AcmClientChannel connection, final UnsafeBuffer request, final int length,
         final DirectBuffer selected, final AcmEndpoint endpoint, final AcmAddress key, final Gid dgid, final int dlid,
         final boolean nodelay, final AcmPendingRequest pending)
     {
@@ -585,18 +585,18 @@ public final class AcmService
                 {
                     public void onPath(final byte[] path)
                     {
-                        complete(() -> onRouteResult(route, generation, path, AcmStatus.SUCCESS, null));
+                        execute(() -> onRouteResult(route, generation, path, AcmStatus.SUCCESS, null));
                     }
 
                     public void onError(final int acmStatus, final String reason)
                     {
-                        complete(() -> onRouteResult(route, generation, null, acmStatus, reason));
+                        execute(() -> onRouteResult(route, generation, null, acmStatus, reason));
                     }
                 });
             }
             catch (final RuntimeException ex)
             {
-                complete(() -> onRouteResult(route, generation, null, AcmStatus.ENODATA, ex.toString()));
+                execute(() -> onRouteResult(route, generation, null, AcmStatus.ENODATA, ex.toString()));
             }
         }
     }
@@ -641,7 +641,7 @@ public final class AcmService
         pumpSaQueue(route.endpoint);
     }
 
-    private void querySa(final AcmConnection connection, final UnsafeBuffer request, final int count)
+    private void querySa(final AcmClientChannel connection, final UnsafeBuffer request, final int count)
     {
         if (count != 1)
         {
@@ -666,18 +666,18 @@ public final class AcmService
             {
                 public void onPath(final byte[] path)
                 {
-                    complete(() -> onSaQueryResult(pending, path, AcmStatus.SUCCESS));
+                    execute(() -> onSaQueryResult(pending, path, AcmStatus.SUCCESS));
                 }
 
                 public void onError(final int acmStatus, final String reason)
                 {
-                    complete(() -> onSaQueryResult(pending, null, acmStatus));
+                    execute(() -> onSaQueryResult(pending, null, acmStatus));
                 }
             });
         }
         catch (final RuntimeException ex)
         {
-            complete(() -> onSaQueryResult(pending, null, AcmStatus.ENODATA));
+            execute(() -> onSaQueryResult(pending, null, AcmStatus.ENODATA));
         }
     }
 
@@ -707,7 +707,7 @@ public final class AcmService
         waiter.answered = true;
     }
 
-    private void perfQuery(final AcmConnection connection, final UnsafeBuffer request, final int length)
+    private void perfQuery(final AcmClientChannel connection, final UnsafeBuffer request, final int length)
     {
         final int index = header.srcIndex();
         AcmCounters source = null;
@@ -758,7 +758,7 @@ public final class AcmService
         connection.reply(reply, 0, replyLength);
     }
 
-    private void epQuery(final AcmConnection connection, final UnsafeBuffer request)
+    private void epQuery(final AcmClientChannel connection, final UnsafeBuffer request)
     {
         final AcmEndpoint endpoint = endpointByIndex(header.srcOut(), header.srcIndex());
         reply.putBytes(0, request, 0, AcmHeader.LENGTH);
@@ -802,7 +802,7 @@ public final class AcmService
     // ------------------------------------------------------------------------------------------------
     // Replies
 
-    private void replyError(final AcmConnection connection, final DirectBuffer request, final int status)
+    private void replyError(final AcmClientChannel connection, final DirectBuffer request, final int status)
     {
         reply.putBytes(0, request, 0, AcmHeader.LENGTH);
         replyHeader.wrap(reply, 0);
@@ -810,7 +810,7 @@ public final class AcmService
         connection.reply(reply, 0, AcmHeader.LENGTH);
     }
 
-    private void replyPath(final AcmConnection connection, final DirectBuffer request, final DirectBuffer selected,
+    private void replyPath(final AcmClientChannel connection, final DirectBuffer request, final DirectBuffer selected,
         final byte[] path)
     {
         final int entries = selected != null ? 2 : 1;
@@ -873,7 +873,8 @@ public final class AcmService
     // ------------------------------------------------------------------------------------------------
     // Duty cycle
 
-    private void complete(final Runnable completion)
+    /** Runs {@code completion} on the server thread at its next duty cycle; callable from any thread. */
+    void execute(final Runnable completion)
     {
         completions.add(completion);
         wakeup.run();
