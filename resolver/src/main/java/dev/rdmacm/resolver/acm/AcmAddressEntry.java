@@ -2,8 +2,6 @@ package dev.rdmacm.resolver.acm;
 
 import dev.rdmacm.protocol.Gid;
 
-import java.util.ArrayDeque;
-
 /**
  * The address cache's entry for one destination address (IP, IPv6 or name): its GID once known, and
  * the requests waiting while the address resolver looks it up.
@@ -12,7 +10,7 @@ import java.util.ArrayDeque;
  *                         \--error/timeout--> (absent, waiters get the status)
  * </pre>
  */
-final class AcmAddressEntry
+final class AcmAddressEntry extends AcmLookup<AcmAddressEntry.State>
 {
     enum State
     {
@@ -21,33 +19,16 @@ final class AcmAddressEntry
     }
 
     final AcmAddress address;
-    final ArrayDeque<AcmPendingRequest> waiters = new ArrayDeque<>();
-    private State state;
     Gid gid;
-    long expiresAtNs;
-    long deadlineNs;
-    long generation;
 
     AcmAddressEntry(final AcmAddress address, final State initial)
     {
+        super(initial);
         this.address = address;
-        this.state = initial;
-    }
-
-    State state()
-    {
-        return state;
-    }
-
-    State transition(final State next)
-    {
-        final State previous = state;
-        state = next;
-        return previous;
     }
 
     boolean isResolved(final long nowNs)
     {
-        return state == State.RESOLVED && nowNs < expiresAtNs;
+        return isValid(State.RESOLVED, nowNs);
     }
 }
