@@ -90,65 +90,115 @@ final class ContextOps
         return queryPort.address() != 0;
     }
 
+    /**
+     * {@code ibv_poll_cq}: the number of completions written to {@code wc} (0 when the CQ is empty).
+     *
+     * @throws VerbsException when the provider reports an error (a negative result).
+     */
     int pollCq(final MemorySegment cq, final int numEntries, final MemorySegment wc)
     {
+        final int polled;
         try
         {
-            return (int)LibIbverbs.POLL_CQ.invokeExact(pollCq, cq, numEntries, wc);
+            polled = (int)LibIbverbs.POLL_CQ.invokeExact(pollCq, cq, numEntries, wc);
         }
         catch (final Throwable ex)
         {
             throw LibIbverbs.unexpected("ibv_poll_cq", ex);
         }
+        if (polled < 0)
+        {
+            throw new VerbsException("ibv_poll_cq", 0, "the provider returned " + polled + " (CQ in error)");
+        }
+        return polled;
     }
 
-    int reqNotifyCq(final MemorySegment cq, final boolean solicitedOnly)
+    /** {@code ibv_req_notify_cq}: arms the CQ for one completion event. */
+    void reqNotifyCq(final MemorySegment cq, final boolean solicitedOnly)
     {
+        final int rc;
         try
         {
-            return (int)LibIbverbs.REQ_NOTIFY_CQ.invokeExact(reqNotifyCq, cq, solicitedOnly ? 1 : 0);
+            rc = (int)LibIbverbs.REQ_NOTIFY_CQ.invokeExact(reqNotifyCq, cq, solicitedOnly ? 1 : 0);
         }
         catch (final Throwable ex)
         {
             throw LibIbverbs.unexpected("ibv_req_notify_cq", ex);
         }
+        if (rc != 0)
+        {
+            throw new VerbsException("ibv_req_notify_cq", Math.abs(rc), solicitedOnly ? "solicited only" : "any completion");
+        }
     }
 
-    int postSend(final MemorySegment qp, final MemorySegment wr, final MemorySegment badWr)
+    /**
+     * {@code ibv_post_send}; {@code badWr} is a pointer-sized segment the provider sets to the first
+     * work request it refused.
+     */
+    void postSend(final MemorySegment qp, final MemorySegment wr, final MemorySegment badWr)
     {
+        final int rc;
         try
         {
-            return (int)LibIbverbs.POST_SEND.invokeExact(postSend, qp, wr, badWr);
+            rc = (int)LibIbverbs.POST_SEND.invokeExact(postSend, qp, wr, badWr);
         }
         catch (final Throwable ex)
         {
             throw LibIbverbs.unexpected("ibv_post_send", ex);
         }
+        if (rc != 0)
+        {
+            throw new VerbsException("ibv_post_send", Math.abs(rc), refused(badWr));
+        }
     }
 
-    int postRecv(final MemorySegment qp, final MemorySegment wr, final MemorySegment badWr)
+    /** {@code ibv_post_recv}, as {@link #postSend}. */
+    void postRecv(final MemorySegment qp, final MemorySegment wr, final MemorySegment badWr)
     {
+        final int rc;
         try
         {
-            return (int)LibIbverbs.POST_RECV.invokeExact(postRecv, qp, wr, badWr);
+            rc = (int)LibIbverbs.POST_RECV.invokeExact(postRecv, qp, wr, badWr);
         }
         catch (final Throwable ex)
         {
             throw LibIbverbs.unexpected("ibv_post_recv", ex);
         }
+        if (rc != 0)
+        {
+            throw new VerbsException("ibv_post_recv", Math.abs(rc), refused(badWr));
+        }
     }
 
-    /** The extended query_port; only call when {@link #hasExtendedQueryPort()}. */
-    int queryPort(final MemorySegment context, final int port, final MemorySegment attr)
+    /**
+     * The extended {@code query_port} into a 52-byte {@code ibv_port_attr}; only call when
+     * {@link #hasExtendedQueryPort()}.
+     */
+    void queryPort(final MemorySegment context, final int port, final MemorySegment attr)
     {
+        final int rc;
         try
         {
-            return (int)LibIbverbs.QUERY_PORT.invokeExact(queryPort, context, (byte)port, attr,
-                IBV_PORT_ATTR.byteSize());
+            rc = (int)LibIbverbs.QUERY_PORT.invokeExact(queryPort, context, (byte)port, attr, IBV_PORT_ATTR.byteSize());
         }
         catch (final Throwable ex)
         {
             throw LibIbverbs.unexpected("ibv_query_port", ex);
         }
+        if (rc != 0)
+        {
+            throw new VerbsException("ibv_query_port", Math.abs(rc), "port " + port);
+        }
+    }
+
+    /** The wr_id of the work request a post refused, both work request structs start with it. */
+    private static String refused(final MemorySegment badWr)
+    {
+        final MemorySegment bad = badWr.get(ADDRESS, 0);
+        if (bad.address() == 0)
+        {
+            return "the provider named no refused work request";
+        }
+        return "work request wr_id " + bad.reinterpret(Long.BYTES).get(JAVA_LONG, 0) + " refused";
     }
 }

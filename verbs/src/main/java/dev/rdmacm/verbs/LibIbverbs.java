@@ -192,6 +192,76 @@ final class LibIbverbs
         return captured != 0 ? captured : -rc;
     }
 
+    /** A call of an exported function returning a pointer, NULL with errno set on failure. */
+    @FunctionalInterface
+    interface PointerCall
+    {
+        MemorySegment invoke(MemorySegment errnoState) throws Throwable;
+    }
+
+    /** A call of an exported function returning 0, or an errno (or -1 with errno set) on failure. */
+    @FunctionalInterface
+    interface StatusCall
+    {
+        int invoke(MemorySegment errnoState) throws Throwable;
+    }
+
+    /**
+     * Runs a constructor-like call ({@code ibv_alloc_pd}, {@code ibv_create_cq}...).
+     *
+     * @return the non-NULL pointer it returned.
+     * @throws VerbsException naming {@code call}, the errno and {@code detail} when it returned NULL.
+     */
+    static MemorySegment create(final String call, final String detail, final PointerCall nativeCall)
+    {
+        requireAvailable(call);
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = errnoState(arena);
+            final MemorySegment result;
+            try
+            {
+                result = nativeCall.invoke(errnoState);
+            }
+            catch (final Throwable ex)
+            {
+                throw unexpected(call, ex);
+            }
+            if (result.address() == 0)
+            {
+                throw new VerbsException(call, errno(errnoState), detail);
+            }
+            return result;
+        }
+    }
+
+    /**
+     * Runs a call that returns a status ({@code ibv_destroy_qp}, {@code ibv_modify_qp}...).
+     *
+     * @throws VerbsException naming {@code call}, the errno and {@code detail} when it failed.
+     */
+    static void check(final String call, final String detail, final StatusCall nativeCall)
+    {
+        requireAvailable(call);
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = errnoState(arena);
+            final int rc;
+            try
+            {
+                rc = nativeCall.invoke(errnoState);
+            }
+            catch (final Throwable ex)
+            {
+                throw unexpected(call, ex);
+            }
+            if (rc != 0)
+            {
+                throw new VerbsException(call, errnoOf(rc, errnoState), detail);
+            }
+        }
+    }
+
     /** Wraps a throwable from {@code invokeExact} that is not one of ours: it is a JVM or binding bug. */
     static RuntimeException unexpected(final String call, final Throwable ex)
     {

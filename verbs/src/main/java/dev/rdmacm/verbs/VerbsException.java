@@ -17,7 +17,7 @@ public final class VerbsException extends RuntimeException
 
     public VerbsException(final String call, final int errno, final String detail)
     {
-        super(message(call, errno, detail), null, false, false);
+        super(message(call, errno, detail));
         this.call = call;
         this.errno = errno;
     }

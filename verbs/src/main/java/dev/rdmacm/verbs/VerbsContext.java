@@ -1,0 +1,399 @@
+package dev.rdmacm.verbs;
+
+import dev.rdmacm.protocol.Gid;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.rdmacm.verbs.IbvLayouts.IBV_CONTEXT;
+import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE;
+import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE_ATTR;
+import static dev.rdmacm.verbs.IbvLayouts.IBV_GID_ENTRY;
+import static dev.rdmacm.verbs.IbvLayouts.IBV_PORT_ATTR;
+import static dev.rdmacm.verbs.IbvLayouts.offset;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+/**
+ * An open device ({@code struct ibv_context}): queries, and the factory and owner of every resource
+ * created on it. Closing it closes every resource still open, newest first, then the device.
+ * <p>
+ * Not thread-safe: use a context and its resources from one thread at a time.
+ */
+public final class VerbsContext implements AutoCloseable
+{
+    static final long DEVICE_OFFSET = offset(IBV_CONTEXT, "device");
+    static final long GID_ENTRY_GID_OFFSET = offset(IBV_GID_ENTRY, "gid");
+    static final long GID_ENTRY_GID_INDEX_OFFSET = offset(IBV_GID_ENTRY, "gid_index");
+    static final long GID_ENTRY_PORT_NUM_OFFSET = offset(IBV_GID_ENTRY, "port_num");
+    static final long GID_ENTRY_GID_TYPE_OFFSET = offset(IBV_GID_ENTRY, "gid_type");
+    static final long GID_ENTRY_NDEV_IFINDEX_OFFSET = offset(IBV_GID_ENTRY, "ndev_ifindex");
+
+    private static final ValueLayout.OfLong BE64 = JAVA_LONG.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfShort BE16 = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private final MemorySegment context;
+    private final String deviceName;
+    private final ContextOps ops;
+    private final List<NativeResource> resources = new ArrayList<>();
+    private boolean closed;
+
+    VerbsContext(final MemorySegment context, final String deviceName)
+    {
+        this.context = context.reinterpret(IBV_CONTEXT.byteSize());
+        this.deviceName = deviceName;
+        this.ops = new ContextOps(context);
+    }
+
+    public String deviceName()
+    {
+        return deviceName;
+    }
+
+    /** {@code ibv_query_device}. */
+    public DeviceAttributes queryDevice()
+    {
+        requireOpen("ibv_query_device");
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
+            final MemorySegment attr = arena.allocate(IBV_DEVICE_ATTR);
+            final int rc;
+            try
+            {
+                rc = (int)LibIbverbs.QUERY_DEVICE.invokeExact(errnoState, context, attr);
+            }
+            catch (final Throwable ex)
+            {
+                throw LibIbverbs.unexpected("ibv_query_device", ex);
+            }
+            if (rc != 0)
+            {
+                throw new VerbsException("ibv_query_device", LibIbverbs.errnoOf(rc, errnoState), deviceName);
+            }
+            return DeviceAttributes.read(attr);
+        }
+    }
+
+    /**
+     * {@code ibv_query_port} as {@code verbs.h} compiles it: through the extended context's
+     * query_port with the full 52-byte struct (so port_cap_flags2 is filled), falling back to the
+     * exported 48-byte compatibility call only for a provider without it.
+     */
+    public PortAttributes queryPort(final int port)
+    {
+        requireOpen("ibv_query_port");
+        requirePortNumber("ibv_query_port", port);
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment attr = arena.allocate(IBV_PORT_ATTR);
+            if (ops.hasExtendedQueryPort())
+            {
+                ops.queryPort(context, port, attr);
+                return PortAttributes.read(attr);
+            }
+            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
+            final int rc;
+            try
+            {
+                rc = (int)LibIbverbs.QUERY_PORT_COMPAT.invokeExact(errnoState, context, (byte)port, attr);
+            }
+            catch (final Throwable ex)
+            {
+                throw LibIbverbs.unexpected("ibv_query_port", ex);
+            }
+            if (rc != 0)
+            {
+                throw new VerbsException("ibv_query_port", LibIbverbs.errnoOf(rc, errnoState), deviceName + " port " + port);
+            }
+            return PortAttributes.read(attr);
+        }
+    }
+
+    /** {@code ibv_query_gid_ex}: one GID entry with its type and netdev. */
+    public GidEntry queryGid(final int port, final int index)
+    {
+        requireOpen("ibv_query_gid_ex");
+        requirePortNumber("ibv_query_gid_ex", port);
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
+            final MemorySegment entry = arena.allocate(IBV_GID_ENTRY);
+            final int rc;
+            try
+            {
+                rc = (int)LibIbverbs.QUERY_GID_EX.invokeExact(errnoState, context, port, index, entry, 0,
+                    IBV_GID_ENTRY.byteSize());
+            }
+            catch (final Throwable ex)
+            {
+                throw LibIbverbs.unexpected("ibv_query_gid_ex", ex);
+            }
+            if (rc != 0)
+            {
+                throw new VerbsException("ibv_query_gid_ex", LibIbverbs.errnoOf(rc, errnoState),
+                    deviceName + " port " + port + " index " + index + " (ENODATA: an empty entry)");
+            }
+            return gidEntry(entry, arena);
+        }
+    }
+
+    /** {@code ibv_query_gid_table}: the valid GID entries of {@code port}, by index. */
+    public List<GidEntry> gidTable(final int port)
+    {
+        requireOpen("ibv_query_gid_table");
+        requirePortNumber("ibv_query_gid_table", port);
+        final int ports = queryDevice().physPortCount();
+        int capacity = 0;
+        for (int p = 1; p <= ports; p++)
+        {
+            capacity += queryPort(p).gidTableLength();
+        }
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
+            final MemorySegment entries = arena.allocate(IBV_GID_ENTRY, Math.max(capacity, 1));
+            final long count;
+            try
+            {
+                count = (long)LibIbverbs.QUERY_GID_TABLE.invokeExact(errnoState, context, entries, (long)capacity, 0,
+                    IBV_GID_ENTRY.byteSize());
+            }
+            catch (final Throwable ex)
+            {
+                throw LibIbverbs.unexpected("ibv_query_gid_table", ex);
+            }
+            if (count < 0)
+            {
+                throw new VerbsException("ibv_query_gid_table", LibIbverbs.errnoOf((int)count, errnoState),
+                    deviceName + ", room for " + capacity + " entries");
+            }
+            final List<GidEntry> table = new ArrayList<>();
+            for (long i = 0; i < count; i++)
+            {
+                final MemorySegment entry = entries.asSlice(i * IBV_GID_ENTRY.byteSize(), IBV_GID_ENTRY);
+                if (entry.get(JAVA_INT, GID_ENTRY_PORT_NUM_OFFSET) == port)
+                {
+                    table.add(gidEntry(entry, arena));
+                }
+            }
+            table.sort((a, b) -> Integer.compare(a.index(), b.index()));
+            return table;
+        }
+    }
+
+    /** {@code ibv_query_pkey} over the whole table: the non-zero P_Keys of {@code port}. */
+    public List<PkeyEntry> pkeyTable(final int port)
+    {
+        final int length = queryPort(port).pkeyTableLength();
+        final List<PkeyEntry> table = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
+            final MemorySegment pkey = arena.allocate(JAVA_SHORT);
+            for (int index = 0; index < length; index++)
+            {
+                final int rc;
+                try
+                {
+                    rc = (int)LibIbverbs.QUERY_PKEY.invokeExact(errnoState, context, (byte)port, index, pkey);
+                }
+                catch (final Throwable ex)
+                {
+                    throw LibIbverbs.unexpected("ibv_query_pkey", ex);
+                }
+                if (rc != 0)
+                {
+                    throw new VerbsException("ibv_query_pkey", LibIbverbs.errnoOf(rc, errnoState),
+                        deviceName + " port " + port + " index " + index);
+                }
+                final int value = Short.toUnsignedInt(pkey.get(BE16, 0));
+                if (value != 0)
+                {
+                    table.add(new PkeyEntry(index, value));
+                }
+            }
+        }
+        return table;
+    }
+
+    /** The device as the sysfs view describes it, read through libibverbs. */
+    public RdmaDevice describe()
+    {
+        final DeviceAttributes device = queryDevice();
+        final List<RdmaPort> ports = new ArrayList<>();
+        for (int number = 1; number <= device.physPortCount(); number++)
+        {
+            final PortAttributes port = queryPort(number);
+            ports.add(new RdmaPort(number, port.portState(), PhysicalPortState.ofValue(port.physState()),
+                port.linkLayerType(), port.lid(), port.lmc(), port.smLid(), port.smSl(), port.rateText(),
+                gidTable(number), pkeyTable(number)));
+        }
+        final MemorySegment ibvDevice = context.get(ADDRESS, DEVICE_OFFSET).reinterpret(IBV_DEVICE.byteSize());
+        return new RdmaDevice(deviceName, NodeType.ofValue(ibvDevice.get(JAVA_INT, Verbs.DEVICE_NODE_TYPE_OFFSET)),
+            device.nodeGuid(), ports);
+    }
+
+    /** {@code ibv_alloc_pd}. */
+    public ProtectionDomain allocateProtectionDomain()
+    {
+        requireOpen("ibv_alloc_pd");
+        return new ProtectionDomain(this);
+    }
+
+    /** {@code ibv_create_comp_channel}. */
+    public CompletionChannel createCompletionChannel()
+    {
+        requireOpen("ibv_create_comp_channel");
+        return new CompletionChannel(this);
+    }
+
+    /**
+     * {@code ibv_create_cq} with at least {@code entries} entries, its events delivered to
+     * {@code channel} (or nowhere when {@code null}).
+     */
+    public CompletionQueue createCompletionQueue(final int entries, final CompletionChannel channel)
+    {
+        requireOpen("ibv_create_cq");
+        return new CompletionQueue(this, entries, channel);
+    }
+
+    /** Closes every resource still open, newest first, then {@code ibv_close_device}. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        VerbsException failure = null;
+        final List<NativeResource> newestFirst = new ArrayList<>(resources);
+        Collections.reverse(newestFirst);
+        for (final NativeResource resource : newestFirst)
+        {
+            try
+            {
+                resource.close();
+            }
+            catch (final VerbsException ex)
+            {
+                failure = suppress(failure, ex);
+            }
+        }
+        closed = true;
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
+            final int rc;
+            try
+            {
+                rc = (int)LibIbverbs.CLOSE_DEVICE.invokeExact(errnoState, context);
+            }
+            catch (final Throwable ex)
+            {
+                throw LibIbverbs.unexpected("ibv_close_device", ex);
+            }
+            if (rc != 0)
+            {
+                failure = suppress(failure, new VerbsException("ibv_close_device", LibIbverbs.errnoOf(rc, errnoState), deviceName));
+            }
+        }
+        if (failure != null)
+        {
+            throw failure;
+        }
+    }
+
+    public boolean isClosed()
+    {
+        return closed;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "VerbsContext[" + deviceName + (closed ? ", closed" : "") + "]";
+    }
+
+    MemorySegment segment()
+    {
+        return context;
+    }
+
+    ContextOps ops()
+    {
+        return ops;
+    }
+
+    void register(final NativeResource resource)
+    {
+        resources.add(resource);
+    }
+
+    void unregister(final NativeResource resource)
+    {
+        resources.remove(resource);
+    }
+
+    void requireOpen(final String call)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException(call + ": device " + deviceName + " is closed");
+        }
+    }
+
+    private GidEntry gidEntry(final MemorySegment entry, final Arena arena)
+    {
+        final Gid gid = new Gid(entry.get(BE64, GID_ENTRY_GID_OFFSET), entry.get(BE64, GID_ENTRY_GID_OFFSET + Long.BYTES));
+        final int ifindex = entry.get(JAVA_INT, GID_ENTRY_NDEV_IFINDEX_OFFSET);
+        return new GidEntry(entry.get(JAVA_INT, GID_ENTRY_GID_INDEX_OFFSET), gid,
+            GidType.ofValue(entry.get(JAVA_INT, GID_ENTRY_GID_TYPE_OFFSET)), netdevName(ifindex, arena));
+    }
+
+    private static Optional<String> netdevName(final int ifindex, final Arena arena)
+    {
+        if (ifindex == 0)
+        {
+            return Optional.empty();
+        }
+        final MemorySegment buffer = arena.allocate(LibIbverbs.IF_NAMESIZE);
+        final MemorySegment name;
+        try
+        {
+            name = (MemorySegment)LibIbverbs.IF_INDEXTONAME.invokeExact(ifindex, buffer);
+        }
+        catch (final Throwable ex)
+        {
+            throw LibIbverbs.unexpected("if_indextoname", ex);
+        }
+        // the netdev can vanish between the two calls: then the GID has no netdev any more
+        return name.address() == 0 ? Optional.empty() : Optional.of(buffer.getString(0));
+    }
+
+    private static void requirePortNumber(final String call, final int port)
+    {
+        if (port < 1 || port > 255)
+        {
+            throw new IllegalArgumentException(call + ": port " + port + " is not a port number (1-255)");
+        }
+    }
+
+    private static VerbsException suppress(final VerbsException first, final VerbsException next)
+    {
+        if (first == null)
+        {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+}
