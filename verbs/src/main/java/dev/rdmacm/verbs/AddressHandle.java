@@ -37,7 +37,7 @@ public final class AddressHandle extends NativeResource
 
     AddressHandle(final ProtectionDomain pd, final AddressVector destination)
     {
-        super(pd.owner(), "AH to " + destination + " on " + pd.owner().deviceName());
+        super(pd.context().registry(), "AH to " + destination + " on " + pd.context().deviceName());
         this.destination = destination;
         try (Arena arena = Arena.ofConfined())
         {

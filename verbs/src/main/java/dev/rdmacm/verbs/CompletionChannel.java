@@ -23,7 +23,7 @@ public final class CompletionChannel extends NativeResource
 
     CompletionChannel(final VerbsContext owner)
     {
-        super(owner, "completion channel on " + owner.deviceName());
+        super(owner.registry(), "completion channel on " + owner.deviceName());
         channel = LibIbverbs.create("ibv_create_comp_channel", owner.deviceName(),
             errno -> (MemorySegment)LibIbverbs.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
             .reinterpret(IBV_COMP_CHANNEL.byteSize());

@@ -21,7 +21,7 @@ public final class CompletionQueue extends NativeResource
 
     CompletionQueue(final VerbsContext owner, final int entries, final CompletionChannel channel)
     {
-        super(owner, "CQ of " + entries + " entries on " + owner.deviceName());
+        super(owner.registry(), "CQ of " + entries + " entries on " + owner.deviceName());
         if (entries < 1)
         {
             throw new IllegalArgumentException("ibv_create_cq: " + entries + " entries; a CQ needs at least 1");

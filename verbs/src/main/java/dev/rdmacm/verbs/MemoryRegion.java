@@ -24,7 +24,7 @@ public final class MemoryRegion extends NativeResource
 
     MemoryRegion(final ProtectionDomain pd, final MemorySegment memory, final int access, final Arena ownedMemory)
     {
-        super(pd.owner(), "MR of " + memory.byteSize() + " bytes on " + pd.owner().deviceName());
+        super(pd.context().registry(), "MR of " + memory.byteSize() + " bytes on " + pd.context().deviceName());
         this.memory = memory;
         this.ownedMemory = ownedMemory;
         mr = LibIbverbs.create("ibv_reg_mr", toString() + " access 0x" + Integer.toHexString(access),

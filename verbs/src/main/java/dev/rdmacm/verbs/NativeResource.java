@@ -1,31 +1,26 @@
 package dev.rdmacm.verbs;
 
 /**
- * A libibverbs object with an explicit lifetime, registered with the {@link VerbsContext} it was
- * created from.
- * <p>
- * The context keeps its open resources in creation order and closes whatever is still open in
- * reverse order before it closes the device, which is the order the kernel needs (QPs and AHs
- * before their PD and CQs, CQs before their completion channel, MRs before their PD). Closing twice
- * is harmless. When destroying fails (EBUSY: something still uses it) the resource stays open and
- * registered, so the context's close retries it after its dependents are gone.
+ * A libibverbs object with an explicit lifetime, tracked by the {@link ResourceRegistry} of the
+ * context it was created on (see there for the closing order). Closing twice is harmless; when
+ * destroying fails the resource stays open so that it can be closed again later.
  */
 abstract class NativeResource implements AutoCloseable
 {
-    private final VerbsContext owner;
+    private final ResourceRegistry registry;
     private final String description;
     private boolean closed;
 
-    NativeResource(final VerbsContext owner, final String description)
+    NativeResource(final ResourceRegistry registry, final String description)
     {
-        this.owner = owner;
+        this.registry = registry;
         this.description = description;
     }
 
-    /** Called once the native object exists; only then does the owner track it. */
+    /** Called once the native object exists; only then does the registry track it. */
     final void register()
     {
-        owner.register(this);
+        registry.register(this);
     }
 
     /** Destroys the native object and releases the memory this resource owns. */
@@ -40,7 +35,7 @@ abstract class NativeResource implements AutoCloseable
         }
         destroy();
         closed = true;
-        owner.unregister(this);
+        registry.unregister(this);
     }
 
     public final boolean isClosed()
@@ -48,19 +43,19 @@ abstract class NativeResource implements AutoCloseable
         return closed;
     }
 
-    final VerbsContext owner()
+    final String deviceName()
     {
-        return owner;
+        return registry.deviceName();
     }
 
-    /** @throws IllegalStateException naming the resource and the call when it is closed. */
+    /** @throws IllegalStateException naming the resource and the call when it or its context is closed. */
     final void requireOpen(final String call)
     {
         if (closed)
         {
-            throw new IllegalStateException(call + ": " + description + " is closed");
+            throw new IllegalStateException(call + ": " + this + " is closed");
         }
-        owner.requireOpen(call);
+        registry.requireOpen(call);
     }
 
     @Override

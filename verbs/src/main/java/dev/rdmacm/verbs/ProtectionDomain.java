@@ -8,11 +8,13 @@ import java.lang.foreign.MemorySegment;
  */
 public final class ProtectionDomain extends NativeResource
 {
+    private final VerbsContext context;
     private final MemorySegment pd;
 
     ProtectionDomain(final VerbsContext owner)
     {
-        super(owner, "PD on " + owner.deviceName());
+        super(owner.registry(), "PD on " + owner.deviceName());
+        context = owner;
         pd = LibIbverbs.create("ibv_alloc_pd", owner.deviceName(),
             errno -> (MemorySegment)LibIbverbs.ALLOC_PD.invokeExact(errno, owner.segment()));
         register();
@@ -66,6 +68,11 @@ public final class ProtectionDomain extends NativeResource
     MemorySegment segment()
     {
         return pd;
+    }
+
+    VerbsContext context()
+    {
+        return context;
     }
 
     @Override

@@ -10,20 +10,14 @@ import static dev.rdmacm.verbs.IbvConstants.IBV_QP_PORT;
 import static dev.rdmacm.verbs.IbvConstants.IBV_QP_QKEY;
 import static dev.rdmacm.verbs.IbvConstants.IBV_QP_SQ_PSN;
 import static dev.rdmacm.verbs.IbvConstants.IBV_QP_STATE;
-import static dev.rdmacm.verbs.IbvConstants.IBV_SEND_SIGNALED;
-import static dev.rdmacm.verbs.IbvConstants.IBV_WR_SEND;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_QP;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_QP_ATTR;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_QP_CAP;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_QP_INIT_ATTR;
-import static dev.rdmacm.verbs.IbvLayouts.IBV_RECV_WR;
-import static dev.rdmacm.verbs.IbvLayouts.IBV_SEND_WR;
-import static dev.rdmacm.verbs.IbvLayouts.IBV_SGE;
 import static dev.rdmacm.verbs.IbvLayouts.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
@@ -53,78 +47,35 @@ public final class UdQueuePair extends NativeResource
     static final long ATTR_PKEY_INDEX_OFFSET = offset(IBV_QP_ATTR, "pkey_index");
     static final long ATTR_PORT_NUM_OFFSET = offset(IBV_QP_ATTR, "port_num");
 
-    static final long SEND_WR_ID_OFFSET = offset(IBV_SEND_WR, "wr_id");
-    static final long SEND_NEXT_OFFSET = offset(IBV_SEND_WR, "next");
-    static final long SEND_SG_LIST_OFFSET = offset(IBV_SEND_WR, "sg_list");
-    static final long SEND_NUM_SGE_OFFSET = offset(IBV_SEND_WR, "num_sge");
-    static final long SEND_OPCODE_OFFSET = offset(IBV_SEND_WR, "opcode");
-    static final long SEND_FLAGS_OFFSET = offset(IBV_SEND_WR, "send_flags");
-    static final long SEND_UD_AH_OFFSET = offset(IBV_SEND_WR, "wr", "ud", "ah");
-    static final long SEND_UD_REMOTE_QPN_OFFSET = offset(IBV_SEND_WR, "wr", "ud", "remote_qpn");
-    static final long SEND_UD_REMOTE_QKEY_OFFSET = offset(IBV_SEND_WR, "wr", "ud", "remote_qkey");
-    static final long RECV_WR_ID_OFFSET = offset(IBV_RECV_WR, "wr_id");
-    static final long RECV_NEXT_OFFSET = offset(IBV_RECV_WR, "next");
-    static final long RECV_SG_LIST_OFFSET = offset(IBV_RECV_WR, "sg_list");
-    static final long RECV_NUM_SGE_OFFSET = offset(IBV_RECV_WR, "num_sge");
-    static final long SGE_ADDR_OFFSET = offset(IBV_SGE, "addr");
-    static final long SGE_LENGTH_OFFSET = offset(IBV_SGE, "length");
-    static final long SGE_LKEY_OFFSET = offset(IBV_SGE, "lkey");
-
     private final MemorySegment qp;
     private final int qpNumber;
-    private final ContextOps ops;
-    private final Arena workRequests = Arena.ofShared();
-    private final MemorySegment sendWr;
-    private final MemorySegment sendSge;
-    private final MemorySegment recvWr;
-    private final MemorySegment recvSge;
-    private final MemorySegment badWr;
+    private final UdWorkRequests workRequests;
     private QpState state = QpState.RESET;
 
     UdQueuePair(final ProtectionDomain pd, final CompletionQueue sendCq, final CompletionQueue recvCq,
         final QueuePairCapabilities capabilities)
     {
-        super(pd.owner(), "UD QP on " + pd.owner().deviceName());
+        super(pd.context().registry(), "UD QP on " + pd.context().deviceName());
         sendCq.requireOpen("ibv_create_qp");
         recvCq.requireOpen("ibv_create_qp");
-        try
+        try (Arena arena = Arena.ofConfined())
         {
-            try (Arena arena = Arena.ofConfined())
-            {
-                final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
-                init.set(ADDRESS, INIT_SEND_CQ_OFFSET, sendCq.segment());
-                init.set(ADDRESS, INIT_RECV_CQ_OFFSET, recvCq.segment());
-                init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_WR_OFFSET, capabilities.maxSendWr());
-                init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_WR_OFFSET, capabilities.maxRecvWr());
-                init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_SGE_OFFSET, capabilities.maxSendSge());
-                init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_SGE_OFFSET, capabilities.maxRecvSge());
-                init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_INLINE_DATA_OFFSET, capabilities.maxInlineData());
-                init.set(JAVA_INT, INIT_QP_TYPE_OFFSET, IBV_QPT_UD);
-                init.set(JAVA_INT, INIT_SQ_SIG_ALL_OFFSET, 0);
-                qp = LibIbverbs.create("ibv_create_qp", toString() + " " + capabilities,
-                    errno -> (MemorySegment)LibIbverbs.CREATE_QP.invokeExact(errno, pd.segment(), init))
-                    .reinterpret(IBV_QP.byteSize());
-            }
-            qpNumber = qp.get(JAVA_INT, QP_NUM_OFFSET);
-            ops = pd.owner().ops();
-            sendWr = workRequests.allocate(IBV_SEND_WR);
-            sendSge = workRequests.allocate(IBV_SGE);
-            recvWr = workRequests.allocate(IBV_RECV_WR);
-            recvSge = workRequests.allocate(IBV_SGE);
-            badWr = workRequests.allocate(ADDRESS);
+            final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
+            init.set(ADDRESS, INIT_SEND_CQ_OFFSET, sendCq.segment());
+            init.set(ADDRESS, INIT_RECV_CQ_OFFSET, recvCq.segment());
+            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_WR_OFFSET, capabilities.maxSendWr());
+            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_WR_OFFSET, capabilities.maxRecvWr());
+            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_SGE_OFFSET, capabilities.maxSendSge());
+            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_SGE_OFFSET, capabilities.maxRecvSge());
+            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_INLINE_DATA_OFFSET, capabilities.maxInlineData());
+            init.set(JAVA_INT, INIT_QP_TYPE_OFFSET, IBV_QPT_UD);
+            init.set(JAVA_INT, INIT_SQ_SIG_ALL_OFFSET, 0);
+            qp = LibIbverbs.create("ibv_create_qp", toString() + " " + capabilities,
+                errno -> (MemorySegment)LibIbverbs.CREATE_QP.invokeExact(errno, pd.segment(), init))
+                .reinterpret(IBV_QP.byteSize());
         }
-        catch (final RuntimeException ex)
-        {
-            workRequests.close();
-            throw ex;
-        }
-        sendWr.set(ADDRESS, SEND_SG_LIST_OFFSET, sendSge);
-        sendWr.set(ADDRESS, SEND_NEXT_OFFSET, MemorySegment.NULL);
-        sendWr.set(JAVA_INT, SEND_NUM_SGE_OFFSET, 1);
-        sendWr.set(JAVA_INT, SEND_OPCODE_OFFSET, IBV_WR_SEND);
-        recvWr.set(ADDRESS, RECV_SG_LIST_OFFSET, recvSge);
-        recvWr.set(ADDRESS, RECV_NEXT_OFFSET, MemorySegment.NULL);
-        recvWr.set(JAVA_INT, RECV_NUM_SGE_OFFSET, 1);
+        qpNumber = qp.get(JAVA_INT, QP_NUM_OFFSET);
+        workRequests = new UdWorkRequests(pd.context().ops(), qp);
         register();
     }
 
@@ -205,13 +156,9 @@ public final class UdQueuePair extends NativeResource
         {
             throw new IllegalStateException("ibv_post_send: " + this + " is in " + state + "; sending needs RTS");
         }
-        fillSge(sendSge, region, offset, length, "ibv_post_send");
-        sendWr.set(JAVA_LONG, SEND_WR_ID_OFFSET, wrId);
-        sendWr.set(JAVA_INT, SEND_FLAGS_OFFSET, signaled ? IBV_SEND_SIGNALED : 0);
-        sendWr.set(ADDRESS, SEND_UD_AH_OFFSET, destination.segment());
-        sendWr.set(JAVA_INT, SEND_UD_REMOTE_QPN_OFFSET, remoteQpn);
-        sendWr.set(JAVA_INT, SEND_UD_REMOTE_QKEY_OFFSET, (int)remoteQkey);
-        ops.postSend(qp, sendWr, badWr);
+        destination.requireOpen("ibv_post_send");
+        workRequests.postSend(wrId, slice(region, offset, length, "ibv_post_send"), region.rawLkey(),
+            destination.segment(), remoteQpn, (int)remoteQkey, signaled);
     }
 
     /**
@@ -225,9 +172,7 @@ public final class UdQueuePair extends NativeResource
         {
             throw new IllegalStateException("ibv_post_recv: " + this + " is in RESET; receiving needs INIT or later");
         }
-        fillSge(recvSge, region, offset, length, "ibv_post_recv");
-        recvWr.set(JAVA_LONG, RECV_WR_ID_OFFSET, wrId);
-        ops.postRecv(qp, recvWr, badWr);
+        workRequests.postRecv(wrId, slice(region, offset, length, "ibv_post_recv"), region.rawLkey());
     }
 
     /** The one place a state change happens: {@code ibv_modify_qp} from {@code from} to {@code to}. */
@@ -249,8 +194,7 @@ public final class UdQueuePair extends NativeResource
         state = to;
     }
 
-    private static void fillSge(final MemorySegment sge, final MemoryRegion region, final long offset, final int length,
-        final String call)
+    private static MemorySegment slice(final MemoryRegion region, final long offset, final int length, final String call)
     {
         region.requireOpen(call);
         if (offset < 0 || length < 0 || offset + length > region.memory().byteSize())
@@ -258,15 +202,13 @@ public final class UdQueuePair extends NativeResource
             throw new IndexOutOfBoundsException(call + ": " + length + " bytes at offset " + offset + " do not fit in "
                 + region);
         }
-        sge.set(JAVA_LONG, SGE_ADDR_OFFSET, region.memory().address() + offset);
-        sge.set(JAVA_INT, SGE_LENGTH_OFFSET, length);
-        sge.set(JAVA_INT, SGE_LKEY_OFFSET, region.rawLkey());
+        return region.memory().asSlice(offset, length);
     }
 
     @Override
     public String toString()
     {
-        return "UD QP " + qpNumber() + " on " + owner().deviceName() + (isClosed() ? " (closed)" : "");
+        return "UD QP " + qpNumber() + " on " + deviceName() + (isClosed() ? " (closed)" : "");
     }
 
     @Override

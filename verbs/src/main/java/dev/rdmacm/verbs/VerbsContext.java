@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -43,14 +42,14 @@ public final class VerbsContext implements AutoCloseable
     private final MemorySegment context;
     private final String deviceName;
     private final ContextOps ops;
-    private final List<NativeResource> resources = new ArrayList<>();
-    private boolean closed;
+    private final ResourceRegistry registry;
 
     VerbsContext(final MemorySegment context, final String deviceName)
     {
         this.context = context.reinterpret(IBV_CONTEXT.byteSize());
         this.deviceName = deviceName;
         this.ops = new ContextOps(context);
+        this.registry = new ResourceRegistry(deviceName);
     }
 
     public String deviceName()
@@ -270,25 +269,11 @@ public final class VerbsContext implements AutoCloseable
     @Override
     public void close()
     {
-        if (closed)
+        if (registry.isClosed())
         {
             return;
         }
-        VerbsException failure = null;
-        final List<NativeResource> newestFirst = new ArrayList<>(resources);
-        Collections.reverse(newestFirst);
-        for (final NativeResource resource : newestFirst)
-        {
-            try
-            {
-                resource.close();
-            }
-            catch (final VerbsException ex)
-            {
-                failure = suppress(failure, ex);
-            }
-        }
-        closed = true;
+        VerbsException failure = registry.closeAll();
         try (Arena arena = Arena.ofConfined())
         {
             final MemorySegment errnoState = LibIbverbs.errnoState(arena);
@@ -303,7 +288,8 @@ public final class VerbsContext implements AutoCloseable
             }
             if (rc != 0)
             {
-                failure = suppress(failure, new VerbsException("ibv_close_device", LibIbverbs.errnoOf(rc, errnoState), deviceName));
+                failure = ResourceRegistry.suppress(failure,
+                    new VerbsException("ibv_close_device", LibIbverbs.errnoOf(rc, errnoState), deviceName));
             }
         }
         if (failure != null)
@@ -314,13 +300,13 @@ public final class VerbsContext implements AutoCloseable
 
     public boolean isClosed()
     {
-        return closed;
+        return registry.isClosed();
     }
 
     @Override
     public String toString()
     {
-        return "VerbsContext[" + deviceName + (closed ? ", closed" : "") + "]";
+        return "VerbsContext[" + deviceName + (isClosed() ? ", closed" : "") + "]";
     }
 
     MemorySegment segment()
@@ -333,22 +319,14 @@ public final class VerbsContext implements AutoCloseable
         return ops;
     }
 
-    void register(final NativeResource resource)
+    ResourceRegistry registry()
     {
-        resources.add(resource);
-    }
-
-    void unregister(final NativeResource resource)
-    {
-        resources.remove(resource);
+        return registry;
     }
 
     void requireOpen(final String call)
     {
-        if (closed)
-        {
-            throw new IllegalStateException(call + ": device " + deviceName + " is closed");
-        }
+        registry.requireOpen(call);
     }
 
     private GidEntry gidEntry(final MemorySegment entry, final Arena arena)
@@ -385,15 +363,5 @@ public final class VerbsContext implements AutoCloseable
         {
             throw new IllegalArgumentException(call + ": port " + port + " is not a port number (1-255)");
         }
-    }
-
-    private static VerbsException suppress(final VerbsException first, final VerbsException next)
-    {
-        if (first == null)
-        {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
     }
 }
