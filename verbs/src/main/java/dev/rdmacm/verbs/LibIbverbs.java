@@ -28,7 +28,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 final class LibIbverbs
 {
-    static final String LIBRARY = "libibverbs.so.1";
+    /** The system property naming another libibverbs to load (a file path or a soname). */
+    static final String LIBRARY_PROPERTY = "rdmacm.libibverbs";
+    static final String LIBRARY = System.getProperty(LIBRARY_PROPERTY, "libibverbs.so.1");
     /** {@code IF_NAMESIZE} of {@code net/if.h}. */
     static final int IF_NAMESIZE = 16;
 
