@@ -9,9 +9,11 @@ public final class Errno
     public static final int EPERM = 1;
     public static final int ENOENT = 2;
     public static final int EINTR = 4;
+    public static final int EIO = 5;
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
+    public static final int EBUSY = 16;
     public static final int ENODEV = 19;
     public static final int EINVAL = 22;
     public static final int ENOSYS = 38;

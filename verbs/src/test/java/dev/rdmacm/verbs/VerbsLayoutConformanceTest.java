@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.PaddingLayout;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,6 +48,33 @@ class VerbsLayoutConformanceTest
 
         assertTrue(javaLines.size() > 300, "expected every member of every struct, got " + javaLines.size());
         assertEquals(String.join("\n", cLines), String.join("\n", javaLines));
+    }
+
+    @Test
+    void shouldMatchTheInstalledHeaderForEveryEnumerator() throws IllegalAccessException
+    {
+        Peers.requireFile("/usr/include/infiniband/verbs.h", "libibverbs-dev");
+        final StringBuilder javaLines = new StringBuilder();
+        final StringBuilder c = new StringBuilder("""
+            #include <stdio.h>
+            #include <infiniband/verbs.h>
+            int main(void) {
+            """);
+        int count = 0;
+        for (final Field field : IbvConstants.class.getFields())
+        {
+            if (Modifier.isStatic(field.getModifiers()) && field.getName().startsWith("IBV_"))
+            {
+                javaLines.append(field.getName()).append(' ').append(field.getInt(null)).append('\n');
+                c.append("  printf(\"%s %d\\n\", \"").append(field.getName()).append("\", (int)")
+                    .append(field.getName()).append(");\n");
+                count++;
+            }
+        }
+        c.append("  return 0;\n}\n");
+
+        assertTrue(count > 30, "expected every enumerator, got " + count);
+        assertEquals(javaLines.toString(), CProgram.compileAndRun(c.toString()));
     }
 
     @Test
