@@ -75,7 +75,15 @@ public final class UdQueuePair extends NativeResource
                 .reinterpret(IBV_QP.byteSize());
         }
         qpNumber = qp.get(JAVA_INT, QP_NUM_OFFSET);
-        workRequests = new UdWorkRequests(pd.context().ops(), qp);
+        try
+        {
+            workRequests = new UdWorkRequests(pd.context().ops(), qp);
+        }
+        catch (final RuntimeException ex)
+        {
+            LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.DESTROY_QP.invokeExact(errno, qp));
+            throw ex;
+        }
         register();
     }
 

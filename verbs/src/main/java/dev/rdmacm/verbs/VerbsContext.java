@@ -7,7 +7,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import static dev.rdmacm.verbs.IbvLayouts.IBV_CONTEXT;
@@ -63,21 +65,9 @@ public final class VerbsContext implements AutoCloseable
         requireOpen("ibv_query_device");
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
             final MemorySegment attr = arena.allocate(IBV_DEVICE_ATTR);
-            final int rc;
-            try
-            {
-                rc = (int)LibIbverbs.QUERY_DEVICE.invokeExact(errnoState, context, attr);
-            }
-            catch (final Throwable ex)
-            {
-                throw LibIbverbs.unexpected("ibv_query_device", ex);
-            }
-            if (rc != 0)
-            {
-                throw new VerbsException("ibv_query_device", LibIbverbs.errnoOf(rc, errnoState), deviceName);
-            }
+            LibIbverbs.check("ibv_query_device", deviceName,
+                errno -> (int)LibIbverbs.QUERY_DEVICE.invokeExact(errno, context, attr));
             return DeviceAttributes.read(attr);
         }
     }
@@ -97,21 +87,11 @@ public final class VerbsContext implements AutoCloseable
             if (ops.hasExtendedQueryPort())
             {
                 ops.queryPort(context, port, attr);
-                return PortAttributes.read(attr);
             }
-            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
-            final int rc;
-            try
+            else
             {
-                rc = (int)LibIbverbs.QUERY_PORT_COMPAT.invokeExact(errnoState, context, (byte)port, attr);
-            }
-            catch (final Throwable ex)
-            {
-                throw LibIbverbs.unexpected("ibv_query_port", ex);
-            }
-            if (rc != 0)
-            {
-                throw new VerbsException("ibv_query_port", LibIbverbs.errnoOf(rc, errnoState), deviceName + " port " + port);
+                LibIbverbs.check("ibv_query_port", deviceName + " port " + port,
+                    errno -> (int)LibIbverbs.QUERY_PORT_COMPAT.invokeExact(errno, context, (byte)port, attr));
             }
             return PortAttributes.read(attr);
         }
@@ -124,23 +104,9 @@ public final class VerbsContext implements AutoCloseable
         requirePortNumber("ibv_query_gid_ex", port);
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
             final MemorySegment entry = arena.allocate(IBV_GID_ENTRY);
-            final int rc;
-            try
-            {
-                rc = (int)LibIbverbs.QUERY_GID_EX.invokeExact(errnoState, context, port, index, entry, 0,
-                    IBV_GID_ENTRY.byteSize());
-            }
-            catch (final Throwable ex)
-            {
-                throw LibIbverbs.unexpected("ibv_query_gid_ex", ex);
-            }
-            if (rc != 0)
-            {
-                throw new VerbsException("ibv_query_gid_ex", LibIbverbs.errnoOf(rc, errnoState),
-                    deviceName + " port " + port + " index " + index + " (ENODATA: an empty entry)");
-            }
+            LibIbverbs.check("ibv_query_gid_ex", deviceName + " port " + port + " index " + index + " (ENODATA: an empty entry)",
+                errno -> (int)LibIbverbs.QUERY_GID_EX.invokeExact(errno, context, port, index, entry, 0, IBV_GID_ENTRY.byteSize()));
             return gidEntry(entry, arena);
         }
     }
@@ -148,7 +114,6 @@ public final class VerbsContext implements AutoCloseable
     /** {@code ibv_query_gid_table}: the valid GID entries of {@code port}, by index. */
     public List<GidEntry> gidTable(final int port)
     {
-        requireOpen("ibv_query_gid_table");
         requirePortNumber("ibv_query_gid_table", port);
         final int ports = queryDevice().physPortCount();
         int capacity = 0;
@@ -156,6 +121,13 @@ public final class VerbsContext implements AutoCloseable
         {
             capacity += queryPort(p).gidTableLength();
         }
+        return allGids(capacity).stream().filter(entry -> entry.port() == port).map(PortGid::entry).toList();
+    }
+
+    /** Every valid GID entry of every port, in a table with room for {@code capacity} entries. */
+    private List<PortGid> allGids(final int capacity)
+    {
+        requireOpen("ibv_query_gid_table");
         try (Arena arena = Arena.ofConfined())
         {
             final MemorySegment errnoState = LibIbverbs.errnoState(arena);
@@ -175,18 +147,20 @@ public final class VerbsContext implements AutoCloseable
                 throw new VerbsException("ibv_query_gid_table", LibIbverbs.errnoOf((int)count, errnoState),
                     deviceName + ", room for " + capacity + " entries");
             }
-            final List<GidEntry> table = new ArrayList<>();
+            final List<PortGid> table = new ArrayList<>();
             for (long i = 0; i < count; i++)
             {
                 final MemorySegment entry = entries.asSlice(i * IBV_GID_ENTRY.byteSize(), IBV_GID_ENTRY);
-                if (entry.get(JAVA_INT, GID_ENTRY_PORT_NUM_OFFSET) == port)
-                {
-                    table.add(gidEntry(entry, arena));
-                }
+                table.add(new PortGid(entry.get(JAVA_INT, GID_ENTRY_PORT_NUM_OFFSET), gidEntry(entry, arena)));
             }
-            table.sort((a, b) -> Integer.compare(a.index(), b.index()));
+            table.sort(Comparator.comparingInt(PortGid::port).thenComparingInt(g -> g.entry().index()));
             return table;
         }
+    }
+
+    /** A GID entry and the port whose table holds it. */
+    private record PortGid(int port, GidEntry entry)
+    {
     }
 
     /** {@code ibv_query_pkey} over the whole table: the non-zero P_Keys of {@code port}. */
@@ -196,24 +170,12 @@ public final class VerbsContext implements AutoCloseable
         final List<PkeyEntry> table = new ArrayList<>();
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
             final MemorySegment pkey = arena.allocate(JAVA_SHORT);
             for (int index = 0; index < length; index++)
             {
-                final int rc;
-                try
-                {
-                    rc = (int)LibIbverbs.QUERY_PKEY.invokeExact(errnoState, context, (byte)port, index, pkey);
-                }
-                catch (final Throwable ex)
-                {
-                    throw LibIbverbs.unexpected("ibv_query_pkey", ex);
-                }
-                if (rc != 0)
-                {
-                    throw new VerbsException("ibv_query_pkey", LibIbverbs.errnoOf(rc, errnoState),
-                        deviceName + " port " + port + " index " + index);
-                }
+                final int pkeyIndex = index;
+                LibIbverbs.check("ibv_query_pkey", deviceName + " port " + port + " index " + index,
+                    errno -> (int)LibIbverbs.QUERY_PKEY.invokeExact(errno, context, (byte)port, pkeyIndex, pkey));
                 final int value = Short.toUnsignedInt(pkey.get(BE16, 0));
                 if (value != 0)
                 {
@@ -228,13 +190,25 @@ public final class VerbsContext implements AutoCloseable
     public RdmaDevice describe()
     {
         final DeviceAttributes device = queryDevice();
+        final List<PortAttributes> attributes = new ArrayList<>();
+        int gidCapacity = 0;
+        for (int number = 1; number <= device.physPortCount(); number++)
+        {
+            attributes.add(queryPort(number));
+            gidCapacity += attributes.get(number - 1).gidTableLength();
+        }
+        final List<PortGid> gids = allGids(gidCapacity);
         final List<RdmaPort> ports = new ArrayList<>();
         for (int number = 1; number <= device.physPortCount(); number++)
         {
-            final PortAttributes port = queryPort(number);
-            ports.add(new RdmaPort(number, port.portState(), PhysicalPortState.ofValue(port.physState()),
+            final PortAttributes port = attributes.get(number - 1);
+            final int portNumber = number;
+            ports.add(new RdmaPort(number,
+                Objects.requireNonNullElse(port.portState(), PortState.NOP),
+                Objects.requireNonNullElse(PhysicalPortState.ofValue(port.physState()), PhysicalPortState.NO_STATE_CHANGE),
                 port.linkLayerType(), port.lid(), port.lmc(), port.smLid(), port.smSl(), port.rateText(),
-                gidTable(number), pkeyTable(number)));
+                gids.stream().filter(g -> g.port() == portNumber).map(PortGid::entry).toList(),
+                pkeyTable(number)));
         }
         final MemorySegment ibvDevice = context.get(ADDRESS, DEVICE_OFFSET).reinterpret(IBV_DEVICE.byteSize());
         return new RdmaDevice(deviceName, NodeType.ofValue(ibvDevice.get(JAVA_INT, Verbs.DEVICE_NODE_TYPE_OFFSET)),
@@ -274,23 +248,13 @@ public final class VerbsContext implements AutoCloseable
             return;
         }
         VerbsException failure = registry.closeAll();
-        try (Arena arena = Arena.ofConfined())
+        try
         {
-            final MemorySegment errnoState = LibIbverbs.errnoState(arena);
-            final int rc;
-            try
-            {
-                rc = (int)LibIbverbs.CLOSE_DEVICE.invokeExact(errnoState, context);
-            }
-            catch (final Throwable ex)
-            {
-                throw LibIbverbs.unexpected("ibv_close_device", ex);
-            }
-            if (rc != 0)
-            {
-                failure = ResourceRegistry.suppress(failure,
-                    new VerbsException("ibv_close_device", LibIbverbs.errnoOf(rc, errnoState), deviceName));
-            }
+            LibIbverbs.check("ibv_close_device", deviceName, errno -> (int)LibIbverbs.CLOSE_DEVICE.invokeExact(errno, context));
+        }
+        catch (final VerbsException ex)
+        {
+            failure = ResourceRegistry.suppress(failure, ex);
         }
         if (failure != null)
         {
