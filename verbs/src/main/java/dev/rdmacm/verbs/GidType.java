@@ -5,7 +5,7 @@ package dev.rdmacm.verbs;
  * a RoCE v1 GID (Ethernet link layer, GRH in an Ethernet frame) or a RoCE v2 GID (UDP/IP
  * encapsulation, port 4791).
  */
-public enum GidType
+public enum GidType implements AbiEnum
 {
     IB(0, "IB"),
     ROCE_V1(1, "RoCE v1"),
@@ -21,12 +21,14 @@ public enum GidType
     }
 
     /** The {@code IBV_GID_TYPE_*} value. */
+    @Override
     public int value()
     {
         return value;
     }
 
     /** The name {@code ibv_devinfo -v} and this project's CLI print. */
+    @Override
     public String text()
     {
         return text;
@@ -40,13 +42,11 @@ public enum GidType
      */
     public static GidType ofValue(final int value)
     {
-        for (final GidType type : values())
+        final GidType type = AbiEnum.ofValue(GidType.class, value);
+        if (type == null)
         {
-            if (type.value == value)
-            {
-                return type;
-            }
+            throw new IllegalArgumentException("gid_type " + value + " is not IBV_GID_TYPE_IB (0), ROCE_V1 (1) or ROCE_V2 (2)");
         }
-        throw new IllegalArgumentException("gid_type " + value + " is not IBV_GID_TYPE_IB (0), ROCE_V1 (1) or ROCE_V2 (2)");
+        return type;
     }
 }

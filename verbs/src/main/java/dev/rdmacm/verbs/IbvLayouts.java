@@ -5,6 +5,7 @@ import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.UnionLayout;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.List;
 
 import static java.lang.foreign.MemoryLayout.paddingLayout;
@@ -29,10 +30,15 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * {@code ibv_global_route} 23 bytes with alignment 4 instead of 24 with 8.
  * <p>
  * Host-order integers use the native-order {@link ValueLayout}s; the {@code __be} fields (GUIDs,
- * GIDs, P_Keys) are read with an explicit {@link java.nio.ByteOrder#BIG_ENDIAN} at the access site.
+ * GIDs, P_Keys) are read with {@link #BE64} and {@link #BE16}, explicitly big-endian.
  */
 public final class IbvLayouts
 {
+    /** A {@code __be64} (GUIDs, GID halves): network byte order whatever the host's. */
+    public static final ValueLayout.OfLong BE64 = JAVA_LONG.withOrder(ByteOrder.BIG_ENDIAN);
+    /** A {@code __be16} (P_Keys from ibv_query_pkey). */
+    public static final ValueLayout.OfShort BE16 = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
+
     /** {@code pthread_mutex_t}: 40 opaque bytes, 8-aligned. */
     private static final MemoryLayout PTHREAD_MUTEX = sequenceLayout(5, JAVA_LONG);
     /** {@code pthread_cond_t}: 48 opaque bytes, 8-aligned. */

@@ -1,9 +1,11 @@
 package dev.rdmacm.verbs;
 
+import java.util.Objects;
+
 /**
  * The link layer of a port ({@code IBV_LINK_LAYER_*}, and the text of sysfs {@code ports/N/link_layer}).
  */
-public enum LinkLayer
+public enum LinkLayer implements AbiEnum
 {
     UNSPECIFIED(0, "Unknown"),
     INFINIBAND(1, "InfiniBand"),
@@ -18,12 +20,14 @@ public enum LinkLayer
         this.text = text;
     }
 
+    @Override
     public int value()
     {
         return value;
     }
 
     /** The text the kernel writes in sysfs. */
+    @Override
     public String text()
     {
         return text;
@@ -32,26 +36,12 @@ public enum LinkLayer
     /** The link layer for an {@code IBV_LINK_LAYER_*} value; an unknown value is UNSPECIFIED. */
     public static LinkLayer ofValue(final int value)
     {
-        for (final LinkLayer layer : values())
-        {
-            if (layer.value == value)
-            {
-                return layer;
-            }
-        }
-        return UNSPECIFIED;
+        return Objects.requireNonNullElse(AbiEnum.ofValue(LinkLayer.class, value), UNSPECIFIED);
     }
 
     /** The link layer for the sysfs text, or {@code null} when it is none of them. */
     public static LinkLayer ofText(final String text)
     {
-        for (final LinkLayer layer : values())
-        {
-            if (layer.text.equals(text))
-            {
-                return layer;
-            }
-        }
-        return null;
+        return AbiEnum.ofText(LinkLayer.class, text);
     }
 }

@@ -1,10 +1,12 @@
 package dev.rdmacm.verbs;
 
+import java.util.Objects;
+
 /**
  * What kind of node a device is ({@code enum ibv_node_type}, and sysfs {@code node_type}, e.g.
  * {@code 1: CA}).
  */
-public enum NodeType
+public enum NodeType implements AbiEnum
 {
     CA(1, "CA"),
     SWITCH(2, "switch"),
@@ -23,12 +25,14 @@ public enum NodeType
         this.text = text;
     }
 
+    @Override
     public int value()
     {
         return value;
     }
 
     /** The name the kernel prints after the number in sysfs. */
+    @Override
     public String text()
     {
         return text;
@@ -37,13 +41,6 @@ public enum NodeType
     /** The node type for an {@code IBV_NODE_*} value; an unknown value is UNSPECIFIED. */
     public static NodeType ofValue(final int value)
     {
-        for (final NodeType type : values())
-        {
-            if (type.value == value)
-            {
-                return type;
-            }
-        }
-        return UNSPECIFIED;
+        return Objects.requireNonNullElse(AbiEnum.ofValue(NodeType.class, value), UNSPECIFIED);
     }
 }

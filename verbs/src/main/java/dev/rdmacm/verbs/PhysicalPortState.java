@@ -4,7 +4,7 @@ package dev.rdmacm.verbs;
  * The physical state of a port (IBA PortPhysicalState; sysfs {@code ports/N/phys_state}, e.g.
  * {@code 5: LinkUp}).
  */
-public enum PhysicalPortState
+public enum PhysicalPortState implements AbiEnum
 {
     NO_STATE_CHANGE(0, "<unknown>"),
     SLEEP(1, "Sleep"),
@@ -24,12 +24,14 @@ public enum PhysicalPortState
         this.text = text;
     }
 
+    @Override
     public int value()
     {
         return value;
     }
 
     /** The name the kernel prints after the number in sysfs. */
+    @Override
     public String text()
     {
         return text;
@@ -38,13 +40,6 @@ public enum PhysicalPortState
     /** The state for a PortPhysicalState value, or {@code null} when it is not one. */
     public static PhysicalPortState ofValue(final int value)
     {
-        for (final PhysicalPortState state : values())
-        {
-            if (state.value == value)
-            {
-                return state;
-            }
-        }
-        return null;
+        return AbiEnum.ofValue(PhysicalPortState.class, value);
     }
 }

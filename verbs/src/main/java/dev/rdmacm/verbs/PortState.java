@@ -4,7 +4,7 @@ package dev.rdmacm.verbs;
  * The logical state of a port ({@code enum ibv_port_state}, and the number before the colon in
  * sysfs {@code ports/N/state}, e.g. {@code 4: ACTIVE}).
  */
-public enum PortState
+public enum PortState implements AbiEnum
 {
     NOP(0, "NOP"),
     DOWN(1, "DOWN"),
@@ -22,12 +22,14 @@ public enum PortState
         this.text = text;
     }
 
+    @Override
     public int value()
     {
         return value;
     }
 
     /** The name the kernel prints after the number in sysfs. */
+    @Override
     public String text()
     {
         return text;
@@ -36,13 +38,6 @@ public enum PortState
     /** The state for an {@code IBV_PORT_*} value, or {@code null} when it is not one. */
     public static PortState ofValue(final int value)
     {
-        for (final PortState state : values())
-        {
-            if (state.value == value)
-            {
-                return state;
-            }
-        }
-        return null;
+        return AbiEnum.ofValue(PortState.class, value);
     }
 }

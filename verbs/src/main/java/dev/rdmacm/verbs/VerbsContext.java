@@ -4,8 +4,6 @@ import dev.rdmacm.protocol.Gid;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,10 +15,11 @@ import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE_ATTR;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_GID_ENTRY;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_PORT_ATTR;
+import static dev.rdmacm.verbs.IbvLayouts.BE16;
+import static dev.rdmacm.verbs.IbvLayouts.BE64;
 import static dev.rdmacm.verbs.IbvLayouts.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
@@ -38,8 +37,6 @@ public final class VerbsContext implements AutoCloseable
     static final long GID_ENTRY_GID_TYPE_OFFSET = offset(IBV_GID_ENTRY, "gid_type");
     static final long GID_ENTRY_NDEV_IFINDEX_OFFSET = offset(IBV_GID_ENTRY, "ndev_ifindex");
 
-    private static final ValueLayout.OfLong BE64 = JAVA_LONG.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfShort BE16 = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final MemorySegment context;
     private final String deviceName;
