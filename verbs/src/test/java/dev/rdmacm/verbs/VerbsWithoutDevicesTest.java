@@ -1,6 +1,7 @@
 package dev.rdmacm.verbs;
 
 import dev.rdmacm.testing.Peers;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -77,7 +78,7 @@ class VerbsWithoutDevicesTest
     private static void requireLibibverbsWithoutDevices()
     {
         Peers.requireFile(LIBIBVERBS, "libibverbs1");
-        org.junit.jupiter.api.Assumptions.assumeFalse(Files.isDirectory(Path.of("/dev/infiniband")),
+        Assumptions.assumeFalse(Files.isDirectory(Path.of("/dev/infiniband")),
             "this machine has RDMA devices (/dev/infiniband exists): VerbsHardwareTest covers it instead");
     }
 
