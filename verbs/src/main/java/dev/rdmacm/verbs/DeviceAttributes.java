@@ -4,8 +4,8 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 
-import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE_ATTR;
 import static dev.rdmacm.verbs.IbvLayouts.BE64;
+import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE_ATTR;
 import static dev.rdmacm.verbs.IbvLayouts.offset;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -70,7 +70,6 @@ public record DeviceAttributes(
     static final long MAX_AH_OFFSET = offset(IBV_DEVICE_ATTR, "max_ah");
     static final long MAX_PKEYS_OFFSET = offset(IBV_DEVICE_ATTR, "max_pkeys");
     static final long PHYS_PORT_CNT_OFFSET = offset(IBV_DEVICE_ATTR, "phys_port_cnt");
-
 
     /** Decodes a filled {@code struct ibv_device_attr}. */
     static DeviceAttributes read(final MemorySegment attr)

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import static dev.rdmacm.verbs.IbvLayouts.BE16;
+import static dev.rdmacm.verbs.IbvLayouts.BE64;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_CONTEXT;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_DEVICE_ATTR;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_GID_ENTRY;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_PORT_ATTR;
-import static dev.rdmacm.verbs.IbvLayouts.BE16;
-import static dev.rdmacm.verbs.IbvLayouts.BE64;
 import static dev.rdmacm.verbs.IbvLayouts.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -36,7 +36,6 @@ public final class VerbsContext implements AutoCloseable
     static final long GID_ENTRY_PORT_NUM_OFFSET = offset(IBV_GID_ENTRY, "port_num");
     static final long GID_ENTRY_GID_TYPE_OFFSET = offset(IBV_GID_ENTRY, "gid_type");
     static final long GID_ENTRY_NDEV_IFINDEX_OFFSET = offset(IBV_GID_ENTRY, "ndev_ifindex");
-
 
     private final MemorySegment context;
     private final String deviceName;
