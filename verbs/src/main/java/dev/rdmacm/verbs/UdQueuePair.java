@@ -61,15 +61,7 @@ public final class UdQueuePair extends NativeResource
         try (Arena arena = Arena.ofConfined())
         {
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
-            init.set(ADDRESS, INIT_SEND_CQ_OFFSET, sendCq.segment());
-            init.set(ADDRESS, INIT_RECV_CQ_OFFSET, recvCq.segment());
-            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_WR_OFFSET, capabilities.maxSendWr());
-            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_WR_OFFSET, capabilities.maxRecvWr());
-            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_SGE_OFFSET, capabilities.maxSendSge());
-            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_SGE_OFFSET, capabilities.maxRecvSge());
-            init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_INLINE_DATA_OFFSET, capabilities.maxInlineData());
-            init.set(JAVA_INT, INIT_QP_TYPE_OFFSET, IBV_QPT_UD);
-            init.set(JAVA_INT, INIT_SQ_SIG_ALL_OFFSET, 0);
+            writeCreateAttributes(init, sendCq.segment(), recvCq.segment(), capabilities);
             qp = LibIbverbs.create("ibv_create_qp", toString() + " " + capabilities,
                 errno -> (MemorySegment)LibIbverbs.CREATE_QP.invokeExact(errno, pd.segment(), init))
                 .reinterpret(IBV_QP.byteSize());
@@ -115,12 +107,8 @@ public final class UdQueuePair extends NativeResource
         Qkey.requireValid(qkey);
         try
         {
-            transition(QpState.RESET, QpState.INIT, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, attr ->
-            {
-                attr.set(JAVA_SHORT, ATTR_PKEY_INDEX_OFFSET, (short)pkeyIndex);
-                attr.set(JAVA_BYTE, ATTR_PORT_NUM_OFFSET, (byte)port);
-                attr.set(JAVA_INT, ATTR_QKEY_OFFSET, (int)qkey);
-            });
+            transition(QpState.RESET, QpState.INIT, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY,
+                attr -> writeInitAttributes(attr, port, pkeyIndex, qkey));
         }
         catch (final VerbsException ex)
         {
@@ -141,7 +129,7 @@ public final class UdQueuePair extends NativeResource
     /** RTR -> RTS with the send queue's first packet sequence number. */
     public UdQueuePair readyToSend(final int sqPsn)
     {
-        transition(QpState.RTR, QpState.RTS, IBV_QP_SQ_PSN, attr -> attr.set(JAVA_INT, ATTR_SQ_PSN_OFFSET, sqPsn & 0xff_ffff));
+        transition(QpState.RTR, QpState.RTS, IBV_QP_SQ_PSN, attr -> writeRtsAttributes(attr, sqPsn));
         return this;
     }
 
@@ -200,6 +188,35 @@ public final class UdQueuePair extends NativeResource
                 errno -> (int)LibIbverbs.MODIFY_QP.invokeExact(errno, qp, attr, IBV_QP_STATE | mask));
         }
         state = to;
+    }
+
+    /** Fills a zeroed {@code struct ibv_qp_init_attr} for a UD QP. */
+    static void writeCreateAttributes(final MemorySegment init, final MemorySegment sendCq, final MemorySegment recvCq,
+        final QueuePairCapabilities capabilities)
+    {
+        init.set(ADDRESS, INIT_SEND_CQ_OFFSET, sendCq);
+        init.set(ADDRESS, INIT_RECV_CQ_OFFSET, recvCq);
+        init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_WR_OFFSET, capabilities.maxSendWr());
+        init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_WR_OFFSET, capabilities.maxRecvWr());
+        init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_SEND_SGE_OFFSET, capabilities.maxSendSge());
+        init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_RECV_SGE_OFFSET, capabilities.maxRecvSge());
+        init.set(JAVA_INT, INIT_CAP_OFFSET + CAP_MAX_INLINE_DATA_OFFSET, capabilities.maxInlineData());
+        init.set(JAVA_INT, INIT_QP_TYPE_OFFSET, IBV_QPT_UD);
+        init.set(JAVA_INT, INIT_SQ_SIG_ALL_OFFSET, 0);
+    }
+
+    /** The INIT fields of a {@code struct ibv_qp_attr} (qp_state is set by {@link #transition}). */
+    static void writeInitAttributes(final MemorySegment attr, final int port, final int pkeyIndex, final long qkey)
+    {
+        attr.set(JAVA_SHORT, ATTR_PKEY_INDEX_OFFSET, (short)pkeyIndex);
+        attr.set(JAVA_BYTE, ATTR_PORT_NUM_OFFSET, (byte)port);
+        attr.set(JAVA_INT, ATTR_QKEY_OFFSET, (int)qkey);
+    }
+
+    /** The RTS fields of a {@code struct ibv_qp_attr}: the 24-bit send PSN. */
+    static void writeRtsAttributes(final MemorySegment attr, final int sqPsn)
+    {
+        attr.set(JAVA_INT, ATTR_SQ_PSN_OFFSET, sqPsn & 0xff_ffff);
     }
 
     private static MemorySegment slice(final MemoryRegion region, final long offset, final int length, final String call)

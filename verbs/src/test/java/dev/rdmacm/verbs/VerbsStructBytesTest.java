@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -75,6 +76,65 @@ class VerbsStructBytesTest
         {
             final MemorySegment attr = arena.allocate(IbvLayouts.IBV_AH_ATTR);
             AddressHandle.write(AddressVector.lid(1, 0x15, 3), attr);
+
+            assertEquals(c, hex(attr));
+        }
+    }
+
+    @Test
+    void shouldAskForAUdQpAsC()
+    {
+        final String c = CHeaders.bytesOf(VERBS, """
+            struct ibv_qp_init_attr a;
+            memset(&a, 0, sizeof a);
+            a.send_cq = (struct ibv_cq *)0x1000; a.recv_cq = (struct ibv_cq *)0x2000;
+            a.cap.max_send_wr = 16; a.cap.max_recv_wr = 32; a.cap.max_send_sge = 1; a.cap.max_recv_sge = 2;
+            a.cap.max_inline_data = 64; a.qp_type = IBV_QPT_UD; a.sq_sig_all = 0;
+            """, "a");
+
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment init = arena.allocate(IbvLayouts.IBV_QP_INIT_ATTR);
+            UdQueuePair.writeCreateAttributes(init, MemorySegment.ofAddress(0x1000), MemorySegment.ofAddress(0x2000),
+                new QueuePairCapabilities(16, 32, 1, 2, 64));
+
+            assertEquals(c, hex(init));
+        }
+    }
+
+    @Test
+    void shouldMoveAUdQpToInitWithTheSaQkeyAsC()
+    {
+        final String c = CHeaders.bytesOf(VERBS, """
+            struct ibv_qp_attr a;
+            memset(&a, 0, sizeof a);
+            a.qp_state = IBV_QPS_INIT; a.pkey_index = 0xfffe; a.port_num = 2; a.qkey = 0x80010000;
+            """, "a");
+
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment attr = arena.allocate(IbvLayouts.IBV_QP_ATTR);
+            attr.set(JAVA_INT, UdQueuePair.ATTR_QP_STATE_OFFSET, QpState.INIT.value());
+            UdQueuePair.writeInitAttributes(attr, 2, 0xfffe, Qkey.GSI_QKEY);
+
+            assertEquals(c, hex(attr));
+        }
+    }
+
+    @Test
+    void shouldMoveAUdQpToRtsWithA24BitPsnAsC()
+    {
+        final String c = CHeaders.bytesOf(VERBS, """
+            struct ibv_qp_attr a;
+            memset(&a, 0, sizeof a);
+            a.qp_state = IBV_QPS_RTS; a.sq_psn = 0xabcdef;
+            """, "a");
+
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment attr = arena.allocate(IbvLayouts.IBV_QP_ATTR);
+            attr.set(JAVA_INT, UdQueuePair.ATTR_QP_STATE_OFFSET, QpState.RTS.value());
+            UdQueuePair.writeRtsAttributes(attr, 0x7fab_cdef);
 
             assertEquals(c, hex(attr));
         }
