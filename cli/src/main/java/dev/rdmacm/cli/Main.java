@@ -33,7 +33,8 @@ public final class Main implements Runnable
     public static CommandLine commandLine()
     {
         final CommandLine commandLine = new CommandLine(new Main());
-        commandLine.setExitCodeExceptionMapper(ex -> EXIT_RESOLUTION_FAILURE);
+        commandLine.setExitCodeExceptionMapper(ex ->
+            ex instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE);
         commandLine.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {

@@ -145,6 +145,19 @@ class DevicesCommandTest
     }
 
     @Test
+    void shouldExitWithTheUsageCodeThroughMain()
+    {
+        final CommandLine main = Main.commandLine();
+        main.setOut(new PrintWriter(out, true));
+        main.setErr(new PrintWriter(err, true));
+
+        final int exit = main.execute("devices", "--source", "netlink");
+
+        assertEquals(Main.EXIT_USAGE, exit);
+        assertTrue(err.toString().startsWith("--source 'netlink': expected auto, libibverbs or sysfs"), err.toString());
+    }
+
+    @Test
     void shouldHonourSysfsPathInTheInstalledCommand() throws IOException
     {
         RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.IB_HCA);
