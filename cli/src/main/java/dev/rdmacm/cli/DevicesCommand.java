@@ -2,11 +2,8 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.verbs.DeviceInfo;
 import dev.rdmacm.verbs.DeviceListing;
-import dev.rdmacm.verbs.GidEntry;
-import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.RdmaDevice;
 import dev.rdmacm.verbs.RdmaDevices;
-import dev.rdmacm.verbs.RdmaPort;
 import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.VerbsContext;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
@@ -17,7 +14,6 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -101,11 +97,11 @@ public final class DevicesCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         if (json)
         {
-            writeJson(devices, libibverbsNote, out);
+            out.println(DevicesJson.toJson(devices, libibverbsNote));
         }
         else
         {
-            writeText(devices, libibverbsNote, out);
+            DevicesText.write(devices, libibverbsNote, out);
         }
         out.flush();
         return Main.EXIT_OK;
@@ -122,86 +118,6 @@ public final class DevicesCommand implements Callable<Integer>
             }
         }
         return new RdmaDevices("libibverbs", devices);
-    }
-
-    static void writeText(final RdmaDevices devices, final Optional<String> libibverbsNote, final PrintWriter out)
-    {
-        out.println("source: " + devices.source() + libibverbsNote.map(note -> ", because " + note).orElse(""));
-        if (devices.devices().isEmpty())
-        {
-            out.println("no RDMA devices");
-        }
-        for (final RdmaDevice device : devices.devices())
-        {
-            out.println(device.name() + ": " + device.nodeType().text() + ", node GUID " + RdmaDevice.guidText(device.nodeGuid()));
-            for (final RdmaPort port : device.ports())
-            {
-                out.println("  port " + port.number() + ": " + port.state().text() + " (" + port.physState().text() + "), "
-                    + port.linkLayer().text() + ", " + port.rate());
-                out.println("    LID " + lid(port.lid()) + ", LMC " + port.lmc() + ", SM LID " + lid(port.smLid())
-                    + ", SM SL " + port.smSl());
-                for (final GidEntry gid : port.gids())
-                {
-                    out.println("    GID " + gid.index() + ": " + gid.gid() + " " + gid.type().text()
-                        + gid.netdev().map(netdev -> " " + netdev).orElse(""));
-                }
-                for (final PkeyEntry pkey : port.pkeys())
-                {
-                    out.println("    P_Key " + pkey.index() + ": " + pkey.text());
-                }
-            }
-        }
-    }
-
-    static void writeJson(final RdmaDevices devices, final Optional<String> libibverbsNote, final PrintWriter out)
-    {
-        final JsonWriter writer = new JsonWriter(out).beginObject(null).field("source", devices.source());
-        libibverbsNote.ifPresent(note -> writer.field("libibverbs", note));
-        writer.beginArray("devices");
-        for (final RdmaDevice device : devices.devices())
-        {
-            writer.beginObject(null)
-                .field("name", device.name())
-                .field("node_type", device.nodeType().text())
-                .field("node_guid", RdmaDevice.guidText(device.nodeGuid()))
-                .beginArray("ports");
-            for (final RdmaPort port : device.ports())
-            {
-                writer.beginObject(null)
-                    .field("port", port.number())
-                    .field("state", port.state().text())
-                    .field("phys_state", port.physState().text())
-                    .field("link_layer", port.linkLayer().text())
-                    .field("lid", port.lid())
-                    .field("lmc", port.lmc())
-                    .field("sm_lid", port.smLid())
-                    .field("sm_sl", port.smSl())
-                    .field("rate", port.rate())
-                    .beginArray("gids");
-                for (final GidEntry gid : port.gids())
-                {
-                    writer.beginObject(null)
-                        .field("index", gid.index())
-                        .field("gid", gid.gid().toString())
-                        .field("type", gid.type().text())
-                        .field("netdev", gid.netdev().orElse(null))
-                        .endObject();
-                }
-                writer.endArray().beginArray("pkeys");
-                for (final PkeyEntry pkey : port.pkeys())
-                {
-                    writer.beginObject(null).field("index", pkey.index()).field("pkey", pkey.text()).endObject();
-                }
-                writer.endArray().endObject();
-            }
-            writer.endArray().endObject();
-        }
-        writer.endArray().endObject().finish();
-    }
-
-    private static String lid(final int lid)
-    {
-        return String.format(Locale.ROOT, "0x%04x", lid);
     }
 
     private Source source()

@@ -1,5 +1,7 @@
 package dev.rdmacm.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.junit.jupiter.api.Assumptions;
@@ -70,14 +72,14 @@ class DevicesCommandTest
     }
 
     @Test
-    void shouldListTheSoftRoceDeviceAsJson()
+    void shouldListTheSoftRoceDeviceAsOneLineOfJson()
     {
         RecordedSysfsTrees.softRoce(sysfs, "veth-t42");
 
         final int exit = run("--json", "--source=sysfs");
 
         assertEquals(0, exit, err.toString());
-        assertEquals("""
+        assertEquals(compact("""
             {
               "source": "sysfs %s",
               "devices": [
@@ -110,7 +112,7 @@ class DevicesCommandTest
                 }
               ]
             }
-            """.formatted(sysfs, gidsJson("veth-t42")), out.toString());
+            """.formatted(sysfs, gidsJson("veth-t42"))) + "\n", out.toString());
     }
 
     @Test
@@ -180,6 +182,20 @@ class DevicesCommandTest
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, result.exit());
         assertEquals("", result.stdout());
         assertEquals("rdmacm: " + lid + ": empty; the kernel never writes an empty value here\n", result.stderr());
+    }
+
+    /** The one-line form the command prints of a JSON document written out readably here. */
+    private static String compact(final String json)
+    {
+        try
+        {
+            final ObjectMapper mapper = new ObjectMapper();
+            return mapper.writeValueAsString(mapper.readTree(json));
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new AssertionError("the expected JSON is not JSON: " + ex.getMessage(), ex);
+        }
     }
 
     private int run(final String... args)
