@@ -28,8 +28,8 @@ class AcmPreloadFilesTest
         assertEquals(0xffff, first.pkey());
         assertEquals(Gid.parse("fe80::2:c903:0:1"), first.gid());
         assertEquals(1, first.lid());
-        assertEquals(List.of(AcmAddress.parse("127.0.0.1"), AcmAddress.parse("192.0.2.2"), AcmAddress.name("node-a")),
-            first.addresses());
+        assertEquals(List.of(AcmAddress.parse("127.0.0.1"), AcmAddress.parse("192.0.2.2"), AcmAddress.name("node-a"),
+            AcmAddress.parse("fd00::2")), first.addresses());
         assertEquals(2, endpoints.get(1).portNum());
     }
 

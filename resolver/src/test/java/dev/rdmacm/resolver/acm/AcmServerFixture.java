@@ -22,6 +22,7 @@ public final class AcmServerFixture implements AutoCloseable
         127.0.0.1   mlx5_0 1    0xffff fe80::2:c903:0:1    1
         192.0.2.2   mlx5_0 1    0xffff fe80::2:c903:0:1    1
         node-a      mlx5_0 1    0xffff fe80::2:c903:0:1    1
+        fd00::2     mlx5_0 1    0xffff fe80::2:c903:0:1    1
         192.0.2.20  mlx5_0 2    0xffff fe80::2:c903:0:11   3
         """;
 
@@ -30,6 +31,7 @@ public final class AcmServerFixture implements AutoCloseable
         192.0.2.3   fe80::2:c903:0:2
         127.0.0.2   fe80::2:c903:0:2
         node-b      fe80::2:c903:0:2
+        fd00::3     fe80::2:c903:0:2
         192.0.2.4   fe80::2:c903:0:4
         """;
 

@@ -66,6 +66,12 @@ class IbAcmeConformanceTest
     }
 
     @Test
+    void shouldResolveIpv6SourceAndDestination()
+    {
+        assertResolved(IbAcme.run("-S", socket, "-f", "i", "-s", "fd00::2", "-d", "fd00::3"));
+    }
+
+    @Test
     void shouldChooseSourceWhenRequestHasNone()
     {
         assertResolved(IbAcme.run("-S", socket, "-f", "i", "-d", "127.0.0.2"));
@@ -159,7 +165,7 @@ class IbAcmeConformanceTest
         final IbAcme.Result result = IbAcme.run("-S", socket, "-e");
         assertEquals("""
             svc,guid,port,pkey,ep_index,prov,addr_0,addresses
-            %1$s,0x0002c90300000001,1,0xffff,1,rdmacm-java,127.0.0.1,192.0.2.2,node-a
+            %1$s,0x0002c90300000001,1,0xffff,1,rdmacm-java,127.0.0.1,192.0.2.2,node-a,fd00::2
             %1$s,0x0002c90300000011,2,0xffff,1,rdmacm-java,192.0.2.20
             return status 0x0
             """.formatted(socket), result.output());
