@@ -1,10 +1,8 @@
 package dev.rdmacm.protocol.capture;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * Flyweight over the 12-byte Base Transport Header (IBA 9.2), big-endian.
@@ -22,7 +20,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * A MAD travels as a UD SEND Only ({@link #OPCODE_UD_SEND_ONLY}); tshark decodes a MAD only when the
  * destination QP here or the source QP in the DETH is 0 or 1.
  */
-public final class BaseTransportHeader
+public final class BaseTransportHeader extends Flyweight
 {
     public static final int OPCODE_OFFSET = 0;
     public static final int SOLICITED_EVENT_OFFSET = 1;
@@ -40,153 +38,136 @@ public final class BaseTransportHeader
     /** QPNs and PSNs are 24 bits; the byte above them is reserved (or holds the A bit). */
     public static final int QPN_MASK = 0xff_ffff;
 
-    private static final int SOLICITED_EVENT_BIT = 0x80;
-    private static final int MIGRATION_REQUEST_BIT = 0x40;
-    private static final int ACK_REQUEST_BIT = 0x8000_0000;
-
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
+    private static final int SOLICITED_EVENT_SHIFT = 7;
+    private static final int MIGRATION_REQUEST_SHIFT = 6;
+    private static final int PAD_COUNT_SHIFT = 4;
+    private static final int PAD_COUNT_WIDTH = 2;
+    private static final int TRANSPORT_VERSION_WIDTH = 4;
+    private static final int ACK_REQUEST_SHIFT = 31;
+    /** The A bit and the seven reserved bits above the PSN. */
+    private static final int ACK_AND_RESERVED_WIDTH = 8;
+    private static final int QPN_WIDTH = 24;
 
     /** Wraps {@code buffer} for reading, checking that a whole header is present. */
     public BaseTransportHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("BTH", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("BTH", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps {@code buffer} for writing. */
     public BaseTransportHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
     }
 
     public short opCode()
     {
-        return (short)(buffer.getByte(offset + OPCODE_OFFSET) & 0xff);
+        return u8(OPCODE_OFFSET);
     }
 
     public BaseTransportHeader opCode(final int value)
     {
-        mutableBuffer.putByte(offset + OPCODE_OFFSET, (byte)value);
+        putU8(OPCODE_OFFSET, value);
         return this;
-    }
-
-    private int flagsByte()
-    {
-        return buffer.getByte(offset + SOLICITED_EVENT_OFFSET) & 0xff;
-    }
-
-    private void flagsByte(final boolean solicitedEvent, final boolean migrationRequest, final int padCount,
-        final int transportVersion)
-    {
-        mutableBuffer.putByte(offset + SOLICITED_EVENT_OFFSET, (byte)(
-            (solicitedEvent ? SOLICITED_EVENT_BIT : 0) | (migrationRequest ? MIGRATION_REQUEST_BIT : 0) |
-            (padCount & 0x3) << 4 | (transportVersion & 0xf)));
     }
 
     public boolean solicitedEvent()
     {
-        return (flagsByte() & SOLICITED_EVENT_BIT) != 0;
+        return bits8(SOLICITED_EVENT_OFFSET, SOLICITED_EVENT_SHIFT, 1) != 0;
     }
 
     public BaseTransportHeader solicitedEvent(final boolean value)
     {
-        flagsByte(value, migrationRequest(), padCount(), transportVersion());
+        putBits8(SOLICITED_EVENT_OFFSET, SOLICITED_EVENT_SHIFT, 1, value ? 1 : 0);
         return this;
     }
 
     public boolean migrationRequest()
     {
-        return (flagsByte() & MIGRATION_REQUEST_BIT) != 0;
+        return bits8(MIGRATION_REQUEST_OFFSET, MIGRATION_REQUEST_SHIFT, 1) != 0;
     }
 
     public BaseTransportHeader migrationRequest(final boolean value)
     {
-        flagsByte(solicitedEvent(), value, padCount(), transportVersion());
+        putBits8(MIGRATION_REQUEST_OFFSET, MIGRATION_REQUEST_SHIFT, 1, value ? 1 : 0);
         return this;
     }
 
     /** PadCount: bytes added after the payload to reach a 4-byte multiple; 0 for a 256-byte MAD. */
     public short padCount()
     {
-        return (short)((flagsByte() >>> 4) & 0x3);
+        return (short)bits8(PAD_COUNT_OFFSET, PAD_COUNT_SHIFT, PAD_COUNT_WIDTH);
     }
 
     public BaseTransportHeader padCount(final int value)
     {
-        flagsByte(solicitedEvent(), migrationRequest(), value, transportVersion());
+        putBits8(PAD_COUNT_OFFSET, PAD_COUNT_SHIFT, PAD_COUNT_WIDTH, value);
         return this;
     }
 
     public short transportVersion()
     {
-        return (short)(flagsByte() & 0xf);
+        return (short)bits8(TRANSPORT_VERSION_OFFSET, 0, TRANSPORT_VERSION_WIDTH);
     }
 
     public BaseTransportHeader transportVersion(final int value)
     {
-        flagsByte(solicitedEvent(), migrationRequest(), padCount(), value);
+        putBits8(TRANSPORT_VERSION_OFFSET, 0, TRANSPORT_VERSION_WIDTH, value);
         return this;
     }
 
     public int pkey()
     {
-        return buffer.getShort(offset + PKEY_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(PKEY_OFFSET);
     }
 
     public BaseTransportHeader pkey(final int value)
     {
-        mutableBuffer.putShort(offset + PKEY_OFFSET, (short)value, BIG_ENDIAN);
+        putU16(PKEY_OFFSET, value);
         return this;
     }
 
     public int destQp()
     {
-        return buffer.getInt(offset + DEST_QP_OFFSET, BIG_ENDIAN) & QPN_MASK;
+        return (int)bits32(DEST_QP_OFFSET, 0, QPN_WIDTH);
     }
 
     /** Sets the destination QP and clears the reserved byte before it. */
     public BaseTransportHeader destQp(final int value)
     {
-        mutableBuffer.putInt(offset + DEST_QP_OFFSET, value & QPN_MASK, BIG_ENDIAN);
+        putU32(DEST_QP_OFFSET, value & QPN_MASK);
         return this;
     }
 
     public boolean ackRequest()
     {
-        return (buffer.getInt(offset + ACK_REQUEST_OFFSET, BIG_ENDIAN) & ACK_REQUEST_BIT) != 0;
+        return bits32(ACK_REQUEST_OFFSET, ACK_REQUEST_SHIFT, 1) != 0;
     }
 
+    /** Sets the A bit and clears the reserved bits beside it. */
     public BaseTransportHeader ackRequest(final boolean value)
     {
-        mutableBuffer.putInt(offset + ACK_REQUEST_OFFSET, (value ? ACK_REQUEST_BIT : 0) | psn(), BIG_ENDIAN);
+        putBits32(ACK_REQUEST_OFFSET, QPN_WIDTH, ACK_AND_RESERVED_WIDTH, value ? 0x80 : 0);
         return this;
     }
 
     public int psn()
     {
-        return buffer.getInt(offset + PSN_OFFSET, BIG_ENDIAN) & QPN_MASK;
+        return (int)bits32(PSN_OFFSET, 0, QPN_WIDTH);
     }
 
-    /** Sets the PSN, keeping the A bit and clearing the reserved bits. */
     public BaseTransportHeader psn(final int value)
     {
-        final int ack = buffer.getInt(offset + ACK_REQUEST_OFFSET, BIG_ENDIAN) & ACK_REQUEST_BIT;
-        mutableBuffer.putInt(offset + PSN_OFFSET, ack | (value & QPN_MASK), BIG_ENDIAN);
+        putBits32(PSN_OFFSET, 0, QPN_WIDTH, value);
         return this;
     }
 
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return "BTH{unwrapped}";
         }

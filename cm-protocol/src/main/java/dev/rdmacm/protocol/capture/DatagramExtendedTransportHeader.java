@@ -1,10 +1,8 @@
 package dev.rdmacm.protocol.capture;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * Flyweight over the 8-byte Datagram Extended Transport Header that follows the BTH of every UD
@@ -20,7 +18,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * </pre>
  * GMPs to QP1 carry the well-known Q_Key {@link #GSI_QKEY}.
  */
-public final class DatagramExtendedTransportHeader
+public final class DatagramExtendedTransportHeader extends Flyweight
 {
     public static final int QKEY_OFFSET = 0;
     public static final int SOURCE_QP_OFFSET = 4;
@@ -29,56 +27,47 @@ public final class DatagramExtendedTransportHeader
     /** The Q_Key of QP1, the General Services Interface (IBA 9.6.1.1). */
     public static final long GSI_QKEY = 0x8001_0000L;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
     /** Wraps {@code buffer} for reading, checking that a whole header is present. */
     public DatagramExtendedTransportHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("DETH", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("DETH", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps {@code buffer} for writing. */
     public DatagramExtendedTransportHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
     }
 
     public long qkey()
     {
-        return buffer.getInt(offset + QKEY_OFFSET, BIG_ENDIAN) & 0xffff_ffffL;
+        return u32(QKEY_OFFSET);
     }
 
     public DatagramExtendedTransportHeader qkey(final long value)
     {
-        mutableBuffer.putInt(offset + QKEY_OFFSET, (int)value, BIG_ENDIAN);
+        putU32(QKEY_OFFSET, value);
         return this;
     }
 
     public int sourceQp()
     {
-        return buffer.getInt(offset + SOURCE_QP_OFFSET, BIG_ENDIAN) & BaseTransportHeader.QPN_MASK;
+        return (int)u32(SOURCE_QP_OFFSET) & BaseTransportHeader.QPN_MASK;
     }
 
     /** Sets the source QP and clears the reserved byte before it. */
     public DatagramExtendedTransportHeader sourceQp(final int value)
     {
-        mutableBuffer.putInt(offset + SOURCE_QP_OFFSET, value & BaseTransportHeader.QPN_MASK, BIG_ENDIAN);
+        putU32(SOURCE_QP_OFFSET, value & BaseTransportHeader.QPN_MASK);
         return this;
     }
 
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return "DETH{unwrapped}";
         }

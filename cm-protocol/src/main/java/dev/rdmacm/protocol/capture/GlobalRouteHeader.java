@@ -1,11 +1,8 @@
 package dev.rdmacm.protocol.capture;
 
-import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * Flyweight over the 40-byte Global Route Header that follows the LRH when LNH is 3 (IBA 8.3),
@@ -26,7 +23,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * PayLen counts bytes from the end of the GRH through the ICRC. NxtHdr must be 0x1B (an IBA
  * transport header follows) or tshark decodes nothing after the GRH.
  */
-public final class GlobalRouteHeader
+public final class GlobalRouteHeader extends Flyweight
 {
     public static final int IP_VERSION_OFFSET = 0;
     public static final int TRAFFIC_CLASS_OFFSET = 0;
@@ -43,157 +40,136 @@ public final class GlobalRouteHeader
     /** NxtHdr: an IBA transport header (BTH) follows. */
     public static final int NEXT_HEADER_IBA_TRANSPORT = 0x1b;
 
-    private static final int FLOW_LABEL_MASK = 0xf_ffff;
-    private static final int TRAFFIC_CLASS_SHIFT = 20;
     private static final int IP_VERSION_SHIFT = 28;
-
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
+    private static final int IP_VERSION_WIDTH = 4;
+    private static final int TRAFFIC_CLASS_SHIFT = 20;
+    private static final int TRAFFIC_CLASS_WIDTH = 8;
+    private static final int FLOW_LABEL_WIDTH = 20;
 
     /** Wraps {@code buffer} for reading, checking that a whole header is present. */
     public GlobalRouteHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("GRH", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("GRH", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps {@code buffer} for writing. */
     public GlobalRouteHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
-    }
-
-    private int firstWord()
-    {
-        return buffer.getInt(offset + IP_VERSION_OFFSET, BIG_ENDIAN);
-    }
-
-    private void firstWord(final int ipVersion, final int trafficClass, final int flowLabel)
-    {
-        mutableBuffer.putInt(offset + IP_VERSION_OFFSET,
-            (ipVersion & 0xf) << IP_VERSION_SHIFT | (trafficClass & 0xff) << TRAFFIC_CLASS_SHIFT |
-            (flowLabel & FLOW_LABEL_MASK), BIG_ENDIAN);
     }
 
     public short ipVersion()
     {
-        return (short)(firstWord() >>> IP_VERSION_SHIFT);
+        return (short)bits32(IP_VERSION_OFFSET, IP_VERSION_SHIFT, IP_VERSION_WIDTH);
     }
 
     public GlobalRouteHeader ipVersion(final int value)
     {
-        firstWord(value, trafficClass(), flowLabel());
+        putBits32(IP_VERSION_OFFSET, IP_VERSION_SHIFT, IP_VERSION_WIDTH, value);
         return this;
     }
 
     public short trafficClass()
     {
-        return (short)((firstWord() >>> TRAFFIC_CLASS_SHIFT) & 0xff);
+        return (short)bits32(TRAFFIC_CLASS_OFFSET, TRAFFIC_CLASS_SHIFT, TRAFFIC_CLASS_WIDTH);
     }
 
     public GlobalRouteHeader trafficClass(final int value)
     {
-        firstWord(ipVersion(), value, flowLabel());
+        putBits32(TRAFFIC_CLASS_OFFSET, TRAFFIC_CLASS_SHIFT, TRAFFIC_CLASS_WIDTH, value);
         return this;
     }
 
     public int flowLabel()
     {
-        return firstWord() & FLOW_LABEL_MASK;
+        return (int)bits32(FLOW_LABEL_OFFSET, 0, FLOW_LABEL_WIDTH);
     }
 
     public GlobalRouteHeader flowLabel(final int value)
     {
-        firstWord(ipVersion(), trafficClass(), value);
+        putBits32(FLOW_LABEL_OFFSET, 0, FLOW_LABEL_WIDTH, value);
         return this;
     }
 
     /** PayLen: bytes after the GRH through the ICRC. */
     public int payloadLength()
     {
-        return buffer.getShort(offset + PAYLOAD_LENGTH_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(PAYLOAD_LENGTH_OFFSET);
     }
 
     public GlobalRouteHeader payloadLength(final int value)
     {
-        mutableBuffer.putShort(offset + PAYLOAD_LENGTH_OFFSET, (short)value, BIG_ENDIAN);
+        putU16(PAYLOAD_LENGTH_OFFSET, value);
         return this;
     }
 
     public short nextHeader()
     {
-        return (short)(buffer.getByte(offset + NEXT_HEADER_OFFSET) & 0xff);
+        return u8(NEXT_HEADER_OFFSET);
     }
 
     public GlobalRouteHeader nextHeader(final int value)
     {
-        mutableBuffer.putByte(offset + NEXT_HEADER_OFFSET, (byte)value);
+        putU8(NEXT_HEADER_OFFSET, value);
         return this;
     }
 
     public short hopLimit()
     {
-        return (short)(buffer.getByte(offset + HOP_LIMIT_OFFSET) & 0xff);
+        return u8(HOP_LIMIT_OFFSET);
     }
 
     public GlobalRouteHeader hopLimit(final int value)
     {
-        mutableBuffer.putByte(offset + HOP_LIMIT_OFFSET, (byte)value);
+        putU8(HOP_LIMIT_OFFSET, value);
         return this;
     }
 
     public long sgidSubnetPrefix()
     {
-        return buffer.getLong(offset + SGID_OFFSET, BIG_ENDIAN);
+        return u64(SGID_OFFSET);
     }
 
     public long sgidInterfaceId()
     {
-        return buffer.getLong(offset + SGID_OFFSET + 8, BIG_ENDIAN);
+        return u64(SGID_OFFSET + 8);
     }
 
     public GlobalRouteHeader sgid(final long subnetPrefix, final long interfaceId)
     {
-        mutableBuffer.putLong(offset + SGID_OFFSET, subnetPrefix, BIG_ENDIAN);
-        mutableBuffer.putLong(offset + SGID_OFFSET + 8, interfaceId, BIG_ENDIAN);
+        putGid(SGID_OFFSET, subnetPrefix, interfaceId);
         return this;
     }
 
     public long dgidSubnetPrefix()
     {
-        return buffer.getLong(offset + DGID_OFFSET, BIG_ENDIAN);
+        return u64(DGID_OFFSET);
     }
 
     public long dgidInterfaceId()
     {
-        return buffer.getLong(offset + DGID_OFFSET + 8, BIG_ENDIAN);
+        return u64(DGID_OFFSET + 8);
     }
 
     public GlobalRouteHeader dgid(final long subnetPrefix, final long interfaceId)
     {
-        mutableBuffer.putLong(offset + DGID_OFFSET, subnetPrefix, BIG_ENDIAN);
-        mutableBuffer.putLong(offset + DGID_OFFSET + 8, interfaceId, BIG_ENDIAN);
+        putGid(DGID_OFFSET, subnetPrefix, interfaceId);
         return this;
     }
 
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return "GRH{unwrapped}";
         }
         return "GRH{IPVer=" + ipVersion() + ", TClass=" + trafficClass() + ", FlowLabel=0x" +
             Integer.toHexString(flowLabel()) + ", PayLen=" + payloadLength() + ", NxtHdr=0x" +
             Integer.toHexString(nextHeader()) + ", HopLmt=" + hopLimit() + ", SGID=" +
-            new Gid(sgidSubnetPrefix(), sgidInterfaceId()) + ", DGID=" +
-            new Gid(dgidSubnetPrefix(), dgidInterfaceId()) + "}";
+            gidAt(SGID_OFFSET) + ", DGID=" +
+            gidAt(DGID_OFFSET) + "}";
     }
 }

@@ -1,10 +1,8 @@
 package dev.rdmacm.protocol.capture;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * Flyweight over the 8-byte Local Route Header that starts every InfiniBand packet (IBA 7.7),
@@ -21,7 +19,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * PktLen counts 4-byte words from the first byte of the LRH to the last byte of the ICRC (the VCRC
  * is not counted); tshark marks a frame Malformed when it claims more bytes than the frame holds.
  */
-public final class LocalRouteHeader
+public final class LocalRouteHeader extends Flyweight
 {
     public static final int VIRTUAL_LANE_OFFSET = 0;
     public static final int LINK_VERSION_OFFSET = 0;
@@ -39,122 +37,111 @@ public final class LocalRouteHeader
     /** The 11 bits of PktLen. */
     public static final int PACKET_LENGTH_MASK = 0x7ff;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
+    private static final int HIGH_NIBBLE_SHIFT = 4;
+    private static final int NIBBLE_WIDTH = 4;
+    private static final int LNH_WIDTH = 2;
+    private static final int RESERVED_AND_LNH_WIDTH = 4;
+    private static final int PACKET_LENGTH_WIDTH = 11;
 
     /** Wraps {@code buffer} for reading, checking that a whole header is present. */
     public LocalRouteHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("LRH", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("LRH", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps {@code buffer} for writing. */
     public LocalRouteHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
     }
 
     public short virtualLane()
     {
-        return (short)((buffer.getByte(offset + VIRTUAL_LANE_OFFSET) & 0xf0) >>> 4);
+        return (short)bits8(VIRTUAL_LANE_OFFSET, HIGH_NIBBLE_SHIFT, NIBBLE_WIDTH);
     }
 
     public LocalRouteHeader virtualLane(final int value)
     {
-        putHighNibble(VIRTUAL_LANE_OFFSET, value);
+        putBits8(VIRTUAL_LANE_OFFSET, HIGH_NIBBLE_SHIFT, NIBBLE_WIDTH, value);
         return this;
     }
 
     public short linkVersion()
     {
-        return (short)(buffer.getByte(offset + LINK_VERSION_OFFSET) & 0x0f);
+        return (short)bits8(LINK_VERSION_OFFSET, 0, NIBBLE_WIDTH);
     }
 
     public LocalRouteHeader linkVersion(final int value)
     {
-        final int index = offset + LINK_VERSION_OFFSET;
-        mutableBuffer.putByte(index, (byte)((buffer.getByte(index) & 0xf0) | (value & 0x0f)));
+        putBits8(LINK_VERSION_OFFSET, 0, NIBBLE_WIDTH, value);
         return this;
     }
 
     public short serviceLevel()
     {
-        return (short)((buffer.getByte(offset + SERVICE_LEVEL_OFFSET) & 0xf0) >>> 4);
+        return (short)bits8(SERVICE_LEVEL_OFFSET, HIGH_NIBBLE_SHIFT, NIBBLE_WIDTH);
     }
 
     public LocalRouteHeader serviceLevel(final int value)
     {
-        putHighNibble(SERVICE_LEVEL_OFFSET, value);
+        putBits8(SERVICE_LEVEL_OFFSET, HIGH_NIBBLE_SHIFT, NIBBLE_WIDTH, value);
         return this;
     }
 
     /** LNH: {@link #LNH_IBA_LOCAL} or {@link #LNH_IBA_GLOBAL} for the packets this stack frames. */
     public short linkNextHeader()
     {
-        return (short)(buffer.getByte(offset + LINK_NEXT_HEADER_OFFSET) & 0x03);
+        return (short)bits8(LINK_NEXT_HEADER_OFFSET, 0, LNH_WIDTH);
     }
 
     /** Sets LNH and clears the two reserved bits beside it. */
     public LocalRouteHeader linkNextHeader(final int value)
     {
-        final int index = offset + LINK_NEXT_HEADER_OFFSET;
-        mutableBuffer.putByte(index, (byte)((buffer.getByte(index) & 0xf0) | (value & 0x03)));
+        putBits8(LINK_NEXT_HEADER_OFFSET, 0, RESERVED_AND_LNH_WIDTH, value & ((1 << LNH_WIDTH) - 1));
         return this;
     }
 
     public int dlid()
     {
-        return buffer.getShort(offset + DLID_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(DLID_OFFSET);
     }
 
     public LocalRouteHeader dlid(final int value)
     {
-        mutableBuffer.putShort(offset + DLID_OFFSET, (short)value, BIG_ENDIAN);
+        putU16(DLID_OFFSET, value);
         return this;
     }
 
     /** PktLen in 4-byte words, LRH through ICRC. */
     public int packetLengthWords()
     {
-        return buffer.getShort(offset + PACKET_LENGTH_OFFSET, BIG_ENDIAN) & PACKET_LENGTH_MASK;
+        return bits16(PACKET_LENGTH_OFFSET, 0, PACKET_LENGTH_WIDTH);
     }
 
     /** Sets PktLen and clears the five reserved bits before it. */
     public LocalRouteHeader packetLengthWords(final int value)
     {
-        mutableBuffer.putShort(offset + PACKET_LENGTH_OFFSET, (short)(value & PACKET_LENGTH_MASK), BIG_ENDIAN);
+        putU16(PACKET_LENGTH_OFFSET, value & PACKET_LENGTH_MASK);
         return this;
     }
 
     public int slid()
     {
-        return buffer.getShort(offset + SLID_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(SLID_OFFSET);
     }
 
     public LocalRouteHeader slid(final int value)
     {
-        mutableBuffer.putShort(offset + SLID_OFFSET, (short)value, BIG_ENDIAN);
+        putU16(SLID_OFFSET, value);
         return this;
-    }
-
-    private void putHighNibble(final int fieldOffset, final int value)
-    {
-        final int index = offset + fieldOffset;
-        mutableBuffer.putByte(index, (byte)(((value & 0x0f) << 4) | (buffer.getByte(index) & 0x0f)));
     }
 
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return "LRH{unwrapped}";
         }

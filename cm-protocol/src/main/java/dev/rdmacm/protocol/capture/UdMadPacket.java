@@ -1,11 +1,10 @@
 package dev.rdmacm.protocol.capture;
 
+import dev.rdmacm.protocol.Flyweight;
 import dev.rdmacm.protocol.MalformedMessageException;
 import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * Flyweight over a whole InfiniBand packet that carries one MAD on a UD QP, as a capture holds it and
@@ -26,7 +25,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * The ICRC and VCRC are written as zero: no peer on a machine without InfiniBand hardware computes
  * them for us to check against, and tshark displays them without checking.
  */
-public final class UdMadPacket
+public final class UdMadPacket extends Flyweight
 {
     public static final int LRH_OFFSET = 0;
     /** Where the GRH starts when there is one; everything after it moves by its 40 bytes. */
@@ -51,9 +50,6 @@ public final class UdMadPacket
     private final GlobalRouteHeader grh = new GlobalRouteHeader();
     private final BaseTransportHeader bth = new BaseTransportHeader();
     private final DatagramExtendedTransportHeader deth = new DatagramExtendedTransportHeader();
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
     private boolean global;
 
     /**
@@ -63,6 +59,7 @@ public final class UdMadPacket
      */
     public UdMadPacket wrap(final DirectBuffer buffer, final int offset, final int length)
     {
+        wrapForReading("UD MAD packet", buffer, offset, length, LocalRouteHeader.LENGTH);
         lrh.wrap(buffer, offset + LRH_OFFSET, length);
         final int lnh = lrh.linkNextHeader();
         if (lnh != LocalRouteHeader.LNH_IBA_LOCAL && lnh != LocalRouteHeader.LNH_IBA_GLOBAL)
@@ -93,9 +90,6 @@ public final class UdMadPacket
                     " bytes, a UD packet with one 256-byte MAD has " + GRH_PAYLOAD_LENGTH);
             }
         }
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
         this.global = withGrh;
         bth.wrap(buffer, offset + bthOffset(), BaseTransportHeader.LENGTH);
         deth.wrap(buffer, offset + dethOffset(), DatagramExtendedTransportHeader.LENGTH);
@@ -116,9 +110,7 @@ public final class UdMadPacket
      */
     public UdMadPacket wrapForFraming(final MutableDirectBuffer buffer, final int offset, final boolean withGrh)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         this.global = withGrh;
         buffer.setMemory(offset, frameLength(), (byte)0);
         lrh.wrap(buffer, offset + LRH_OFFSET)
@@ -202,44 +194,32 @@ public final class UdMadPacket
         return global ? GLOBAL_FRAME_LENGTH : LOCAL_FRAME_LENGTH;
     }
 
-    /** The buffer this packet wraps. */
-    public DirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /** The offset of the frame in {@link #buffer()}. */
-    public int offset()
-    {
-        return offset;
-    }
-
     public long invariantCrc()
     {
-        return buffer.getInt(offset + icrcOffset(), BIG_ENDIAN) & 0xffff_ffffL;
+        return u32(icrcOffset());
     }
 
     public UdMadPacket invariantCrc(final long value)
     {
-        mutableBuffer.putInt(offset + icrcOffset(), (int)value, BIG_ENDIAN);
+        putU32(icrcOffset(), value);
         return this;
     }
 
     public int variantCrc()
     {
-        return buffer.getShort(offset + vcrcOffset(), BIG_ENDIAN) & 0xffff;
+        return u16(vcrcOffset());
     }
 
     public UdMadPacket variantCrc(final int value)
     {
-        mutableBuffer.putShort(offset + vcrcOffset(), (short)value, BIG_ENDIAN);
+        putU16(vcrcOffset(), value);
         return this;
     }
 
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return "UdMadPacket{unwrapped}";
         }
