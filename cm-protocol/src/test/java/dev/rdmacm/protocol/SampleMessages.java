@@ -53,6 +53,7 @@ public final class SampleMessages
     {
         final List<Sample> samples = new ArrayList<>();
         samples.addAll(SaSamples.all());
+        samples.addAll(CmSamples.all());
         return samples;
     }
 
