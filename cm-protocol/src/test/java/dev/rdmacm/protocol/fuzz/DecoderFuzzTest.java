@@ -44,7 +44,8 @@ class DecoderFuzzTest
         Duration.ofSeconds(Long.getLong("rdmacm.fuzz.seconds", Math.max(60, ITERATIONS / 10_000L)));
 
     /** Offsets in a sample UD frame where a decoder may start: each header, the MAD and its parts. */
-    private static final int[] CANDIDATE_OFFSETS = {0, 8, 20, 28, 28 + 24, 28 + 36, 28 + 56};
+    private static final int[] CANDIDATE_OFFSETS = {0, 8, 20, 28, 28 + 24, 28 + 36, 28 + 56,
+        28 + 24 + 16, 28 + 24 + 140}; // the last two: the private data of a SIDR_REQ and of a REQ
     private static final int MAX_OFFSET = 16;
     private static final int MAX_RANDOM_LENGTH = 400;
     private static final int[] INTERESTING_BYTES = {0x00, 0xff, 0x7f, 0x80, 0x01, 0xfe, 0x3f, 0x40};
@@ -186,7 +187,7 @@ class DecoderFuzzTest
             }
         }
 
-        /** The sample slices this decoder reads without complaint: the starting points for mutation. */
+        /** The sample slices this decoder wraps without complaint: the starting points for mutation. */
         List<byte[]> seedsFrom(final List<UnsafeBuffer> samples)
         {
             final List<byte[]> seeds = new ArrayList<>();
@@ -195,21 +196,35 @@ class DecoderFuzzTest
                 for (final int start : CANDIDATE_OFFSETS)
                 {
                     final int length = sample.capacity() - start;
-                    final Throwable outcome = decode(new UnsafeBuffer(sample, start, length), 0, length);
-                    if (outcome == null)
+                    final UnsafeBuffer slice = new UnsafeBuffer(sample, start, length);
+                    final Throwable outcome = decode(slice, 0, length);
+                    if (outcome != null && !(outcome instanceof MalformedMessageException))
+                    {
+                        throw new AssertionError("an unmutated sample at offset " + start + " made " +
+                            flyweight.getClass().getName() + " throw " + outcome, outcome);
+                    }
+                    if (wraps(slice, length))
                     {
                         final byte[] seed = new byte[length];
                         sample.getBytes(start, seed);
                         seeds.add(seed);
                     }
-                    else if (!(outcome instanceof MalformedMessageException))
-                    {
-                        throw new AssertionError("an unmutated sample at offset " + start + " made " +
-                            flyweight.getClass().getName() + " throw " + outcome, outcome);
-                    }
                 }
             }
             return seeds;
+        }
+
+        private boolean wraps(final DirectBuffer buffer, final int length)
+        {
+            try
+            {
+                final Object wrapped = (Object)wrap.invokeExact(flyweight, buffer, 0, length);
+                return wrapped != null;
+            }
+            catch (final Throwable ex)
+            {
+                return false;
+            }
         }
 
         private Throwable checkToString()
