@@ -10,13 +10,15 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
  * Finds every decoder in cm-protocol's main classes: a public concrete class with a public no-argument
- * constructor and a public {@code wrap(DirectBuffer, int, int)}. Found rather than listed, so that a
+ * constructor and at least one entry point, a public {@code wrap...(DirectBuffer, int, int)}
+ * ({@code wrap}, and e.g. {@code wrapMad} of the CM messages). Found rather than listed, so that a
  * codec added later is fuzzed without anyone remembering to register it.
  */
 final class DecoderDiscovery
@@ -56,16 +58,20 @@ final class DecoderDiscovery
         return decoders;
     }
 
-    static Method wrapMethod(final Class<?> type)
+    /** The entry points of a decoder: every public {@code wrap...(DirectBuffer, int, int)}. */
+    static List<Method> wrapMethods(final Class<?> type)
     {
-        try
+        final List<Method> wraps = new ArrayList<>();
+        for (final Method method : type.getMethods())
         {
-            return type.getMethod("wrap", DirectBuffer.class, int.class, int.class);
+            if (method.getName().startsWith("wrap") && !Modifier.isStatic(method.getModifiers()) &&
+                Arrays.equals(method.getParameterTypes(), new Class<?>[] {DirectBuffer.class, int.class, int.class}))
+            {
+                wraps.add(method);
+            }
         }
-        catch (final NoSuchMethodException ex)
-        {
-            throw new AssertionError(type.getName() + " has no wrap(DirectBuffer, int, int)", ex);
-        }
+        wraps.sort(Comparator.comparing(Method::getName));
+        return wraps;
     }
 
     /** Every public getter: no parameters, a result, not one of Object's (toString is called apart). */
@@ -94,7 +100,7 @@ final class DecoderDiscovery
         try
         {
             type.getConstructor();
-            return Modifier.isPublic(type.getMethod("wrap", DirectBuffer.class, int.class, int.class).getModifiers());
+            return !wrapMethods(type).isEmpty();
         }
         catch (final NoSuchMethodException ex)
         {
