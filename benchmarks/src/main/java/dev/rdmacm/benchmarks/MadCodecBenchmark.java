@@ -1,5 +1,8 @@
 package dev.rdmacm.benchmarks;
 
+import dev.rdmacm.protocol.cm.ConnectRequest;
+import dev.rdmacm.protocol.cm.ConnectRequestPath;
+import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.MadMethod;
 import dev.rdmacm.protocol.sa.PathRecord;
@@ -40,15 +43,20 @@ public class MadCodecBenchmark
         PathRecordComponentMask.NUMB_PATH | PathRecordComponentMask.P_KEY;
 
     private final UnsafeBuffer pathRecordMad = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
+    private final UnsafeBuffer connectRequestMad = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
     private final UnsafeBuffer target = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
     private final SaMad sa = new SaMad();
     private final PathRecord path = new PathRecord();
+    private final MadHeader madHeader = new MadHeader();
+    private final ConnectRequest request = new ConnectRequest();
+    private final IpCmPrivateDataHeader ipCm = new IpCmPrivateDataHeader();
     private long transactionId;
 
     @Setup
     public void setUp()
     {
         encodePathRecord(pathRecordMad, 0x1234_5678L);
+        encodeConnectRequest(connectRequestMad, 0x1234_5678L);
     }
 
     /** The floor: a plain copy of the 256 bytes of a MAD. */
@@ -82,6 +90,52 @@ public class MadCodecBenchmark
             record.numbPath() + record.pKey() + record.qosClass() + record.sl() + record.mtuSelector() +
             record.mtu() + record.rateSelector() + record.rate() + record.packetLifeTimeSelector() +
             record.packetLifeTime() + record.preference();
+    }
+
+    /** A CM REQ with the RDMA IP CM header: MAD header, every REQ field, the primary path, the IP CM header. */
+    @Benchmark
+    public UnsafeBuffer encodeConnectRequestMad()
+    {
+        encodeConnectRequest(target, ++transactionId);
+        return target;
+    }
+
+    @Benchmark
+    public long decodeConnectRequestMad()
+    {
+        final ConnectRequest req = request.wrapMad(connectRequestMad, 0, MadHeader.MAD_SIZE);
+        final MadHeader header = madHeader.wrap(connectRequestMad, 0, MadHeader.MAD_SIZE);
+        final ConnectRequestPath primary = req.primaryPath();
+        final IpCmPrivateDataHeader ip = ipCm.wrap(req);
+        return header.baseVersion() + header.mgmtClass() + header.classVersion() + header.method() +
+            header.status() + header.transactionId() + header.attributeId() + header.attributeModifier() +
+            req.localCommId() + req.vendorId() + req.serviceId() + req.localCaGuid() + req.localQKey() +
+            req.localQpn() + req.responderResources() + req.localEecn() + req.initiatorDepth() + req.remoteEecn() +
+            req.remoteCmResponseTimeout() + req.transportServiceType() + (req.endToEndFlowControl() ? 1 : 0) +
+            req.startingPsn() + req.localCmResponseTimeout() + req.retryCount() + req.partitionKey() +
+            req.pathMtu() + (req.rdcExists() ? 1 : 0) + req.rnrRetryCount() + req.maxCmRetries() +
+            (req.srq() ? 1 : 0) + req.extendedTransportType() +
+            primary.localPortLid() + primary.remotePortLid() + primary.localPortGidSubnetPrefix() +
+            primary.localPortGidInterfaceId() + primary.remotePortGidSubnetPrefix() +
+            primary.remotePortGidInterfaceId() + primary.flowLabel() + primary.packetRate() +
+            primary.trafficClass() + primary.hopLimit() + primary.sl() + (primary.subnetLocal() ? 1 : 0) +
+            primary.localAckTimeout() +
+            ip.version() + ip.ipVersion() + ip.sourcePort() + ip.sourceIpv4() + ip.destinationIpv4();
+    }
+
+    private void encodeConnectRequest(final UnsafeBuffer buffer, final long tid)
+    {
+        final ConnectRequest req = request.encodeMad(buffer, 0, madHeader, tid)
+            .localCommId(0x1122_3344L).serviceId(0x0000_0000_0106_4e20L).localCaGuid(0x0002_c903_0000_1001L)
+            .localQKey(0).localQpn(0x000123).responderResources(4).localEecn(0).initiatorDepth(4).remoteEecn(0)
+            .remoteCmResponseTimeout(20).transportServiceType(0).endToEndFlowControl(true).startingPsn(0xabcdef)
+            .localCmResponseTimeout(20).retryCount(7).partitionKey(0xffff).pathMtu(4).rdcExists(false)
+            .rnrRetryCount(7).maxCmRetries(15).srq(false).extendedTransportType(0);
+        req.primaryPath().localPortLid(4).remotePortLid(1).localPortGid(PREFIX, 0x0002_c903_0000_0001L)
+            .remotePortGid(PREFIX, 0x0002_c903_0000_0002L).flowLabel(0x12345).packetRate(7).trafficClass(0x20)
+            .hopLimit(64).sl(3).subnetLocal(true).localAckTimeout(18);
+        ipCm.wrap(req).version(IpCmPrivateDataHeader.CMA_VERSION).ipVersion(IpCmPrivateDataHeader.IP_VERSION_4)
+            .sourcePort(50_000).sourceIpv4(0xc0a8_0105).destinationIpv4(0xc0a8_0106);
     }
 
     private void encodePathRecord(final UnsafeBuffer buffer, final long tid)
