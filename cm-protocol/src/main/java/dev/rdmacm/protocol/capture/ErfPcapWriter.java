@@ -47,6 +47,13 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  */
 public final class ErfPcapWriter implements Closeable
 {
+    public static final int PCAP_MAGIC_OFFSET = 0;
+    public static final int PCAP_VERSION_MAJOR_OFFSET = 4;
+    public static final int PCAP_VERSION_MINOR_OFFSET = 6;
+    public static final int PCAP_THIS_ZONE_OFFSET = 8;
+    public static final int PCAP_SIGFIGS_OFFSET = 12;
+    public static final int PCAP_SNAPLEN_OFFSET = 16;
+    public static final int PCAP_NETWORK_OFFSET = 20;
     public static final int PCAP_MAGIC_NANOSECONDS = 0xa1b2_3c4d;
     public static final int PCAP_VERSION_MAJOR = 2;
     public static final int PCAP_VERSION_MINOR = 4;
@@ -82,18 +89,37 @@ public final class ErfPcapWriter implements Closeable
     private final UdMadPacket packet = new UdMadPacket();
     private boolean closed;
 
-    /** Starts a capture on {@code channel}, e.g. a {@link java.nio.channels.FileChannel}, writing the pcap header. */
+    /**
+     * Starts a capture on {@code channel}, e.g. a {@link java.nio.channels.FileChannel}, writing the pcap
+     * header. The channel is closed if that write fails.
+     */
     public ErfPcapWriter(final WritableByteChannel channel) throws IOException
     {
         this.channel = channel;
-        record.putInt(0, PCAP_MAGIC_NANOSECONDS, LITTLE_ENDIAN);
-        record.putShort(4, (short)PCAP_VERSION_MAJOR, LITTLE_ENDIAN);
-        record.putShort(6, (short)PCAP_VERSION_MINOR, LITTLE_ENDIAN);
-        record.putInt(8, 0, LITTLE_ENDIAN);
-        record.putInt(12, 0, LITTLE_ENDIAN);
-        record.putInt(16, PCAP_SNAPLEN, LITTLE_ENDIAN);
-        record.putInt(20, LINKTYPE_ERF, LITTLE_ENDIAN);
-        writeRecordBytes(PCAP_HEADER_LENGTH);
+        record.putInt(PCAP_MAGIC_OFFSET, PCAP_MAGIC_NANOSECONDS, LITTLE_ENDIAN);
+        record.putShort(PCAP_VERSION_MAJOR_OFFSET, (short)PCAP_VERSION_MAJOR, LITTLE_ENDIAN);
+        record.putShort(PCAP_VERSION_MINOR_OFFSET, (short)PCAP_VERSION_MINOR, LITTLE_ENDIAN);
+        record.putInt(PCAP_THIS_ZONE_OFFSET, 0, LITTLE_ENDIAN);
+        record.putInt(PCAP_SIGFIGS_OFFSET, 0, LITTLE_ENDIAN);
+        record.putInt(PCAP_SNAPLEN_OFFSET, PCAP_SNAPLEN, LITTLE_ENDIAN);
+        record.putInt(PCAP_NETWORK_OFFSET, LINKTYPE_ERF, LITTLE_ENDIAN);
+        try
+        {
+            writeRecordBytes(PCAP_HEADER_LENGTH);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            closed = true;
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException suppressed)
+            {
+                ex.addSuppressed(suppressed);
+            }
+            throw ex;
+        }
     }
 
     /** Starts a capture on {@code out}; {@link #close()} flushes and closes it. */

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.NonWritableChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.TRUNCATE_EXISTING;
 import static java.nio.file.StandardOpenOption.WRITE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -210,6 +212,17 @@ class ErfPcapWriterTest
                 CaptureDirection.SENT, new UnsafeBuffer(new byte[300]), 0, 257, 1, 4, 1, 1, 0xffff, 0, 0));
             assertEquals("MAD length 257 is outside 0..256", ex.getMessage());
         }
+    }
+
+    @Test
+    void shouldCloseTheChannelWhenThePcapHeaderCannotBeWritten() throws IOException
+    {
+        final Path pcap = dir.resolve("read-only.pcap");
+        Files.createFile(pcap);
+        final FileChannel readOnly = FileChannel.open(pcap, READ);
+
+        assertThrows(NonWritableChannelException.class, () -> new ErfPcapWriter(readOnly));
+        assertFalse(readOnly.isOpen());
     }
 
     @Test
