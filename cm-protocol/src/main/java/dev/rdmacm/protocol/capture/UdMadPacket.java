@@ -27,6 +27,9 @@ import org.agrona.MutableDirectBuffer;
  */
 public final class UdMadPacket extends Flyweight
 {
+    public static final int ICRC_LENGTH = 4;
+    public static final int VCRC_LENGTH = 2;
+
     public static final int LRH_OFFSET = 0;
     /** Where the GRH starts when there is one; everything after it moves by its 40 bytes. */
     public static final int GRH_OFFSET = LocalRouteHeader.LENGTH;
@@ -34,9 +37,7 @@ public final class UdMadPacket extends Flyweight
     public static final int DETH_OFFSET_LOCAL = BTH_OFFSET_LOCAL + BaseTransportHeader.LENGTH;
     public static final int MAD_OFFSET_LOCAL = DETH_OFFSET_LOCAL + DatagramExtendedTransportHeader.LENGTH;
     public static final int ICRC_OFFSET_LOCAL = MAD_OFFSET_LOCAL + MadHeader.MAD_SIZE;
-    public static final int VCRC_OFFSET_LOCAL = ICRC_OFFSET_LOCAL + 4;
-    public static final int ICRC_LENGTH = 4;
-    public static final int VCRC_LENGTH = 2;
+    public static final int VCRC_OFFSET_LOCAL = ICRC_OFFSET_LOCAL + ICRC_LENGTH;
 
     public static final int LOCAL_FRAME_LENGTH = VCRC_OFFSET_LOCAL + VCRC_LENGTH;
     public static final int GLOBAL_FRAME_LENGTH = LOCAL_FRAME_LENGTH + GlobalRouteHeader.LENGTH;
