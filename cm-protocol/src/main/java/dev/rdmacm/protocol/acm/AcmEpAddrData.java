@@ -58,13 +58,6 @@ public final class AcmEpAddrData extends Flyweight
         return this;
     }
 
-    /** Zeroes the whole entry. */
-    public AcmEpAddrData clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
     public long flags()
     {
         return buffer.getInt(offset + FLAGS_OFFSET, HOST_ORDER) & 0xffff_ffffL;

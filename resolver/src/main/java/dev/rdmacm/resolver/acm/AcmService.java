@@ -291,7 +291,8 @@ public final class AcmService
                     || dest.type() == AcmEpType.ADDRESS_IP6 ? AcmStatus.ESRCADDR : AcmStatus.EDESTTYPE);
                 return;
             }
-            replyEntry.wrap(chosenSource, 0).clear().flags(AcmEpFlags.SOURCE);
+            chosenSource.setMemory(0, AcmEpAddrData.LENGTH, (byte)0);
+            replyEntry.wrap(chosenSource, 0).flags(AcmEpFlags.SOURCE);
             src.writeTo(replyEntry);
             selected = chosenSource;
         }
@@ -695,7 +696,7 @@ public final class AcmService
             return;
         }
         reply.putBytes(0, pending.request, 0, AcmMessage.resolveLength(1));
-        replyHeader.wrap(reply, 0).status(AcmStatus.SUCCESS).clearData().length(AcmMessage.resolveLength(1));
+        replyHeader.wrap(reply, 0).status(AcmStatus.SUCCESS).data(0, 0, 0).length(AcmMessage.resolveLength(1));
         reply.putBytes(AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET, path);
         pending.connection.reply(reply, 0, AcmMessage.resolveLength(1));
     }
@@ -806,7 +807,7 @@ public final class AcmService
     {
         reply.putBytes(0, request, 0, AcmHeader.LENGTH);
         replyHeader.wrap(reply, 0);
-        replyHeader.opcode(replyHeader.opcode() | AcmOp.ACK).status(status).clearData().length(AcmHeader.LENGTH);
+        replyHeader.opcode(replyHeader.opcode() | AcmOp.ACK).status(status).data(0, 0, 0).length(AcmHeader.LENGTH);
         connection.reply(reply, 0, AcmHeader.LENGTH);
     }
 
@@ -816,8 +817,9 @@ public final class AcmService
         final int entries = selected != null ? 2 : 1;
         final int length = AcmMessage.resolveLength(entries);
         reply.putBytes(0, request, 0, AcmHeader.LENGTH);
-        replyHeader.wrap(reply, 0).status(AcmStatus.SUCCESS).clearData().length(length);
-        replyEntry.wrap(reply, AcmHeader.LENGTH).clear().flags(AcmEpFlags.RESOLVED_PATH).type(AcmEpType.PATH);
+        replyHeader.wrap(reply, 0).status(AcmStatus.SUCCESS).data(0, 0, 0).length(length);
+        reply.setMemory(AcmHeader.LENGTH, AcmEpAddrData.LENGTH, (byte)0);
+        replyEntry.wrap(reply, AcmHeader.LENGTH).flags(AcmEpFlags.RESOLVED_PATH).type(AcmEpType.PATH);
         reply.putBytes(replyEntry.infoOffset(), path);
         if (selected != null)
         {
