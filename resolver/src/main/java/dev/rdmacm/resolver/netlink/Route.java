@@ -10,6 +10,8 @@ import java.net.InetAddress;
  * @param scope           RT_SCOPE_* (0 universe, 253 link, 254 host).
  * @param flags           rtm_flags (RTM_F_CLONED...).
  * @param destination     RTA_DST.
+ * @param source          RTA_SRC, the source the request gave; null or the zero address (IPv6 replies
+ *                        carry {@code ::}) for a wildcard source.
  * @param preferredSource RTA_PREFSRC, the source the kernel would pick; null if none.
  * @param gateway         RTA_GATEWAY, null for a directly connected destination.
  * @param outputIfindex   RTA_OIF.
@@ -22,12 +24,19 @@ public record Route(
     int scope,
     long flags,
     InetAddress destination,
+    InetAddress source,
     InetAddress preferredSource,
     InetAddress gateway,
     int outputIfindex,
     int hopLimit,
     int mtu)
 {
+    /** The source a packet would carry: the one given, else the kernel's preferred one. */
+    public InetAddress effectiveSource()
+    {
+        return source != null && !source.isAnyLocalAddress() ? source : preferredSource;
+    }
+
     public boolean isLocal()
     {
         return type == RouteMessage.RTN_LOCAL;

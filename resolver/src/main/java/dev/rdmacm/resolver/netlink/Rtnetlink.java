@@ -192,6 +192,7 @@ public final class Rtnetlink implements AutoCloseable
         final int family = routeMessage.family();
         int table = routeMessage.table();
         InetAddress destination = null;
+        InetAddress source = null;
         InetAddress preferredSource = null;
         InetAddress gateway = null;
         int oif = 0;
@@ -203,6 +204,7 @@ public final class Rtnetlink implements AutoCloseable
             switch (attribute.type())
             {
                 case RouteMessage.RTA_DST -> destination = address(attribute);
+                case RouteMessage.RTA_SRC -> source = address(attribute);
                 case RouteMessage.RTA_PREFSRC -> preferredSource = address(attribute);
                 case RouteMessage.RTA_GATEWAY -> gateway = address(attribute);
                 case RouteMessage.RTA_OIF -> oif = (int)attribute.u32();
@@ -232,7 +234,7 @@ public final class Rtnetlink implements AutoCloseable
             destination = zeroAddress(family);
         }
         return new Route(routeMessage.type(), table, routeMessage.scope(), routeMessage.flags(), destination,
-            preferredSource, gateway, oif, hopLimit, mtu);
+            source, preferredSource, gateway, oif, hopLimit, mtu);
     }
 
     /** Decodes an RTM_NEWLINK or RTM_DELLINK message. */
