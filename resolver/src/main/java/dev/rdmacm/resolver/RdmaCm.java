@@ -73,7 +73,13 @@ public final class RdmaCm implements AutoCloseable
         this.options = options;
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger());
         this.runner = new AgentRunner(agent.idleStrategy(),
-            error -> LOG.log(System.Logger.Level.ERROR, "rdmacm resolver loop: " + error.getMessage(), error),
+            error ->
+            {
+                if (!(error instanceof org.agrona.concurrent.AgentTerminationException))
+                {
+                    LOG.log(System.Logger.Level.ERROR, "rdmacm resolver loop: " + error.getMessage(), error);
+                }
+            },
             null, agent);
     }
 

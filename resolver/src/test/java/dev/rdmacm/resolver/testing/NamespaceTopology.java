@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   |  host  | a3 10.5.0.1/24 ------------- b3 10.5.0.2/24  |  peer  |  (a3: no RDMA device)
  *   |        | a2 10.4.0.1/24 (retrans 100 ms) -- b2 (no address: never answers)
  *   |        |                                              +--------+
- *   |        | a1 10.2.0.1/24 fd02::1 --- g0 10.2.0.2 fd02::2 [gateway, forwarding] g1 10.3.0.1 fd03::1
- *   |        |                                                     --- c0 10.3.0.2 fd03::2 [far]
+ *   |        | a1 10.2.0.1/24 fd02::1 fe80::21 --- g0 10.2.0.2 fd02::2 fe80::22 [gateway, forwarding]
+ *   |        |     g1 10.3.0.1 fd03::1 fe80::31 --- c0 10.3.0.2 fd03::2 fe80::32 [far]
  *   |        | a4 10.6.0.1/24 NOARP ------- b4 10.6.0.2/24 NOARP
  *   +--------+ routes: 10.3.0.0/24 via 10.2.0.2, fd03::/64 via fd02::2,
  *              unreachable 192.0.2.0/24 2001:db8:1::/48, prohibit 203.0.113.0/24 2001:db8:2::/48,
@@ -89,10 +89,11 @@ public final class NamespaceTopology implements AutoCloseable
 
         address(host, "a0", "10.1.0.1/16", "fd01::1/64", "fe80::1/64");
         address(peer, "b0", "10.1.0.2/16", "fd01::2/64", "fe80::2/64");
-        address(host, "a1", "10.2.0.1/24", "fd02::1/64");
-        address(gateway, "g0", "10.2.0.2/24", "fd02::2/64");
-        address(gateway, "g1", "10.3.0.1/24", "fd03::1/64");
-        address(far, "c0", "10.3.0.2/24", "fd03::2/64");
+        // Every IPv6 link needs a link-local address: without one the kernel sends no neighbour solicitation.
+        address(host, "a1", "10.2.0.1/24", "fd02::1/64", "fe80::21/64");
+        address(gateway, "g0", "10.2.0.2/24", "fd02::2/64", "fe80::22/64");
+        address(gateway, "g1", "10.3.0.1/24", "fd03::1/64", "fe80::31/64");
+        address(far, "c0", "10.3.0.2/24", "fd03::2/64", "fe80::32/64");
         address(host, "a2", "10.4.0.1/24");
         address(host, "a3", "10.5.0.1/24");
         address(peer, "b3", "10.5.0.2/24");
