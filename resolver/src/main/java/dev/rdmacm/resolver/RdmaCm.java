@@ -130,6 +130,33 @@ public final class RdmaCm implements AutoCloseable
         return new RdmaCmId(this, channel, ids.incrementAndGet());
     }
 
+    /**
+     * The index of the interface called {@code name} in the resolver's network namespace, e.g. to turn
+     * {@code fe80::2%eth0} into a scope id.
+     *
+     * @throws RdmaCmException ENODEV when there is no such interface.
+     */
+    public int interfaceIndex(final String name) throws RdmaCmException
+    {
+        final java.util.concurrent.CompletableFuture<Integer> result = new java.util.concurrent.CompletableFuture<>();
+        submit(agent -> agent.interfaceIndex(name, result));
+        try
+        {
+            return result.get();
+        }
+        catch (final ExecutionException ex)
+        {
+            final int errno = ex.getCause() instanceof dev.rdmacm.resolver.netlink.NetlinkException n ? n.errno() :
+                dev.rdmacm.resolver.posix.Errno.EIO;
+            throw new RdmaCmException("interface " + name, errno, null, true);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new RdmaCmException("interface " + name, dev.rdmacm.resolver.posix.Errno.EINTR, "interrupted", true);
+        }
+    }
+
     StateTransitionListener listener()
     {
         return options.listener();

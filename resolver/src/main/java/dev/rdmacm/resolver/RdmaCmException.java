@@ -12,13 +12,28 @@ public final class RdmaCmException extends Exception
 
     private final int errno;
     private final boolean returnedByCall;
+    private final transient ResolutionTrace trace;
 
     public RdmaCmException(final String operation, final int errno, final String detail, final boolean returnedByCall)
+    {
+        this(operation, errno, detail, returnedByCall, null);
+    }
+
+    public RdmaCmException(
+        final String operation, final int errno, final String detail, final boolean returnedByCall,
+        final ResolutionTrace trace)
     {
         super(operation + " failed: " + Errno.name(errno) + " (" + Errno.description(errno) + ")" +
             (detail == null || detail.isEmpty() ? "" : ": " + detail));
         this.errno = errno;
         this.returnedByCall = returnedByCall;
+        this.trace = trace;
+    }
+
+    /** The steps of the resolution that failed, or null when it never started. */
+    public ResolutionTrace trace()
+    {
+        return trace;
     }
 
     /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */

@@ -274,7 +274,7 @@ public final class RdmaCmId implements AutoCloseable
                 transition(backTo, "resolve_addr returned " + Errno.name(errno));
             }
         }
-        final RdmaCmException ex = new RdmaCmException("rdma_resolve_addr", errno, detail, true);
+        final RdmaCmException ex = new RdmaCmException("rdma_resolve_addr", errno, detail, true, p.trace);
         p.accepted.completeExceptionally(ex);
         p.completion.completeExceptionally(ex);
     }
@@ -307,7 +307,7 @@ public final class RdmaCmId implements AutoCloseable
             transition(CmIdState.ADDR_BOUND, "ADDR_ERROR " + Errno.name(errno));
         }
         deliver(new CmEvent(this, CmEventType.ADDR_ERROR, -errno, null, detail, p.trace));
-        p.completion.completeExceptionally(new RdmaCmException("rdma_resolve_addr", errno, detail, false));
+        p.completion.completeExceptionally(new RdmaCmException("rdma_resolve_addr", errno, detail, false, p.trace));
     }
 
     void acknowledge(final CmEvent event)

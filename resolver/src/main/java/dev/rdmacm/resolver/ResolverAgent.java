@@ -276,6 +276,19 @@ final class ResolverAgent implements Agent
         }
     }
 
+    /** Looks an interface up by name in the loop's namespace (for IPv6 scope ids given as names). */
+    void interfaceIndex(final String name, final CompletableFuture<Integer> result)
+    {
+        try
+        {
+            result.complete(rtnetlink.link(name).ifindex());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            result.completeExceptionally(ex);
+        }
+    }
+
     /** {@code rdma_bind_addr} of a concrete address, on the loop thread because it needs rtnetlink. */
     void bind(final InetAddress source, final ResolutionTrace trace,
         final CompletableFuture<AddressResolver.BoundSource> result)

@@ -117,6 +117,20 @@ public final class Rtnetlink implements AutoCloseable
         return requireReply(link, "RTM_GETLINK");
     }
 
+    /** RTM_GETLINK by name (IFLA_IFNAME); ENODEV when there is no such interface. */
+    public Link link(final String name) throws IOException
+    {
+        final UnsafeBuffer buffer = begin(RTM_GETLINK, NLM_F_REQUEST);
+        linkMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear();
+        int end = linkMessage.attributesOffset();
+        final byte[] bytes = (name + "\0").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        end = RouteAttribute.put(buffer, end, LinkMessage.IFLA_IFNAME, bytes, bytes.length);
+        end = RouteAttribute.putInt(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
+        link = null;
+        socket.transact(end, "RTM_GETLINK " + name, onLink);
+        return requireReply(link, "RTM_GETLINK");
+    }
+
     /** RTM_GETADDR dump of one family (AF_INET or AF_INET6). */
     public List<InterfaceAddress> addresses(final int family) throws IOException
     {
