@@ -68,7 +68,7 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     private boolean closed;
 
-    private RdmaCm(final Options options)
+    private RdmaCm(final Options options) throws dev.rdmacm.resolver.posix.NativeCallException
     {
         this.options = options;
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger());
@@ -90,7 +90,15 @@ public final class RdmaCm implements AutoCloseable
      */
     public static RdmaCm open(final Options options) throws RdmaCmException
     {
-        final RdmaCm cm = new RdmaCm(options);
+        final RdmaCm cm;
+        try
+        {
+            cm = new RdmaCm(options);
+        }
+        catch (final dev.rdmacm.resolver.posix.NativeCallException ex)
+        {
+            throw new RdmaCmException("starting the resolver", ex.errno(), ex.getMessage(), true);
+        }
         AgentRunner.startOnThread(cm.runner);
         try
         {
@@ -194,5 +202,6 @@ public final class RdmaCm implements AutoCloseable
         agent.requestClose();
         runner.close();
         agent.failQueued();
+        agent.releaseWakeUp();
     }
 }

@@ -135,16 +135,8 @@ class IpoibResolutionTest
         final Gid localGid = Gid.parse("fe80::2:c903:d:4aa1");
         final RdmaPortBinding port = new RdmaPortBinding("mlx4_0", 1, 0, localGid, GidType.IB, null, 0xffff);
         final AddressResolver resolver = new AddressResolver(null, null, new FixedGidDirectory(List.of(port)));
-        final PendingResolution p = new PendingResolution(null, null, null, 0, null,
-            InetAddress.getByName("192.168.10.2"), 1_000_000_000L, new CompletableFuture<>());
-        p.route = new Route(RouteMessage.RTN_UNICAST, 254, 253, 0, InetAddress.getByName("192.168.10.2"), null,
-            InetAddress.getByName("192.168.10.1"), null, 4, 0, 0);
-        p.outputLink = link;
-        p.netdev = link;
-        p.effectiveSource = InetAddress.getByName("192.168.10.1");
-        p.destinationHardwareAddress = neighbour.linkLayerAddress();
 
-        final AddressResolution resolution = resolver.complete(p);
+        final AddressResolution resolution = resolver.complete(directlyConnectedOverIb0());
 
         assertEquals(localGid, resolution.sgid(), "SGID = netdev hardware address bytes 4-19");
         assertEquals(Gid.parse("fe80::2:c903:d:4b72"), resolution.dgid(), "DGID = neighbour lladdr bytes 4-19");
@@ -157,15 +149,23 @@ class IpoibResolutionTest
     void shouldFailWithEnodevWhenNoInfinibandPortHoldsTheNetdevGid() throws Exception
     {
         final AddressResolver resolver = new AddressResolver(null, null, GidDirectory.NONE);
+        final PendingResolution p = directlyConnectedOverIb0();
+        final ResolutionFailure failure =
+            org.junit.jupiter.api.Assertions.assertThrows(ResolutionFailure.class, () -> resolver.complete(p));
+        assertEquals(dev.rdmacm.resolver.posix.Errno.ENODEV, failure.errno);
+    }
+
+    /** The state after route, link and neighbour steps for 192.168.10.2 on ib0 (no gateway). */
+    private static PendingResolution directlyConnectedOverIb0() throws Exception
+    {
         final PendingResolution p = new PendingResolution(null, null, null, 0, null,
             InetAddress.getByName("192.168.10.2"), 1_000_000_000L, new CompletableFuture<>());
         p.route = new Route(RouteMessage.RTN_UNICAST, 254, 253, 0, InetAddress.getByName("192.168.10.2"), null,
             InetAddress.getByName("192.168.10.1"), null, 4, 0, 0);
+        p.outputLink = link;
         p.netdev = link;
         p.effectiveSource = InetAddress.getByName("192.168.10.1");
         p.destinationHardwareAddress = neighbour.linkLayerAddress();
-        final ResolutionFailure failure =
-            org.junit.jupiter.api.Assertions.assertThrows(ResolutionFailure.class, () -> resolver.complete(p));
-        assertEquals(dev.rdmacm.resolver.posix.Errno.ENODEV, failure.errno);
+        return p;
     }
 }

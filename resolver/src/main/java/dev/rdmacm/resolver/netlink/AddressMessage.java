@@ -1,8 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
 import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
 
 /**
@@ -16,9 +13,8 @@ import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class AddressMessage
+public final class AddressMessage extends MessageBody<AddressMessage>
 {
-    public static final int FAMILY_OFFSET = 0;
     public static final int PREFIX_LENGTH_OFFSET = 1;
     public static final int FLAGS_OFFSET = 2;
     public static final int SCOPE_OFFSET = 3;
@@ -29,38 +25,10 @@ public final class AddressMessage
     public static final int IFA_LOCAL = 2;
     public static final int IFA_LABEL = 3;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    public AddressMessage wrap(final DirectBuffer buffer, final int offset)
+    @Override
+    int length()
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
-        return this;
-    }
-
-    public int attributesOffset()
-    {
-        return offset + LENGTH;
-    }
-
-    public AddressMessage clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
-    public short family()
-    {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
-    }
-
-    public AddressMessage family(final int family)
-    {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
-        return this;
+        return LENGTH;
     }
 
     public short prefixLength()

@@ -1,8 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
 import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
 
 /**
@@ -20,9 +17,8 @@ import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class LinkMessage
+public final class LinkMessage extends MessageBody<LinkMessage>
 {
-    public static final int FAMILY_OFFSET = 0;
     public static final int PAD_OFFSET = 1;
     public static final int TYPE_OFFSET = 2;
     public static final int INDEX_OFFSET = 4;
@@ -49,38 +45,10 @@ public final class LinkMessage
     public static final long IFF_NOARP = 0x80;
     public static final long IFF_LOWER_UP = 0x10000;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    public LinkMessage wrap(final DirectBuffer buffer, final int offset)
+    @Override
+    int length()
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
-        return this;
-    }
-
-    public int attributesOffset()
-    {
-        return offset + LENGTH;
-    }
-
-    public LinkMessage clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
-    public short family()
-    {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
-    }
-
-    public LinkMessage family(final int family)
-    {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
-        return this;
+        return LENGTH;
     }
 
     public int type()

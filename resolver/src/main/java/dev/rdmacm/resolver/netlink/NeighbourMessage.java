@@ -1,8 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
 import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
 
 /**
@@ -18,9 +15,8 @@ import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
  *  +-------------------------------+---------------+---------------+
  * </pre>
  */
-public final class NeighbourMessage
+public final class NeighbourMessage extends MessageBody<NeighbourMessage>
 {
-    public static final int FAMILY_OFFSET = 0;
     public static final int PAD1_OFFSET = 1;
     public static final int PAD2_OFFSET = 2;
     public static final int IFINDEX_OFFSET = 4;
@@ -49,38 +45,10 @@ public final class NeighbourMessage
     /** Start resolution as if a packet had been sent (RTM_NEWNEIGH, needs CAP_NET_ADMIN). */
     public static final int NTF_USE = 0x01;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    public NeighbourMessage wrap(final DirectBuffer buffer, final int offset)
+    @Override
+    int length()
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
-        return this;
-    }
-
-    public int attributesOffset()
-    {
-        return offset + LENGTH;
-    }
-
-    public NeighbourMessage clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
-    public short family()
-    {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
-    }
-
-    public NeighbourMessage family(final int family)
-    {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
-        return this;
+        return LENGTH;
     }
 
     public int ifindex()

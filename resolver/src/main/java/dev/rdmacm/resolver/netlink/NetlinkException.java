@@ -19,8 +19,7 @@ public final class NetlinkException extends IOException
 
     public NetlinkException(final String request, final int errno, final String extendedAck)
     {
-        super(request + " failed: errno " + errno + " " + Errno.name(errno) + " (" + Errno.description(errno) + ")" +
-            (extendedAck == null ? "" : ": " + extendedAck));
+        super(request + " failed: " + Errno.describe(errno) + (extendedAck == null ? "" : ": " + extendedAck));
         this.request = request;
         this.errno = errno;
         this.extendedAck = extendedAck;

@@ -1,8 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
 import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
 
 /**
@@ -18,9 +15,8 @@ import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class RouteMessage
+public final class RouteMessage extends MessageBody<RouteMessage>
 {
-    public static final int FAMILY_OFFSET = 0;
     public static final int DST_LEN_OFFSET = 1;
     public static final int SRC_LEN_OFFSET = 2;
     public static final int TOS_OFFSET = 3;
@@ -59,39 +55,10 @@ public final class RouteMessage
     /** Report the table the route came from; accepted under strict checking for IPv4 only. */
     public static final int RTM_F_LOOKUP_TABLE = 0x1000;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    public RouteMessage wrap(final DirectBuffer buffer, final int offset)
+    @Override
+    int length()
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
-        return this;
-    }
-
-    public int attributesOffset()
-    {
-        return offset + LENGTH;
-    }
-
-    /** Zeroes the whole body so that fields not set by the caller are 0 as the kernel expects. */
-    public RouteMessage clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
-    public short family()
-    {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
-    }
-
-    public RouteMessage family(final int family)
-    {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
-        return this;
+        return LENGTH;
     }
 
     public short dstLength()

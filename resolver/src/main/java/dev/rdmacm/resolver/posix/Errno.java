@@ -39,6 +39,12 @@ public final class Errno
     {
     }
 
+    /** {@code errno 101 ENETUNREACH (Network is unreachable)}: how every error message of this module names one. */
+    public static String describe(final int errno)
+    {
+        return "errno " + errno + " " + name(errno) + " (" + description(errno) + ")";
+    }
+
     /** The symbolic name, e.g. {@code ETIMEDOUT}, or {@code E<n>} for a value this table lacks. */
     public static String name(final int errno)
     {
