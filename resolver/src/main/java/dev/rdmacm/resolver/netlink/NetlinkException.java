@@ -25,6 +25,12 @@ public final class NetlinkException extends IOException
         this.extendedAck = extendedAck;
     }
 
+    /** The same failure with what the request was about, e.g. {@code RTM_GETROUTE 10.1.0.2}. */
+    public NetlinkException about(final String subject)
+    {
+        return new NetlinkException(request + " " + subject, errno, extendedAck);
+    }
+
     public String request()
     {
         return request;

@@ -101,7 +101,14 @@ public final class Rtnetlink implements AutoCloseable
             end = RouteAttribute.putInt(buffer, end, RouteMessage.RTA_OIF, outputIfindex);
         }
         route = null;
-        socket.transact(end, "RTM_GETROUTE " + destination.getHostAddress(), onRoute);
+        try
+        {
+            socket.transact(end, "RTM_GETROUTE", onRoute);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about(destination.getHostAddress());
+        }
         return requireReply(route, "RTM_GETROUTE");
     }
 
@@ -113,7 +120,14 @@ public final class Rtnetlink implements AutoCloseable
         int end = linkMessage.attributesOffset();
         end = RouteAttribute.putInt(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
         link = null;
-        socket.transact(end, "RTM_GETLINK ifindex " + ifindex, onLink);
+        try
+        {
+            socket.transact(end, "RTM_GETLINK", onLink);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about("ifindex " + ifindex);
+        }
         return requireReply(link, "RTM_GETLINK");
     }
 
@@ -127,7 +141,14 @@ public final class Rtnetlink implements AutoCloseable
         end = RouteAttribute.put(buffer, end, LinkMessage.IFLA_IFNAME, bytes, bytes.length);
         end = RouteAttribute.putInt(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
         link = null;
-        socket.transact(end, "RTM_GETLINK " + name, onLink);
+        try
+        {
+            socket.transact(end, "RTM_GETLINK", onLink);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about(name);
+        }
         return requireReply(link, "RTM_GETLINK");
     }
 
@@ -167,7 +188,7 @@ public final class Rtnetlink implements AutoCloseable
         neighbour = null;
         try
         {
-            socket.transact(end, "RTM_GETNEIGH " + destination.getHostAddress(), onNeighbour);
+            socket.transact(end, "RTM_GETNEIGH", onNeighbour);
         }
         catch (final NetlinkException ex)
         {
@@ -175,7 +196,7 @@ public final class Rtnetlink implements AutoCloseable
             {
                 return null;
             }
-            throw ex;
+            throw ex.about(destination.getHostAddress());
         }
         return neighbour;
     }
@@ -192,7 +213,14 @@ public final class Rtnetlink implements AutoCloseable
             .family(family(destination)).ifindex(ifindex).state(0).flags(NeighbourMessage.NTF_USE);
         final int end = RouteAttribute.put(buffer, neighbourMessage.attributesOffset(), NeighbourMessage.NDA_DST, dst,
             dst.length);
-        socket.transact(end, "RTM_NEWNEIGH NTF_USE " + destination.getHostAddress(), ignore);
+        try
+        {
+            socket.transact(end, "RTM_NEWNEIGH NTF_USE", ignore);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about(destination.getHostAddress());
+        }
     }
 
     /** Decodes an RTM_NEWROUTE message (a reply to RTM_GETROUTE). */
