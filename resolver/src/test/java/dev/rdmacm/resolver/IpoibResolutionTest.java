@@ -106,9 +106,9 @@ class IpoibResolutionTest
         final Rtnetlink decoder = new Rtnetlink(null);
         final NetlinkMessageHeader header = new NetlinkMessageHeader();
         final UnsafeBuffer linkBytes = new UnsafeBuffer(HexFormat.of().parseHex(lines.get(0)));
-        link = decoder.decodeLink(header.wrap(linkBytes, 0), linkBytes, (int)header.length());
+        link = decoder.decodeLink(header.wrap(linkBytes, 0, linkBytes.capacity()), linkBytes, (int)header.length());
         final UnsafeBuffer neighbourBytes = new UnsafeBuffer(HexFormat.of().parseHex(lines.get(1)));
-        neighbour = decoder.decodeNeighbour(header.wrap(neighbourBytes, 0), neighbourBytes, (int)header.length());
+        neighbour = decoder.decodeNeighbour(header.wrap(neighbourBytes, 0, neighbourBytes.capacity()), neighbourBytes, (int)header.length());
     }
 
     @Test

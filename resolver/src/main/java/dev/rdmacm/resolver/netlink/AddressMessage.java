@@ -1,7 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
-
 /**
  * Flyweight over {@code struct ifaddrmsg} (8 bytes), the body of RTM_NEWADDR/RTM_GETADDR, followed by
  * IFA_* attributes. Host byte order.
@@ -31,23 +29,29 @@ public final class AddressMessage extends MessageBody<AddressMessage>
         return LENGTH;
     }
 
+    @Override
+    String structName()
+    {
+        return "ifaddrmsg";
+    }
+
     public short prefixLength()
     {
-        return (short)(buffer.getByte(offset + PREFIX_LENGTH_OFFSET) & 0xff);
+        return u8(PREFIX_LENGTH_OFFSET);
     }
 
     public short flags()
     {
-        return (short)(buffer.getByte(offset + FLAGS_OFFSET) & 0xff);
+        return u8(FLAGS_OFFSET);
     }
 
     public short scope()
     {
-        return (short)(buffer.getByte(offset + SCOPE_OFFSET) & 0xff);
+        return u8(SCOPE_OFFSET);
     }
 
     public long index()
     {
-        return buffer.getInt(offset + INDEX_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(INDEX_OFFSET);
     }
 }

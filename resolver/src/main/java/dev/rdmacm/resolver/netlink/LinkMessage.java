@@ -1,7 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
-
 /**
  * Flyweight over {@code struct ifinfomsg} (16 bytes), the body of RTM_NEWLINK/RTM_GETLINK/RTM_DELLINK,
  * followed by IFLA_* attributes. Host byte order.
@@ -51,41 +49,47 @@ public final class LinkMessage extends MessageBody<LinkMessage>
         return LENGTH;
     }
 
+    @Override
+    String structName()
+    {
+        return "ifinfomsg";
+    }
+
     public int type()
     {
-        return buffer.getShort(offset + TYPE_OFFSET, ORDER) & 0xffff;
+        return hostU16(TYPE_OFFSET);
     }
 
     public LinkMessage type(final int arphrd)
     {
-        mutableBuffer.putShort(offset + TYPE_OFFSET, (short)arphrd, ORDER);
+        putHostU16(TYPE_OFFSET, arphrd);
         return this;
     }
 
     public int index()
     {
-        return buffer.getInt(offset + INDEX_OFFSET, ORDER);
+        return (int)hostU32(INDEX_OFFSET);
     }
 
     public LinkMessage index(final int ifindex)
     {
-        mutableBuffer.putInt(offset + INDEX_OFFSET, ifindex, ORDER);
+        putHostU32(INDEX_OFFSET, ifindex);
         return this;
     }
 
     public long flags()
     {
-        return buffer.getInt(offset + FLAGS_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(FLAGS_OFFSET);
     }
 
     public LinkMessage flags(final long flags)
     {
-        mutableBuffer.putInt(offset + FLAGS_OFFSET, (int)flags, ORDER);
+        putHostU32(FLAGS_OFFSET, flags);
         return this;
     }
 
     public long change()
     {
-        return buffer.getInt(offset + CHANGE_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(CHANGE_OFFSET);
     }
 }

@@ -1,24 +1,24 @@
 package dev.rdmacm.resolver.netlink;
 
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
  * What every rtnetlink message body (rtmsg, ifinfomsg, ndmsg, ifaddrmsg) shares: a fixed-length
- * struct whose first byte is the address family, followed by attributes.
+ * host-order struct whose first byte is the address family, followed by attributes.
  *
  * @param <T> the concrete flyweight, so that fluent setters return it.
  */
-abstract class MessageBody<T extends MessageBody<T>>
+abstract class MessageBody<T extends MessageBody<T>> extends Flyweight
 {
     public static final int FAMILY_OFFSET = 0;
 
-    DirectBuffer buffer;
-    MutableDirectBuffer mutableBuffer;
-    int offset;
-
     /** The fixed length of the struct. */
     abstract int length();
+
+    /** The C struct's name, for errors. */
+    abstract String structName();
 
     @SuppressWarnings("unchecked")
     private T self()
@@ -26,11 +26,21 @@ abstract class MessageBody<T extends MessageBody<T>>
         return (T)this;
     }
 
-    public T wrap(final DirectBuffer buffer, final int offset)
+    /**
+     * Wraps a received body of {@code length} bytes (struct and attributes).
+     *
+     * @throws dev.rdmacm.protocol.MalformedMessageException when it is shorter than the struct.
+     */
+    public T wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading(structName(), buffer, offset, length, length());
+        return self();
+    }
+
+    /** Wraps for encoding a request. */
+    public T wrap(final MutableDirectBuffer buffer, final int offset)
+    {
+        wrapForWriting(buffer, offset);
         return self();
     }
 
@@ -43,18 +53,18 @@ abstract class MessageBody<T extends MessageBody<T>>
     /** Zeroes the whole struct: the kernel's strict checking wants every field not set to be 0. */
     public T clear()
     {
-        mutableBuffer.setMemory(offset, length(), (byte)0);
+        zero(0, length());
         return self();
     }
 
     public short family()
     {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
+        return u8(FAMILY_OFFSET);
     }
 
     public T family(final int family)
     {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
+        putU8(FAMILY_OFFSET, family);
         return self();
     }
 }

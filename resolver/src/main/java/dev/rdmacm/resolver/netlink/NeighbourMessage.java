@@ -1,7 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
-
 /**
  * Flyweight over {@code struct ndmsg} (12 bytes), the body of RTM_NEWNEIGH/RTM_GETNEIGH/RTM_DELNEIGH,
  * followed by NDA_* attributes. Host byte order.
@@ -51,41 +49,47 @@ public final class NeighbourMessage extends MessageBody<NeighbourMessage>
         return LENGTH;
     }
 
+    @Override
+    String structName()
+    {
+        return "ndmsg";
+    }
+
     public int ifindex()
     {
-        return buffer.getInt(offset + IFINDEX_OFFSET, ORDER);
+        return (int)hostU32(IFINDEX_OFFSET);
     }
 
     public NeighbourMessage ifindex(final int ifindex)
     {
-        mutableBuffer.putInt(offset + IFINDEX_OFFSET, ifindex, ORDER);
+        putHostU32(IFINDEX_OFFSET, ifindex);
         return this;
     }
 
     public int state()
     {
-        return buffer.getShort(offset + STATE_OFFSET, ORDER) & 0xffff;
+        return hostU16(STATE_OFFSET);
     }
 
     public NeighbourMessage state(final int state)
     {
-        mutableBuffer.putShort(offset + STATE_OFFSET, (short)state, ORDER);
+        putHostU16(STATE_OFFSET, state);
         return this;
     }
 
     public short flags()
     {
-        return (short)(buffer.getByte(offset + FLAGS_OFFSET) & 0xff);
+        return u8(FLAGS_OFFSET);
     }
 
     public NeighbourMessage flags(final int flags)
     {
-        mutableBuffer.putByte(offset + FLAGS_OFFSET, (byte)flags);
+        putU8(FLAGS_OFFSET, flags);
         return this;
     }
 
     public short type()
     {
-        return (short)(buffer.getByte(offset + TYPE_OFFSET) & 0xff);
+        return u8(TYPE_OFFSET);
     }
 }

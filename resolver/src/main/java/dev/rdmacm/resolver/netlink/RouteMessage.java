@@ -1,7 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
-
 /**
  * Flyweight over {@code struct rtmsg} (12 bytes), the body of RTM_NEWROUTE/RTM_GETROUTE, followed by
  * RTA_* attributes. Host byte order.
@@ -61,61 +59,67 @@ public final class RouteMessage extends MessageBody<RouteMessage>
         return LENGTH;
     }
 
+    @Override
+    String structName()
+    {
+        return "rtmsg";
+    }
+
     public short dstLength()
     {
-        return (short)(buffer.getByte(offset + DST_LEN_OFFSET) & 0xff);
+        return u8(DST_LEN_OFFSET);
     }
 
     public RouteMessage dstLength(final int bits)
     {
-        mutableBuffer.putByte(offset + DST_LEN_OFFSET, (byte)bits);
+        putU8(DST_LEN_OFFSET, bits);
         return this;
     }
 
     public short srcLength()
     {
-        return (short)(buffer.getByte(offset + SRC_LEN_OFFSET) & 0xff);
+        return u8(SRC_LEN_OFFSET);
     }
 
     public RouteMessage srcLength(final int bits)
     {
-        mutableBuffer.putByte(offset + SRC_LEN_OFFSET, (byte)bits);
+        putU8(SRC_LEN_OFFSET, bits);
         return this;
     }
 
     public short tos()
     {
-        return (short)(buffer.getByte(offset + TOS_OFFSET) & 0xff);
+        return u8(TOS_OFFSET);
     }
 
     public short table()
     {
-        return (short)(buffer.getByte(offset + TABLE_OFFSET) & 0xff);
+        return u8(TABLE_OFFSET);
     }
 
     public short protocol()
     {
-        return (short)(buffer.getByte(offset + PROTOCOL_OFFSET) & 0xff);
+        return u8(PROTOCOL_OFFSET);
     }
 
     public short scope()
     {
-        return (short)(buffer.getByte(offset + SCOPE_OFFSET) & 0xff);
+        return u8(SCOPE_OFFSET);
     }
 
     public short type()
     {
-        return (short)(buffer.getByte(offset + TYPE_OFFSET) & 0xff);
+        return u8(TYPE_OFFSET);
     }
 
     public long flags()
     {
-        return buffer.getInt(offset + FLAGS_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(FLAGS_OFFSET);
     }
 
     public RouteMessage flags(final long flags)
     {
-        mutableBuffer.putInt(offset + FLAGS_OFFSET, (int)flags, ORDER);
+        putHostU32(FLAGS_OFFSET, flags);
         return this;
     }
 }

@@ -230,7 +230,7 @@ public final class Rtnetlink implements AutoCloseable
         {
             return null;
         }
-        routeMessage.wrap(buffer, header.bodyOffset());
+        routeMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         final int family = routeMessage.family();
         int table = routeMessage.table();
         InetAddress destination = null;
@@ -282,7 +282,7 @@ public final class Rtnetlink implements AutoCloseable
     /** Decodes an RTM_NEWLINK or RTM_DELLINK message. */
     public Link decodeLink(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
     {
-        linkMessage.wrap(buffer, header.bodyOffset());
+        linkMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         String name = "";
         int mtu = 0;
         int operationalState = 0;
@@ -310,7 +310,7 @@ public final class Rtnetlink implements AutoCloseable
     /** Decodes an RTM_NEWNEIGH or RTM_DELNEIGH message (a reply or an RTNLGRP_NEIGH event). */
     public Neighbour decodeNeighbour(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
     {
-        neighbourMessage.wrap(buffer, header.bodyOffset());
+        neighbourMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         InetAddress destination = null;
         byte[] lladdr = new byte[0];
         attribute.wrap(buffer, neighbourMessage.attributesOffset(), end);
@@ -335,7 +335,7 @@ public final class Rtnetlink implements AutoCloseable
         {
             return;
         }
-        addressMessage.wrap(buffer, header.bodyOffset());
+        addressMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         InetAddress local = null;
         InetAddress address = null;
         attribute.wrap(buffer, addressMessage.attributesOffset(), end);
