@@ -3,7 +3,7 @@ package dev.rdmacm.benchmarks;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.FixedGidDirectory;
 import dev.rdmacm.resolver.GidDirectory;
-import dev.rdmacm.resolver.GidType;
+import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
 

@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.verbs.GidType;
 
 /**
  * Where a resolved address lands on the RDMA side: a device, a port and the index of the matching

@@ -1,7 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.resolver.posix.Errno;
-import dev.rdmacm.resolver.testing.NamespaceGids;
+import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +35,7 @@ class RdmaCmIdLifecycleTest
 
     private static RdmaCm.Options options()
     {
-        return RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(NamespaceGids.hostDirectory());
+        return RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce());
     }
 
     @AfterAll
@@ -71,8 +71,8 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final AddressResolution resolution =
-                id.resolveAddrAsync(null, InetAddress.getByName("10.1.0.2"), 2000).get(10, TimeUnit.SECONDS);
-            assertEquals("a0", resolution.netdev());
+                id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), 2000).get(10, TimeUnit.SECONDS);
+            assertEquals(NamespaceTopology.RDMA_NETDEV, resolution.netdev());
             assertEquals(CmIdState.ADDR_RESOLVED, id.state());
         }
     }
@@ -83,7 +83,7 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final CompletableFuture<AddressResolution> future =
-                id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.1"), 2000);
+                id.resolveAddrAsync(null, InetAddress.getByName("198.18.1.1"), 2000);
             final CompletionException error = assertThrows(CompletionException.class, future::join);
             final RdmaCmException cause = assertInstanceOf(RdmaCmException.class, error.getCause());
             assertEquals(Errno.EHOSTUNREACH, cause.errno());
@@ -100,7 +100,7 @@ class RdmaCmIdLifecycleTest
             id.resolveAddr(null, InetAddress.getByName("10.4.0.96"), 5000);
             assertEquals(CmIdState.ADDR_QUERY, id.state());
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), 5000));
+                () -> id.resolveAddr(null, InetAddress.getByName("192.0.2.2"), 5000));
             assertEquals(Errno.EINVAL, error.errno());
             id.destroy();
             assertEquals(CmIdState.DESTROYING, id.state());
@@ -122,7 +122,7 @@ class RdmaCmIdLifecycleTest
             assertEquals(CmEventType.ADDR_ERROR, event.type());
             assertEquals(-Errno.EINTR, event.status());
             assertThrows(IllegalStateException.class, () -> closing.createId(null).resolveAddr(null,
-                InetAddress.getByName("10.1.0.2"), 100));
+                InetAddress.getByName("192.0.2.2"), 100));
         }
     }
 
@@ -131,11 +131,11 @@ class RdmaCmIdLifecycleTest
     {
         try (RdmaCmId id = cm.createId(null))
         {
-            id.bindAddr(InetAddress.getByName("10.2.0.1"));
+            id.bindAddr(InetAddress.getByName("192.0.2.1"));
             assertEquals(CmIdState.ADDR_BOUND, id.state());
-            id.resolveAddr(InetAddress.getByName("10.1.0.1"), InetAddress.getByName("10.3.0.2"), 2000);
-            assertEquals(InetAddress.getByName("10.2.0.1"), id.resolution().source(), "the existing bind wins");
-            assertEquals("a1", id.resolution().netdev());
+            id.resolveAddr(InetAddress.getByName("10.5.0.1"), InetAddress.getByName("10.3.0.2"), 2000);
+            assertEquals(InetAddress.getByName("192.0.2.1"), id.resolution().source(), "the existing bind wins");
+            assertEquals(NamespaceTopology.RDMA_NETDEV, id.resolution().netdev());
         }
     }
 
@@ -145,7 +145,7 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error =
-                assertThrows(RdmaCmException.class, () -> id.bindAddr(InetAddress.getByName("10.2.0.66")));
+                assertThrows(RdmaCmException.class, () -> id.bindAddr(InetAddress.getByName("192.0.2.66")));
             assertEquals(Errno.EADDRNOTAVAIL, error.errno());
             assertEquals(CmIdState.IDLE, id.state());
         }
