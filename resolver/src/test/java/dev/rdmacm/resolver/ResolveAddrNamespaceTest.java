@@ -239,7 +239,7 @@ class ResolveAddrNamespaceTest
         {
             if (ip.exitStatus() == 0)
             {
-                final Map<String, Object> route = dev.rdmacm.resolver.testing.Json.parseArrayOfObjects(ip.stdout()).getFirst();
+                final Map<String, Object> route = NamespaceTopology.parseJsonArray(ip.stdout()).getFirst();
                 id.resolveAddr(null, InetAddress.getByName("fe80::2"), TIMEOUT_MS);
                 assertEquals(route.get("dev"), id.resolution().netdev());
             }
@@ -441,7 +441,7 @@ class ResolveAddrNamespaceTest
         assertEquals(gateway == null ? null : InetAddress.getByName((String)gateway), resolution.gateway(), "gateway");
         final Map<String, Object> link = topology.ipJson(topology.host, "link", "show", "dev", expectedDev).getFirst();
         assertEquals(link.get("address"), resolution.sourceHardwareText(), "source hardware address");
-        assertEquals(((Long)link.get("ifindex")).intValue(), resolution.ifindex());
+        assertEquals(((Number)link.get("ifindex")).intValue(), resolution.ifindex());
         assertEquals(link.get("broadcast"), dev.rdmacm.resolver.netlink.HardwareAddress.format(resolution.broadcastAddress()));
         if (resolution.destinationHardwareAddress().length > 0)
         {
@@ -468,6 +468,6 @@ class ResolveAddrNamespaceTest
 
     private static int ifindex(final String dev)
     {
-        return ((Long)topology.ipJson(topology.host, "link", "show", "dev", dev).getFirst().get("ifindex")).intValue();
+        return ((Number)topology.ipJson(topology.host, "link", "show", "dev", dev).getFirst().get("ifindex")).intValue();
     }
 }

@@ -102,7 +102,7 @@ class RtnetlinkTest
         for (final String name : List.of(NamespaceTopology.RDMA_NETDEV, "lo", "a2"))
         {
             final Map<String, Object> expected = topology.ipJson(topology.host, "link", "show", "dev", name).getFirst();
-            final int ifindex = ((Long)expected.get("ifindex")).intValue();
+            final int ifindex = ((Number)expected.get("ifindex")).intValue();
             final Link link = inHost.call(() ->
             {
                 try (Rtnetlink rtnetlink = Rtnetlink.open())
@@ -111,7 +111,7 @@ class RtnetlinkTest
                 }
             });
             assertEquals(name, link.name());
-            assertEquals(((Long)expected.get("mtu")).intValue(), link.mtu());
+            assertEquals(((Number)expected.get("mtu")).intValue(), link.mtu());
             assertEquals(expected.get("address"), link.addressText());
             assertEquals(expected.get("broadcast"), link.broadcastText());
             assertEquals(linkType(expected.get("link_type")), link.type(), name);
@@ -280,7 +280,7 @@ class RtnetlinkTest
 
     private static int ifindex(final String name)
     {
-        return ((Long)topology.ipJson(topology.host, "link", "show", "dev", name).getFirst().get("ifindex")).intValue();
+        return ((Number)topology.ipJson(topology.host, "link", "show", "dev", name).getFirst().get("ifindex")).intValue();
     }
 
     private static int linkType(final Object ipLinkType)

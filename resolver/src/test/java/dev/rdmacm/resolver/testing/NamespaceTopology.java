@@ -1,5 +1,8 @@
 package dev.rdmacm.resolver.testing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
@@ -41,6 +44,7 @@ public final class NamespaceTopology implements AutoCloseable
     public static final int FIRST_EXTRA_GATEWAY_ADDRESS = 10;
 
     private static final AtomicInteger COUNTER = new AtomicInteger();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String prefix = "rdmacm-" + ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet();
     private final List<String> created = new ArrayList<>();
@@ -175,7 +179,20 @@ public final class NamespaceTopology implements AutoCloseable
     {
         final List<String> command = new ArrayList<>(List.of("-j"));
         command.addAll(List.of(args));
-        return Json.parseArrayOfObjects(ip(ns, command.toArray(String[]::new)));
+        return parseJsonArray(ip(ns, command.toArray(String[]::new)));
+    }
+
+    /** Parses the JSON array of objects that {@code ip -j} prints (numbers as Integer or Long). */
+    public static List<Map<String, Object>> parseJsonArray(final String json)
+    {
+        try
+        {
+            return JSON.readValue(json.isBlank() ? "[]" : json, new TypeReference<>() { });
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("ip printed no JSON array: " + json, ex);
+        }
     }
 
     /** Like {@link #ip} but returns the exit status and stderr instead of failing: for expected errors. */
