@@ -72,7 +72,7 @@ final class AddressResolver
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL,
                 "source " + source.getHostAddress() + " is not configured on any interface");
         }
-        final Link netdev = link(owner.ifindex(), trace);
+        final Link netdev = link(owner.ifindex());
         trace.record("local address", start, source.getHostAddress() + " on " + netdev.name());
         start = System.nanoTime();
         final RdmaPortBinding binding = findPort(netdev, source);
@@ -118,7 +118,7 @@ final class AddressResolver
         p.trace.record("route", start, describe(route));
 
         start = System.nanoTime();
-        p.outputLink = link(route.outputIfindex(), p.trace);
+        p.outputLink = link(route.outputIfindex());
         if (p.outputLink.isLoopback())
         {
             // rdma_set_src_addr_rcu: a local destination is reached through the netdev that owns it.
@@ -136,7 +136,7 @@ final class AddressResolver
                 throw new ResolutionFailure(Errno.ENODEV, "no netdev owns local destination " +
                     destination.getHostAddress());
             }
-            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex(), p.trace);
+            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex());
         }
         else
         {
@@ -280,7 +280,7 @@ final class AddressResolver
         return gids.findRoceGid(GidDerivation.ipToGid(source), netdev.name()).orElse(null);
     }
 
-    private Link link(final int ifindex, final ResolutionTrace trace) throws ResolutionFailure
+    private Link link(final int ifindex) throws ResolutionFailure
     {
         try
         {

@@ -146,6 +146,7 @@ public final class RdmaCm implements AutoCloseable
      */
     public int interfaceIndex(final String name) throws RdmaCmException
     {
+        requireNotLoopThread("interfaceIndex");
         final java.util.concurrent.CompletableFuture<Integer> result = new java.util.concurrent.CompletableFuture<>();
         submit(agent -> agent.interfaceIndex(name, result));
         try
@@ -168,6 +169,19 @@ public final class RdmaCm implements AutoCloseable
     StateTransitionListener listener()
     {
         return options.listener();
+    }
+
+    /**
+     * Refuses a blocking call made on the event loop itself (e.g. from a future's callback), which would
+     * wait for work only that thread can do.
+     */
+    void requireNotLoopThread(final String call)
+    {
+        if (agent.isLoopThread())
+        {
+            throw new IllegalStateException(call + " blocks and was called on the resolver's event loop " +
+                "(from a callback): use resolveAddrAsync there");
+        }
     }
 
     synchronized void submit(final Consumer<ResolverAgent> command)

@@ -74,6 +74,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void bindAddr(final InetAddress source) throws RdmaCmException
     {
+        cm.requireNotLoopThread("rdma_bind_addr");
         synchronized (this)
         {
             if (source == null)
@@ -125,6 +126,7 @@ public final class RdmaCmId implements AutoCloseable
     public void resolveAddr(final InetAddress source, final InetAddress destination, final int timeoutMs)
         throws RdmaCmException
     {
+        cm.requireNotLoopThread("rdma_resolve_addr");
         final PendingResolution p = begin(source, destination, timeoutMs);
         try
         {
@@ -143,6 +145,7 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * The same resolution, without blocking: the future completes with the result or exceptionally with
      * an {@link RdmaCmException} (up-front errors included). Events are still posted to the channel.
+     * The future completes on the event-loop thread: callbacks attached to it must not block.
      */
     public CompletableFuture<AddressResolution> resolveAddrAsync(
         final InetAddress source, final InetAddress destination, final int timeoutMs)

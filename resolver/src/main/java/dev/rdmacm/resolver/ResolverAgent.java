@@ -76,6 +76,7 @@ final class ResolverAgent implements Agent
     private NeighbourTrigger trigger;
     private AddressResolver resolver;
     private volatile boolean closing;
+    private volatile Thread loopThread;
     private long earliestDeadline = Long.MAX_VALUE;
     private boolean earliestStale;
 
@@ -113,6 +114,7 @@ final class ResolverAgent implements Agent
     @Override
     public void onStart()
     {
+        loopThread = Thread.currentThread();
         try
         {
             if (namespace != null)
@@ -136,6 +138,12 @@ final class ResolverAgent implements Agent
             started.completeExceptionally(ex);
             throw new AgentTerminationException(ex);
         }
+    }
+
+    /** Whether the caller is the loop thread, which must never wait for its own work. */
+    boolean isLoopThread()
+    {
+        return Thread.currentThread() == loopThread;
     }
 
     /** Queues work for the loop thread from any thread and wakes it. */

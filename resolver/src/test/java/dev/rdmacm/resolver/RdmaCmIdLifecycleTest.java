@@ -150,4 +150,31 @@ class RdmaCmIdLifecycleTest
             assertEquals(CmIdState.IDLE, id.state());
         }
     }
+
+    @Test
+    void shouldRefuseABlockingResolveFromACallbackOnTheEventLoop() throws Exception
+    {
+        try (RdmaCmId first = cm.createId(null); RdmaCmId second = cm.createId(null))
+        {
+            final CompletableFuture<Throwable> refused = first
+                .resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), 2000)
+                .handle((resolution, error) ->
+                {
+                    try
+                    {
+                        second.resolveAddr(null, InetAddress.getByName("192.0.2.2"), 2000);
+                        return null;
+                    }
+                    catch (final Exception | Error ex)
+                    {
+                        return ex;
+                    }
+                });
+            final Throwable error = refused.get(10, TimeUnit.SECONDS);
+            assertInstanceOf(IllegalStateException.class, error);
+            assertEquals("rdma_resolve_addr blocks and was called on the resolver's event loop (from a callback): " +
+                "use resolveAddrAsync there", error.getMessage());
+            assertEquals(CmIdState.IDLE, second.state());
+        }
+    }
 }
