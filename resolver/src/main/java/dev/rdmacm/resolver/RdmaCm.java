@@ -1,8 +1,13 @@
 package dev.rdmacm.resolver;
 
+import dev.rdmacm.resolver.netlink.NetlinkException;
+import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.resolver.posix.NativeCallException;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -68,14 +73,14 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     private boolean closed;
 
-    private RdmaCm(final Options options) throws dev.rdmacm.resolver.posix.NativeCallException
+    private RdmaCm(final Options options) throws NativeCallException
     {
         this.options = options;
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger());
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
-                if (!(error instanceof org.agrona.concurrent.AgentTerminationException))
+                if (!(error instanceof AgentTerminationException))
                 {
                     LOG.log(System.Logger.Level.ERROR, "rdmacm resolver loop: " + error.getMessage(), error);
                 }
@@ -95,7 +100,7 @@ public final class RdmaCm implements AutoCloseable
         {
             cm = new RdmaCm(options);
         }
-        catch (final dev.rdmacm.resolver.posix.NativeCallException ex)
+        catch (final NativeCallException ex)
         {
             throw new RdmaCmException("starting the resolver", ex.errno(), ex.getMessage(), true);
         }
@@ -109,15 +114,15 @@ public final class RdmaCm implements AutoCloseable
         {
             cm.close();
             final Throwable cause = ex instanceof ExecutionException ? ex.getCause() : ex;
-            final int errno = cause instanceof dev.rdmacm.resolver.posix.NativeCallException n ? n.errno() :
-                dev.rdmacm.resolver.posix.Errno.EIO;
+            final int errno = cause instanceof NativeCallException n ? n.errno() :
+                Errno.EIO;
             throw new RdmaCmException("starting the resolver", errno, cause.getMessage(), true);
         }
         catch (final InterruptedException ex)
         {
             cm.close();
             Thread.currentThread().interrupt();
-            throw new RdmaCmException("starting the resolver", dev.rdmacm.resolver.posix.Errno.EINTR, "interrupted", true);
+            throw new RdmaCmException("starting the resolver", Errno.EINTR, "interrupted", true);
         }
     }
 
@@ -147,7 +152,7 @@ public final class RdmaCm implements AutoCloseable
     public int interfaceIndex(final String name) throws RdmaCmException
     {
         requireNotLoopThread("interfaceIndex");
-        final java.util.concurrent.CompletableFuture<Integer> result = new java.util.concurrent.CompletableFuture<>();
+        final CompletableFuture<Integer> result = new CompletableFuture<>();
         submit(agent -> agent.interfaceIndex(name, result));
         try
         {
@@ -155,14 +160,14 @@ public final class RdmaCm implements AutoCloseable
         }
         catch (final ExecutionException ex)
         {
-            final int errno = ex.getCause() instanceof dev.rdmacm.resolver.netlink.NetlinkException n ? n.errno() :
-                dev.rdmacm.resolver.posix.Errno.EIO;
+            final int errno = ex.getCause() instanceof NetlinkException n ? n.errno() :
+                Errno.EIO;
             throw new RdmaCmException("interface " + name, errno, null, true);
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            throw new RdmaCmException("interface " + name, dev.rdmacm.resolver.posix.Errno.EINTR, "interrupted", true);
+            throw new RdmaCmException("interface " + name, Errno.EINTR, "interrupted", true);
         }
     }
 

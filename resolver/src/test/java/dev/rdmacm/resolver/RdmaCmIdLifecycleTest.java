@@ -156,8 +156,9 @@ class RdmaCmIdLifecycleTest
     {
         try (RdmaCmId first = cm.createId(null); RdmaCmId second = cm.createId(null))
         {
+            // A silent neighbour: the future completes 300 ms later, on the loop, after handle() is attached.
             final CompletableFuture<Throwable> refused = first
-                .resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), 2000)
+                .resolveAddrAsync(null, InetAddress.getByName("10.4.0.90"), 300)
                 .handle((resolution, error) ->
                 {
                     try
@@ -176,5 +177,23 @@ class RdmaCmIdLifecycleTest
                 "use resolveAddrAsync there", error.getMessage());
             assertEquals(CmIdState.IDLE, second.state());
         }
+    }
+
+    @Test
+    void shouldFailToOpenInANamespaceThatDoesNotExistWithoutLeavingAThread()
+    {
+        final long loopsBefore = resolverThreads();
+        final RdmaCmException error = assertThrows(RdmaCmException.class, () -> RdmaCm.open(
+            RdmaCm.Options.defaults().networkNamespace(java.nio.file.Path.of("/run/netns/rdmacm-no-such-namespace"))));
+        assertEquals(Errno.ENOENT, error.errno());
+        assertEquals("starting the resolver failed: ENOENT (No such file or directory): " +
+            "open(/run/netns/rdmacm-no-such-namespace) failed: errno 2 ENOENT (No such file or directory)",
+            error.getMessage());
+        assertEquals(loopsBefore, resolverThreads());
+    }
+
+    private static long resolverThreads()
+    {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("rdmacm-resolver")).count();
     }
 }
