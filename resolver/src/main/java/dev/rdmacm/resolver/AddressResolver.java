@@ -310,6 +310,19 @@ final class AddressResolver
         return bytes[15] == 0 || bytes[15] == 1;
     }
 
+    /** The wildcard address ({@code 0.0.0.0} or {@code ::}) of the family of {@code address}. */
+    static InetAddress wildcardOf(final InetAddress address)
+    {
+        try
+        {
+            return InetAddress.getByAddress(new byte[address instanceof Inet4Address ? 4 : 16]);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
     static InetAddress loopbackOf(final InetAddress address)
     {
         try

@@ -164,8 +164,10 @@ public final class RdmaCmId implements AutoCloseable
         throws RdmaCmException
     {
         final PendingResolution p;
+        final CmIdState before;
         synchronized (this)
         {
+            before = state;
             if (destination == null)
             {
                 throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
@@ -193,7 +195,7 @@ public final class RdmaCmId implements AutoCloseable
                     // cma_bind_addr: the wildcard of the destination's family, scoped like a link-local destination.
                     final int scope = destination instanceof Inet6Address v6 && v6.isLinkLocalAddress() ?
                         v6.getScopeId() : 0;
-                    boundSource = source;
+                    boundSource = source != null ? source : AddressResolver.wildcardOf(destination);
                     boundIfindex = scope;
                     transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard" + (scope == 0 ? "" : " scope " + scope));
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
@@ -218,7 +220,19 @@ public final class RdmaCmId implements AutoCloseable
             }
             pending = p;
         }
-        cm.submit(agent -> agent.start(p));
+        try
+        {
+            cm.submit(agent -> agent.start(p));
+        }
+        catch (final IllegalStateException closed)
+        {
+            synchronized (this)
+            {
+                pending = null;
+                transition(before, "resolve_addr refused: " + closed.getMessage());
+            }
+            throw closed;
+        }
         return p;
     }
 

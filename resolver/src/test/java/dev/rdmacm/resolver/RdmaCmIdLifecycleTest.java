@@ -192,6 +192,21 @@ class RdmaCmIdLifecycleTest
         assertEquals(loopsBefore, resolverThreads());
     }
 
+    @Test
+    void shouldKeepTheFamilyOfTheWildcardItWasAutoBoundTo() throws Exception
+    {
+        try (RdmaCmId id = cm.createId(null))
+        {
+            assertThrows(RdmaCmException.class, () -> id.resolveAddr(null, InetAddress.getByName("198.18.1.1"), 100));
+            assertEquals(CmIdState.ADDR_BOUND, id.state());
+            assertEquals(InetAddress.getByName("0.0.0.0"), id.boundSource());
+            final RdmaCmException error = assertThrows(RdmaCmException.class,
+                () -> id.resolveAddr(null, InetAddress.getByName("2001:db8::2"), 100));
+            assertEquals(Errno.EINVAL, error.errno());
+            assertEquals(CmIdState.ADDR_BOUND, id.state());
+        }
+    }
+
     private static long resolverThreads()
     {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("rdmacm-resolver")).count();
