@@ -11,10 +11,14 @@ import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -25,6 +29,8 @@ import java.util.Optional;
  */
 final class AddressResolver
 {
+    /** The kernel's default TTL and IPv6 hop limit, used when the sysctl cannot be read. */
+    private static final int DEFAULT_HOP_LIMIT = 64;
     private static final byte[] IPV4_LOOPBACK = {127, 0, 0, 1};
     private static final byte[] IPV6_LOOPBACK = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 
@@ -241,8 +247,9 @@ final class AddressResolver
         final int pkey = ib ? GidDerivation.ipoibPkey(netdev.broadcastAddress()) : GidDerivation.DEFAULT_PKEY;
         final NetworkType networkType = p.route.hasGateway() && !ib ?
             (p.destination instanceof Inet4Address ? NetworkType.IPV4 : NetworkType.IPV6) : NetworkType.IB;
+        final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name());
         return new AddressResolution(source, p.destination, false, netdev.ifindex(), netdev.name(), netdev.type(),
-            p.route.gateway(), networkType, p.route.hopLimit(), netdev.address(), netdev.broadcastAddress(), dstHw,
+            p.route.gateway(), networkType, hopLimit, netdev.address(), netdev.broadcastAddress(), dstHw,
             sgid, dgid, pkey, binding, p.trace.steps());
     }
 
@@ -289,6 +296,26 @@ final class AddressResolver
         catch (final IOException ex)
         {
             throw failure(ex);
+        }
+    }
+
+    /**
+     * {@code ip4_dst_hoplimit} / {@code ip6_dst_hoplimit} for a route without an RTAX_HOPLIMIT metric:
+     * the namespace's {@code ip_default_ttl}, or the device's IPv6 {@code hop_limit}. /proc/sys/net
+     * shows the network namespace of the thread that opens it, which is the loop thread's.
+     */
+    private static int defaultHopLimit(final InetAddress destination, final String netdev)
+    {
+        final Path sysctl = destination instanceof Inet4Address ?
+            Path.of("/proc/sys/net/ipv4/ip_default_ttl") : Path.of("/proc/sys/net/ipv6/conf", netdev, "hop_limit");
+        // Not Files.readString: /proc files report size 0 and it then returns only the first byte.
+        try (InputStream in = Files.newInputStream(sysctl))
+        {
+            return Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
+        }
+        catch (final IOException | NumberFormatException ex)
+        {
+            return DEFAULT_HOP_LIMIT;
         }
     }
 

@@ -46,6 +46,8 @@ class ResolveAddrNamespaceTest
             .networkNamespace(topology.hostPath())
             .gids(RecordedGids.softRoce())
             .listener((id, from, to, reason) -> transitions.add(id + " " + from + "->" + to + " " + reason)));
+        // Not the kernel's 64: the resolver must read the sysctl of its own namespace.
+        topology.sysctl(topology.host, "net.ipv4.ip_default_ttl", "61");
         // A permanent entry: the "valid neighbour" case needs no resolution at all.
         topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", mac(topology.gateway, "b0"), "dev", RDMA,
             "nud", "permanent");
@@ -79,6 +81,7 @@ class ResolveAddrNamespaceTest
         assertEquals(GidType.ROCE_V2, resolution.binding().gidType());
         assertEquals(RDMA, resolution.binding().netdev());
         assertEquals(0xffff, resolution.pkey());
+        assertEquals(61, resolution.hopLimit(), "no metric: the host namespace's ip_default_ttl");
     }
 
     @Test
@@ -113,6 +116,7 @@ class ResolveAddrNamespaceTest
         assertEquals(InetAddress.getByName("192.0.2.2"), v4.gateway());
         assertEquals(mac(topology.gateway, "b0"), v4.destinationHardwareText(), "the gateway's MAC, not the far host's");
         assertEquals(Gid.parse("::ffff:10.3.0.2"), v4.dgid());
+        assertEquals(7, v4.hopLimit(), "the route's hoplimit metric");
 
         final AddressResolution v6 = resolve(null, "fd03::2");
         assertMatchesIp(v6, RDMA);

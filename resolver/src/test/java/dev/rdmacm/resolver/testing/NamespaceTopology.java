@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *    fe80::5054:ff:fe12:3456/64                                            fd03::1
  *  a2 10.4.0.1/24 (retrans 100 ms) ---------- b2 (no address: never answers)        [peer]
  *  a3 10.5.0.1/24 ---------------------------- b3 10.5.0.2/24                        [peer]
- *  routes: 10.3.0.0/24 via 192.0.2.2, fd03::/64 via 2001:db8::2,
+ *  routes: 10.3.0.0/24 via 192.0.2.2 hoplimit 7, fd03::/64 via 2001:db8::2,
  *          unreachable 198.18.1.0/24 2001:db8:1::/48, prohibit 203.0.113.0/24 2001:db8:2::/48,
  *          blackhole 198.51.100.0/24 2001:db8:3::/48, throw 10.9.0.0/16 2001:db8:4::/48
  * </pre>
@@ -118,7 +118,7 @@ public final class NamespaceTopology implements AutoCloseable
         sysctl(gateway, "net.ipv6.conf.all.forwarding", "1");
         sysctl(host, "net.ipv4.neigh.a2.retrans_time_ms", "100");
 
-        ip(host, "route", "add", "10.3.0.0/24", "via", "192.0.2.2");
+        ip(host, "route", "add", "10.3.0.0/24", "via", "192.0.2.2", "hoplimit", "7");
         ip(host, "-6", "route", "add", "fd03::/64", "via", "2001:db8::2");
         ip(far, "route", "add", "default", "via", "10.3.0.1");
         ip(far, "-6", "route", "add", "default", "via", "fd03::1");
