@@ -38,9 +38,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
     name = "resolve-addr",
     mixinStandardHelpOptions = true,
     description = {
-        "Resolves an IP address to an RDMA address as rdma_resolve_addr does: route, source netdev,",
-        "neighbour (ARP/ND), then the RDMA device, port and GID index from the sysfs GID tables",
-        "($SYSFS_PATH when set, else /sys). Exit 0 resolved, 1 failed, 2 usage."
+        "Resolves an IP address to an RDMA address as rdma_resolve_addr does.",
+        "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID",
+        "index from the sysfs GID tables ($SYSFS_PATH when set, else /sys).",
+        "Exit 0 resolved, 1 failed, 2 usage."
     })
 public final class ResolveAddrCommand implements Callable<Integer>
 {
