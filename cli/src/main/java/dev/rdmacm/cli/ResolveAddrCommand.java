@@ -234,7 +234,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
         fields.put("device", r.binding().device());
         fields.put("port", r.binding().port());
         fields.put("gid_index", r.binding().gidIndex());
-        fields.put("gid_type", r.binding().gidType().name());
+        fields.put("gid_type", r.binding().gidType().text());
         fields.put("loopback", r.loopback());
         return fields;
     }

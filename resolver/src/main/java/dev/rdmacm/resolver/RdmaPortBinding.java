@@ -20,7 +20,7 @@ public record RdmaPortBinding(String device, int port, int gidIndex, Gid gid, Gi
     @Override
     public String toString()
     {
-        return device + " port " + port + " gid index " + gidIndex + " " + gid + " (" + gidType +
+        return device + " port " + port + " gid index " + gidIndex + " " + gid + " (" + gidType.text() +
             (netdev == null ? "" : ", " + netdev) + ")";
     }
 }
