@@ -93,8 +93,10 @@ final class AddressResolver
     }
 
     /**
-     * One pass of {@code addr_resolve}. Returns 0 when the addresses are resolved, {@link Errno#ENODATA}
-     * while the neighbour is not valid yet (resolution has been triggered), else the errno of the failure.
+     * One pass of {@code addr_resolve}. Returns 0 when the addresses are resolved and
+     * {@link Errno#ENODATA} while the neighbour is not valid yet (resolution has been triggered).
+     *
+     * @throws ResolutionFailure with the kernel's errno when a step fails (a route error, a vanished link...).
      */
     int attempt(final PendingResolution p) throws ResolutionFailure
     {
