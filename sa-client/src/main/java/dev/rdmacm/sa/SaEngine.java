@@ -53,6 +53,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private static final int INVALID_FIELD_MASK = 0x001c;
     private static final int BUSY_BIT = 0x0001;
     private static final int REDIRECT_BIT = 0x0002;
+    private static final int RESERVED_STATUS_BITS = 0x00e0;
 
     private final MadTransport transport;
     private final SaClientConfig config;
@@ -76,6 +77,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private boolean classPortInfoInFlight;
     private long classPortInfoRetryAtNanos;
     private long lastExpiryNanos;
+    private boolean closed;
 
     SaEngine(final MadTransport transport, final SaClientConfig config, final SaCounters counters)
     {
@@ -128,8 +130,10 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     @Override
     public void onClose()
     {
+        closed = true;
         failEverything(SaError.CLOSED, "the SA client was closed");
-        commands.drain(Runnable::run);
+        // Queries submitted while we were closing fail in submit().
+        commands.drain(runCommand);
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -138,6 +142,12 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     void submit(final SaRequest request, final long timeoutNanos, final CompletableFuture<SaResponse> result)
     {
         counters.increment(SaCounter.QUERIES_SUBMITTED);
+        if (closed)
+        {
+            counters.increment(SaCounter.QUERIES_FAILED);
+            result.completeExceptionally(new SaQueryException(SaError.CLOSED, -1, request.description() + ": the SA client was closed"));
+            return;
+        }
         final long now = System.nanoTime();
         final Object key = request.cacheKey();
         if (key != null && cache.enabled())
@@ -299,9 +309,12 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             tx.destination = saAddress;
             tx.intervalNanos = config.retryPolicy().firstIntervalNanos(tx.deadlineNanos - tx.startNanos, responseTimeNanos);
             transition(tx, SaTransaction.State.AWAITING_RESPONSE);
-            counters.increment(SaCounter.SA_QUERIES_SENT);
+            if (!tx.internal)
+            {
+                counters.increment(SaCounter.SA_QUERIES_SENT);
+            }
         }
-        else
+        else if (!tx.internal)
         {
             counters.increment(SaCounter.RETRIES_SENT);
         }
@@ -427,21 +440,35 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             counters.increment(SaCounter.DROPPED_WRONG_METHOD);
             return;
         }
+        final int status = header.status();
+        if ((status & REDIRECT_BIT) != 0)
+        {
+            // A redirect carries the new address in a ClassPortInfo (IBA 13.4.7); anything else claiming
+            // to be one is damaged and must not move the SA.
+            if (header.attributeId() == CLASS_PORT_INFO)
+            {
+                onRedirect(tx, buffer, offset, length);
+            }
+            else
+            {
+                counters.increment(SaCounter.DROPPED_MALFORMED);
+            }
+            return;
+        }
         if (header.attributeId() != tx.request.responseAttributeId())
         {
             counters.increment(SaCounter.DROPPED_WRONG_ATTRIBUTE);
             return;
         }
-        final int status = header.status();
+        if ((status & RESERVED_STATUS_BITS) != 0)
+        {
+            counters.increment(SaCounter.DROPPED_MALFORMED);
+            return;
+        }
         if ((status & BUSY_BIT) != 0)
         {
             // The SA is overloaded: the retry timer resends, with backoff.
             counters.increment(SaCounter.BUSY_RESPONSES);
-            return;
-        }
-        if ((status & REDIRECT_BIT) != 0)
-        {
-            onRedirect(tx, buffer, offset, length);
             return;
         }
         if (rmppActive && rmppType == RMPP_TYPE_DATA)
