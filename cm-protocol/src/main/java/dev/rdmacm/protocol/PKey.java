@@ -1,0 +1,84 @@
+package dev.rdmacm.protocol;
+
+/**
+ * A 16-bit Partition Key (IBA 10.9.1): bit 15 is the membership bit (1 = full member, 0 = limited
+ * member) and bits 0-14 the partition number. Two keys match when their partition numbers are equal
+ * and at least one is a full member. 0xFFFF is the default partition with full membership.
+ * <p>
+ * Printed as {@code 0x%04x}, as sysfs {@code pkeys/N} and {@code ip link} print it; parsed from
+ * {@code 0x}-prefixed hexadecimal or decimal.
+ */
+public record PKey(int value)
+{
+    public static final int FULL_MEMBER_BIT = 0x8000;
+    public static final int BASE_MASK = 0x7fff;
+    public static final int DEFAULT = 0xffff;
+    /** P_Key 0x0000 (and 0x8000) is invalid: it matches nothing. */
+    public static final int INVALID = 0x0000;
+
+    public PKey
+    {
+        if (value < 0 || value > 0xffff)
+        {
+            throw new IllegalArgumentException("P_Key " + value + " is not a 16-bit value 0-0xffff");
+        }
+    }
+
+    public static boolean isFullMember(final int pkey)
+    {
+        return (pkey & FULL_MEMBER_BIT) != 0;
+    }
+
+    /** The 15-bit partition number without the membership bit. */
+    public static int base(final int pkey)
+    {
+        return pkey & BASE_MASK;
+    }
+
+    /** Whether a port with {@code a} may talk to one with {@code b} (IBA 10.9.3). */
+    public static boolean matches(final int a, final int b)
+    {
+        return base(a) != 0 && base(a) == base(b) && (isFullMember(a) || isFullMember(b));
+    }
+
+    public boolean isFullMember()
+    {
+        return isFullMember(value);
+    }
+
+    public int base()
+    {
+        return base(value);
+    }
+
+    public PKey asFullMember()
+    {
+        return new PKey(value | FULL_MEMBER_BIT);
+    }
+
+    public PKey asLimitedMember()
+    {
+        return new PKey(value & BASE_MASK);
+    }
+
+    /**
+     * Parses {@code 0xffff}, {@code 0x8001} or a decimal number.
+     *
+     * @throws IllegalArgumentException naming the text and the rule it breaks.
+     */
+    public static PKey parse(final String text)
+    {
+        return new PKey(UnsignedText.parse16("P_Key", text));
+    }
+
+    public static String format(final int pkey)
+    {
+        return String.format("0x%04x", pkey & 0xffff);
+    }
+
+    @Override
+    public String toString()
+    {
+        return format(value);
+    }
+}
