@@ -1,6 +1,15 @@
 package dev.rdmacm.sa;
 
 import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.protocol.mad.MadMethod;
+import dev.rdmacm.protocol.mad.MadStatus;
+import dev.rdmacm.protocol.mad.ManagementClass;
+import dev.rdmacm.protocol.mad.RmppHeader;
+import dev.rdmacm.protocol.mad.RmppType;
+import dev.rdmacm.protocol.sa.ClassPortInfo;
+import dev.rdmacm.protocol.sa.SaAttribute;
+import dev.rdmacm.protocol.sa.SaMad;
+import dev.rdmacm.protocol.sa.SaStatus;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
@@ -23,7 +32,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import static dev.rdmacm.sa.SaWireInterim.*;
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
@@ -45,15 +53,9 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     /** ClassPortInfo is asked again at most this often after a failure (the kernel waits 1 s too). */
     private static final long CLASS_PORT_INFO_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long CLASS_PORT_INFO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private static final int CPI_RESP_TIME_OFFSET = 4;
-    private static final int CPI_REDIRECT_LID_OFFSET = 28;
-    private static final int CPI_REDIRECT_QP_OFFSET = 32;
-    private static final int CPI_REDIRECT_QKEY_OFFSET = 36;
-    private static final int CPI_LENGTH = 72;
-    private static final int INVALID_FIELD_MASK = 0x001c;
-    private static final int BUSY_BIT = 0x0001;
-    private static final int REDIRECT_BIT = 0x0002;
     private static final int RESERVED_STATUS_BITS = 0x00e0;
+    /** SM_Key, AttributeOffset, Reserved, ComponentMask: what an RMPP PayloadLength counts besides the data. */
+    private static final int SA_HEADER_PAYLOAD = SaMad.DATA_OFFSET - RmppHeader.END_OFFSET;
 
     private final MadTransport transport;
     private final SaClientConfig config;
@@ -67,6 +69,9 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private final Map<Object, SaTransaction> inFlightByKey = new HashMap<>();
     private final ResponseCache cache;
     private final MadHeader header = new MadHeader();
+    private final RmppHeader rmpp = new RmppHeader();
+    private final SaMad saMad = new SaMad();
+    private final ClassPortInfo classPortInfo = new ClassPortInfo();
     private final UnsafeBuffer ack = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
     private final Consumer<Runnable> runCommand = Runnable::run;
     private long nextTid;
@@ -238,7 +243,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             return;
         }
         classPortInfoInFlight = true;
-        final SaRequest request = SaRequest.get("SA ClassPortInfo", CLASS_PORT_INFO, 0, new byte[0], 0, RecordCheck.ANY, null);
+        final SaRequest request = SaRequest.get("SA ClassPortInfo", SaAttribute.CLASS_PORT_INFO, 0, new byte[0], 0, RecordCheck.ANY, null);
         final SaTransaction tx = newTransaction(request, now, now + CLASS_PORT_INFO_TIMEOUT_NANOS, true);
         final CompletableFuture<SaResponse> result = new CompletableFuture<>();
         result.whenComplete((response, failure) -> onClassPortInfo(response));
@@ -250,30 +255,28 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private void onClassPortInfo(final SaResponse response)
     {
         classPortInfoInFlight = false;
-        if (response == null || response.records().isEmpty() || response.records().get(0).length < CPI_LENGTH)
+        if (response == null || response.records().isEmpty() || response.records().get(0).length < ClassPortInfo.LENGTH)
         {
             classPortInfoRetryAtNanos = System.nanoTime() + CLASS_PORT_INFO_RETRY_NANOS;
             return;
         }
         classPortInfoKnown = true;
-        final UnsafeBuffer cpi = new UnsafeBuffer(response.records().get(0));
-        final int respTimeValue = cpi.getInt(CPI_RESP_TIME_OFFSET, BIG_ENDIAN) & 0x1f;
+        final byte[] record = response.records().get(0);
+        classPortInfo.wrap(new UnsafeBuffer(record), 0, record.length);
         // 4.096 us x 2^RespTimeValue (IBA 13.4.6.2)
-        responseTimeNanos = config.honourResponseTime() ? 4096L << Math.min(respTimeValue, 31) : 0;
-        applyRedirect(cpi, 0);
+        responseTimeNanos = config.honourResponseTime() ? 4096L << classPortInfo.respTimeValue() : 0;
+        applyRedirect(classPortInfo);
     }
 
     /** A ClassPortInfo with a non-zero RedirectLID moves the SA; LID 0 means "stay". */
-    private boolean applyRedirect(final DirectBuffer cpi, final int offset)
+    private boolean applyRedirect(final ClassPortInfo cpi)
     {
-        final int lid = cpi.getShort(offset + CPI_REDIRECT_LID_OFFSET, BIG_ENDIAN) & 0xffff;
+        final int lid = cpi.redirectLid();
         if (lid == 0)
         {
             return false;
         }
-        final int qp = cpi.getInt(offset + CPI_REDIRECT_QP_OFFSET, BIG_ENDIAN) & 0xff_ffff;
-        final long qkey = cpi.getInt(offset + CPI_REDIRECT_QKEY_OFFSET, BIG_ENDIAN) & 0xffff_ffffL;
-        saAddress = saAddress.withLidAndQp(lid, qp, qkey);
+        saAddress = saAddress.withLidAndQp(lid, cpi.redirectQp(), cpi.redirectQKey());
         counters.increment(SaCounter.REDIRECTS);
         return true;
     }
@@ -284,22 +287,18 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private void encodeRequest(final SaTransaction tx)
     {
         final SaRequest request = tx.request;
-        final UnsafeBuffer mad = tx.mad;
-        header.wrap(mad, 0).baseVersion(MadHeader.BASE_VERSION).mgmtClass(MGMT_CLASS_SA).classVersion(SA_CLASS_VERSION)
-            .method(request.method()).status(0).classSpecific(0).transactionId(tx.tid48)
-            .attributeId(request.attributeId()).attributeModifier(0);
+        saMad.wrap(tx.mad, 0).initRequest(request.method(), tx.tid48, request.attributeId())
+            .smKey(config.smKey())
+            .attributeOffset(request.recordLength() / SaMad.ATTRIBUTE_OFFSET_UNIT)
+            .componentMask(request.componentMask());
         if (request.rmppSend())
         {
-            mad.putByte(RMPP_VERSION_OFFSET, (byte)1);
-            mad.putByte(RMPP_TYPE_OFFSET, (byte)RMPP_TYPE_DATA);
-            mad.putByte(RMPP_FLAGS_OFFSET, (byte)(RMPP_FLAG_ACTIVE | RMPP_FLAG_FIRST | RMPP_FLAG_LAST));
-            mad.putInt(RMPP_SEGMENT_OFFSET, 1, BIG_ENDIAN);
-            mad.putInt(RMPP_PAYLOAD_LENGTH_OFFSET, SA_HEADER_PAYLOAD + request.payloadLength(), BIG_ENDIAN);
+            // One DATA segment carrying the whole request; OpenSM refuses a GetMulti without it.
+            saMad.rmpp().version(RmppHeader.VERSION).type(RmppType.DATA)
+                .flags(RmppHeader.FLAG_ACTIVE | RmppHeader.FLAG_FIRST | RmppHeader.FLAG_LAST)
+                .segmentNumber(1).payloadLength(SA_HEADER_PAYLOAD + request.payloadLength());
         }
-        mad.putLong(SM_KEY_OFFSET, config.smKey(), BIG_ENDIAN);
-        mad.putShort(ATTRIBUTE_OFFSET_OFFSET, (short)(request.recordLength() / 8), BIG_ENDIAN);
-        mad.putLong(COMPONENT_MASK_OFFSET, request.componentMask(), BIG_ENDIAN);
-        mad.putBytes(SA_DATA_OFFSET, request.payloadUnsafe());
+        tx.mad.putBytes(saMad.dataOffset(), request.payloadUnsafe());
     }
 
     private void transmit(final SaTransaction tx, final long now, final boolean first)
@@ -396,14 +395,14 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     {
         counters.increment(SaCounter.MADS_RECEIVED);
         config.recorder().onMad(false, localPort.lid(), sourceLid, sourceQp, buffer, offset, length);
-        if (length < SA_DATA_OFFSET)
+        if (length < SaMad.DATA_OFFSET)
         {
             counters.increment(SaCounter.DROPPED_MALFORMED);
             return;
         }
         header.wrap(buffer, offset, length);
-        if (header.baseVersion() != MadHeader.BASE_VERSION || header.mgmtClass() != MGMT_CLASS_SA ||
-            header.classVersion() != SA_CLASS_VERSION)
+        if (header.baseVersion() != MadHeader.BASE_VERSION || header.mgmtClass() != ManagementClass.SUBN_ADM ||
+            header.classVersion() != SaMad.CLASS_VERSION)
         {
             counters.increment(SaCounter.DROPPED_MALFORMED);
             return;
@@ -420,12 +419,12 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             counters.increment(SaCounter.DROPPED_WRONG_SOURCE);
             return;
         }
-        final int rmppType = buffer.getByte(offset + RMPP_TYPE_OFFSET) & 0xff;
-        final int rmppFlags = buffer.getByte(offset + RMPP_FLAGS_OFFSET) & 0x07;
-        final boolean rmppActive = (rmppFlags & RMPP_FLAG_ACTIVE) != 0;
+        rmpp.wrap(buffer, offset, length);
+        final int rmppType = rmpp.type();
+        final boolean rmppActive = rmpp.isActive();
         if (!header.isResponse())
         {
-            if (rmppActive && rmppType == RMPP_TYPE_ACK && method == tx.request.method())
+            if (rmppActive && rmppType == RmppType.ACK && method == tx.request.method())
             {
                 counters.increment(SaCounter.RMPP_ACKS_RECEIVED);
             }
@@ -441,11 +440,11 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             return;
         }
         final int status = header.status();
-        if ((status & REDIRECT_BIT) != 0)
+        if (MadStatus.isRedirect(status))
         {
             // A redirect carries the new address in a ClassPortInfo (IBA 13.4.7); anything else claiming
             // to be one is damaged and must not move the SA.
-            if (header.attributeId() == CLASS_PORT_INFO)
+            if (header.attributeId() == SaAttribute.CLASS_PORT_INFO)
             {
                 onRedirect(tx, buffer, offset, length);
             }
@@ -465,26 +464,26 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             counters.increment(SaCounter.DROPPED_MALFORMED);
             return;
         }
-        if ((status & BUSY_BIT) != 0)
+        if (MadStatus.isBusy(status))
         {
             // The SA is overloaded: the retry timer resends, with backoff.
             counters.increment(SaCounter.BUSY_RESPONSES);
             return;
         }
-        if (rmppActive && rmppType == RMPP_TYPE_DATA)
+        if (rmppActive && rmppType == RmppType.DATA)
         {
             onSegment(tx, buffer, offset, length);
             return;
         }
-        if (rmppActive && (rmppType == RMPP_TYPE_STOP || rmppType == RMPP_TYPE_ABORT))
+        if (rmppActive && (rmppType == RmppType.STOP || rmppType == RmppType.ABORT))
         {
             counters.increment(SaCounter.RESPONSES_ACCEPTED);
             fail(tx, SaError.RMPP_ABORTED, status, tx.request.description() + ": the SA " +
-                (rmppType == RMPP_TYPE_STOP ? "stopped" : "aborted") + " the transfer (RMPP status " +
-                (buffer.getByte(offset + RMPP_STATUS_OFFSET) & 0xff) + ")");
+                (rmppType == RmppType.STOP ? "stopped" : "aborted") + " the transfer (RMPP status " +
+                rmpp.status() + ")");
             return;
         }
-        if (rmppActive && rmppType == RMPP_TYPE_ACK)
+        if (rmppActive && rmppType == RmppType.ACK)
         {
             counters.increment(SaCounter.RMPP_ACKS_RECEIVED);
             return;
@@ -492,13 +491,14 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         // A plain response, or the one RMPP-flagged type-0 packet OpenSM sends when umad2sim stands in
         // for the kernel's RMPP: the whole answer, cut at one MAD.
         final boolean mayBeTruncated = rmppActive && length >= MadAddress.MAX_MAD_LENGTH;
-        complete(tx, status, buffer, offset + SA_DATA_OFFSET, length - SA_DATA_OFFSET,
-            buffer.getShort(offset + ATTRIBUTE_OFFSET_OFFSET, BIG_ENDIAN) & 0xffff, mayBeTruncated);
+        complete(tx, status, buffer, offset + SaMad.DATA_OFFSET, length - SaMad.DATA_OFFSET,
+            buffer.getShort(offset + SaMad.ATTRIBUTE_OFFSET_OFFSET, BIG_ENDIAN) & 0xffff, mayBeTruncated);
     }
 
     private void onRedirect(final SaTransaction tx, final DirectBuffer buffer, final int offset, final int length)
     {
-        if (length < SA_DATA_OFFSET + CPI_LENGTH || !applyRedirect(buffer, offset + SA_DATA_OFFSET))
+        if (length < SaMad.DATA_OFFSET + ClassPortInfo.LENGTH ||
+            !applyRedirect(classPortInfo.wrap(buffer, offset + SaMad.DATA_OFFSET, length - SaMad.DATA_OFFSET)))
         {
             counters.increment(SaCounter.DROPPED_MALFORMED);
             return;
@@ -509,12 +509,12 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
 
     private void onSegment(final SaTransaction tx, final DirectBuffer buffer, final int offset, final int length)
     {
-        final long segment = buffer.getInt(offset + RMPP_SEGMENT_OFFSET, BIG_ENDIAN) & 0xffff_ffffL;
-        final int flags = buffer.getByte(offset + RMPP_FLAGS_OFFSET) & 0x07;
-        final long payloadLength = buffer.getInt(offset + RMPP_PAYLOAD_LENGTH_OFFSET, BIG_ENDIAN) & 0xffff_ffffL;
+        final long segment = rmpp.segmentNumber();
+        final int flags = rmpp.flags();
+        final long payloadLength = rmpp.payloadLength();
         if (tx.state == SaTransaction.State.AWAITING_RESPONSE)
         {
-            if (segment != 1 || (flags & RMPP_FLAG_FIRST) == 0)
+            if (segment != 1 || (flags & RmppHeader.FLAG_FIRST) == 0)
             {
                 counters.increment(SaCounter.RMPP_SEGMENTS_DROPPED);
                 return;
@@ -525,7 +525,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             tx.windowLast = 1;
             tx.segmentBytes = 0;
             tx.firstStatus = header.status();
-            tx.attributeOffsetWords = buffer.getShort(offset + ATTRIBUTE_OFFSET_OFFSET, BIG_ENDIAN) & 0xffff;
+            tx.attributeOffsetWords = buffer.getShort(offset + SaMad.ATTRIBUTE_OFFSET_OFFSET, BIG_ENDIAN) & 0xffff;
         }
         if (segment != tx.expectedSegment)
         {
@@ -538,17 +538,17 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             return;
         }
         counters.increment(SaCounter.RMPP_SEGMENTS_RECEIVED);
-        final int data = Math.min(SA_DATA_LENGTH, length - SA_DATA_OFFSET);
-        tx.segments.putBytes(tx.segmentBytes, buffer, offset + SA_DATA_OFFSET, data);
+        final int data = Math.min(SaMad.DATA_LENGTH, length - SaMad.DATA_OFFSET);
+        tx.segments.putBytes(tx.segmentBytes, buffer, offset + SaMad.DATA_OFFSET, data);
         tx.segmentBytes += data;
         tx.expectedSegment++;
         final long now = System.nanoTime();
-        if ((flags & RMPP_FLAG_LAST) != 0)
+        if ((flags & RmppHeader.FLAG_LAST) != 0)
         {
             sendAck(tx, segment, segment);
             // The last segment's PayloadLength counts its SA header and its own data only.
             final long lastData = payloadLength - SA_HEADER_PAYLOAD;
-            final int total = (int)Math.max(0, Math.min(tx.segmentBytes, (segment - 1) * SA_DATA_LENGTH + Math.max(0, lastData)));
+            final int total = (int)Math.max(0, Math.min(tx.segmentBytes, (segment - 1) * SaMad.DATA_LENGTH + Math.max(0, lastData)));
             complete(tx, tx.firstStatus, tx.segments, 0, total, tx.attributeOffsetWords, false);
             return;
         }
@@ -562,15 +562,11 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
 
     private void sendAck(final SaTransaction tx, final long segment, final long newWindowLast)
     {
-        ack.setMemory(0, MadAddress.MAX_MAD_LENGTH, (byte)0);
-        header.wrap(ack, 0).baseVersion(MadHeader.BASE_VERSION).mgmtClass(MGMT_CLASS_SA).classVersion(SA_CLASS_VERSION)
-            .method(tx.request.responseMethod() & ~RESPONSE_BIT).transactionId(tx.fullTid)
-            .attributeId(tx.request.responseAttributeId());
-        ack.putByte(RMPP_VERSION_OFFSET, (byte)1);
-        ack.putByte(RMPP_TYPE_OFFSET, (byte)RMPP_TYPE_ACK);
-        ack.putByte(RMPP_FLAGS_OFFSET, (byte)RMPP_FLAG_ACTIVE);
-        ack.putInt(RMPP_SEGMENT_OFFSET, (int)segment, BIG_ENDIAN);
-        ack.putInt(RMPP_PAYLOAD_LENGTH_OFFSET, (int)newWindowLast, BIG_ENDIAN);
+        // The ACK goes back under the data's own TID (ibsim's top bits included), as a request method.
+        saMad.wrap(ack, 0).initRequest(tx.request.responseMethod() & ~MadMethod.RESPONSE_BIT, tx.fullTid,
+            tx.request.responseAttributeId());
+        saMad.rmpp().version(RmppHeader.VERSION).type(RmppType.ACK).flags(RmppHeader.FLAG_ACTIVE)
+            .segmentNumber(segment).newWindowLast(newWindowLast);
         counters.increment(SaCounter.RMPP_ACKS_SENT);
         send(tx.destination, ack);
     }
@@ -581,15 +577,16 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         if (status != 0)
         {
             counters.increment(SaCounter.RESPONSES_ACCEPTED);
-            final int invalidField = (status & INVALID_FIELD_MASK) >> 2;
-            final SaError error = invalidField != 0 ? SaError.ofInvalidField(invalidField) : SaError.ofSaStatus(status >>> 8);
-            fail(tx, error, status, tx.request.description() + ": the SA answered " + error + " (MAD status 0x" +
-                String.format("%04x", status) + ")");
+            final int invalidField = MadStatus.invalidField(status);
+            final SaError error = invalidField != MadStatus.FIELD_VALID ? SaError.ofInvalidField(invalidField) :
+                SaError.ofSaStatus(SaStatus.fromStatusWord(status));
+            fail(tx, error, status, tx.request.description() + ": the SA answered " + SaStatus.describe(status) +
+                String.format(" (MAD status 0x%04x)", status));
             return;
         }
         final int expected = tx.request.recordLength();
         int recordLength = attributeOffsetWords * 8;
-        final boolean single = tx.request.responseMethod() == (GET | RESPONSE_BIT);
+        final boolean single = tx.request.responseMethod() == MadMethod.GET_RESP;
         if (single && recordLength == 0)
         {
             recordLength = expected != 0 ? expected : dataLength;

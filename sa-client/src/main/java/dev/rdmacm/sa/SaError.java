@@ -1,5 +1,8 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.protocol.mad.MadStatus;
+import dev.rdmacm.protocol.sa.SaStatus;
+
 /**
  * Why an SA query failed: the SA's class-specific status (IBA 15.2.1.1, table 208), a common MAD
  * status field (IBA 13.4.7), or a local outcome (the deadline, the client closing).
@@ -59,14 +62,14 @@ public enum SaError
     {
         return switch (code)
         {
-            case 1 -> NO_RESOURCES;
-            case 2 -> REQ_INVALID;
-            case 3 -> NO_RECORDS;
-            case 4 -> TOO_MANY_RECORDS;
-            case 5 -> INVALID_GID;
-            case 6 -> INSUF_COMPS;
-            case 7 -> REQ_DENIED;
-            case 8 -> PRI_SUGGESTED;
+            case SaStatus.NO_RESOURCES -> NO_RESOURCES;
+            case SaStatus.REQ_INVALID -> REQ_INVALID;
+            case SaStatus.NO_RECORDS -> NO_RECORDS;
+            case SaStatus.TOO_MANY_RECORDS -> TOO_MANY_RECORDS;
+            case SaStatus.INVALID_GID -> INVALID_GID;
+            case SaStatus.INSUF_COMPS -> INSUF_COMPS;
+            case SaStatus.REQ_DENIED -> REQ_DENIED;
+            case SaStatus.PRI_SUGGESTED -> PRI_SUGGESTED;
             default -> UNKNOWN_SA_STATUS;
         };
     }
@@ -76,9 +79,9 @@ public enum SaError
     {
         return switch (code)
         {
-            case 1 -> BAD_VERSION;
-            case 2 -> METHOD_NOT_SUPPORTED;
-            case 3 -> METHOD_ATTRIBUTE_NOT_SUPPORTED;
+            case MadStatus.FIELD_BAD_VERSION -> BAD_VERSION;
+            case MadStatus.FIELD_METHOD_NOT_SUPPORTED -> METHOD_NOT_SUPPORTED;
+            case MadStatus.FIELD_METHOD_ATTRIBUTE_NOT_SUPPORTED -> METHOD_ATTRIBUTE_NOT_SUPPORTED;
             default -> INVALID_FIELD_VALUE;
         };
     }

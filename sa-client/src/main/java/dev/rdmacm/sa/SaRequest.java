@@ -1,5 +1,8 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.protocol.mad.MadMethod;
+import dev.rdmacm.protocol.sa.SaMad;
+
 import java.util.Arrays;
 
 /**
@@ -15,7 +18,7 @@ public final class SaRequest
     /** umad2sim hands OpenSM only 224 bytes of a request: 224 - 56 bytes of SA data. */
     public static final int MAX_PAYLOAD = 168;
     /** An SA MAD carries at most this many bytes of attribute data. */
-    public static final int SA_DATA_LENGTH = SaWireInterim.SA_DATA_LENGTH;
+    public static final int SA_DATA_LENGTH = SaMad.DATA_LENGTH;
 
     private final String description;
     private final int method;
@@ -60,32 +63,32 @@ public final class SaRequest
     public static SaRequest get(final String description, final int attributeId, final long componentMask,
         final byte[] payload, final int recordLength, final RecordCheck check, final Object cacheKey)
     {
-        return new SaRequest(description, SaWireInterim.GET, attributeId, componentMask, payload,
-            SaWireInterim.GET | SaWireInterim.RESPONSE_BIT, attributeId, recordLength, check, cacheKey, false);
+        return new SaRequest(description, MadMethod.GET, attributeId, componentMask, payload,
+            MadMethod.GET_RESP, attributeId, recordLength, check, cacheKey, false);
     }
 
     /** SubnAdmGetTable: every matching record, answered by GetTableResp (RMPP on a real fabric). */
     public static SaRequest getTable(final String description, final int attributeId, final long componentMask,
         final byte[] payload, final int recordLength, final RecordCheck check, final Object cacheKey)
     {
-        return new SaRequest(description, SaWireInterim.GET_TABLE, attributeId, componentMask, payload,
-            SaWireInterim.GET_TABLE | SaWireInterim.RESPONSE_BIT, attributeId, recordLength, check, cacheKey, false);
+        return new SaRequest(description, MadMethod.GET_TABLE, attributeId, componentMask, payload,
+            MadMethod.GET_TABLE_RESP, attributeId, recordLength, check, cacheKey, false);
     }
 
     /** SubnAdmSet, answered by GetResp with the record as stored. */
     public static SaRequest set(final String description, final int attributeId, final long componentMask,
         final byte[] payload, final int recordLength)
     {
-        return new SaRequest(description, SaWireInterim.SET, attributeId, componentMask, payload,
-            SaWireInterim.GET | SaWireInterim.RESPONSE_BIT, attributeId, recordLength, RecordCheck.ANY, null, false);
+        return new SaRequest(description, MadMethod.SET, attributeId, componentMask, payload,
+            MadMethod.GET_RESP, attributeId, recordLength, RecordCheck.ANY, null, false);
     }
 
     /** SubnAdmDelete, answered by DeleteResp with the deleted record. */
     public static SaRequest delete(final String description, final int attributeId, final long componentMask,
         final byte[] payload, final int recordLength)
     {
-        return new SaRequest(description, SaWireInterim.DELETE, attributeId, componentMask, payload,
-            SaWireInterim.DELETE | SaWireInterim.RESPONSE_BIT, attributeId, recordLength, RecordCheck.ANY, null, false);
+        return new SaRequest(description, MadMethod.DELETE, attributeId, componentMask, payload,
+            MadMethod.DELETE_RESP, attributeId, recordLength, RecordCheck.ANY, null, false);
     }
 
     /**
@@ -96,8 +99,8 @@ public final class SaRequest
         final byte[] payload, final int responseAttributeId, final int recordLength, final RecordCheck check,
         final Object cacheKey)
     {
-        return new SaRequest(description, SaWireInterim.GET_MULTI, attributeId, componentMask, payload,
-            SaWireInterim.GET_MULTI | SaWireInterim.RESPONSE_BIT, responseAttributeId, recordLength, check, cacheKey, true);
+        return new SaRequest(description, MadMethod.GET_MULTI, attributeId, componentMask, payload,
+            MadMethod.GET_MULTI_RESP, responseAttributeId, recordLength, check, cacheKey, true);
     }
 
     public String description()
