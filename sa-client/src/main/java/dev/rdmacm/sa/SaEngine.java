@@ -489,7 +489,16 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             return;
         }
         // A plain response, or the one RMPP-flagged type-0 packet OpenSM sends when umad2sim stands in
-        // for the kernel's RMPP: the whole answer, cut at one MAD.
+        // for the kernel's RMPP: the whole answer, cut at one MAD. That packet has exactly the flags
+        // Active and segment 0; anything else claiming to be a whole table is a damaged segment.
+        final boolean table = tx.request.responseMethod() == MadMethod.GET_TABLE_RESP ||
+            tx.request.responseMethod() == MadMethod.GET_MULTI_RESP;
+        final boolean wholeInOne = rmppActive && rmpp.flags() == RmppHeader.FLAG_ACTIVE && rmpp.segmentNumber() == 0;
+        if (tx.state != SaTransaction.State.AWAITING_RESPONSE || (table && !wholeInOne) || (rmppActive && !wholeInOne))
+        {
+            counters.increment(SaCounter.DROPPED_MALFORMED);
+            return;
+        }
         final boolean mayBeTruncated = rmppActive && length >= MadAddress.MAX_MAD_LENGTH;
         complete(tx, status, buffer, offset + SaMad.DATA_OFFSET, length - SaMad.DATA_OFFSET,
             buffer.getShort(offset + SaMad.ATTRIBUTE_OFFSET_OFFSET, BIG_ENDIAN) & 0xffff, mayBeTruncated);
@@ -525,6 +534,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             tx.windowLast = 1;
             tx.segmentBytes = 0;
             tx.firstStatus = header.status();
+            tx.firstPayloadLength = payloadLength;
             tx.attributeOffsetWords = buffer.getShort(offset + SaMad.ATTRIBUTE_OFFSET_OFFSET, BIG_ENDIAN) & 0xffff;
         }
         if (segment != tx.expectedSegment)
@@ -547,9 +557,16 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         {
             sendAck(tx, segment, segment);
             // The last segment's PayloadLength counts its SA header and its own data only.
-            final long lastData = payloadLength - SA_HEADER_PAYLOAD;
-            final int total = (int)Math.max(0, Math.min(tx.segmentBytes, (segment - 1) * SaMad.DATA_LENGTH + Math.max(0, lastData)));
-            complete(tx, tx.firstStatus, tx.segments, 0, total, tx.attributeOffsetWords, false);
+            final long total = (segment - 1) * SaMad.DATA_LENGTH + payloadLength - SA_HEADER_PAYLOAD;
+            // The first segment announced the whole length; a transfer that disagrees is damaged.
+            final boolean consistent = total >= 0 && total <= tx.segmentBytes &&
+                (tx.firstPayloadLength == 0 || tx.firstPayloadLength - SA_HEADER_PAYLOAD == total);
+            if (!consistent ||
+                !complete(tx, tx.firstStatus, tx.segments, 0, (int)total, tx.attributeOffsetWords, false))
+            {
+                counters.increment(SaCounter.DROPPED_MALFORMED);
+                restartTransfer(tx);
+            }
             return;
         }
         if (segment >= tx.windowLast)
@@ -558,6 +575,13 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             sendAck(tx, segment, tx.windowLast);
         }
         schedule(tx, Math.min(now + tx.intervalNanos, tx.deadlineNanos));
+    }
+
+    /** Forgets a damaged transfer; the retry timer asks for the whole answer again. */
+    private void restartTransfer(final SaTransaction tx)
+    {
+        transition(tx, SaTransaction.State.AWAITING_RESPONSE);
+        tx.segmentBytes = 0;
     }
 
     private void sendAck(final SaTransaction tx, final long segment, final long newWindowLast)
@@ -571,7 +595,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         send(tx.destination, ack);
     }
 
-    private void complete(final SaTransaction tx, final int status, final DirectBuffer data, final int dataOffset,
+    /** @return false when the answer is malformed or fails the record check, and was dropped. */
+    private boolean complete(final SaTransaction tx, final int status, final DirectBuffer data, final int dataOffset,
         final int dataLength, final int attributeOffsetWords, final boolean mayBeTruncated)
     {
         if (status != 0)
@@ -582,7 +607,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
                 SaError.ofSaStatus(SaStatus.fromStatusWord(status));
             fail(tx, error, status, tx.request.description() + ": the SA answered " + SaStatus.describe(status) +
                 String.format(" (MAD status 0x%04x)", status));
-            return;
+            return true;
         }
         final int expected = tx.request.recordLength();
         int recordLength = attributeOffsetWords * 8;
@@ -595,12 +620,12 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         {
             // GetTableResp with no record: AttributeOffset 0 and nothing to split.
             finish(tx, new SaResponse(tx.request.responseMethod(), tx.request.responseAttributeId(), expected, List.of(), false));
-            return;
+            return true;
         }
         if ((expected != 0 && recordLength != expected) || recordLength > dataLength && !single || recordLength <= 0)
         {
             counters.increment(SaCounter.DROPPED_MALFORMED);
-            return;
+            return false;
         }
         final int count = single ? 1 : dataLength / recordLength;
         final List<byte[]> records = new ArrayList<>(count);
@@ -611,7 +636,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             if (!tx.request.recordCheck().accepts(data, at, available))
             {
                 counters.increment(SaCounter.DROPPED_MISMATCHED_RECORDS);
-                return;
+                return false;
             }
             final byte[] record = new byte[recordLength];
             data.getBytes(at, record, 0, available);
@@ -630,6 +655,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             cache.put(tx.request.cacheKey(), response, System.nanoTime());
         }
         finish(tx, response);
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------------

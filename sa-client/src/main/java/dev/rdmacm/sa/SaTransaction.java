@@ -49,6 +49,7 @@ final class SaTransaction
     long windowLast;
     int firstStatus;
     int attributeOffsetWords;
+    long firstPayloadLength;
     final ExpandableArrayBuffer segments = new ExpandableArrayBuffer(0);
     int segmentBytes;
 

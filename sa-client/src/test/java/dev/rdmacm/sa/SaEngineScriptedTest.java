@@ -1,5 +1,7 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.sa.testing.FaultInjectingTransport;
+import dev.rdmacm.sa.testing.Faults;
 import dev.rdmacm.sa.testing.ScriptedSa;
 import org.junit.jupiter.api.Test;
 
@@ -188,6 +190,44 @@ class SaEngineScriptedTest
             result = client.query(table(null), Duration.ofSeconds(30));
         }
         assertEquals(SaError.CLOSED, failure(result).error());
+    }
+
+    @Test
+    void shouldNeverAcceptAWrongTableWhenRmppSegmentsAreLostRepeatedReorderedOrDamaged() throws Exception
+    {
+        final List<byte[]> records = ScriptedSa.numberedRecords(12, RECORD);
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records);
+        final Faults faults = Faults.NONE.withDropSent(0.05).withDrop(0.1).withDuplicate(0.1).withReorder(0.2)
+            .withDelay(0.1, Duration.ofMillis(30)).withCorrupt(0.1).withWrongTid(0.05).withWrongSource(0.05);
+        final FaultInjectingTransport transport = new FaultInjectingTransport(sa, faults, 42);
+        try (SaClient client = SaClient.start(transport, fastConfig().withRmppWindow(2)))
+        {
+            final List<CompletableFuture<SaResponse>> results = new ArrayList<>();
+            final List<Long> starts = new ArrayList<>();
+            for (int i = 0; i < 60; i++)
+            {
+                starts.add(System.nanoTime());
+                results.add(client.query(table(null), Duration.ofSeconds(1)));
+            }
+            int succeeded = 0;
+            for (int i = 0; i < results.size(); i++)
+            {
+                try
+                {
+                    assertRecords(records, results.get(i).get(5, TimeUnit.SECONDS));
+                    succeeded++;
+                }
+                catch (final ExecutionException ex)
+                {
+                    assertInstanceOf(SaQueryException.class, ex.getCause());
+                }
+                final long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - starts.get(i));
+                assertTrue(results.get(i).isDone() && took < 5_000, "query " + i + " took " + took + " ms");
+            }
+            assertTrue(succeeded >= 30, succeeded + " of 60: " + client.counters() + " " + transport.injected());
+            assertTrue(transport.totalInjected() > 0 && client.counters().get(SaCounter.RMPP_SEGMENTS_DROPPED) > 0,
+                client.counters() + " " + transport.injected());
+        }
     }
 
     static SaQueryException failure(final CompletableFuture<SaResponse> result)
