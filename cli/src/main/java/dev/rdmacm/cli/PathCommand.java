@@ -4,6 +4,10 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.Lid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.ServiceId;
+import dev.rdmacm.protocol.sa.MtuCode;
+import dev.rdmacm.protocol.sa.PacketLifetime;
+import dev.rdmacm.protocol.sa.RateCode;
+import dev.rdmacm.protocol.sa.Selector;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.SaQueryException;
@@ -206,11 +210,25 @@ public final class PathCommand implements Callable<Integer>
                 out.println("PathRecord:");
                 for (final Map.Entry<String, String> field : fields(path).entrySet())
                 {
-                    out.printf("  %-26s %s%n", field.getKey(), field.getValue());
+                    out.printf("  %-26s %s%n", field.getKey(), described(field.getKey(), field.getValue()));
                 }
             }
         }
         out.flush();
+    }
+
+    /** The text form adds what a code means: MTU bytes, Gb/s, lifetime, selector. */
+    private static String described(final String name, final String value)
+    {
+        return switch (name)
+        {
+            case "mtu" -> MtuCode.describe(Integer.parseInt(value));
+            case "rate" -> RateCode.describe(Integer.parseInt(value));
+            case "packet_life_time" -> PacketLifetime.describe(Integer.parseInt(value));
+            case "mtu_selector", "rate_selector", "packet_life_time_selector" ->
+                value + " (" + Selector.fromCode(Integer.parseInt(value)).symbol() + ")";
+            default -> value;
+        };
     }
 
     private static String jsonValue(final String name, final String value)

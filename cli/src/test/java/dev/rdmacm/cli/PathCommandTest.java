@@ -67,9 +67,10 @@ class PathCommandTest
         assertTrue(run.out().contains("dlid                       " + saquery.get("dlid") + "\n"), run.out());
         assertTrue(run.out().contains("slid                       " + saquery.get("slid") + "\n"), run.out());
         assertTrue(run.out().contains("pkey                       0x" + saquery.get("pkey").substring(2).toLowerCase() + "\n"), run.out());
-        assertTrue(run.out().contains("mtu                        " + (Integer.decode(saquery.get("mtu")) & 0x3f) + "\n"), run.out());
-        assertTrue(run.out().contains("rate                       " + (Integer.decode(saquery.get("rate")) & 0x3f) + "\n"), run.out());
-        assertTrue(run.out().contains("packet_life_time           " + (Integer.decode(saquery.get("pkt_life")) & 0x3f) + "\n"), run.out());
+        assertTrue(run.out().contains("mtu                        " + (Integer.decode(saquery.get("mtu")) & 0x3f) + " ("), run.out());
+        assertTrue(run.out().contains("rate                       " + (Integer.decode(saquery.get("rate")) & 0x3f) + " ("), run.out());
+        assertTrue(run.out().contains("packet_life_time           " + (Integer.decode(saquery.get("pkt_life")) & 0x3f) + " ("), run.out());
+        assertTrue(run.out().contains("mtu_selector               " + (Integer.decode(saquery.get("mtu")) >> 6) + " ("), run.out());
         assertEquals(21, run.out().lines().filter(l -> l.startsWith("  ")).count(), run.out());
     }
 
