@@ -20,6 +20,7 @@ public final class PacketLifetime
     public static Duration duration(final int code)
     {
         requireCode(code);
+        // 2^63 does not fit in a long: code 63 is 2^62 twice
         return Duration.ofNanos(BASE_NANOS).multipliedBy(1L << Math.min(code, 62)).multipliedBy(code == 63 ? 2 : 1);
     }
 

@@ -200,6 +200,15 @@ class PathRecordTest
     }
 
     @Test
+    void shouldRejectANegativeOffset()
+    {
+        final MalformedMessageException ex = assertThrows(MalformedMessageException.class,
+            () -> record.wrap(buffer, -1, 64));
+
+        assertEquals("PathRecord: 64 bytes at offset -1 do not fit in a buffer of 64 bytes", ex.getMessage());
+    }
+
+    @Test
     void shouldReadGidHalvesWithoutTheValueObject()
     {
         record.wrap(buffer, 0).clear().dgid(Gid.parse("fe80::10:4"));
