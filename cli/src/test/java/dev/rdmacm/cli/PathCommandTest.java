@@ -2,9 +2,9 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -17,22 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code rdmacm path} against OpenSM on ibsim, checked against saquery. */
 class PathCommandTest
 {
-    private static SimulatedFabric fabric;
-
-    @BeforeAll
-    static void start()
-    {
-        fabric = SimulatedFabric.start();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        if (fabric != null)
-        {
-            fabric.close();
-        }
-    }
+    @RegisterExtension
+    static final SimulatedFabricExtension FABRIC = SimulatedFabricExtension.perClass();
 
     private record Run(int exit, String out, String err)
     {
@@ -51,17 +37,17 @@ class PathCommandTest
 
     private static String fabricOption(final String node)
     {
-        return "ibsim:" + fabric.host() + ":" + fabric.ctlPort() + ":" + node;
+        return "ibsim:" + fabric().host() + ":" + fabric().ctlPort() + ":" + node;
     }
 
     @Test
     void shouldPrintEveryFieldOfTheSaPathAsSaqueryReportsIt()
     {
-        final FabricPort destination = fabric.port("Hca4");
+        final FabricPort destination = fabric().port("Hca4");
         final Run run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", destination.gid().toString(), "--reversible");
         assertEquals(0, run.exit(), run.err());
-        final Map<String, String> saquery = fabric.saquery("Hca2", "-p",
-            "--sgid", fabric.port("Hca2").gid().toString(), "--dgid", destination.gid().toString()).records().get(0);
+        final Map<String, String> saquery = fabric().saquery("Hca2", "-p",
+            "--sgid", fabric().port("Hca2").gid().toString(), "--dgid", destination.gid().toString()).records().get(0);
         assertTrue(run.out().contains("dgid                       " + saquery.get("dgid") + "\n"), run.out());
         assertTrue(run.out().contains("sgid                       " + saquery.get("sgid") + "\n"), run.out());
         assertTrue(run.out().contains("dlid                       " + saquery.get("dlid") + "\n"), run.out());
@@ -77,8 +63,8 @@ class PathCommandTest
     @Test
     void shouldPrintJsonByLid()
     {
-        final FabricPort source = fabric.port("Hca3");
-        final FabricPort destination = fabric.port("Hca1");
+        final FabricPort source = fabric().port("Hca3");
+        final FabricPort destination = fabric().port("Hca1");
         final Run run = run("path", "--fabric", fabricOption("Hca3"), "--slid", Integer.toString(source.lid()),
             "--dlid", "0x" + Integer.toHexString(destination.lid()), "--json");
         assertEquals(0, run.exit(), run.err());
@@ -108,5 +94,10 @@ class PathCommandTest
         final Run run = run("path", "--fabric", fabricOption("Hca2"));
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertTrue(run.err().contains("--dgid") && run.err().contains("--dlid"), run.err());
+    }
+
+    private static SimulatedFabric fabric()
+    {
+        return FABRIC.fabric();
     }
 }
