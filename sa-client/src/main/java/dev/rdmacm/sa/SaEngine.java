@@ -325,7 +325,17 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private void send(final MadAddress destination, final UnsafeBuffer mad)
     {
         config.recorder().onMad(true, localPort.lid(), destination.lid(), destination.qp(), mad, 0, MadAddress.MAX_MAD_LENGTH);
-        if (!transport.send(destination, mad, 0, MadAddress.MAX_MAD_LENGTH))
+        boolean sent;
+        try
+        {
+            sent = transport.send(destination, mad, 0, MadAddress.MAX_MAD_LENGTH);
+        }
+        catch (final MadTransportException ex)
+        {
+            // Treated as a lost packet: the transaction's timers still retry and end it by its deadline.
+            sent = false;
+        }
+        if (!sent)
         {
             counters.increment(SaCounter.SEND_FAILURES);
         }
