@@ -11,6 +11,7 @@ import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -36,6 +37,7 @@ import java.util.concurrent.TimeUnit;
  * Needs ibsim, OpenSM and saquery: {@code benchmarks/run SaQuery}.
  */
 @State(Scope.Benchmark)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"})
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SaQueryBenchmark

@@ -133,6 +133,23 @@ class SaEngineScriptedTest
     }
 
     @Test
+    void shouldNeverRetryFasterThanTheSaResponseTimeFromClassPortInfo() throws Exception
+    {
+        final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);
+        // RespTimeValue 18: 4.096 us x 2^18 = 1074 ms, above both the minimum (20 ms) and a tenth of 3 s.
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records).responseTimeValue(18);
+        try (SaClient client = SaClient.start(sa, fastConfig().withHonourResponseTime(true)))
+        {
+            assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
+            sa.dropQueries(true);
+            final long retriesBefore = client.counters().get(SaCounter.RETRIES_SENT);
+            assertEquals(SaError.TIMED_OUT, failure(client.query(table(null), Duration.ofSeconds(3))).error());
+            // Retries at 1074 and 2148 ms; the next would be after the 3 s deadline.
+            assertEquals(2, client.counters().get(SaCounter.RETRIES_SENT) - retriesBefore, client.counters().toString());
+        }
+    }
+
+    @Test
     void shouldQueueBeyondSaDepthAndStillAnswerEveryQuery() throws Exception
     {
         final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);
