@@ -571,10 +571,13 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             // The first segment announced the whole length; a transfer that disagrees is damaged.
             final boolean consistent = total >= 0 && total <= tx.segmentBytes &&
                 (tx.firstPayloadLength == 0 || tx.firstPayloadLength - SA_HEADER_PAYLOAD == total);
-            if (!consistent ||
-                !complete(tx, tx.firstStatus, tx.segments, 0, (int)total, tx.attributeOffsetWords, false))
+            if (!consistent)
             {
                 counters.increment(SaCounter.DROPPED_MALFORMED);
+                restartTransfer(tx);
+            }
+            else if (!complete(tx, tx.firstStatus, tx.segments, 0, (int)total, tx.attributeOffsetWords, false))
+            {
                 restartTransfer(tx);
             }
             return;
@@ -619,48 +622,14 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
                 String.format(" (MAD status 0x%04x)", status));
             return true;
         }
-        final int expected = tx.request.recordLength();
-        int recordLength = attributeOffsetWords * 8;
-        final boolean single = tx.request.responseMethod() == MadMethod.GET_RESP;
-        if (single && recordLength == 0)
+        final SaResponse response = ResponseRecords.split(
+            tx.request, data, dataOffset, dataLength, attributeOffsetWords, mayBeTruncated, counters);
+        if (response == null)
         {
-            recordLength = expected != 0 ? expected : dataLength;
-        }
-        if (recordLength == 0 && !single)
-        {
-            // GetTableResp with no record: AttributeOffset 0 and nothing to split.
-            finish(tx, new SaResponse(tx.request.responseMethod(), tx.request.responseAttributeId(), expected, List.of(), false));
-            return true;
-        }
-        if ((expected != 0 && recordLength != expected) || recordLength > dataLength && !single || recordLength <= 0)
-        {
-            counters.increment(SaCounter.DROPPED_MALFORMED);
             return false;
         }
-        final int count = single ? 1 : dataLength / recordLength;
-        final List<byte[]> records = new ArrayList<>(count);
-        for (int i = 0; i < count; i++)
-        {
-            final int at = dataOffset + i * recordLength;
-            final int available = Math.min(recordLength, dataOffset + dataLength - at);
-            if (!tx.request.recordCheck().accepts(data, at, available))
-            {
-                counters.increment(SaCounter.DROPPED_MISMATCHED_RECORDS);
-                return false;
-            }
-            final byte[] record = new byte[recordLength];
-            data.getBytes(at, record, 0, available);
-            records.add(record);
-        }
-        final boolean truncated = mayBeTruncated && !single;
-        if (truncated)
-        {
-            counters.increment(SaCounter.TRUNCATED_TABLES);
-        }
         counters.increment(SaCounter.RESPONSES_ACCEPTED);
-        final SaResponse response = new SaResponse(
-            tx.request.responseMethod(), tx.request.responseAttributeId(), recordLength, List.copyOf(records), truncated);
-        if (tx.request.cacheKey() != null)
+        if (tx.request.cacheKey() != null && !response.records().isEmpty())
         {
             cache.put(tx.request.cacheKey(), response, System.nanoTime());
         }
