@@ -68,7 +68,7 @@ class PathCommandTest
         final Run run = run("path", "--fabric", fabricOption("Hca3"), "--slid", Integer.toString(source.lid()),
             "--dlid", "0x" + Integer.toHexString(destination.lid()), "--json");
         assertEquals(0, run.exit(), run.err());
-        assertTrue(run.out().startsWith("[{\"service_id\":\"0x0000000000000000\",\"dgid\":\"" + destination.gid() + "\""), run.out());
+        assertTrue(run.out().startsWith("{\"paths\":[{\"service_id\":\"0x0000000000000000\",\"dgid\":\"" + destination.gid() + "\""), run.out());
         assertTrue(run.out().contains("\"dlid\":" + destination.lid() + ",\"slid\":" + source.lid() + ","), run.out());
     }
 
@@ -78,6 +78,14 @@ class PathCommandTest
         final Run run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--timeout-ms", "1500");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.out());
         assertTrue(run.err().startsWith("rdmacm path: NO_RECORDS (ENODATA)"), run.err());
+    }
+
+    @Test
+    void shouldPrintTheErrorAsJson()
+    {
+        final Run run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--json");
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.out());
+        assertTrue(run.out().startsWith("{\"error\":\"NO_RECORDS\",\"errno\":\"ENODATA\",\"mad_status\":768,"), run.out());
     }
 
     @Test
