@@ -207,18 +207,26 @@ public final class SimulatedFabric implements AutoCloseable
         try
         {
             Files.createDirectories(dir);
-            final ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+            // Output to a file, not a pipe: a hung saquery must not block us past the time limit.
+            final Path output = Files.createTempFile(dir, "saquery", ".out");
+            final ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
             builder.environment().putAll(umadEnvironment(node));
             final Process process = builder.start();
-            process.getOutputStream().close();
-            final byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(SAQUERY_MILLIS, TimeUnit.MILLISECONDS))
+            try
             {
-                process.destroyForcibly();
-                process.waitFor();
-                throw new AssertionError("saquery " + String.join(" ", args) + " did not finish in " + SAQUERY_MILLIS + " ms");
+                if (!process.waitFor(SAQUERY_MILLIS, TimeUnit.MILLISECONDS))
+                {
+                    process.destroyForcibly();
+                    process.waitFor();
+                    throw new AssertionError("saquery " + String.join(" ", args) + " did not finish in " + SAQUERY_MILLIS + " ms");
+                }
+                return new Saquery(String.join(" ", command), process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
             }
-            return new Saquery(String.join(" ", command), process.exitValue(), new String(output, StandardCharsets.UTF_8));
+            finally
+            {
+                Files.deleteIfExists(output);
+            }
         }
         catch (final IOException ex)
         {
