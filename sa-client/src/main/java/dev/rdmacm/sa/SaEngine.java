@@ -50,6 +50,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private static final int POLL_LIMIT = 64;
     private static final long TICK_NANOS = 1L << 20;
     private static final int TICKS_PER_WHEEL = 1024;
+    /** Ended transactions kept for reuse. */
+    private static final int POOL_LIMIT = 1024;
     /** ClassPortInfo is asked again at most this often after a failure (the kernel waits 1 s too). */
     private static final long CLASS_PORT_INFO_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long CLASS_PORT_INFO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -66,6 +68,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private final Long2ObjectHashMap<SaTransaction> byTid = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<SaTransaction> byTimer = new Long2ObjectHashMap<>();
     private final ArrayDeque<SaTransaction> queued = new ArrayDeque<>();
+    private final ArrayDeque<SaTransaction> pool = new ArrayDeque<>();
     private final Map<Object, SaTransaction> inFlightByKey = new HashMap<>();
     private final ResponseCache cache;
     private final MadHeader header = new MadHeader();
@@ -214,7 +217,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             tid = nextTid++ & TID_MASK;
         }
         while (tid == 0 || byTid.containsKey(tid));
-        final SaTransaction tx = new SaTransaction(request, tid, now, deadline, internal);
+        final SaTransaction pooled = pool.pollFirst();
+        final SaTransaction tx = (pooled != null ? pooled : new SaTransaction()).reset(request, tid, now, deadline, internal);
         encodeRequest(tx);
         byTid.put(tid, tx);
         return tx;
@@ -654,6 +658,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         {
             waiter.complete(response);
         }
+        release(tx);
     }
 
     private void fail(final SaTransaction tx, final SaError error, final int status, final String message)
@@ -670,6 +675,17 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         for (final CompletableFuture<SaResponse> waiter : tx.waiters)
         {
             waiter.completeExceptionally(failure);
+        }
+        release(tx);
+    }
+
+    private void release(final SaTransaction tx)
+    {
+        tx.waiters.clear();
+        tx.request = null;
+        if (pool.size() < POOL_LIMIT)
+        {
+            pool.addLast(tx);
         }
     }
 
