@@ -83,6 +83,7 @@ final class SaTransaction
     @Override
     public String toString()
     {
-        return (request == null ? "(free)" : request.description()) + " [tid 0x" + Long.toHexString(tid48) + ", " + state + ", to " + destination + "]";
+        return (request == null ? "(free)" : request.description()) + " [tid 0x" + Long.toHexString(tid48) + ", " + state +
+            ", to " + destination + "]";
     }
 }
