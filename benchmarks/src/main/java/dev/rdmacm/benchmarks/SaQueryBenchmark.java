@@ -63,10 +63,23 @@ public class SaQueryBenchmark
     public void start()
     {
         fabric = SimulatedFabric.start();
-        source = fabric.port("Hca2").gid();
-        destinations = fabric.hcaPorts().stream().map(FabricPort::gid).toList();
-        raw = SaClient.start(attach(), SaClientConfig.defaults().withSaDepth(64).withCacheTtl(Duration.ZERO).withCoalesce(false));
-        cached = SaClient.start(attach(), SaClientConfig.defaults().withSaDepth(64));
+        try
+        {
+            source = fabric.port("Hca2").gid();
+            destinations = fabric.hcaPorts().stream().map(FabricPort::gid).toList();
+            raw = SaClient.start(attach(), SaClientConfig.defaults().withSaDepth(64).withCacheTtl(Duration.ZERO).withCoalesce(false));
+            cached = SaClient.start(attach(), SaClientConfig.defaults().withSaDepth(64));
+        }
+        catch (final RuntimeException ex)
+        {
+            // JMH runs no tear-down after a failed set-up
+            if (raw != null)
+            {
+                raw.close();
+            }
+            fabric.close();
+            throw ex;
+        }
     }
 
     private IbsimTransport attach()

@@ -50,12 +50,16 @@ public final class SimulatedFabric implements AutoCloseable
     private StartedProcess openSm;
     private int openSmStarts;
     private List<FabricPort> hcaPorts;
+    private final Thread shutdownHook;
 
     private SimulatedFabric(final Path workDir, final int ctlPort, final StartedProcess ibsim)
     {
         this.workDir = workDir;
         this.ctlPort = ctlPort;
         this.ibsim = ibsim;
+        // A JVM that exits without close() (a failed JMH setup, a killed test run) must not leave peers behind.
+        this.shutdownHook = new Thread(this::stopEverything, "simulated-fabric-stop-" + ctlPort);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /** Requires ibsim, OpenSM, saquery and umad2sim (failing under CI=true), starts them and waits for the SA. */
@@ -308,6 +312,19 @@ public final class SimulatedFabric implements AutoCloseable
 
     @Override
     public void close()
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        }
+        catch (final IllegalStateException alreadyShuttingDown)
+        {
+            // the hook runs stopEverything itself
+        }
+        stopEverything();
+    }
+
+    private void stopEverything()
     {
         try
         {
