@@ -116,6 +116,15 @@ class SaEngineScriptedTest
     }
 
     @Test
+    void shouldFailATableQueryWithThePlainErrorTheSaSends()
+    {
+        try (SaClient client = SaClient.start(new ScriptedSa(), fastConfig()))
+        {
+            assertEquals(SaError.NO_RECORDS, failure(client.query(table(null), TIMEOUT)).error());
+        }
+    }
+
+    @Test
     void shouldTimeOutAtTheDeadlineAfterKernelRetries()
     {
         final ScriptedSa sa = new ScriptedSa().silent(true);
