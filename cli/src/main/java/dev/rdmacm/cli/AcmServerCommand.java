@@ -7,11 +7,16 @@ import dev.rdmacm.resolver.acm.AcmLog;
 import dev.rdmacm.resolver.acm.AcmOptions;
 import dev.rdmacm.resolver.acm.AcmPathQuerier;
 import dev.rdmacm.resolver.acm.AcmServer;
+import dev.rdmacm.resolver.acm.SaPathQuerier;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.transport.FabricSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -53,6 +58,10 @@ final class AcmServerCommand implements Callable<Integer>
     @Option(names = "--log-level", paramLabel = "N", description = "0 errors, 1 clients, 2 every request")
     Integer logLevel;
 
+    @Option(names = "--fabric", paramLabel = "FABRIC",
+        description = "send route misses to the SA over verbs[:DEV[:PORT]] or ibsim:HOST:PORT:NODE (default: no SA, misses get ENODATA)")
+    String fabric;
+
     @Option(names = {"-P", "--foreground"},
         description = "accepted for ibacm compatibility: the service always runs in the foreground")
     boolean foreground;
@@ -92,6 +101,21 @@ final class AcmServerCommand implements Callable<Integer>
             log.log(0, "no endpoint file " + options.addrFile() + ": every RESOLVE will get ESRCADDR");
             endpoints = List.of();
         }
+        final AcmPathQuerier querier;
+        final SaClient saClient;
+        if (fabric == null)
+        {
+            saClient = null;
+            querier = AcmPathQuerier.NONE;
+        }
+        else
+        {
+            final Duration timeout = Duration.ofMillis((long)options.timeoutMs() * (options.retries() + 1));
+            // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
+            saClient = SaClient.start(FabricSpec.parse(fabric).open(Duration.ofSeconds(5)),
+                SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+            querier = new SaPathQuerier(index -> saClient, timeout);
+        }
         // The hook exists before the first file does: a SIGTERM that arrives while the server is still
         // starting waits for the start to finish and then removes what it created.
         final AtomicReference<AcmServer> server = new AtomicReference<>();
@@ -112,12 +136,16 @@ final class AcmServerCommand implements Callable<Integer>
             {
                 started.close();
             }
+            if (saClient != null)
+            {
+                saClient.close();
+            }
             log.close();
             done.countDown();
         }, "acm-server-shutdown"));
         try
         {
-            server.set(AcmServer.start(options, endpoints, AcmAddressResolver.NONE, AcmPathQuerier.NONE, log));
+            server.set(AcmServer.start(options, endpoints, AcmAddressResolver.NONE, querier, log));
         }
         finally
         {
