@@ -89,6 +89,28 @@ class AcmServerCommandTest
         }
     }
 
+    @Test
+    void shouldRejectUnknownFabricNamingTheForms() throws IOException
+    {
+        final Path dir = Files.createTempDirectory("rdmacm-acm-cli");
+        try
+        {
+            final java.io.StringWriter err = new java.io.StringWriter();
+            final picocli.CommandLine commandLine = Main.commandLine();
+            commandLine.setErr(new java.io.PrintWriter(err));
+            final int exit = commandLine.execute("acm-server", "-O", dir.resolve("none.cfg").toString(), "--run-dir",
+                dir.resolve("run").toString(), "--fabric", "infiniband0");
+            assertEquals(Main.EXIT_USAGE, exit);
+            assertTrue(err.toString().startsWith("rdmacm: fabric"), err.toString());
+            assertTrue(err.toString().contains("ibsim:HOST:PORT:NODE"), err.toString());
+            assertFalse(Files.exists(dir.resolve("run").resolve("ibacm-unix.sock")), "nothing was bound");
+        }
+        finally
+        {
+            deleteTree(dir);
+        }
+    }
+
     private static void deleteTree(final Path dir) throws IOException
     {
         try (Stream<Path> paths = Files.walk(dir))
