@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths,",
         "as librdmacm and the kernel RDMA CM do, and shows every step."
     },
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, PathCommand.class})
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;
@@ -33,7 +33,7 @@ public final class Main implements Runnable
     public static CommandLine commandLine()
     {
         final CommandLine commandLine = new CommandLine(new Main());
-        commandLine.setExitCodeExceptionMapper(ex -> EXIT_RESOLUTION_FAILURE);
+        commandLine.setExitCodeExceptionMapper(ex -> ex instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE);
         commandLine.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
