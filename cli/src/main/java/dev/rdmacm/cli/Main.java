@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths,",
         "as librdmacm and the kernel RDMA CM do, and shows every step."
     },
-    subcommands = {CommandLine.HelpCommand.class, PathCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, PathCommand.class, ResolveAddrCommand.class})
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;

@@ -1,0 +1,220 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.CmEvent;
+import dev.rdmacm.resolver.CmEventType;
+import dev.rdmacm.resolver.EventChannel;
+import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.RdmaCm;
+import dev.rdmacm.resolver.RdmaCmException;
+import dev.rdmacm.resolver.RdmaCmId;
+import dev.rdmacm.resolver.ResolutionStep;
+import dev.rdmacm.resolver.ResolutionTrace;
+import dev.rdmacm.resolver.netlink.HardwareAddress;
+import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.resolver.posix.NetworkNamespace;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * {@code rdmacm resolve-addr DST}: one {@code rdma_resolve_addr} with the kernel's rules, printing the
+ * result (or the errno) and, with {@code --trace}, every step and state transition with its time.
+ */
+@Command(
+    name = "resolve-addr",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Resolves an IP address to an RDMA address as rdma_resolve_addr does: route, source netdev,",
+        "neighbour (ARP/ND), then the RDMA device, port and GID index. Exit 0 resolved, 1 failed, 2 usage."
+    })
+public final class ResolveAddrCommand implements Callable<Integer>
+{
+    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope)")
+    private String destination;
+
+    @Option(names = "--src", paramLabel = "SRC", description = "source address to bind (default: the route's choice)")
+    private String source;
+
+    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
+        description = "how long to wait for the neighbour (default ${DEFAULT-VALUE})")
+    private int timeoutMs;
+
+    @Option(names = "--json", description = "print the result as one JSON object")
+    private boolean json;
+
+    @Option(names = "--trace", description = "print every step and id state transition with timestamps")
+    private boolean trace;
+
+    @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
+    private String networkNamespace;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call()
+    {
+        if (timeoutMs < 0)
+        {
+            throw new IllegalArgumentException("--timeout-ms " + timeoutMs + ": must be 0 or more");
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final List<String> transitions = new CopyOnWriteArrayList<>();
+        final long start = System.nanoTime();
+        RdmaCm.Options options = RdmaCm.Options.defaults()
+            .gids(gidDirectory())
+            .listener((id, from, to, reason) -> transitions.add(String.format(java.util.Locale.ROOT,
+                "%10.3f ms %s -> %s (%s)", (System.nanoTime() - start) / 1e6, from, to, reason)));
+        if (networkNamespace != null)
+        {
+            options = options.networkNamespace(NetworkNamespace.byName(networkNamespace));
+        }
+        final RdmaCm cm;
+        try
+        {
+            cm = RdmaCm.open(options);
+        }
+        catch (final RdmaCmException ex)
+        {
+            err.println("rdmacm: " + ex.getMessage());
+            return Main.EXIT_RESOLUTION_FAILURE;
+        }
+        try (cm; EventChannel channel = cm.createEventChannel())
+        {
+            final InetAddress dst = AddressArgument.parse(destination, "DST", name -> scopeIndex(cm, name));
+            final InetAddress src = source == null ? null : AddressArgument.parse(source, "--src", name -> scopeIndex(cm, name));
+            final RdmaCmId id = cm.createId(channel);
+            try
+            {
+                id.resolveAddr(src, dst, timeoutMs);
+            }
+            catch (final RdmaCmException ex)
+            {
+                return report(out, err, dst, null, ex.errno(), ex.getMessage(), ex.trace(), transitions);
+            }
+            final CmEvent event = channel.getEvent();
+            event.ack();
+            if (event.type() == CmEventType.ADDR_RESOLVED)
+            {
+                return report(out, err, dst, event.resolution(), 0, null, event.trace(), transitions);
+            }
+            return report(out, err, dst, null, -event.status(), event.toString(), event.trace(), transitions);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            err.println("rdmacm: interrupted");
+            return Main.EXIT_RESOLUTION_FAILURE;
+        }
+    }
+
+    private static GidDirectory gidDirectory()
+    {
+        // The verbs module's sysfs GID tables plug in here; until then no netdev has an RDMA port.
+        return GidDirectory.NONE;
+    }
+
+    private static int scopeIndex(final RdmaCm cm, final String name)
+    {
+        try
+        {
+            return cm.interfaceIndex(name);
+        }
+        catch (final RdmaCmException ex)
+        {
+            throw new IllegalArgumentException("scope '%" + name + "': no such interface (" + Errno.name(ex.errno()) + ")");
+        }
+    }
+
+    private int report(final PrintWriter out, final PrintWriter err, final InetAddress dst,
+        final AddressResolution resolution, final int errno, final String message, final ResolutionTrace steps,
+        final List<String> transitions)
+    {
+        final List<ResolutionStep> trail = resolution != null ? resolution.steps() :
+            steps != null ? steps.steps() : List.of();
+        if (json)
+        {
+            final Map<String, Object> object = new LinkedHashMap<>();
+            object.put("destination", dst.getHostAddress());
+            if (resolution != null)
+            {
+                object.putAll(fields(resolution));
+            }
+            else
+            {
+                object.put("error", Errno.name(errno));
+                object.put("errno", errno);
+                object.put("message", message);
+            }
+            if (trace)
+            {
+                final List<Object> list = new ArrayList<>();
+                for (final ResolutionStep step : trail)
+                {
+                    final Map<String, Object> s = new LinkedHashMap<>();
+                    s.put("step", step.name());
+                    s.put("start_us", step.startNanos() / 1000);
+                    s.put("took_us", step.tookNanos() / 1000);
+                    s.put("detail", step.detail());
+                    list.add(s);
+                }
+                object.put("steps", list);
+                object.put("transitions", List.copyOf(transitions));
+            }
+            out.println(JsonText.write(object));
+        }
+        else
+        {
+            if (resolution != null)
+            {
+                fields(resolution).forEach((key, value) -> out.printf("%-12s %s%n", key, value == null ? "-" : value));
+            }
+            else
+            {
+                err.println("rdmacm: resolve-addr " + dst.getHostAddress() + ": " + message);
+            }
+            if (trace)
+            {
+                out.println("steps:");
+                trail.forEach(step -> out.println("  " + step));
+                out.println("transitions:");
+                transitions.forEach(t -> out.println("  " + t));
+            }
+        }
+        out.flush();
+        return resolution != null ? Main.EXIT_OK : Main.EXIT_RESOLUTION_FAILURE;
+    }
+
+    private static Map<String, Object> fields(final AddressResolution r)
+    {
+        final Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("source", r.source().getHostAddress());
+        fields.put("netdev", r.netdev());
+        fields.put("ifindex", r.ifindex());
+        fields.put("gateway", r.gateway() == null ? null : r.gateway().getHostAddress());
+        fields.put("network", r.networkType().name());
+        fields.put("src_hw", HardwareAddress.format(r.sourceHardwareAddress()));
+        fields.put("dst_hw", r.destinationHardwareText());
+        fields.put("sgid", r.sgid().toString());
+        fields.put("dgid", r.dgid().toString());
+        fields.put("pkey", String.format("0x%04x", r.pkey()));
+        fields.put("device", r.binding().device());
+        fields.put("port", r.binding().port());
+        fields.put("gid_index", r.binding().gidIndex());
+        fields.put("gid_type", r.binding().gidType().name());
+        fields.put("loopback", r.loopback());
+        return fields;
+    }
+}

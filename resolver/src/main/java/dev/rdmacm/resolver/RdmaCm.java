@@ -1,0 +1,198 @@
+package dev.rdmacm.resolver;
+
+import org.agrona.concurrent.AgentRunner;
+
+import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The entry point, what librdmacm's global state is: one event-loop thread that resolves the
+ * addresses of all ids created here, in the network namespace given (or the caller's).
+ * <pre>{@code
+ * try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().gids(directory));
+ *      EventChannel channel = cm.createEventChannel())
+ * {
+ *     RdmaCmId id = cm.createId(channel);
+ *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), 2000);
+ *     CmEvent event = channel.getEvent();   // ADDR_RESOLVED or ADDR_ERROR
+ *     event.ack();
+ * }
+ * }</pre>
+ */
+public final class RdmaCm implements AutoCloseable
+{
+    private static final System.Logger LOG = System.getLogger(RdmaCm.class.getName());
+
+    /**
+     * @param networkNamespace a namespace to resolve in (e.g. /run/netns/NAME), or null for the caller's.
+     * @param gids             the RDMA devices' GID tables.
+     * @param trigger          how neighbour resolution is started.
+     * @param listener         sees every id state transition.
+     */
+    public record Options(
+        Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener)
+    {
+        public static Options defaults()
+        {
+            return new Options(null, GidDirectory.NONE, NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE);
+        }
+
+        public Options networkNamespace(final Path path)
+        {
+            return new Options(path, gids, trigger, listener);
+        }
+
+        public Options gids(final GidDirectory directory)
+        {
+            return new Options(networkNamespace, directory, trigger, listener);
+        }
+
+        public Options trigger(final NeighbourTriggerMode mode)
+        {
+            return new Options(networkNamespace, gids, mode, listener);
+        }
+
+        public Options listener(final StateTransitionListener transitionListener)
+        {
+            return new Options(networkNamespace, gids, trigger, transitionListener);
+        }
+    }
+
+    private final Options options;
+    private final ResolverAgent agent;
+    private final AgentRunner runner;
+    private final AtomicLong ids = new AtomicLong();
+    private boolean closed;
+
+    private RdmaCm(final Options options)
+    {
+        this.options = options;
+        this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger());
+        this.runner = new AgentRunner(agent.idleStrategy(),
+            error ->
+            {
+                if (!(error instanceof org.agrona.concurrent.AgentTerminationException))
+                {
+                    LOG.log(System.Logger.Level.ERROR, "rdmacm resolver loop: " + error.getMessage(), error);
+                }
+            },
+            null, agent);
+    }
+
+    /**
+     * Starts the event loop and waits until it has its netlink sockets.
+     *
+     * @throws RdmaCmException when the namespace cannot be entered or a socket cannot be opened.
+     */
+    public static RdmaCm open(final Options options) throws RdmaCmException
+    {
+        final RdmaCm cm = new RdmaCm(options);
+        AgentRunner.startOnThread(cm.runner);
+        try
+        {
+            cm.agent.started().get(30, TimeUnit.SECONDS);
+            return cm;
+        }
+        catch (final ExecutionException | TimeoutException ex)
+        {
+            cm.close();
+            final Throwable cause = ex instanceof ExecutionException ? ex.getCause() : ex;
+            final int errno = cause instanceof dev.rdmacm.resolver.posix.NativeCallException n ? n.errno() :
+                dev.rdmacm.resolver.posix.Errno.EIO;
+            throw new RdmaCmException("starting the resolver", errno, cause.getMessage(), true);
+        }
+        catch (final InterruptedException ex)
+        {
+            cm.close();
+            Thread.currentThread().interrupt();
+            throw new RdmaCmException("starting the resolver", dev.rdmacm.resolver.posix.Errno.EINTR, "interrupted", true);
+        }
+    }
+
+    public static RdmaCm open() throws RdmaCmException
+    {
+        return open(Options.defaults());
+    }
+
+    /** {@code rdma_create_event_channel}. */
+    public EventChannel createEventChannel()
+    {
+        return new EventChannel();
+    }
+
+    /** {@code rdma_create_id}; a null channel makes a synchronous id. */
+    public RdmaCmId createId(final EventChannel channel)
+    {
+        return new RdmaCmId(this, channel, ids.incrementAndGet());
+    }
+
+    /**
+     * The index of the interface called {@code name} in the resolver's network namespace, e.g. to turn
+     * {@code fe80::2%eth0} into a scope id.
+     *
+     * @throws RdmaCmException ENODEV when there is no such interface.
+     */
+    public int interfaceIndex(final String name) throws RdmaCmException
+    {
+        final java.util.concurrent.CompletableFuture<Integer> result = new java.util.concurrent.CompletableFuture<>();
+        submit(agent -> agent.interfaceIndex(name, result));
+        try
+        {
+            return result.get();
+        }
+        catch (final ExecutionException ex)
+        {
+            final int errno = ex.getCause() instanceof dev.rdmacm.resolver.netlink.NetlinkException n ? n.errno() :
+                dev.rdmacm.resolver.posix.Errno.EIO;
+            throw new RdmaCmException("interface " + name, errno, null, true);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new RdmaCmException("interface " + name, dev.rdmacm.resolver.posix.Errno.EINTR, "interrupted", true);
+        }
+    }
+
+    StateTransitionListener listener()
+    {
+        return options.listener();
+    }
+
+    synchronized void submit(final Consumer<ResolverAgent> command)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("this RdmaCm is closed");
+        }
+        agent.submit(command);
+    }
+
+    synchronized void submitIfOpen(final Consumer<ResolverAgent> command)
+    {
+        if (!closed)
+        {
+            agent.submit(command);
+        }
+    }
+
+    /** Stops the loop; resolutions still waiting end with ADDR_ERROR (EINTR). */
+    @Override
+    public void close()
+    {
+        synchronized (this)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+        }
+        agent.requestClose();
+        runner.close();
+        agent.failQueued();
+    }
+}

@@ -1,0 +1,422 @@
+package dev.rdmacm.resolver.posix;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Every libc function this module calls, as FFM downcall handles looked up once, here and nowhere
+ * else. Each wrapper checks the result and turns a failure into a {@link NativeCallException} naming
+ * the call and the errno captured right after it ({@code Linker.Option.captureCallState}), because
+ * the JVM may overwrite {@code errno} between two Java statements.
+ * <p>
+ * The {@link CallState} passed to each call holds that captured errno; it belongs to one thread.
+ */
+public final class Libc
+{
+    public static final int AF_INET = 2;
+    public static final int AF_INET6 = 10;
+    public static final int AF_NETLINK = 16;
+    public static final int SOCK_DGRAM = 2;
+    public static final int SOCK_RAW = 3;
+    public static final int SOCK_NONBLOCK = 0x800;
+    public static final int SOCK_CLOEXEC = 0x80000;
+    public static final int MSG_DONTWAIT = 0x40;
+    public static final int MSG_TRUNC = 0x20;
+    public static final int SOL_SOCKET = 1;
+    public static final int SO_RCVBUF = 8;
+    public static final int SO_SNDBUF = 7;
+    public static final int SO_BINDTODEVICE = 25;
+    public static final short POLLIN = 0x1;
+    public static final short POLLERR = 0x8;
+    public static final int O_RDONLY = 0;
+    public static final int O_CLOEXEC = 0x80000;
+    public static final int CLONE_NEWNET = 0x40000000;
+    public static final int EFD_NONBLOCK = 0x800;
+    public static final int EFD_CLOEXEC = 0x80000;
+
+    /** {@code struct pollfd}: int fd, short events, short revents. */
+    public static final int POLLFD_SIZE = 8;
+    public static final int POLLFD_FD_OFFSET = 0;
+    public static final int POLLFD_EVENTS_OFFSET = 4;
+    public static final int POLLFD_REVENTS_OFFSET = 6;
+
+    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+    private static final IllegalCallerException ACCESS_DENIED;
+    private static final MethodHandle SOCKET;
+    private static final MethodHandle BIND;
+    private static final MethodHandle GETSOCKNAME;
+    private static final MethodHandle SETSOCKOPT;
+    private static final MethodHandle SENDTO;
+    private static final MethodHandle RECVFROM;
+    private static final MethodHandle POLL;
+    private static final MethodHandle CLOSE;
+    private static final MethodHandle OPEN;
+    private static final MethodHandle SETNS;
+    private static final MethodHandle EVENTFD;
+    private static final MethodHandle READ;
+    private static final MethodHandle WRITE;
+
+    static
+    {
+        IllegalCallerException denied = null;
+        MethodHandle socket = null, bind = null, getsockname = null, setsockopt = null, sendto = null,
+            recvfrom = null, poll = null, close = null, open = null, setns = null, eventfd = null, read = null,
+            write = null;
+        try
+        {
+            socket = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+            bind = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+            getsockname = downcall("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+            setsockopt = downcall("setsockopt",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+            sendto = downcall("sendto",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+            recvfrom = downcall("recvfrom",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
+            poll = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+            close = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+            // open(2) is variadic: the mode argument is absent, so no variadic argument is passed.
+            open = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            setns = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+            eventfd = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+            read = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+            write = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        }
+        catch (final IllegalCallerException ex)
+        {
+            denied = ex;
+        }
+        ACCESS_DENIED = denied;
+        SOCKET = socket;
+        BIND = bind;
+        GETSOCKNAME = getsockname;
+        SETSOCKOPT = setsockopt;
+        SENDTO = sendto;
+        RECVFROM = recvfrom;
+        POLL = poll;
+        CLOSE = close;
+        OPEN = open;
+        SETNS = setns;
+        EVENTFD = eventfd;
+        READ = read;
+        WRITE = write;
+    }
+
+    private Libc()
+    {
+    }
+
+    /** The errno captured by the last call made with this state; one per thread that calls libc. */
+    public static final class CallState
+    {
+        private final MemorySegment segment;
+
+        public CallState(final Arena arena)
+        {
+            this.segment = arena.allocate(CAPTURE_LAYOUT);
+        }
+
+        public int errno()
+        {
+            return (int)ERRNO.get(segment, 0L);
+        }
+    }
+
+    public static int socket(final CallState state, final int domain, final int type, final int protocol)
+        throws NativeCallException
+    {
+        final int fd;
+        try
+        {
+            fd = (int)handle(SOCKET).invokeExact(state.segment, domain, type, protocol);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("socket", t);
+        }
+        return check("socket(domain " + domain + ", type " + type + ", protocol " + protocol + ")", fd, state);
+    }
+
+    public static void bind(final CallState state, final int fd, final MemorySegment address, final int length)
+        throws NativeCallException
+    {
+        final int rc;
+        try
+        {
+            rc = (int)handle(BIND).invokeExact(state.segment, fd, address, length);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("bind", t);
+        }
+        check("bind", rc, state);
+    }
+
+    /** Fills {@code address} (with {@code lengthInOut} holding its capacity as an int). */
+    public static void getsockname(
+        final CallState state, final int fd, final MemorySegment address, final MemorySegment lengthInOut)
+        throws NativeCallException
+    {
+        final int rc;
+        try
+        {
+            rc = (int)handle(GETSOCKNAME).invokeExact(state.segment, fd, address, lengthInOut);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("getsockname", t);
+        }
+        check("getsockname", rc, state);
+    }
+
+    public static void setsockopt(
+        final CallState state, final int fd, final int level, final int option, final String optionName,
+        final MemorySegment value, final int length) throws NativeCallException
+    {
+        final int rc;
+        try
+        {
+            rc = (int)handle(SETSOCKOPT).invokeExact(state.segment, fd, level, option, value, length);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("setsockopt", t);
+        }
+        check("setsockopt(" + optionName + ")", rc, state);
+    }
+
+    public static long sendto(
+        final CallState state, final int fd, final MemorySegment buffer, final long length, final int flags,
+        final MemorySegment address, final int addressLength, final String what) throws NativeCallException
+    {
+        final long sent;
+        try
+        {
+            sent = (long)handle(SENDTO).invokeExact(state.segment, fd, buffer, length, flags, address, addressLength);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("sendto", t);
+        }
+        if (sent < 0)
+        {
+            throw new NativeCallException("sendto(" + what + ")", state.errno());
+        }
+        return sent;
+    }
+
+    /**
+     * Receives one datagram. Returns its length, or -1 when {@code nonBlockingOk} and the call would
+     * block (EAGAIN), so that a duty cycle can drain a socket without an exception per empty read.
+     */
+    public static long recvfrom(
+        final CallState state, final int fd, final MemorySegment buffer, final long length, final int flags,
+        final String what) throws NativeCallException
+    {
+        long received;
+        try
+        {
+            do
+            {
+                received = (long)handle(RECVFROM).invokeExact(
+                    state.segment, fd, buffer, length, flags, MemorySegment.NULL, MemorySegment.NULL);
+            }
+            while (received < 0 && state.errno() == Errno.EINTR);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("recvfrom", t);
+        }
+        if (received < 0)
+        {
+            if (state.errno() == Errno.EAGAIN && (flags & MSG_DONTWAIT) != 0)
+            {
+                return -1;
+            }
+            throw new NativeCallException("recvfrom(" + what + ")", state.errno());
+        }
+        return received;
+    }
+
+    /** Returns the number of ready descriptors, 0 on timeout; EINTR counts as 0 ready. */
+    public static int poll(final CallState state, final MemorySegment pollfds, final int count, final int timeoutMs)
+        throws NativeCallException
+    {
+        final int ready;
+        try
+        {
+            ready = (int)handle(POLL).invokeExact(state.segment, pollfds, (long)count, timeoutMs);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("poll", t);
+        }
+        if (ready < 0)
+        {
+            if (state.errno() == Errno.EINTR)
+            {
+                return 0;
+            }
+            throw new NativeCallException("poll", state.errno());
+        }
+        return ready;
+    }
+
+    public static void close(final CallState state, final int fd) throws NativeCallException
+    {
+        final int rc;
+        try
+        {
+            rc = (int)handle(CLOSE).invokeExact(state.segment, fd);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("close", t);
+        }
+        check("close(" + fd + ")", rc, state);
+    }
+
+    public static int open(final CallState state, final MemorySegment path, final String pathText, final int flags)
+        throws NativeCallException
+    {
+        final int fd;
+        try
+        {
+            fd = (int)handle(OPEN).invokeExact(state.segment, path, flags);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("open", t);
+        }
+        return check("open(" + pathText + ")", fd, state);
+    }
+
+    /** Moves the calling thread (only) into the namespace that {@code fd} refers to. */
+    public static void setns(final CallState state, final int fd, final int namespaceType, final String what)
+        throws NativeCallException
+    {
+        final int rc;
+        try
+        {
+            rc = (int)handle(SETNS).invokeExact(state.segment, fd, namespaceType);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("setns", t);
+        }
+        check("setns(" + what + ")", rc, state);
+    }
+
+    public static int eventfd(final CallState state, final int initialValue, final int flags)
+        throws NativeCallException
+    {
+        final int fd;
+        try
+        {
+            fd = (int)handle(EVENTFD).invokeExact(state.segment, initialValue, flags);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("eventfd", t);
+        }
+        return check("eventfd", fd, state);
+    }
+
+    /** Returns bytes read, or -1 on EAGAIN (non-blocking descriptors only). */
+    public static long read(final CallState state, final int fd, final MemorySegment buffer, final long length,
+        final String what) throws NativeCallException
+    {
+        final long count;
+        try
+        {
+            count = (long)handle(READ).invokeExact(state.segment, fd, buffer, length);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("read", t);
+        }
+        if (count < 0)
+        {
+            if (state.errno() == Errno.EAGAIN)
+            {
+                return -1;
+            }
+            throw new NativeCallException("read(" + what + ")", state.errno());
+        }
+        return count;
+    }
+
+    public static long write(final CallState state, final int fd, final MemorySegment buffer, final long length,
+        final String what) throws NativeCallException
+    {
+        final long count;
+        try
+        {
+            count = (long)handle(WRITE).invokeExact(state.segment, fd, buffer, length);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("write", t);
+        }
+        if (count < 0)
+        {
+            throw new NativeCallException("write(" + what + ")", state.errno());
+        }
+        return count;
+    }
+
+    private static int check(final String call, final int rc, final CallState state) throws NativeCallException
+    {
+        if (rc < 0)
+        {
+            throw new NativeCallException(call, state.errno());
+        }
+        return rc;
+    }
+
+    private static MethodHandle handle(final MethodHandle handle)
+    {
+        if (ACCESS_DENIED != null)
+        {
+            throw new IllegalStateException(
+                "native access to libc is denied: run the JVM with --enable-native-access=ALL-UNNAMED " +
+                "(the rdmacm jar's manifest sets it; Maven's surefire argLine must too)", ACCESS_DENIED);
+        }
+        return handle;
+    }
+
+    private static IllegalStateException unexpected(final String call, final Throwable t)
+    {
+        if (t instanceof RuntimeException r)
+        {
+            throw r;
+        }
+        if (t instanceof Error e)
+        {
+            throw e;
+        }
+        return new IllegalStateException("downcall " + call + " threw " + t, t);
+    }
+
+    private static MethodHandle downcall(final String name, final FunctionDescriptor descriptor)
+    {
+        final Linker linker = Linker.nativeLinker();
+        final SymbolLookup libc = linker.defaultLookup();
+        final MemorySegment symbol = libc.find(name)
+            .orElseThrow(() -> new IllegalStateException("libc has no symbol " + name));
+        return linker.downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
+    }
+}
