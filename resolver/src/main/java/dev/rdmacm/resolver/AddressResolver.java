@@ -23,7 +23,7 @@ import java.util.Optional;
  * netdev, neighbour) and the final device binding. No threads and no timers: the event loop decides
  * when to attempt again.
  */
-final class AddressResolver
+final class AddressResolver implements AddressRules
 {
     private static final byte[] IPV4_LOOPBACK = {127, 0, 0, 1};
     private static final byte[] IPV6_LOOPBACK = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
@@ -48,7 +48,8 @@ final class AddressResolver
      * {@code rdma_bind_addr} of a concrete address: it must be configured on a netdev
      * ({@code rdma_translate_ip}, else EADDRNOTAVAIL) whose RDMA port holds the matching GID (else ENODEV).
      */
-    BoundSource bindSource(final InetAddress source, final ResolutionTrace trace) throws ResolutionFailure
+    @Override
+    public BoundSource bindSource(final InetAddress source, final ResolutionTrace trace) throws ResolutionFailure
     {
         if (source instanceof Inet6Address v6 && v6.isLinkLocalAddress() && v6.getScopeId() == 0)
         {
@@ -90,7 +91,8 @@ final class AddressResolver
      * One pass of {@code addr_resolve}. Returns 0 when the addresses are resolved, {@link Errno#ENODATA}
      * while the neighbour is not valid yet (resolution has been triggered), else the errno of the failure.
      */
-    int attempt(final PendingResolution p) throws ResolutionFailure
+    @Override
+    public int attempt(final PendingResolution p) throws ResolutionFailure
     {
         if (isAnyOrLoopback(p.destination))
         {
@@ -212,7 +214,8 @@ final class AddressResolver
     }
 
     /** {@code addr_handler}: binds the source to an RDMA port if not yet bound, and fills in the GIDs. */
-    AddressResolution complete(final PendingResolution p) throws ResolutionFailure
+    @Override
+    public AddressResolution complete(final PendingResolution p) throws ResolutionFailure
     {
         final long start = System.nanoTime();
         if (isAnyOrLoopback(p.destination))
