@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths,",
         "as librdmacm and the kernel RDMA CM do, and shows every step."
     },
-    subcommands = {CommandLine.HelpCommand.class, PathCommand.class, ResolveAddrCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, GetAddrInfoCommand.class, PathCommand.class, ResolveAddrCommand.class})
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;
@@ -33,6 +33,7 @@ public final class Main implements Runnable
     public static CommandLine commandLine()
     {
         final CommandLine commandLine = new CommandLine(new Main());
+        // the mapper wins over exitCodeOnInvalidInput in picocli, so usage errors must be mapped here too
         commandLine.setExitCodeExceptionMapper(ex -> ex instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE);
         commandLine.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->

@@ -1,0 +1,128 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.ServiceId;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
+import dev.rdmacm.resolver.addrinfo.IbSockaddr;
+import dev.rdmacm.resolver.addrinfo.OpaqueSockaddr;
+import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.resolver.addrinfo.RdmaSockaddr;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.HexFormat;
+
+/**
+ * The {@code --json} form of a getaddrinfo result: {@code {"entries": [...]}} with the C struct's field
+ * names and librdmacm's numeric values, or {@code {"error": NAME, "code": N, "message": TEXT}}.
+ * IP addresses are strings as the text output prints them, AF_IB addresses objects.
+ */
+final class GetAddrInfoJson
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private GetAddrInfoJson()
+    {
+    }
+
+    static String toJson(final AddrInfoResult result)
+    {
+        final ObjectNode root = MAPPER.createObjectNode();
+        switch (result)
+        {
+            case AddrInfoResult.Success success ->
+            {
+                final ArrayNode entries = root.putArray("entries");
+                success.entries().forEach(entry -> entries.add(entry(entry)));
+            }
+            case AddrInfoResult.EaiError eai -> root.put("error", eai.name()).put("code", eai.code()).put("message", eai.message());
+            case AddrInfoResult.ErrnoError errno ->
+                root.put("error", errno.name()).put("code", errno.errno()).put("message", errno.message());
+        }
+        try
+        {
+            return MAPPER.writeValueAsString(root);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
+        }
+    }
+
+    private static ObjectNode entry(final RdmaAddrInfo entry)
+    {
+        final ObjectNode node = MAPPER.createObjectNode();
+        node.put("ai_flags", entry.flags());
+        node.put("ai_family", entry.family());
+        node.put("ai_qp_type", entry.qpType());
+        node.put("ai_port_space", entry.portSpace());
+        node.set("ai_src_addr", address(entry.srcAddr()));
+        node.set("ai_dst_addr", address(entry.dstAddr()));
+        node.put("ai_src_canonname", entry.srcCanonName());
+        node.put("ai_dst_canonname", entry.dstCanonName());
+        final ArrayNode route = node.putArray("ai_route");
+        for (final byte[] pathData : entry.pathData())
+        {
+            route.add(pathData(pathData));
+        }
+        node.put("ai_connect", entry.connect().length == 0 ? null : HexFormat.of().formatHex(entry.connect()));
+        return node;
+    }
+
+    /** One {@code ibv_path_data}: its flags and the path record's fields with the wire codes. */
+    private static ObjectNode pathData(final byte[] bytes)
+    {
+        final IbvPathData data = new IbvPathData().wrap(new UnsafeBuffer(bytes), 0, bytes.length);
+        final IbvPathRecord path = data.path();
+        return MAPPER.createObjectNode()
+            .put("flags", data.flags())
+            .put("service_id", ServiceId.format(path.serviceId()))
+            .put("dgid", path.dgid().toString())
+            .put("sgid", path.sgid().toString())
+            .put("dlid", path.dlid())
+            .put("slid", path.slid())
+            // RawTraffic is reserved in ibv_path_record: only the SA wire record carries it
+            .put("raw_traffic", 0)
+            .put("flow_label", path.flowLabel())
+            .put("hop_limit", path.hopLimit())
+            .put("tclass", path.tClass())
+            .put("reversible", path.reversible() ? 1 : 0)
+            .put("numb_path", path.numbPath())
+            .put("pkey", PKey.format(path.pKey()))
+            .put("qos_class", path.qosClass())
+            .put("sl", path.sl())
+            .put("mtu_selector", path.mtuSelector())
+            .put("mtu", path.mtu())
+            .put("rate_selector", path.rateSelector())
+            .put("rate", path.rate())
+            .put("packet_life_time_selector", path.packetLifeTimeSelector())
+            .put("packet_life_time", path.packetLifeTime())
+            .put("preference", path.preference());
+    }
+
+    private static JsonNode address(final RdmaSockaddr address)
+    {
+        return switch (address)
+        {
+            case null -> MAPPER.nullNode();
+            case IbSockaddr ib -> MAPPER.createObjectNode()
+                .put("gid", ib.gid().toString())
+                .put("pkey", PKey.format(ib.pkey()))
+                .put("sid", ServiceId.format(ib.serviceId()))
+                .put("sid_mask", String.format("0x%016x", ib.serviceIdMask()))
+                .put("flowinfo", ib.flowInfo())
+                .put("scope_id", Long.toUnsignedString(ib.scopeId()));
+            case OpaqueSockaddr opaque -> MAPPER.createObjectNode()
+                .put("family", opaque.family())
+                .put("bytes", HexFormat.of().formatHex(opaque.bytes()));
+            default -> MAPPER.getNodeFactory().textNode(address.toText());
+        };
+    }
+}
