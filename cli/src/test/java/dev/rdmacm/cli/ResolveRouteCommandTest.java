@@ -1,0 +1,140 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rdmacm.sa.testing.FabricPort;
+import dev.rdmacm.sa.testing.SimulatedFabric;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code rdmacm resolve-route} on ibsim + OpenSM with a hosts file, checked against saquery. */
+class ResolveRouteCommandTest
+{
+    private static SimulatedFabric fabric;
+    private static Path hosts;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception
+    {
+        fabric = SimulatedFabric.start();
+        final List<String> lines = new ArrayList<>();
+        for (final FabricPort port : fabric.hcaPorts())
+        {
+            lines.add("10.0.0." + port.lid() + " " + port.gid());
+        }
+        hosts = dir.resolve("ibacm_hosts.data");
+        Files.write(hosts, lines);
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        if (fabric != null)
+        {
+            fabric.close();
+        }
+    }
+
+    private record Run(int exit, String out, String err)
+    {
+    }
+
+    private static Run run(final String... args)
+    {
+        final CommandLine commandLine = Main.commandLine();
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        final int exit = commandLine.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static String fabricOption(final String node)
+    {
+        return "ibsim:" + fabric.host() + ":" + fabric.ctlPort() + ":" + node;
+    }
+
+    @Test
+    void shouldPrintThePathSaqueryGivesWithTheTrace()
+    {
+        final FabricPort source = fabric.port("Hca2");
+        final FabricPort destination = fabric.port("Hca4");
+
+        final Run run = run("resolve-route", "10.0.0." + destination.lid(), "--port", "7471",
+            "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(), "--trace");
+
+        assertEquals(0, run.exit(), run.err());
+        final Map<String, String> saquery = fabric.saquery("Hca2", "-p", "--sgid", source.gid().toString(),
+            "--dgid", destination.gid().toString(), "--pkey", "0xffff", "--service_id", "0x0000000001061d2f",
+            "--qos_class", "0", "--reversible", "1", "--numb_path", "1").records().get(0);
+        assertTrue(run.out().contains("  dlid                     " + saquery.get("dlid") + "\n"), run.out());
+        assertTrue(run.out().contains("  slid                     " + saquery.get("slid") + "\n"), run.out());
+        assertTrue(run.out().contains("path 0 flags 0x2b (GMP|PRIMARY|OUTBOUND|INBOUND_REVERSE)"), run.out());
+        assertTrue(run.out().contains(" sa path query "), run.out());
+        assertTrue(run.out().contains("ROUTE_QUERY -> ROUTE_RESOLVED"), run.out());
+    }
+
+    @Test
+    void shouldWriteTheRouteAsIbvPathDataJson() throws Exception
+    {
+        final FabricPort destination = fabric.port("Hca3");
+
+        final Run run = run("resolve-route", "10.0.0." + destination.lid(), "--fabric", fabricOption("Hca2"),
+            "--hosts", hosts.toString(), "--json", "--tos", "0");
+
+        assertEquals(0, run.exit(), run.err());
+        final JsonNode root = new ObjectMapper().readTree(run.out());
+        final JsonNode path = root.get("route").get(0);
+        assertEquals(0x2b, path.get("flags").asInt());
+        assertEquals(destination.lid(), path.get("dlid").asInt());
+        assertEquals(destination.gid().toString(), path.get("dgid").asText());
+        assertEquals("0xffff", path.get("pkey").asText());
+        assertEquals(1, path.get("reversible").asInt());
+        assertEquals("SA_QUERY", root.get("route_kind").asText());
+    }
+
+    @Test
+    void shouldPrintAnErrorObjectAndExitOneWhenTheAddressDoesNotResolve() throws Exception
+    {
+        final Run run = run("resolve-route", "10.0.0.99", "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(),
+            "--timeout-ms", "100", "--json");
+
+        assertEquals(1, run.exit());
+        final JsonNode root = new ObjectMapper().readTree(run.out());
+        assertEquals("ETIMEDOUT", root.get("error").asText());
+        assertEquals(110, root.get("code").asInt());
+    }
+
+    @Test
+    void shouldExitTwoOnAHostsFileWithoutAFabric()
+    {
+        final Run run = run("resolve-route", "10.0.0.5", "--hosts", hosts.toString());
+
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("--hosts needs --fabric"), run.err());
+    }
+
+    @Test
+    void shouldExitTwoOnATosThatIsNotAByte()
+    {
+        assertEquals(2, run("resolve-route", "10.0.0.5", "--tos", "256").exit());
+    }
+}
