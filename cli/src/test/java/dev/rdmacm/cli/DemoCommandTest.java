@@ -1,0 +1,55 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.sa.testing.SimulatedFabric;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code rdmacm demo} as the README's main job runs it: setup, ibsim + OpenSM, the walks, the cleanup. */
+class DemoCommandTest
+{
+    @Test
+    void shouldWalkEveryResolutionOnTheSimulatedFabricAndStopWhatItStarted()
+    {
+        SimulatedFabric.requirePeers();
+        final CommandLine commandLine = Main.commandLine();
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("demo");
+
+        final String text = out.toString();
+        assertEquals(0, exit, text + err);
+        assertTrue(text.contains("every package the demo needs is installed"), text);
+        assertTrue(text.contains("  ai_family AF_INET ai_qp_type IBV_QPT_RC ai_port_space 0x0106 ai_dst_addr 10.0.0.1:7471"), text);
+        assertTrue(text.contains("PathRecord Get comp_mask 0x780f {sgid=fe80::10:4 dgid=fe80::10:7 pkey=0xffff " +
+            "service_id=0x0000000001061d2f qos_class=0 numb_path=1 reversible=true}"), text);
+        assertTrue(text.contains("ROUTE_RESOLVED ibv_path_data flags 0x2b: dlid 5 slid 4 "), text);
+        assertTrue(text.contains("ROUTE_RESOLVED ibv_path_data flags 0x2b: dlid 6 slid 4 "), text);
+        assertTrue(text.contains("ROUTE_RESOLVED ibv_path_data flags 0x2b: dlid 1 slid 4 "), text);
+        assertTrue(text.contains("ADDR_ERROR status -110 (ETIMEDOUT)"), text);
+        assertTrue(text.contains("demo complete"), text);
+
+        final Matcher stopped = Pattern.compile("stopped OpenSM \\(pid (\\d+)\\) and ibsim \\(pid (\\d+)\\)").matcher(text);
+        assertTrue(stopped.find(), text);
+        assertFalse(ProcessHandle.of(Long.parseLong(stopped.group(1))).map(ProcessHandle::isAlive).orElse(false),
+            "OpenSM still runs");
+        assertFalse(ProcessHandle.of(Long.parseLong(stopped.group(2))).map(ProcessHandle::isAlive).orElse(false),
+            "ibsim still runs");
+        final Matcher hosts = Pattern.compile("wrote (\\S+)/ibacm_hosts.data").matcher(text);
+        assertTrue(hosts.find(), text);
+        assertFalse(Files.exists(Path.of(hosts.group(1))), "the demo's directory is removed");
+    }
+}
