@@ -113,9 +113,13 @@ final class RouteResolver
             Path.of("/proc/sys/net/ipv6/conf", netdev, "hop_limit");
         try
         {
-            return Integer.parseInt(Files.readString(sysctl, StandardCharsets.US_ASCII).strip());
+            // procfs reports a size of 0: read it as a stream of lines, not by size
+            try (java.io.BufferedReader reader = Files.newBufferedReader(sysctl, StandardCharsets.US_ASCII))
+            {
+                return Integer.parseInt(reader.readLine().strip());
+            }
         }
-        catch (final IOException | NumberFormatException ex)
+        catch (final IOException | RuntimeException ex)
         {
             throw new RouteException(Errno.EIO, "reading " + sysctl + ": " + ex.getMessage());
         }
