@@ -1,10 +1,8 @@
 package dev.rdmacm.protocol.mad;
 
-import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * Flyweight over the 24-byte common header that starts every MAD (IBA 13.4.2), big-endian.
@@ -27,7 +25,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * Status: bit 0 busy, bit 1 redirect required, bits 2-4 the common invalid-field code, bits 8-15
  * class-specific (see {@link MadStatus}).
  */
-public final class MadHeader
+public final class MadHeader extends Flyweight
 {
     public static final int BASE_VERSION_OFFSET = 0;
     public static final int MGMT_CLASS_OFFSET = 1;
@@ -49,76 +47,62 @@ public final class MadHeader
     /** The R bit of the method byte: set in every response. */
     public static final int METHOD_RESPONSE_BIT = 0x80;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    /** Wraps {@code buffer} for reading, checking that a whole header is present. */
+    /** Wraps {@code buffer} for reading, checking that a whole header lies inside the message and the buffer. */
     public MadHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        MalformedMessageException.requireLength("MAD header", length, LENGTH);
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("MAD header", buffer, offset, length, LENGTH);
         return this;
     }
 
     /** Wraps {@code buffer} for writing. */
     public MadHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer;
-        this.offset = offset;
+        wrapForWriting(buffer, offset);
         return this;
-    }
-
-    public int offset()
-    {
-        return offset;
     }
 
     public short baseVersion()
     {
-        return (short)(buffer.getByte(offset + BASE_VERSION_OFFSET) & 0xff);
+        return u8(BASE_VERSION_OFFSET);
     }
 
     public MadHeader baseVersion(final int value)
     {
-        mutableBuffer.putByte(offset + BASE_VERSION_OFFSET, (byte)value);
+        putU8(BASE_VERSION_OFFSET, value);
         return this;
     }
 
     public short mgmtClass()
     {
-        return (short)(buffer.getByte(offset + MGMT_CLASS_OFFSET) & 0xff);
+        return u8(MGMT_CLASS_OFFSET);
     }
 
     public MadHeader mgmtClass(final int value)
     {
-        mutableBuffer.putByte(offset + MGMT_CLASS_OFFSET, (byte)value);
+        putU8(MGMT_CLASS_OFFSET, value);
         return this;
     }
 
     public short classVersion()
     {
-        return (short)(buffer.getByte(offset + CLASS_VERSION_OFFSET) & 0xff);
+        return u8(CLASS_VERSION_OFFSET);
     }
 
     public MadHeader classVersion(final int value)
     {
-        mutableBuffer.putByte(offset + CLASS_VERSION_OFFSET, (byte)value);
+        putU8(CLASS_VERSION_OFFSET, value);
         return this;
     }
 
     /** The whole method byte, R bit included, e.g. 0x81 for GetResp. */
     public short method()
     {
-        return (short)(buffer.getByte(offset + METHOD_OFFSET) & 0xff);
+        return u8(METHOD_OFFSET);
     }
 
     public MadHeader method(final int value)
     {
-        mutableBuffer.putByte(offset + METHOD_OFFSET, (byte)value);
+        putU8(METHOD_OFFSET, value);
         return this;
     }
 
@@ -135,64 +119,65 @@ public final class MadHeader
 
     public int status()
     {
-        return buffer.getShort(offset + STATUS_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(STATUS_OFFSET);
     }
 
     public MadHeader status(final int value)
     {
-        mutableBuffer.putShort(offset + STATUS_OFFSET, (short)value, BIG_ENDIAN);
+        putU16(STATUS_OFFSET, value);
         return this;
     }
 
     public int classSpecific()
     {
-        return buffer.getShort(offset + CLASS_SPECIFIC_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(CLASS_SPECIFIC_OFFSET);
     }
 
     public MadHeader classSpecific(final int value)
     {
-        mutableBuffer.putShort(offset + CLASS_SPECIFIC_OFFSET, (short)value, BIG_ENDIAN);
+        putU16(CLASS_SPECIFIC_OFFSET, value);
         return this;
     }
 
     public long transactionId()
     {
-        return buffer.getLong(offset + TRANSACTION_ID_OFFSET, BIG_ENDIAN);
+        return u64(TRANSACTION_ID_OFFSET);
     }
 
     public MadHeader transactionId(final long value)
     {
-        mutableBuffer.putLong(offset + TRANSACTION_ID_OFFSET, value, BIG_ENDIAN);
+        putU64(TRANSACTION_ID_OFFSET, value);
         return this;
     }
 
     public int attributeId()
     {
-        return buffer.getShort(offset + ATTRIBUTE_ID_OFFSET, BIG_ENDIAN) & 0xffff;
+        return u16(ATTRIBUTE_ID_OFFSET);
     }
 
+    /** Sets the attribute ID and clears the reserved 16 bits after it. */
     public MadHeader attributeId(final int value)
     {
-        mutableBuffer.putShort(offset + ATTRIBUTE_ID_OFFSET, (short)value, BIG_ENDIAN);
-        mutableBuffer.putShort(offset + RESERVED_OFFSET, (short)0, BIG_ENDIAN);
+        putU16(ATTRIBUTE_ID_OFFSET, value);
+        putU16(RESERVED_OFFSET, 0);
         return this;
     }
 
     public long attributeModifier()
     {
-        return buffer.getInt(offset + ATTRIBUTE_MODIFIER_OFFSET, BIG_ENDIAN) & 0xffff_ffffL;
+        return u32(ATTRIBUTE_MODIFIER_OFFSET);
     }
 
     public MadHeader attributeModifier(final long value)
     {
-        mutableBuffer.putInt(offset + ATTRIBUTE_MODIFIER_OFFSET, (int)value, BIG_ENDIAN);
+        putU32(ATTRIBUTE_MODIFIER_OFFSET, value);
         return this;
     }
 
     @Override
     public String toString()
     {
-        if (buffer == null)
+        if (!isWrapped())
         {
             return "MadHeader{unwrapped}";
         }

@@ -1,0 +1,63 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.verbs.GidEntry;
+import dev.rdmacm.verbs.PkeyEntry;
+import dev.rdmacm.verbs.RdmaDevice;
+import dev.rdmacm.verbs.RdmaDevices;
+import dev.rdmacm.verbs.RdmaPort;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The text form of {@code rdmacm devices}: where the devices were read (and why not from
+ * libibverbs), then per device its ports, GIDs and P_Keys, one line each:
+ * <pre>
+ * mlx5_0: CA, node GUID 0002:c903:00a1:b2c4
+ *   port 1: ACTIVE (LinkUp), InfiniBand, 100 Gb/sec (4X EDR)
+ *     LID 0x0005, LMC 0, SM LID 0x0001, SM SL 0
+ *     GID 0: fe80::2:c903:a1:b2c5 IB
+ *     P_Key 0: 0xffff
+ * </pre>
+ */
+final class DevicesText
+{
+    private DevicesText()
+    {
+    }
+
+    static void write(final RdmaDevices devices, final Optional<String> libibverbsNote, final PrintWriter out)
+    {
+        out.println("source: " + devices.source() + libibverbsNote.map(note -> ", because " + note).orElse(""));
+        if (devices.devices().isEmpty())
+        {
+            out.println("no RDMA devices");
+        }
+        for (final RdmaDevice device : devices.devices())
+        {
+            out.println(device.name() + ": " + device.nodeType().text() + ", node GUID " + RdmaDevice.guidText(device.nodeGuid()));
+            for (final RdmaPort port : device.ports())
+            {
+                out.println("  port " + port.number() + ": " + port.state().text() + " (" + port.physState().text() + "), "
+                    + port.linkLayer().text() + ", " + port.rate());
+                out.println("    LID " + lid(port.lid()) + ", LMC " + port.lmc() + ", SM LID " + lid(port.smLid())
+                    + ", SM SL " + port.smSl());
+                for (final GidEntry gid : port.gids())
+                {
+                    out.println("    GID " + gid.index() + ": " + gid.gid() + " " + gid.type().text()
+                        + gid.netdev().map(netdev -> " " + netdev).orElse(""));
+                }
+                for (final PkeyEntry pkey : port.pkeys())
+                {
+                    out.println("    P_Key " + pkey.index() + ": " + pkey.text());
+                }
+            }
+        }
+    }
+
+    private static String lid(final int lid)
+    {
+        return String.format(Locale.ROOT, "0x%04x", lid);
+    }
+}

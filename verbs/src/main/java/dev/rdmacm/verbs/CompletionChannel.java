@@ -1,0 +1,101 @@
+package dev.rdmacm.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.rdmacm.verbs.IbvLayouts.IBV_COMP_CHANNEL;
+import static dev.rdmacm.verbs.IbvLayouts.offset;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * A completion event channel ({@code ibv_create_comp_channel}): a file descriptor that becomes
+ * readable when an armed CQ attached to it gets a completion.
+ */
+public final class CompletionChannel extends NativeResource
+{
+    static final long FD_OFFSET = offset(IBV_COMP_CHANNEL, "fd");
+
+    private final MemorySegment channel;
+    private final List<CompletionQueue> queues = new ArrayList<>();
+
+    CompletionChannel(final VerbsContext owner)
+    {
+        super(owner.registry(), "completion channel on " + owner.deviceName());
+        channel = LibIbverbs.create("ibv_create_comp_channel", owner.deviceName(),
+            errno -> (MemorySegment)LibIbverbs.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
+            .reinterpret(IBV_COMP_CHANNEL.byteSize());
+        register();
+    }
+
+    /** The file descriptor to poll for readability. */
+    public int fd()
+    {
+        return channel.get(JAVA_INT, FD_OFFSET);
+    }
+
+    /**
+     * {@code ibv_get_cq_event}: blocks until an armed CQ of this channel has a completion, acknowledges
+     * the event ({@code ibv_ack_cq_events}) and returns that CQ, which must be re-armed with
+     * {@link CompletionQueue#requestNotification(boolean)} for the next event.
+     */
+    public CompletionQueue awaitEvent()
+    {
+        requireOpen("ibv_get_cq_event");
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment cqOut = arena.allocate(ADDRESS);
+            final MemorySegment cqContextOut = arena.allocate(ADDRESS);
+            LibIbverbs.check("ibv_get_cq_event", toString(),
+                errno -> (int)LibIbverbs.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
+            final MemorySegment cq = cqOut.get(ADDRESS, 0);
+            try
+            {
+                LibIbverbs.ACK_CQ_EVENTS.invokeExact(cq, 1);
+            }
+            catch (final Throwable ex)
+            {
+                throw LibIbverbs.unexpected("ibv_ack_cq_events", ex);
+            }
+            return queueAt(cq.address());
+        }
+    }
+
+    MemorySegment segment()
+    {
+        return channel;
+    }
+
+    void attach(final CompletionQueue queue)
+    {
+        queues.add(queue);
+    }
+
+    void detach(final CompletionQueue queue)
+    {
+        queues.remove(queue);
+    }
+
+    /** The attached CQ at {@code address}, for {@code ibv_get_cq_event}'s answer. */
+    CompletionQueue queueAt(final long address)
+    {
+        for (final CompletionQueue queue : queues)
+        {
+            if (queue.segment().address() == address)
+            {
+                return queue;
+            }
+        }
+        throw new IllegalStateException("ibv_get_cq_event returned CQ 0x" + Long.toHexString(address)
+            + ", which is not attached to " + this);
+    }
+
+    @Override
+    void destroy()
+    {
+        LibIbverbs.check("ibv_destroy_comp_channel", toString() + " (EBUSY: close its CQs first)",
+            errno -> (int)LibIbverbs.DESTROY_COMP_CHANNEL.invokeExact(errno, channel));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.rdmacm.verbs;
+
+import java.lang.foreign.MemorySegment;
+
+import static dev.rdmacm.verbs.IbvLayouts.IBV_CQ;
+import static dev.rdmacm.verbs.IbvLayouts.offset;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * A completion queue ({@code ibv_create_cq}), optionally attached to a {@link CompletionChannel}.
+ * Polling and arming go through the context's ops table ({@code ibv_poll_cq} and
+ * {@code ibv_req_notify_cq} are {@code static inline} in {@code verbs.h}) and allocate nothing.
+ */
+public final class CompletionQueue extends NativeResource
+{
+    static final long CQE_OFFSET = offset(IBV_CQ, "cqe");
+
+    private final MemorySegment cq;
+    private final CompletionChannel channel;
+    private final ContextOps ops;
+
+    CompletionQueue(final VerbsContext owner, final int entries, final CompletionChannel channel)
+    {
+        super(owner.registry(), "CQ of " + entries + " entries on " + owner.deviceName());
+        if (entries < 1)
+        {
+            throw new IllegalArgumentException("ibv_create_cq: " + entries + " entries; a CQ needs at least 1");
+        }
+        if (channel != null)
+        {
+            channel.requireOpen("ibv_create_cq");
+        }
+        final MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.segment();
+        cq = LibIbverbs.create("ibv_create_cq", toString(),
+            errno -> (MemorySegment)LibIbverbs.CREATE_CQ.invokeExact(errno, owner.segment(), entries,
+                MemorySegment.NULL, channelSegment, 0)).reinterpret(IBV_CQ.byteSize());
+        this.channel = channel;
+        this.ops = owner.ops();
+        if (channel != null)
+        {
+            channel.attach(this);
+        }
+        register();
+    }
+
+    /** The number of entries the provider actually allocated (at least the number asked for). */
+    public int capacity()
+    {
+        return cq.get(JAVA_INT, CQE_OFFSET);
+    }
+
+    /**
+     * {@code ibv_poll_cq} into {@code completions}: how many it filled, 0 when the CQ is empty.
+     *
+     * @throws VerbsException when the provider reports the CQ in error.
+     */
+    public int poll(final WorkCompletions completions)
+    {
+        requireOpen("ibv_poll_cq");
+        return ops.pollCq(cq, completions.capacity(), completions.segment());
+    }
+
+    /** {@code ibv_req_notify_cq}: the next completion (or solicited completion) raises an event. */
+    public void requestNotification(final boolean solicitedOnly)
+    {
+        requireOpen("ibv_req_notify_cq");
+        ops.reqNotifyCq(cq, solicitedOnly);
+    }
+
+    MemorySegment segment()
+    {
+        return cq;
+    }
+
+    @Override
+    void destroy()
+    {
+        LibIbverbs.check("ibv_destroy_cq", toString() + " (EBUSY: close the QPs that use it first)",
+            errno -> (int)LibIbverbs.DESTROY_CQ.invokeExact(errno, cq));
+        if (channel != null)
+        {
+            channel.detach(this);
+        }
+    }
+}

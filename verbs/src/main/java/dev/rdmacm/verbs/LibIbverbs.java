@@ -1,0 +1,325 @@
+package dev.rdmacm.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Every method handle into libibverbs (and the one libc call it needs), looked up once when this
+ * class initialises, in the manner of Lucene's {@code PosixNativeAccess}.
+ * <p>
+ * Exported functions are bound to their symbols and capture errno. The entry points that
+ * {@code verbs.h} defines as {@code static inline} (post_send, post_recv, poll_cq, req_notify_cq and
+ * the extended query_port) are not symbols at all: their handles here take the function pointer as
+ * the first argument and {@link ContextOps} calls them through the slots of the context; they do not
+ * capture errno because these calls return their error (and are on the hot path).
+ * <p>
+ * When the library cannot be loaded, or native access is denied, nothing is thrown here:
+ * {@link #unavailableReason()} says why and the exported handles stay {@code null}.
+ */
+final class LibIbverbs
+{
+    /** The system property naming another libibverbs to load (a file path or a soname). */
+    static final String LIBRARY_PROPERTY = "rdmacm.libibverbs";
+    static final String LIBRARY = System.getProperty(LIBRARY_PROPERTY, "libibverbs.so.1");
+    /** {@code IF_NAMESIZE} of {@code net/if.h}. */
+    static final int IF_NAMESIZE = 16;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    static final MemoryLayout ERRNO_STATE = Linker.Option.captureStateLayout();
+    private static final long ERRNO_OFFSET = ERRNO_STATE.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+
+    private static final String UNAVAILABLE_REASON;
+
+    // exported libibverbs functions; the first argument of each is the errno capture segment
+    static final MethodHandle GET_DEVICE_LIST;
+    static final MethodHandle FREE_DEVICE_LIST;
+    static final MethodHandle GET_DEVICE_NAME;
+    static final MethodHandle GET_DEVICE_GUID;
+    static final MethodHandle OPEN_DEVICE;
+    static final MethodHandle CLOSE_DEVICE;
+    static final MethodHandle QUERY_DEVICE;
+    static final MethodHandle QUERY_PORT_COMPAT;
+    static final MethodHandle QUERY_GID_EX;
+    static final MethodHandle QUERY_GID_TABLE;
+    static final MethodHandle QUERY_PKEY;
+    static final MethodHandle ALLOC_PD;
+    static final MethodHandle DEALLOC_PD;
+    static final MethodHandle REG_MR;
+    static final MethodHandle DEREG_MR;
+    static final MethodHandle CREATE_COMP_CHANNEL;
+    static final MethodHandle DESTROY_COMP_CHANNEL;
+    static final MethodHandle CREATE_CQ;
+    static final MethodHandle DESTROY_CQ;
+    static final MethodHandle GET_CQ_EVENT;
+    static final MethodHandle ACK_CQ_EVENTS;
+    static final MethodHandle CREATE_QP;
+    static final MethodHandle MODIFY_QP;
+    static final MethodHandle DESTROY_QP;
+    static final MethodHandle CREATE_AH;
+    static final MethodHandle DESTROY_AH;
+    // libc
+    static final MethodHandle IF_INDEXTONAME;
+
+    // static inline entry points, called through a function pointer (the first argument)
+    /** {@code int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)} */
+    static final MethodHandle POLL_CQ;
+    /** {@code int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only)} */
+    static final MethodHandle REQ_NOTIFY_CQ;
+    /** {@code int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)} */
+    static final MethodHandle POST_SEND;
+    /** {@code int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)} */
+    static final MethodHandle POST_RECV;
+    /** {@code int (*query_port)(struct ibv_context *, uint8_t port, struct ibv_port_attr *, size_t len)} */
+    static final MethodHandle QUERY_PORT;
+
+    static
+    {
+        String reason = null;
+        SymbolLookup lookup = null;
+        MethodHandle pollCq = null;
+        MethodHandle reqNotifyCq = null;
+        MethodHandle postSend = null;
+        MethodHandle postRecv = null;
+        MethodHandle queryPort = null;
+        MethodHandle ifIndexToName = null;
+        try
+        {
+            pollCq = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+            reqNotifyCq = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            postSend = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            postRecv = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            queryPort = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, JAVA_LONG));
+            ifIndexToName = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("if_indextoname"),
+                FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
+            lookup = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
+        }
+        catch (final IllegalCallerException ex)
+        {
+            reason = "native access to " + LIBRARY + " is denied: start the JVM with "
+                + "--enable-native-access=ALL-UNNAMED (" + ex.getMessage() + ")";
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            reason = LIBRARY + " cannot be loaded (" + ex.getMessage() + "): install the Debian package "
+                + "libibverbs1 (and ibverbs-providers for the device drivers)";
+        }
+        POLL_CQ = pollCq;
+        REQ_NOTIFY_CQ = reqNotifyCq;
+        POST_SEND = postSend;
+        POST_RECV = postRecv;
+        QUERY_PORT = queryPort;
+        IF_INDEXTONAME = ifIndexToName;
+
+        final Binder bind = new Binder(lookup);
+        GET_DEVICE_LIST = bind.errno("ibv_get_device_list", ADDRESS, ADDRESS);
+        FREE_DEVICE_LIST = bind.plain("ibv_free_device_list", null, ADDRESS);
+        GET_DEVICE_NAME = bind.plain("ibv_get_device_name", ADDRESS, ADDRESS);
+        GET_DEVICE_GUID = bind.plain("ibv_get_device_guid", JAVA_LONG, ADDRESS);
+        OPEN_DEVICE = bind.errno("ibv_open_device", ADDRESS, ADDRESS);
+        CLOSE_DEVICE = bind.errno("ibv_close_device", JAVA_INT, ADDRESS);
+        QUERY_DEVICE = bind.errno("ibv_query_device", JAVA_INT, ADDRESS, ADDRESS);
+        QUERY_PORT_COMPAT = bind.errno("ibv_query_port", JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS);
+        QUERY_GID_EX = bind.errno("_ibv_query_gid_ex", JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG);
+        QUERY_GID_TABLE = bind.errno("_ibv_query_gid_table", JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG);
+        QUERY_PKEY = bind.errno("ibv_query_pkey", JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_INT, ADDRESS);
+        ALLOC_PD = bind.errno("ibv_alloc_pd", ADDRESS, ADDRESS);
+        DEALLOC_PD = bind.errno("ibv_dealloc_pd", JAVA_INT, ADDRESS);
+        REG_MR = bind.errno("ibv_reg_mr", ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT);
+        DEREG_MR = bind.errno("ibv_dereg_mr", JAVA_INT, ADDRESS);
+        CREATE_COMP_CHANNEL = bind.errno("ibv_create_comp_channel", ADDRESS, ADDRESS);
+        DESTROY_COMP_CHANNEL = bind.errno("ibv_destroy_comp_channel", JAVA_INT, ADDRESS);
+        CREATE_CQ = bind.errno("ibv_create_cq", ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+        DESTROY_CQ = bind.errno("ibv_destroy_cq", JAVA_INT, ADDRESS);
+        GET_CQ_EVENT = bind.errno("ibv_get_cq_event", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+        ACK_CQ_EVENTS = bind.plain("ibv_ack_cq_events", null, ADDRESS, JAVA_INT);
+        CREATE_QP = bind.errno("ibv_create_qp", ADDRESS, ADDRESS, ADDRESS);
+        MODIFY_QP = bind.errno("ibv_modify_qp", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+        DESTROY_QP = bind.errno("ibv_destroy_qp", JAVA_INT, ADDRESS);
+        CREATE_AH = bind.errno("ibv_create_ah", ADDRESS, ADDRESS, ADDRESS);
+        DESTROY_AH = bind.errno("ibv_destroy_ah", JAVA_INT, ADDRESS);
+        UNAVAILABLE_REASON = reason != null ? reason : bind.missing;
+    }
+
+    private LibIbverbs()
+    {
+    }
+
+    /** Why libibverbs cannot be used, or {@code null} when it is loaded and every symbol was found. */
+    static String unavailableReason()
+    {
+        return UNAVAILABLE_REASON;
+    }
+
+    /** Throws a {@link VerbsException} naming {@code call} when the library is not usable. */
+    static void requireAvailable(final String call)
+    {
+        if (UNAVAILABLE_REASON != null)
+        {
+            throw new VerbsException(call, Errno.ENOSYS, UNAVAILABLE_REASON);
+        }
+    }
+
+    /** A fresh errno capture segment, for one call. */
+    static MemorySegment errnoState(final Arena arena)
+    {
+        return arena.allocate(ERRNO_STATE);
+    }
+
+    static int errno(final MemorySegment errnoState)
+    {
+        return errnoState.get(JAVA_INT, ERRNO_OFFSET);
+    }
+
+    /**
+     * The errno of a libibverbs call that returned {@code rc != 0}: libibverbs returns the errno value
+     * itself from most calls, -1 with errno set from a few, and -errno from some providers.
+     */
+    static int errnoOf(final int rc, final MemorySegment errnoState)
+    {
+        if (rc > 0)
+        {
+            return rc;
+        }
+        final int captured = errno(errnoState);
+        return captured != 0 ? captured : -rc;
+    }
+
+    /** A call of an exported function returning a pointer, NULL with errno set on failure. */
+    @FunctionalInterface
+    interface PointerCall
+    {
+        MemorySegment invoke(MemorySegment errnoState) throws Throwable;
+    }
+
+    /** A call of an exported function returning 0, or an errno (or -1 with errno set) on failure. */
+    @FunctionalInterface
+    interface StatusCall
+    {
+        int invoke(MemorySegment errnoState) throws Throwable;
+    }
+
+    /**
+     * Runs a constructor-like call ({@code ibv_alloc_pd}, {@code ibv_create_cq}...).
+     *
+     * @return the non-NULL pointer it returned.
+     * @throws VerbsException naming {@code call}, the errno and {@code detail} when it returned NULL.
+     */
+    static MemorySegment create(final String call, final String detail, final PointerCall nativeCall)
+    {
+        requireAvailable(call);
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = errnoState(arena);
+            final MemorySegment result;
+            try
+            {
+                result = nativeCall.invoke(errnoState);
+            }
+            catch (final Throwable ex)
+            {
+                throw unexpected(call, ex);
+            }
+            if (result.address() == 0)
+            {
+                throw new VerbsException(call, errno(errnoState), detail);
+            }
+            return result;
+        }
+    }
+
+    /**
+     * Runs a call that returns a status ({@code ibv_destroy_qp}, {@code ibv_modify_qp}...).
+     *
+     * @throws VerbsException naming {@code call}, the errno and {@code detail} when it failed.
+     */
+    static void check(final String call, final String detail, final StatusCall nativeCall)
+    {
+        requireAvailable(call);
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errnoState = errnoState(arena);
+            final int rc;
+            try
+            {
+                rc = nativeCall.invoke(errnoState);
+            }
+            catch (final Throwable ex)
+            {
+                throw unexpected(call, ex);
+            }
+            if (rc != 0)
+            {
+                throw new VerbsException(call, errnoOf(rc, errnoState), detail);
+            }
+        }
+    }
+
+    /** Wraps a throwable from {@code invokeExact} that is not one of ours: it is a JVM or binding bug. */
+    static RuntimeException unexpected(final String call, final Throwable ex)
+    {
+        if (ex instanceof RuntimeException runtime)
+        {
+            return runtime;
+        }
+        if (ex instanceof Error error)
+        {
+            throw error;
+        }
+        return new IllegalStateException(call + ": unexpected " + ex, ex);
+    }
+
+    /** Looks symbols up while remembering the first one that is missing. */
+    private static final class Binder
+    {
+        private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+        private final SymbolLookup lookup;
+        private String missing;
+
+        Binder(final SymbolLookup lookup)
+        {
+            this.lookup = lookup;
+        }
+
+        MethodHandle errno(final String symbol, final MemoryLayout result, final MemoryLayout... args)
+        {
+            return bind(symbol, result, args, CAPTURE_ERRNO);
+        }
+
+        MethodHandle plain(final String symbol, final MemoryLayout result, final MemoryLayout... args)
+        {
+            return bind(symbol, result, args);
+        }
+
+        private MethodHandle bind(final String symbol, final MemoryLayout result, final MemoryLayout[] args,
+            final Linker.Option... options)
+        {
+            if (lookup == null)
+            {
+                return null;
+            }
+            final MemorySegment address = lookup.find(symbol).orElse(null);
+            if (address == null)
+            {
+                if (missing == null)
+                {
+                    missing = LIBRARY + " has no symbol " + symbol + ": rdma-core 44 or newer is needed";
+                }
+                return null;
+            }
+            final FunctionDescriptor descriptor = result == null
+                ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args);
+            return LINKER.downcallHandle(address, descriptor, options);
+        }
+    }
+}

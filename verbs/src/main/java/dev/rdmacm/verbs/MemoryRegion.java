@@ -1,0 +1,70 @@
+package dev.rdmacm.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static dev.rdmacm.verbs.IbvLayouts.IBV_MR;
+import static dev.rdmacm.verbs.IbvLayouts.offset;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * Registered memory ({@code ibv_reg_mr}): the local key a scatter/gather entry names it by.
+ * When the region allocated its memory itself, closing it frees that memory after deregistering.
+ */
+public final class MemoryRegion extends NativeResource
+{
+    static final long LKEY_OFFSET = offset(IBV_MR, "lkey");
+    static final long RKEY_OFFSET = offset(IBV_MR, "rkey");
+
+    private final MemorySegment mr;
+    private final MemorySegment memory;
+    private final Arena ownedMemory;
+    private final int lkey;
+    private final int rkey;
+
+    MemoryRegion(final ProtectionDomain pd, final MemorySegment memory, final int access, final Arena ownedMemory)
+    {
+        super(pd.context().registry(), "MR of " + memory.byteSize() + " bytes on " + pd.context().deviceName());
+        this.memory = memory;
+        this.ownedMemory = ownedMemory;
+        mr = LibIbverbs.create("ibv_reg_mr", toString() + " access 0x" + Integer.toHexString(access),
+            errno -> (MemorySegment)LibIbverbs.REG_MR.invokeExact(errno, pd.segment(), memory, memory.byteSize(), access))
+            .reinterpret(IBV_MR.byteSize());
+        lkey = mr.get(JAVA_INT, LKEY_OFFSET);
+        rkey = mr.get(JAVA_INT, RKEY_OFFSET);
+        register();
+    }
+
+    /** The registered memory. */
+    public MemorySegment memory()
+    {
+        return memory;
+    }
+
+    /** The local key, as an unsigned 32-bit value. */
+    public long lkey()
+    {
+        return Integer.toUnsignedLong(lkey);
+    }
+
+    /** The remote key, as an unsigned 32-bit value. */
+    public long rkey()
+    {
+        return Integer.toUnsignedLong(rkey);
+    }
+
+    int rawLkey()
+    {
+        return lkey;
+    }
+
+    @Override
+    void destroy()
+    {
+        LibIbverbs.check("ibv_dereg_mr", toString(), errno -> (int)LibIbverbs.DEREG_MR.invokeExact(errno, mr));
+        if (ownedMemory != null)
+        {
+            ownedMemory.close();
+        }
+    }
+}

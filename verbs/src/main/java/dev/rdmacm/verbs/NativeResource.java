@@ -1,0 +1,66 @@
+package dev.rdmacm.verbs;
+
+/**
+ * A libibverbs object with an explicit lifetime, tracked by the {@link ResourceRegistry} of the
+ * context it was created on (see there for the closing order). Closing twice is harmless; when
+ * destroying fails the resource stays open so that it can be closed again later.
+ */
+abstract class NativeResource implements AutoCloseable
+{
+    private final ResourceRegistry registry;
+    private final String description;
+    private boolean closed;
+
+    NativeResource(final ResourceRegistry registry, final String description)
+    {
+        this.registry = registry;
+        this.description = description;
+    }
+
+    /** Called once the native object exists; only then does the registry track it. */
+    final void register()
+    {
+        registry.register(this);
+    }
+
+    /** Destroys the native object and releases the memory this resource owns. */
+    abstract void destroy();
+
+    @Override
+    public final void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        destroy();
+        closed = true;
+        registry.unregister(this);
+    }
+
+    public final boolean isClosed()
+    {
+        return closed;
+    }
+
+    final String deviceName()
+    {
+        return registry.deviceName();
+    }
+
+    /** @throws IllegalStateException naming the resource and the call when it or its context is closed. */
+    final void requireOpen(final String call)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException(call + ": " + this + " is closed");
+        }
+        registry.requireOpen(call);
+    }
+
+    @Override
+    public String toString()
+    {
+        return description + (closed ? " (closed)" : "");
+    }
+}

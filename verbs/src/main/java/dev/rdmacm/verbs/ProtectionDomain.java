@@ -1,0 +1,84 @@
+package dev.rdmacm.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A protection domain ({@code ibv_alloc_pd}): the scope of memory regions, QPs and address handles.
+ */
+public final class ProtectionDomain extends NativeResource
+{
+    private final VerbsContext context;
+    private final MemorySegment pd;
+
+    ProtectionDomain(final VerbsContext owner)
+    {
+        super(owner.registry(), "PD on " + owner.deviceName());
+        context = owner;
+        pd = LibIbverbs.create("ibv_alloc_pd", owner.deviceName(),
+            errno -> (MemorySegment)LibIbverbs.ALLOC_PD.invokeExact(errno, owner.segment()));
+        register();
+    }
+
+    /**
+     * {@code ibv_reg_mr} over memory the caller owns and keeps alive at least until the region is closed.
+     *
+     * @param access {@code IBV_ACCESS_*} flags; flags in the optional range are not supported here.
+     */
+    public MemoryRegion registerMemory(final MemorySegment memory, final int access)
+    {
+        requireOpen("ibv_reg_mr");
+        return new MemoryRegion(this, memory, access, null);
+    }
+
+    /** Allocates {@code length} bytes (page-aligned, zeroed) owned by the region, and registers them. */
+    public MemoryRegion allocateMemoryRegion(final long length, final int access)
+    {
+        requireOpen("ibv_reg_mr");
+        final Arena arena = Arena.ofShared();
+        try
+        {
+            return new MemoryRegion(this, arena.allocate(length, 4096), access, arena);
+        }
+        catch (final RuntimeException ex)
+        {
+            arena.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * {@code ibv_create_qp} for an unreliable-datagram QP whose completions go to {@code sendCq} and
+     * {@code recvCq}, in the RESET state.
+     */
+    public UdQueuePair createUdQueuePair(final CompletionQueue sendCq, final CompletionQueue recvCq,
+        final QueuePairCapabilities capabilities)
+    {
+        requireOpen("ibv_create_qp");
+        return new UdQueuePair(this, sendCq, recvCq, capabilities);
+    }
+
+    /** {@code ibv_create_ah}: the address handle a UD send names its destination with. */
+    public AddressHandle createAddressHandle(final AddressVector destination)
+    {
+        requireOpen("ibv_create_ah");
+        return new AddressHandle(this, destination);
+    }
+
+    MemorySegment segment()
+    {
+        return pd;
+    }
+
+    VerbsContext context()
+    {
+        return context;
+    }
+
+    @Override
+    void destroy()
+    {
+        LibIbverbs.check("ibv_dealloc_pd", toString() + " (EBUSY: close its QPs, MRs and AHs first)",
+            errno -> (int)LibIbverbs.DEALLOC_PD.invokeExact(errno, pd));
+    }
+}
