@@ -203,8 +203,8 @@ public final class ResolveRouteCommand implements Callable<Integer>
         }
         try (cm; EventChannel channel = cm.createEventChannel())
         {
-            final InetAddress dst = AddressArgument.parse(destination, "DST", name -> scope(cm, name));
-            final InetAddress src = source == null ? null : AddressArgument.parse(source, "--src", name -> scope(cm, name));
+            final InetAddress dst = AddressArgument.parse(destination, "DST", name -> ResolveAddrCommand.scopeIndex(cm, name));
+            final InetAddress src = source == null ? null : AddressArgument.parse(source, "--src", name -> ResolveAddrCommand.scopeIndex(cm, name));
             final RdmaCmId id = cm.createId(channel);
             if (tos != null)
             {
@@ -267,18 +267,6 @@ public final class ResolveRouteCommand implements Callable<Integer>
         final List<ResolutionStep> all = new java.util.ArrayList<>(address);
         all.addAll(route);
         return all;
-    }
-
-    private static int scope(final RdmaCm cm, final String name)
-    {
-        try
-        {
-            return cm.interfaceIndex(name);
-        }
-        catch (final RdmaCmException ex)
-        {
-            throw new IllegalArgumentException("scope '%" + name + "': no such interface (" + Errno.name(ex.errno()) + ")");
-        }
     }
 
     private void print(final PrintWriter out, final AddressResolution a, final ResolvedRoute route,

@@ -2,10 +2,7 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -22,16 +19,10 @@ class DemoCommandTest
     void shouldWalkEveryResolutionOnTheSimulatedFabricAndStopWhatItStarted()
     {
         SimulatedFabric.requirePeers();
-        final CommandLine commandLine = Main.commandLine();
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
+        final CommandRun run = CommandRun.run("demo");
 
-        final int exit = commandLine.execute("demo");
-
-        final String text = out.toString();
-        assertEquals(0, exit, text + err);
+        final String text = run.out();
+        assertEquals(0, run.exit(), text + run.err());
         assertTrue(text.contains("every package the demo needs is installed"), text);
         assertTrue(text.contains("  ai_family AF_INET ai_qp_type IBV_QPT_RC ai_port_space 0x0106 ai_dst_addr 10.0.0.1:7471"), text);
         assertTrue(text.contains("PathRecord Get comp_mask 0x780f {sgid=fe80::10:4 dgid=fe80::10:7 pkey=0xffff " +

@@ -5,13 +5,11 @@ import dev.rdmacm.resolver.testing.NamespaceTopology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 
+import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,25 +33,11 @@ class ResolveAddrCommandTest
         }
     }
 
-    private record Run(int exit, String out, String err)
-    {
-    }
-
-    private static Run run(final String... args)
-    {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final CommandLine commandLine = Main.commandLine();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        final int exit = commandLine.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 
     @Test
     void shouldRefuseAHostNameWithUsageStatus()
     {
-        final Run run = run("resolve-addr", "peer.example");
+        final CommandRun run = run("resolve-addr", "peer.example");
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertEquals("rdmacm: DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
             run.err().strip());
@@ -62,7 +46,7 @@ class ResolveAddrCommandTest
     @Test
     void shouldRefuseANegativeTimeoutWithUsageStatus()
     {
-        final Run run = run("resolve-addr", "10.1.0.2", "--timeout-ms", "-1", "--netns", topology.host);
+        final CommandRun run = run("resolve-addr", "10.1.0.2", "--timeout-ms", "-1", "--netns", topology.host);
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertTrue(run.err().contains("--timeout-ms -1: must be 0 or more"), run.err());
     }
@@ -70,7 +54,7 @@ class ResolveAddrCommandTest
     @Test
     void shouldReportARouteErrorWithFailureStatus()
     {
-        final Run run = run("resolve-addr", "192.0.2.1", "--netns", topology.host);
+        final CommandRun run = run("resolve-addr", "192.0.2.1", "--netns", topology.host);
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit());
         assertTrue(run.err().startsWith("rdmacm: resolve-addr 192.0.2.1: rdma_resolve_addr failed: EHOSTUNREACH"),
             run.err());
@@ -81,7 +65,7 @@ class ResolveAddrCommandTest
     {
         // No RDMA device is visible to the CLI inside the namespace yet, so the GID match fails with ENODEV
         // after the route, the link and the neighbour have been resolved.
-        final Run run = run("resolve-addr", "10.1.0.2", "--json", "--trace", "--netns", topology.host);
+        final CommandRun run = run("resolve-addr", "10.1.0.2", "--json", "--trace", "--netns", topology.host);
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
         @SuppressWarnings("unchecked") final Map<String, Object> json = (Map<String, Object>)Json.parse(run.out().strip());
         assertEquals("10.1.0.2", json.get("destination"));
@@ -96,7 +80,7 @@ class ResolveAddrCommandTest
     @Test
     void shouldResolveAScopeGivenAsAnInterfaceNameInTheNamespace()
     {
-        final Run run = run("resolve-addr", "fe80::2%a0", "--json", "--netns", topology.host);
+        final CommandRun run = run("resolve-addr", "fe80::2%a0", "--json", "--netns", topology.host);
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
         @SuppressWarnings("unchecked") final Map<String, Object> json = (Map<String, Object>)Json.parse(run.out().strip());
         assertEquals("ENODEV", json.get("error"), "routed through a0 and stopped only at the RDMA device");

@@ -2,22 +2,18 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rdmacm.resolver.testing.FabricHosts;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
+import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,13 +30,7 @@ class ResolveRouteCommandTest
     static void start() throws Exception
     {
         fabric = SimulatedFabric.start();
-        final List<String> lines = new ArrayList<>();
-        for (final FabricPort port : fabric.hcaPorts())
-        {
-            lines.add("10.0.0." + port.lid() + " " + port.gid());
-        }
-        hosts = dir.resolve("ibacm_hosts.data");
-        Files.write(hosts, lines);
+        hosts = FabricHosts.write(fabric, dir);
     }
 
     @AfterAll
@@ -52,20 +42,6 @@ class ResolveRouteCommandTest
         }
     }
 
-    private record Run(int exit, String out, String err)
-    {
-    }
-
-    private static Run run(final String... args)
-    {
-        final CommandLine commandLine = Main.commandLine();
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        final int exit = commandLine.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 
     private static String fabricOption(final String node)
     {
@@ -78,7 +54,7 @@ class ResolveRouteCommandTest
         final FabricPort source = fabric.port("Hca2");
         final FabricPort destination = fabric.port("Hca4");
 
-        final Run run = run("resolve-route", "10.0.0." + destination.lid(), "--port", "7471",
+        final CommandRun run = run("resolve-route", "10.0.0." + destination.lid(), "--port", "7471",
             "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(), "--trace");
 
         assertEquals(0, run.exit(), run.err());
@@ -97,7 +73,7 @@ class ResolveRouteCommandTest
     {
         final FabricPort destination = fabric.port("Hca3");
 
-        final Run run = run("resolve-route", "10.0.0." + destination.lid(), "--fabric", fabricOption("Hca2"),
+        final CommandRun run = run("resolve-route", "10.0.0." + destination.lid(), "--fabric", fabricOption("Hca2"),
             "--hosts", hosts.toString(), "--json", "--tos", "0");
 
         assertEquals(0, run.exit(), run.err());
@@ -114,7 +90,7 @@ class ResolveRouteCommandTest
     @Test
     void shouldPrintAnErrorObjectAndExitOneWhenTheAddressDoesNotResolve() throws Exception
     {
-        final Run run = run("resolve-route", "10.0.0.99", "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(),
+        final CommandRun run = run("resolve-route", "10.0.0.99", "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(),
             "--timeout-ms", "100", "--json");
 
         assertEquals(1, run.exit());
@@ -126,7 +102,7 @@ class ResolveRouteCommandTest
     @Test
     void shouldExitTwoOnAHostsFileWithoutAFabric()
     {
-        final Run run = run("resolve-route", "10.0.0.5", "--hosts", hosts.toString());
+        final CommandRun run = run("resolve-route", "10.0.0.5", "--hosts", hosts.toString());
 
         assertEquals(2, run.exit());
         assertTrue(run.err().contains("--hosts needs --fabric"), run.err());

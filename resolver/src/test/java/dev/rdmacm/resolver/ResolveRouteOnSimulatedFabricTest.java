@@ -7,6 +7,7 @@ import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;
+import dev.rdmacm.resolver.testing.FabricHosts;
 import dev.rdmacm.sa.path.SaqueryPathFields;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
@@ -21,7 +22,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -49,15 +49,7 @@ class ResolveRouteOnSimulatedFabricTest
     static void start() throws Exception
     {
         fabric = SimulatedFabric.start();
-        final List<String> lines = new ArrayList<>();
-        lines.add("# address GID, as ib_acme -A writes ibacm_hosts.data");
-        for (final FabricPort port : fabric.hcaPorts())
-        {
-            lines.add(address(port).getHostAddress() + " " + port.gid());
-        }
-        final Path file = dir.resolve("ibacm_hosts.data");
-        Files.write(file, lines);
-        hosts = HostsFile.read(file);
+        hosts = HostsFile.read(FabricHosts.write(fabric, dir));
     }
 
     @AfterAll
@@ -69,9 +61,9 @@ class ResolveRouteOnSimulatedFabricTest
         }
     }
 
-    private static InetAddress address(final FabricPort port) throws Exception
+    private static InetAddress address(final FabricPort port)
     {
-        return InetAddress.getByAddress(new byte[] {10, 0, 0, (byte)port.lid()});
+        return FabricHosts.address(port);
     }
 
     private static SaClient attach(final FabricPort port)

@@ -7,13 +7,11 @@ import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecords;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
+import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +20,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -40,8 +37,6 @@ public final class DemoFabric implements AutoCloseable
     public static final String SM_NODE = "Hca1";
     public static final List<String> HCAS = List.of("Hca1", "Hca2", "Hca3", "Hca4");
     public static final String UMAD2SIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
-    /** ibsim's ctl port P and one data port per client, P+1..P+10. */
-    private static final int PORTS = 12;
     private static final long READY_MILLIS = 15_000;
 
     private final Path dir;
@@ -59,7 +54,7 @@ public final class DemoFabric implements AutoCloseable
     public static DemoFabric start(final Consumer<String> say) throws IOException
     {
         final Path dir = Files.createTempDirectory("rdmacm-demo");
-        final DemoFabric fabric = new DemoFabric(dir, freePortRange());
+        final DemoFabric fabric = new DemoFabric(dir, IbsimPorts.freeRange());
         try
         {
             fabric.startPeers(say);
@@ -217,35 +212,6 @@ public final class DemoFabric implements AutoCloseable
         {
             // a temporary directory left behind is not worth failing the demo for
         }
-    }
-
-    private static int freePortRange()
-    {
-        for (int attempt = 0; attempt < 100; attempt++)
-        {
-            final int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
-            if (free(base))
-            {
-                return base;
-            }
-        }
-        throw new MadTransportException("no range of " + PORTS + " free UDP ports found for ibsim");
-    }
-
-    private static boolean free(final int base)
-    {
-        for (int port = base; port < base + PORTS; port++)
-        {
-            try (DatagramSocket probe = new DatagramSocket(null))
-            {
-                probe.bind(new InetSocketAddress(port));
-            }
-            catch (final SocketException ex)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static void sleep(final long millis)
