@@ -64,8 +64,10 @@ final class HostsAddressResolver implements AddressRules
         long start = System.nanoTime();
         if (p.source == null)
         {
-            final Optional<HostsFile.Host> local = hosts.byGid(localPort.gid());
-            if (local.isEmpty() || !sameFamily(local.get().ip(), p.destination))
+            final Optional<HostsFile.Host> local = hosts.hosts().stream()
+                .filter(host -> host.gid().equals(localPort.gid()) && sameFamily(host.ip(), p.destination))
+                .findFirst();
+            if (local.isEmpty())
             {
                 throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "no address of the family of " +
                     p.destination.getHostAddress() + " is listed for the local GID " + localPort.gid() + " in " +

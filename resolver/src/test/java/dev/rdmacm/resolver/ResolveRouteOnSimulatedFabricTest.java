@@ -145,6 +145,33 @@ class ResolveRouteOnSimulatedFabricTest
     }
 
     @Test
+    void shouldAskWithTheIpv6MaskAndTheTrafficClassOfTheSourceFlowinfo() throws Exception
+    {
+        final FabricPort source = fabric.hcaPorts().get(1);
+        final FabricPort destination = fabric.hcaPorts().get(2);
+        final Path file = dir.resolve("ipv6.data");
+        Files.write(file, List.of(address(source).getHostAddress() + " " + source.gid(),
+            "fd00::" + source.lid() + " " + source.gid(), "fd00::" + destination.lid() + " " + destination.gid()));
+        try (SaClient sa = attach(source);
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).hostsNeighbours(
+                 new HostsNeighbours(HostsFile.read(file), HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+             RdmaCmId id = cm.createId(null))
+        {
+            id.setSourceFlowinfo(0x02012345);
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("fd00::" + destination.lid()), PORT), 1000);
+            assertEquals(InetAddress.getByName("fd00::" + source.lid()), id.resolution().source(),
+                "the wildcard becomes the local GID's address of the destination's family");
+            id.resolveRoute(2000);
+
+            final List<Map<String, String>> saquery = fabric.saquery(source.node(), "-p",
+                "--sgid", source.gid().toString(), "--dgid", destination.gid().toString(),
+                "--pkey", "0xffff", "--service_id", String.format("0x%016x", PortSpace.TCP.serviceId(PORT)),
+                "--tclass", "0x20", "--reversible", "1", "--numb_path", "1").records();
+            assertEquals(SaqueryPathFields.withoutReserved(saquery.get(0)), SaqueryPathFields.of(id.route().paths().get(0)));
+        }
+    }
+
+    @Test
     void shouldReportAnUnknownDestinationGidAsRouteErrorEinval() throws Exception
     {
         final FabricPort source = fabric.hcaPorts().get(1);
