@@ -176,8 +176,6 @@ public final class DemoCommand implements Callable<Integer>
                 destinations.add(port);
             }
         }
-        ok &= getaddrinfo(address(destinations.get(0)));
-
         try (SaClient sa = SaClient.start(
                 IbsimTransport.attach(DemoFabric.HOST, fabric.ctlPort(), SOURCE_NODE, Duration.ofSeconds(2)),
                 SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
@@ -189,7 +187,8 @@ public final class DemoCommand implements Callable<Integer>
             for (final LocalPort destination : destinations)
             {
                 heading("resolve " + SOURCE_NODE + " -> " + destination.name());
-                ok &= resolve(cm, channel, address(destination), destination, timeoutMs);
+                final InetSocketAddress resolved = getaddrinfo(address(destination));
+                ok &= resolved != null && resolve(cm, channel, resolved.getAddress(), destination, timeoutMs);
             }
             heading("resolve " + SOURCE_NODE + " -> " + UNKNOWN + " (listed nowhere)");
             ok &= resolve(cm, channel, InetAddress.getByName(UNKNOWN), null, 200);
@@ -202,26 +201,24 @@ public final class DemoCommand implements Callable<Integer>
         return ok;
     }
 
-    private boolean getaddrinfo(final InetAddress node)
+    /** {@code rdma_getaddrinfo} of a numeric host: the destination address rdma_resolve_addr is given. */
+    private InetSocketAddress getaddrinfo(final InetAddress node)
     {
-        heading("getaddrinfo");
         final String service = Integer.toString(PORT);
         say("rdma_getaddrinfo(\"" + node.getHostAddress() + "\", \"" + service + "\", {ai_flags RAI_NUMERICHOST})");
         final AddrInfoResult result = RdmaGetAddrInfo.withDefaults()
             .getaddrinfo(node.getHostAddress(), service, RdmaAddrInfoHints.NONE.withFlags(RaiFlags.NUMERICHOST));
-        if (!(result instanceof AddrInfoResult.Success success))
+        if (!(result instanceof AddrInfoResult.Success success) || success.entries().isEmpty())
         {
             say("rdma_getaddrinfo failed: " + result);
-            return false;
+            return null;
         }
-        for (final RdmaAddrInfo entry : success.entries())
-        {
-            say(String.format("  ai_family %s ai_qp_type %s ai_port_space 0x%04x ai_dst_addr %s",
-                AddressFamily.name(entry.family()), QpType.name(entry.qpType()), entry.portSpace(),
-                entry.dstAddr() == null ? "-" : entry.dstAddr().toText()));
-        }
-        say("  no ibacm answers here, so ai_route is empty: rdma_resolve_route will ask the SA");
-        return !success.entries().isEmpty();
+        final RdmaAddrInfo entry = success.entries().get(0);
+        say(String.format("  ai_family %s ai_qp_type %s ai_port_space 0x%04x ai_dst_addr %s ai_route %d bytes " +
+            "(no ibacm here: rdma_resolve_route asks the SA)", AddressFamily.name(entry.family()),
+            QpType.name(entry.qpType()), entry.portSpace(), entry.dstAddr() == null ? "-" : entry.dstAddr().toText(),
+            entry.route().length));
+        return new InetSocketAddress(node, PORT);
     }
 
     /** One walk; {@code expected} is the destination port, or null when the address must not resolve. */

@@ -24,7 +24,7 @@ class DemoCommandTest
         final String text = run.out();
         assertEquals(0, run.exit(), text + run.err());
         assertTrue(text.contains("every package the demo needs is installed"), text);
-        assertTrue(text.contains("  ai_family AF_INET ai_qp_type IBV_QPT_RC ai_port_space 0x0106 ai_dst_addr 10.0.0.1:7471"), text);
+        assertTrue(text.contains("  ai_family AF_INET ai_qp_type IBV_QPT_RC ai_port_space 0x0106 ai_dst_addr 10.0.0.5:7471 ai_route 0 bytes"), text);
         assertTrue(text.contains("PathRecord Get comp_mask 0x780f {sgid=fe80::10:4 dgid=fe80::10:7 pkey=0xffff " +
             "service_id=0x0000000001061d2f qos_class=0 numb_path=1 reversible=true}"), text);
         assertTrue(text.contains("ROUTE_RESOLVED ibv_path_data flags 0x2b: dlid 5 slid 4 "), text);
