@@ -35,6 +35,7 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -288,7 +289,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             return InetAddress.getByAddress(new byte[] {10, 0, 0, (byte)port.lid()});
         }
-        catch (final java.net.UnknownHostException ex)
+        catch (final UnknownHostException ex)
         {
             throw new IllegalStateException(ex);
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.CmEvent;
 import dev.rdmacm.resolver.CmEventType;
@@ -36,6 +37,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -264,7 +266,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
 
     private static List<ResolutionStep> steps(final List<ResolutionStep> address, final List<ResolutionStep> route)
     {
-        final List<ResolutionStep> all = new java.util.ArrayList<>(address);
+        final List<ResolutionStep> all = new ArrayList<>(address);
         all.addAll(route);
         return all;
     }
@@ -300,7 +302,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             for (int i = 0; i < route.pathData().size(); i++)
             {
                 out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i),
-                    dev.rdmacm.protocol.path.IbvPathData.flagNames(route.flags(i)));
+                    IbvPathData.flagNames(route.flags(i)));
                 final PathRecordValue path = route.paths().get(i);
                 PathCommand.fields(path).forEach((key, value) -> out.printf("  %-24s %s%n", key, value));
             }

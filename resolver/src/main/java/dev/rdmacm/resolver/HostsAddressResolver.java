@@ -5,6 +5,7 @@ import dev.rdmacm.resolver.hosts.HostsFile;
 import dev.rdmacm.resolver.netlink.LinkMessage;
 import dev.rdmacm.resolver.posix.Errno;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.Optional;
 
@@ -130,6 +131,6 @@ final class HostsAddressResolver implements AddressRules
 
     private static boolean sameFamily(final InetAddress a, final InetAddress b)
     {
-        return a != null && (a instanceof java.net.Inet4Address) == (b instanceof java.net.Inet4Address);
+        return a != null && (a instanceof Inet4Address) == (b instanceof Inet4Address);
     }
 }

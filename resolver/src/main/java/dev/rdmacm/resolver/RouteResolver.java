@@ -15,6 +15,7 @@ import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -114,7 +115,7 @@ final class RouteResolver
         try
         {
             // procfs reports a size of 0: read it as a stream of lines, not by size
-            try (java.io.BufferedReader reader = Files.newBufferedReader(sysctl, StandardCharsets.US_ASCII))
+            try (BufferedReader reader = Files.newBufferedReader(sysctl, StandardCharsets.US_ASCII))
             {
                 return Integer.parseInt(reader.readLine().strip());
             }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -92,7 +93,7 @@ public final class DemoFabric implements AutoCloseable
         started.add(openSm);
         final long start = System.nanoTime();
         awaitSubnetAdministrator(openSm);
-        say.accept(String.format(java.util.Locale.ROOT, "OpenSM started (%s) as %s; its SA answered after %.0f ms",
+        say.accept(String.format(Locale.ROOT, "OpenSM started (%s) as %s; its SA answered after %.0f ms",
             openSm, SM_NODE, (System.nanoTime() - start) / 1e6));
         for (final String node : HCAS)
         {

@@ -2,6 +2,7 @@ package dev.rdmacm.resolver.route;
 
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.path.PathRecordValue;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +52,7 @@ public record ResolvedRoute(Kind kind, List<byte[]> pathData)
     /** The {@code IBV_PATH_FLAG_*} bits of record {@code index}. */
     public long flags(final int index)
     {
-        return new IbvPathData().wrap(new org.agrona.concurrent.UnsafeBuffer(pathData.get(index)), 0,
+        return new IbvPathData().wrap(new UnsafeBuffer(pathData.get(index)), 0,
             IbvPathData.LENGTH).flags();
     }
 }
