@@ -178,7 +178,14 @@ public final class RdmaCmId implements AutoCloseable
             return r.completion;
         }
         final CompletableFuture<ResolvedRoute> built = new CompletableFuture<>();
-        cm.submit(agent -> agent.roceRoute(r, built));
+        try
+        {
+            cm.submit(agent -> agent.roceRoute(r, built));
+        }
+        catch (final IllegalStateException closed)
+        {
+            throw routeCallFailed(r, Errno.EINTR, closed.getMessage());
+        }
         final ResolvedRoute resolved;
         try
         {
