@@ -219,12 +219,14 @@ public final class ResolveRouteCommand implements Callable<Integer>
             }
             catch (final RdmaCmException ex)
             {
-                return fail(out, ex.errno(), ex.getMessage(), ex.trace() == null ? List.of() : ex.trace().steps());
+                return fail(out, ex.errno(), ex.getMessage(),
+                    new Trail(ex.trace() == null ? List.of() : ex.trace().steps(), List.of()));
             }
             final CmEvent addr = next(channel);
             if (addr.type() != CmEventType.ADDR_RESOLVED)
             {
-                return fail(out, -addr.status(), "rdma_resolve_addr: " + addr, addr.trace().steps());
+                return fail(out, -addr.status(), "rdma_resolve_addr: " + addr,
+                    new Trail(addr.trace().steps(), List.of()));
             }
             final AddressResolution resolution = addr.resolution();
             try
@@ -233,16 +235,16 @@ public final class ResolveRouteCommand implements Callable<Integer>
             }
             catch (final RdmaCmException ex)
             {
-                return fail(out, ex.errno(), ex.getMessage(), steps(resolution.steps(), ex.trace() == null ?
+                return fail(out, ex.errno(), ex.getMessage(), new Trail(resolution.steps(), ex.trace() == null ?
                     List.of() : ex.trace().steps()));
             }
             final CmEvent route = next(channel);
             if (route.type() != CmEventType.ROUTE_RESOLVED)
             {
                 return fail(out, -route.status(), "rdma_resolve_route: " + route,
-                    steps(resolution.steps(), route.trace().steps()));
+                    new Trail(resolution.steps(), route.trace().steps()));
             }
-            print(out, resolution, route.route(), steps(resolution.steps(), route.trace().steps()));
+            print(out, resolution, route.route(), new Trail(resolution.steps(), route.trace().steps()));
             return Main.EXIT_OK;
         }
         catch (final InterruptedException ex)
@@ -264,15 +266,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
         return event;
     }
 
-    private static List<ResolutionStep> steps(final List<ResolutionStep> address, final List<ResolutionStep> route)
+    /** The steps of each call, each timed from the start of its own call as the kernel's requests are. */
+    private record Trail(List<ResolutionStep> address, List<ResolutionStep> route)
     {
-        final List<ResolutionStep> all = new ArrayList<>(address);
-        all.addAll(route);
-        return all;
+        static final Trail NONE = new Trail(List.of(), List.of());
     }
 
-    private void print(final PrintWriter out, final AddressResolution a, final ResolvedRoute route,
-        final List<ResolutionStep> steps)
+    private void print(final PrintWriter out, final AddressResolution a, final ResolvedRoute route, final Trail steps)
     {
         if (json)
         {
@@ -311,19 +311,19 @@ public final class ResolveRouteCommand implements Callable<Integer>
         out.flush();
     }
 
-    private int fail(final PrintWriter out, final int errno, final String message, final List<ResolutionStep> steps)
+    private int fail(final PrintWriter out, final int errno, final String message, final Trail steps)
     {
         if (json)
         {
             final ObjectNode root = MAPPER.createObjectNode()
                 .put("error", Errno.name(errno)).put("code", errno).put("message", message);
-            traceJson(root, steps == null ? List.of() : steps);
+            traceJson(root, steps == null ? Trail.NONE : steps);
             out.println(write(root));
             out.flush();
         }
         else
         {
-            traceText(out, steps == null ? List.of() : steps);
+            traceText(out, steps == null ? Trail.NONE : steps);
             out.flush();
             spec.commandLine().getErr().println("rdmacm resolve-route " + destination + ": " + message);
             spec.commandLine().getErr().flush();
@@ -331,30 +331,40 @@ public final class ResolveRouteCommand implements Callable<Integer>
         return Main.EXIT_RESOLUTION_FAILURE;
     }
 
-    private void traceJson(final ObjectNode root, final List<ResolutionStep> steps)
+    private void traceJson(final ObjectNode root, final Trail trail)
     {
         if (!trace)
         {
             return;
         }
-        final ArrayNode list = root.putArray("steps");
+        steps(root.putArray("steps"), trail.address());
+        steps(root.putArray("route_steps"), trail.route());
+        final ArrayNode states = root.putArray("transitions");
+        transitions.forEach(states::add);
+    }
+
+    private static void steps(final ArrayNode list, final List<ResolutionStep> steps)
+    {
         for (final ResolutionStep step : steps)
         {
             list.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
                 .put("took_us", step.tookNanos() / 1000).put("detail", step.detail());
         }
-        final ArrayNode states = root.putArray("transitions");
-        transitions.forEach(states::add);
     }
 
-    private void traceText(final PrintWriter out, final List<ResolutionStep> steps)
+    private void traceText(final PrintWriter out, final Trail trail)
     {
         if (!trace)
         {
             return;
         }
-        out.println("steps:");
-        steps.forEach(step -> out.println("  " + step));
+        out.println("rdma_resolve_addr steps:");
+        trail.address().forEach(step -> out.println("  " + step));
+        if (!trail.route().isEmpty())
+        {
+            out.println("rdma_resolve_route steps:");
+            trail.route().forEach(step -> out.println("  " + step));
+        }
         out.println("transitions:");
         transitions.forEach(t -> out.println("  " + t));
     }
