@@ -32,11 +32,14 @@ public abstract sealed class CmMessage<M extends CmMessage<M>> extends Flyweight
 
     private final CmAttribute attribute;
     private final int privateDataOffset;
+    /** What {@link #wrapMad} names in its errors, built once so that wrapping never allocates. */
+    private final String madName;
 
     CmMessage(final CmAttribute attribute, final int privateDataOffset)
     {
         this.attribute = attribute;
         this.privateDataOffset = privateDataOffset;
+        this.madName = attribute.wireName() + " MAD";
     }
 
     /** The attribute whose ID the MAD header carries for this message. */
@@ -74,7 +77,7 @@ public abstract sealed class CmMessage<M extends CmMessage<M>> extends Flyweight
      */
     public final M wrapMad(final DirectBuffer buffer, final int madOffset, final int length)
     {
-        wrapForReading(attribute.wireName() + " MAD", buffer, madOffset, length, MadHeader.MAD_SIZE);
+        wrapForReading(madName, buffer, madOffset, length, MadHeader.MAD_SIZE);
         final int mgmtClass = buffer.getByte(madOffset + MadHeader.MGMT_CLASS_OFFSET) & 0xff;
         if (mgmtClass != ManagementClass.COMM_MGT)
         {

@@ -53,12 +53,31 @@ public final class ConnectRequestPath
     private final ConnectRequest request;
     private final int base;
     private final String prefix;
+    // setters name the field in their range errors; built once here so that a setter never allocates
+    private final String localLidName;
+    private final String remoteLidName;
+    private final String flowLabelName;
+    private final String packetRateName;
+    private final String trafficClassName;
+    private final String hopLimitName;
+    private final String slName;
+    private final String subnetLocalName;
+    private final String localAckTimeoutName;
 
     ConnectRequestPath(final ConnectRequest request, final int base, final String prefix)
     {
         this.request = request;
         this.base = base;
         this.prefix = prefix;
+        this.localLidName = prefix + "locallid";
+        this.remoteLidName = prefix + "remotelid";
+        this.flowLabelName = prefix + "flowlabel";
+        this.packetRateName = prefix + "pktrate";
+        this.trafficClassName = prefix + "tfcclass";
+        this.hopLimitName = prefix + "hoplim";
+        this.slName = prefix + "sl";
+        this.subnetLocalName = prefix + "subnetlocal";
+        this.localAckTimeoutName = prefix + "localacktout";
     }
 
     /** Where the block starts inside the REQ. */
@@ -80,7 +99,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath localPortLid(final int value)
     {
-        request.putUnsignedShort(base + LOCAL_PORT_LID_OFFSET, value, prefix + "locallid");
+        request.putUnsignedShort(base + LOCAL_PORT_LID_OFFSET, value, localLidName);
         return this;
     }
 
@@ -91,7 +110,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath remotePortLid(final int value)
     {
-        request.putUnsignedShort(base + REMOTE_PORT_LID_OFFSET, value, prefix + "remotelid");
+        request.putUnsignedShort(base + REMOTE_PORT_LID_OFFSET, value, remoteLidName);
         return this;
     }
 
@@ -156,7 +175,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath flowLabel(final int value)
     {
-        request.putBits32(base + FLOW_LABEL_OFFSET, FLOW_LABEL_MASK, FLOW_LABEL_SHIFT, value, prefix + "flowlabel");
+        request.putBits32(base + FLOW_LABEL_OFFSET, FLOW_LABEL_MASK, FLOW_LABEL_SHIFT, value, flowLabelName);
         return this;
     }
 
@@ -168,7 +187,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath packetRate(final int value)
     {
-        request.putBits(base + PACKET_RATE_OFFSET, PACKET_RATE_MASK, PACKET_RATE_SHIFT, value, prefix + "pktrate");
+        request.putBits(base + PACKET_RATE_OFFSET, PACKET_RATE_MASK, PACKET_RATE_SHIFT, value, packetRateName);
         return this;
     }
 
@@ -179,7 +198,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath trafficClass(final int value)
     {
-        request.putUnsignedByte(base + TRAFFIC_CLASS_OFFSET, value, prefix + "tfcclass");
+        request.putUnsignedByte(base + TRAFFIC_CLASS_OFFSET, value, trafficClassName);
         return this;
     }
 
@@ -190,7 +209,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath hopLimit(final int value)
     {
-        request.putUnsignedByte(base + HOP_LIMIT_OFFSET, value, prefix + "hoplim");
+        request.putUnsignedByte(base + HOP_LIMIT_OFFSET, value, hopLimitName);
         return this;
     }
 
@@ -201,7 +220,7 @@ public final class ConnectRequestPath
 
     public ConnectRequestPath sl(final int value)
     {
-        request.putBits(base + SL_OFFSET, SL_MASK, SL_SHIFT, value, prefix + "sl");
+        request.putBits(base + SL_OFFSET, SL_MASK, SL_SHIFT, value, slName);
         return this;
     }
 
@@ -214,7 +233,7 @@ public final class ConnectRequestPath
     public ConnectRequestPath subnetLocal(final boolean value)
     {
         request.putBits(base + SUBNET_LOCAL_OFFSET, SUBNET_LOCAL_MASK, SUBNET_LOCAL_SHIFT, value ? 1 : 0,
-            prefix + "subnetlocal");
+            subnetLocalName);
         return this;
     }
 
@@ -227,7 +246,7 @@ public final class ConnectRequestPath
     public ConnectRequestPath localAckTimeout(final int value)
     {
         request.putBits(base + LOCAL_ACK_TIMEOUT_OFFSET, LOCAL_ACK_TIMEOUT_MASK, LOCAL_ACK_TIMEOUT_SHIFT, value,
-            prefix + "localacktout");
+            localAckTimeoutName);
         return this;
     }
 
