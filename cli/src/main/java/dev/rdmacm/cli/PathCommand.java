@@ -19,9 +19,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -123,6 +121,11 @@ public final class PathCommand implements Callable<Integer>
             {
                 if (ex.getCause() instanceof SaQueryException failure)
                 {
+                    if (json)
+                    {
+                        spec.commandLine().getOut().println(PathJson.toJson(failure));
+                        spec.commandLine().getOut().flush();
+                    }
                     spec.commandLine().getErr().println("rdmacm path: " + failure.error() + " (" + failure.error().errno() + "): " +
                         failure.getMessage());
                     return Main.EXIT_RESOLUTION_FAILURE;
@@ -133,7 +136,9 @@ public final class PathCommand implements Callable<Integer>
             {
                 throw new IllegalStateException("rdmacm path: the SA client did not end the query", ex);
             }
-            print(spec.commandLine().getOut(), paths);
+            final PrintWriter out = spec.commandLine().getOut();
+            out.print(json ? PathJson.toJson(paths) + System.lineSeparator() : PathText.format(paths));
+            out.flush();
             return Main.EXIT_OK;
         }
     }
@@ -151,72 +156,6 @@ public final class PathCommand implements Callable<Integer>
             qosClass == null ? null : (int)unsigned("--qos-class", qosClass, 0xfff),
             sl == null ? null : (int)unsigned("--sl", sl, 15),
             (int)unsigned("--numb-path", numbPath, 127), reversible, table);
-    }
-
-    /** Every field, in PathRecord order, as text. */
-    static Map<String, String> fields(final PathRecordValue path)
-    {
-        final Map<String, String> fields = new LinkedHashMap<>();
-        fields.put("service_id", String.format("0x%016x", path.serviceId()));
-        fields.put("dgid", path.dgid().toString());
-        fields.put("sgid", path.sgid().toString());
-        fields.put("dlid", Integer.toString(path.dlid()));
-        fields.put("slid", Integer.toString(path.slid()));
-        fields.put("raw_traffic", Boolean.toString(path.rawTraffic()));
-        fields.put("flow_label", String.format("0x%05x", path.flowLabel()));
-        fields.put("hop_limit", Integer.toString(path.hopLimit()));
-        fields.put("tclass", Integer.toString(path.tClass()));
-        fields.put("reversible", Boolean.toString(path.reversible()));
-        fields.put("numb_path", Integer.toString(path.numbPath()));
-        fields.put("pkey", String.format("0x%04x", path.pKey()));
-        fields.put("qos_class", Integer.toString(path.qosClass()));
-        fields.put("sl", Integer.toString(path.sl()));
-        fields.put("mtu_selector", Integer.toString(path.mtuSelector()));
-        fields.put("mtu", Integer.toString(path.mtu()));
-        fields.put("rate_selector", Integer.toString(path.rateSelector()));
-        fields.put("rate", Integer.toString(path.rate()));
-        fields.put("packet_life_time_selector", Integer.toString(path.packetLifeTimeSelector()));
-        fields.put("packet_life_time", Integer.toString(path.packetLifeTime()));
-        fields.put("preference", Integer.toString(path.preference()));
-        return fields;
-    }
-
-    private void print(final PrintWriter out, final List<PathRecordValue> paths)
-    {
-        if (json)
-        {
-            out.print('[');
-            for (int i = 0; i < paths.size(); i++)
-            {
-                out.print(i == 0 ? "{" : ",{");
-                boolean first = true;
-                for (final Map.Entry<String, String> field : fields(paths.get(i)).entrySet())
-                {
-                    out.print((first ? "" : ",") + '"' + field.getKey() + "\":" + jsonValue(field.getKey(), field.getValue()));
-                    first = false;
-                }
-                out.print('}');
-            }
-            out.println(']');
-        }
-        else
-        {
-            for (final PathRecordValue path : paths)
-            {
-                out.println("PathRecord:");
-                for (final Map.Entry<String, String> field : fields(path).entrySet())
-                {
-                    out.printf("  %-26s %s%n", field.getKey(), field.getValue());
-                }
-            }
-        }
-        out.flush();
-    }
-
-    private static String jsonValue(final String name, final String value)
-    {
-        final boolean text = value.startsWith("0x") || name.endsWith("gid");
-        return text ? '"' + value + '"' : value;
     }
 
     /** Decimal or 0x hexadecimal, 0..max; the error names the option and the rule. */

@@ -21,7 +21,6 @@ import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
-import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
@@ -303,8 +302,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             {
                 out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i),
                     IbvPathData.flagNames(route.flags(i)));
-                final PathRecordValue path = route.paths().get(i);
-                PathCommand.fields(path).forEach((key, value) -> out.printf("  %-24s %s%n", key, value));
+                out.print(PathText.format(List.of(route.paths().get(i))));
             }
             traceText(out, steps);
         }

@@ -61,8 +61,8 @@ class ResolveRouteCommandTest
         final Map<String, String> saquery = fabric.saquery("Hca2", "-p", "--sgid", source.gid().toString(),
             "--dgid", destination.gid().toString(), "--pkey", "0xffff", "--service_id", "0x0000000001061d2f",
             "--qos_class", "0", "--reversible", "1", "--numb_path", "1").records().get(0);
-        assertTrue(run.out().contains("  dlid                     " + saquery.get("dlid") + "\n"), run.out());
-        assertTrue(run.out().contains("  slid                     " + saquery.get("slid") + "\n"), run.out());
+        assertTrue(run.out().contains("  dlid                       " + saquery.get("dlid") + "\n"), run.out());
+        assertTrue(run.out().contains("  slid                       " + saquery.get("slid") + "\n"), run.out());
         assertTrue(run.out().contains("path 0 flags 0x2b (GMP|PRIMARY|OUTBOUND|INBOUND_REVERSE)"), run.out());
         assertTrue(run.out().contains(" sa path query "), run.out());
         assertTrue(run.out().contains("ROUTE_QUERY -> ROUTE_RESOLVED"), run.out());

@@ -50,6 +50,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private static final int POLL_LIMIT = 64;
     private static final long TICK_NANOS = 1L << 20;
     private static final int TICKS_PER_WHEEL = 1024;
+    /** Ended transactions kept for reuse. */
+    private static final int POOL_LIMIT = 1024;
     /** ClassPortInfo is asked again at most this often after a failure (the kernel waits 1 s too). */
     private static final long CLASS_PORT_INFO_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long CLASS_PORT_INFO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -66,6 +68,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private final Long2ObjectHashMap<SaTransaction> byTid = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<SaTransaction> byTimer = new Long2ObjectHashMap<>();
     private final ArrayDeque<SaTransaction> queued = new ArrayDeque<>();
+    private final ArrayDeque<SaTransaction> pool = new ArrayDeque<>();
     private final Map<Object, SaTransaction> inFlightByKey = new HashMap<>();
     private final ResponseCache cache;
     private final MadHeader header = new MadHeader();
@@ -214,7 +217,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             tid = nextTid++ & TID_MASK;
         }
         while (tid == 0 || byTid.containsKey(tid));
-        final SaTransaction tx = new SaTransaction(request, tid, now, deadline, internal);
+        final SaTransaction pooled = pool.pollFirst();
+        final SaTransaction tx = (pooled != null ? pooled : new SaTransaction()).reset(request, tid, now, deadline, internal);
         encodeRequest(tx);
         byTid.put(tid, tx);
         return tx;
@@ -325,7 +329,17 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private void send(final MadAddress destination, final UnsafeBuffer mad)
     {
         config.recorder().onMad(true, localPort.lid(), destination.lid(), destination.qp(), mad, 0, MadAddress.MAX_MAD_LENGTH);
-        if (!transport.send(destination, mad, 0, MadAddress.MAX_MAD_LENGTH))
+        boolean sent;
+        try
+        {
+            sent = transport.send(destination, mad, 0, MadAddress.MAX_MAD_LENGTH);
+        }
+        catch (final MadTransportException ex)
+        {
+            // Treated as a lost packet: the transaction's timers still retry and end it by its deadline.
+            sent = false;
+        }
+        if (!sent)
         {
             counters.increment(SaCounter.SEND_FAILURES);
         }
@@ -561,10 +575,13 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             // The first segment announced the whole length; a transfer that disagrees is damaged.
             final boolean consistent = total >= 0 && total <= tx.segmentBytes &&
                 (tx.firstPayloadLength == 0 || tx.firstPayloadLength - SA_HEADER_PAYLOAD == total);
-            if (!consistent ||
-                !complete(tx, tx.firstStatus, tx.segments, 0, (int)total, tx.attributeOffsetWords, false))
+            if (!consistent)
             {
                 counters.increment(SaCounter.DROPPED_MALFORMED);
+                restartTransfer(tx);
+            }
+            else if (!complete(tx, tx.firstStatus, tx.segments, 0, (int)total, tx.attributeOffsetWords, false))
+            {
                 restartTransfer(tx);
             }
             return;
@@ -609,48 +626,14 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
                 String.format(" (MAD status 0x%04x)", status));
             return true;
         }
-        final int expected = tx.request.recordLength();
-        int recordLength = attributeOffsetWords * 8;
-        final boolean single = tx.request.responseMethod() == MadMethod.GET_RESP;
-        if (single && recordLength == 0)
+        final SaResponse response = ResponseRecords.split(
+            tx.request, data, dataOffset, dataLength, attributeOffsetWords, mayBeTruncated, counters);
+        if (response == null)
         {
-            recordLength = expected != 0 ? expected : dataLength;
-        }
-        if (recordLength == 0 && !single)
-        {
-            // GetTableResp with no record: AttributeOffset 0 and nothing to split.
-            finish(tx, new SaResponse(tx.request.responseMethod(), tx.request.responseAttributeId(), expected, List.of(), false));
-            return true;
-        }
-        if ((expected != 0 && recordLength != expected) || recordLength > dataLength && !single || recordLength <= 0)
-        {
-            counters.increment(SaCounter.DROPPED_MALFORMED);
             return false;
         }
-        final int count = single ? 1 : dataLength / recordLength;
-        final List<byte[]> records = new ArrayList<>(count);
-        for (int i = 0; i < count; i++)
-        {
-            final int at = dataOffset + i * recordLength;
-            final int available = Math.min(recordLength, dataOffset + dataLength - at);
-            if (!tx.request.recordCheck().accepts(data, at, available))
-            {
-                counters.increment(SaCounter.DROPPED_MISMATCHED_RECORDS);
-                return false;
-            }
-            final byte[] record = new byte[recordLength];
-            data.getBytes(at, record, 0, available);
-            records.add(record);
-        }
-        final boolean truncated = mayBeTruncated && !single;
-        if (truncated)
-        {
-            counters.increment(SaCounter.TRUNCATED_TABLES);
-        }
         counters.increment(SaCounter.RESPONSES_ACCEPTED);
-        final SaResponse response = new SaResponse(
-            tx.request.responseMethod(), tx.request.responseAttributeId(), recordLength, List.copyOf(records), truncated);
-        if (tx.request.cacheKey() != null)
+        if (tx.request.cacheKey() != null && !response.records().isEmpty())
         {
             cache.put(tx.request.cacheKey(), response, System.nanoTime());
         }
@@ -675,6 +658,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         {
             waiter.complete(response);
         }
+        release(tx);
     }
 
     private void fail(final SaTransaction tx, final SaError error, final int status, final String message)
@@ -691,6 +675,17 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         for (final CompletableFuture<SaResponse> waiter : tx.waiters)
         {
             waiter.completeExceptionally(failure);
+        }
+        release(tx);
+    }
+
+    private void release(final SaTransaction tx)
+    {
+        tx.waiters.clear();
+        tx.request = null;
+        if (pool.size() < POOL_LIMIT)
+        {
+            pool.addLast(tx);
         }
     }
 

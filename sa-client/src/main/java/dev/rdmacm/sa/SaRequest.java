@@ -1,9 +1,9 @@
 package dev.rdmacm.sa;
 
 import dev.rdmacm.protocol.mad.MadMethod;
+import dev.rdmacm.protocol.sa.SaAttribute;
 import dev.rdmacm.protocol.sa.SaMad;
 
-import java.util.Arrays;
 
 /**
  * One SA query as the engine sends it: method, attribute, component mask and the attribute's bytes
@@ -172,8 +172,7 @@ public final class SaRequest
     @Override
     public String toString()
     {
-        return description + " (method 0x" + Integer.toHexString(method) + ", attribute 0x" + Integer.toHexString(attributeId) +
-            ", component mask 0x" + Long.toHexString(componentMask) + ", " + payload.length + " bytes" +
-            (payload.length == 0 ? "" : " " + Arrays.hashCode(payload)) + ")";
+        return description + " (" + MadMethod.name(method) + " " + SaAttribute.name(attributeId) +
+            ", component mask 0x" + Long.toHexString(componentMask) + ", " + payload.length + " bytes of data)";
     }
 }

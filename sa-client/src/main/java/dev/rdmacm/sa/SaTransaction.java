@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One SA transaction in the engine: the request MAD (built once, resent unchanged with the same TID),
+ * One SA transaction in the engine (pooled: the engine reuses them, so a query allocates none): the request MAD (built once, resent unchanged with the same TID),
  * where it went, its timers and, while a multi-packet answer arrives, the reassembly state. Owned by
  * the engine thread; every state change goes through {@link SaEngine#transition}.
  */
@@ -28,13 +28,13 @@ final class SaTransaction
         DONE
     }
 
-    final SaRequest request;
-    final long tid48;
-    final long startNanos;
-    final long deadlineNanos;
     final UnsafeBuffer mad = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
     final List<CompletableFuture<SaResponse>> waiters = new ArrayList<>(1);
-    final boolean internal;
+    SaRequest request;
+    long tid48;
+    long startNanos;
+    long deadlineNanos;
+    boolean internal;
 
     State state = State.QUEUED;
     MadAddress destination;
@@ -53,7 +53,8 @@ final class SaTransaction
     final ExpandableArrayBuffer segments = new ExpandableArrayBuffer(0);
     int segmentBytes;
 
-    SaTransaction(final SaRequest request, final long tid48, final long startNanos, final long deadlineNanos,
+    /** Makes a pooled transaction new again, for another request. */
+    SaTransaction reset(final SaRequest request, final long tid48, final long startNanos, final long deadlineNanos,
         final boolean internal)
     {
         this.request = request;
@@ -61,11 +62,28 @@ final class SaTransaction
         this.startNanos = startNanos;
         this.deadlineNanos = deadlineNanos;
         this.internal = internal;
+        mad.setMemory(0, MadAddress.MAX_MAD_LENGTH, (byte)0);
+        waiters.clear();
+        state = State.QUEUED;
+        destination = null;
+        timerId = -1;
+        intervalNanos = 0;
+        retriesSent = 0;
+        sent = false;
+        fullTid = 0;
+        expectedSegment = 0;
+        windowLast = 0;
+        firstStatus = 0;
+        attributeOffsetWords = 0;
+        firstPayloadLength = 0;
+        segmentBytes = 0;
+        return this;
     }
 
     @Override
     public String toString()
     {
-        return request.description() + " [tid 0x" + Long.toHexString(tid48) + ", " + state + ", to " + destination + "]";
+        return (request == null ? "(free)" : request.description()) + " [tid 0x" + Long.toHexString(tid48) + ", " + state +
+            ", to " + destination + "]";
     }
 }

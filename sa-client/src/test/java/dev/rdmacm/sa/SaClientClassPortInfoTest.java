@@ -1,11 +1,11 @@
 package dev.rdmacm.sa;
 
 import dev.rdmacm.sa.testing.SimulatedFabric;
+import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.Map;
@@ -16,29 +16,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class SaClientClassPortInfoTest
 {
-    private static SimulatedFabric fabric;
-
-    @BeforeAll
-    static void startFabric()
-    {
-        fabric = SimulatedFabric.start();
-    }
-
-    @AfterAll
-    static void stopFabric()
-    {
-        if (fabric != null)
-        {
-            fabric.close();
-        }
-    }
+    @RegisterExtension
+    static final SimulatedFabricExtension FABRIC = SimulatedFabricExtension.perClass();
 
     @Test
     void shouldReadTheSameClassPortInfoAsSaquery() throws Exception
     {
-        final Map<String, String> expected = parseClassPortInfo(fabric.saquery("Hca2", "-c").output());
+        final Map<String, String> expected = parseClassPortInfo(fabric().saquery("Hca2", "-c").output());
         try (SaClient client = SaClient.start(
-            IbsimTransport.attach(fabric.host(), fabric.ctlPort(), "Hca2", Duration.ofSeconds(2)), SaClientConfig.defaults()))
+            IbsimTransport.attach(fabric().host(), fabric().ctlPort(), "Hca2", Duration.ofSeconds(2)), SaClientConfig.defaults()))
         {
             final SaRequest request = SaRequest.get("ClassPortInfo", 0x0001, 0, new byte[0], 0, RecordCheck.ANY, null);
             final SaResponse response = client.query(request, Duration.ofSeconds(2)).get(5, TimeUnit.SECONDS);
@@ -63,5 +49,10 @@ class SaClientClassPortInfoTest
             }
         }
         return fields;
+    }
+
+    private static SimulatedFabric fabric()
+    {
+        return FABRIC.fabric();
     }
 }

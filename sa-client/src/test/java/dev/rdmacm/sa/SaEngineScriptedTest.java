@@ -133,6 +133,70 @@ class SaEngineScriptedTest
     }
 
     @Test
+    void shouldNeverRetryFasterThanTheSaResponseTimeFromClassPortInfo() throws Exception
+    {
+        final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);
+        // RespTimeValue 18: 4.096 us x 2^18 = 1074 ms, above both the minimum (20 ms) and a tenth of 3 s.
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records).responseTimeValue(18);
+        try (SaClient client = SaClient.start(sa, fastConfig().withHonourResponseTime(true)))
+        {
+            assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
+            sa.dropQueries(true);
+            final long retriesBefore = client.counters().get(SaCounter.RETRIES_SENT);
+            assertEquals(SaError.TIMED_OUT, failure(client.query(table(null), Duration.ofSeconds(3))).error());
+            // Retries at 1074 and 2148 ms; the next would be after the 3 s deadline.
+            assertEquals(2, client.counters().get(SaCounter.RETRIES_SENT) - retriesBefore, client.counters().toString());
+        }
+    }
+
+    @Test
+    void shouldDropEveryAnswerFromAnotherSourceLidAndTimeOut()
+    {
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, ScriptedSa.numberedRecords(1, RECORD));
+        final FaultInjectingTransport transport = new FaultInjectingTransport(sa, Faults.NONE.withWrongSource(1.0), 7);
+        try (SaClient client = SaClient.start(transport, fastConfig()))
+        {
+            assertEquals(SaError.TIMED_OUT, failure(client.query(table(null), Duration.ofMillis(500))).error());
+            assertTrue(client.counters().get(SaCounter.DROPPED_WRONG_SOURCE) >= 1, client.counters().toString());
+            assertEquals(0, client.counters().get(SaCounter.RESPONSES_ACCEPTED));
+        }
+    }
+
+    @Test
+    void shouldDropEveryAnswerWithAnotherTidAndTimeOut()
+    {
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, ScriptedSa.numberedRecords(1, RECORD));
+        final FaultInjectingTransport transport = new FaultInjectingTransport(sa, Faults.NONE.withWrongTid(1.0), 7);
+        try (SaClient client = SaClient.start(transport, fastConfig()))
+        {
+            assertEquals(SaError.TIMED_OUT, failure(client.query(table(null), Duration.ofMillis(500))).error());
+            assertTrue(client.counters().get(SaCounter.DROPPED_UNKNOWN_TID) >= 1, client.counters().toString());
+            assertEquals(0, client.counters().get(SaCounter.RESPONSES_ACCEPTED));
+        }
+    }
+
+    @Test
+    void shouldAcceptTheFirstOfDuplicatedAnswersAndDropTheRest() throws Exception
+    {
+        final List<byte[]> records = ScriptedSa.numberedRecords(2, RECORD);
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records);
+        final FaultInjectingTransport transport = new FaultInjectingTransport(sa, Faults.NONE.withDuplicate(1.0), 7);
+        try (SaClient client = SaClient.start(transport, fastConfig()))
+        {
+            assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
+            final SaRequest get = SaRequest.get("test get", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, null);
+            assertArrayEquals(records.get(0), client.query(get, TIMEOUT).get(5, TimeUnit.SECONDS).records().get(0));
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (client.counters().get(SaCounter.DROPPED_UNKNOWN_TID) < 2 && System.nanoTime() < deadline)
+            {
+                Thread.sleep(5);
+            }
+            // The late twins of the two answers (and of ClassPortInfo's) match no transaction any more.
+            assertTrue(client.counters().get(SaCounter.DROPPED_UNKNOWN_TID) >= 2, client.counters().toString());
+        }
+    }
+
+    @Test
     void shouldQueueBeyondSaDepthAndStillAnswerEveryQuery() throws Exception
     {
         final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);

@@ -1,6 +1,7 @@
 package dev.rdmacm.sa.transport;
 
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
+import dev.rdmacm.sa.transport.verbs.VerbsTransport;
 
 import java.time.Duration;
 
@@ -16,8 +17,7 @@ public sealed interface FabricSpec permits FabricSpec.Verbs, FabricSpec.Ibsim
         @Override
         public MadTransport open(final Duration timeout)
         {
-            throw new MadTransportException("fabric " + this + ": the verbs MAD transport (a UD QP on QP1's Q_Key) " +
-                "is not built yet; use --fabric ibsim:HOST:PORT:NODE");
+            return VerbsTransport.open(device, port);
         }
 
         @Override

@@ -10,10 +10,10 @@ import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.FaultInjectingTransport;
 import dev.rdmacm.sa.testing.Faults;
 import dev.rdmacm.sa.testing.SimulatedFabric;
+import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,25 +34,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 /** OpenSM stopped, killed and restarted, and a lossy, damaging network: every query ends by its deadline. */
 class SaOutageAndFaultsAgainstOpenSmTest
 {
+    @RegisterExtension
+    final SimulatedFabricExtension fabricExtension = SimulatedFabricExtension.perTest();
     /** A deadline may be overrun by the engine's timer tick and scheduling on a loaded 2-core machine. */
     private static final long SLACK_MS = 250;
-    private SimulatedFabric fabric;
     private Map<String, Map<String, String>> expectedPaths;
-
-    @BeforeEach
-    void start()
-    {
-        fabric = SimulatedFabric.start();
-    }
-
-    @AfterEach
-    void stop()
-    {
-        if (fabric != null)
-        {
-            fabric.close();
-        }
-    }
 
     private static SaClientConfig testConfig()
     {
@@ -66,18 +52,18 @@ class SaOutageAndFaultsAgainstOpenSmTest
 
     private SaClient attach(final String node, final Faults faults, final long seed)
     {
-        final IbsimTransport ibsim = IbsimTransport.attach(fabric.host(), fabric.ctlPort(), node, Duration.ofSeconds(2));
+        final IbsimTransport ibsim = IbsimTransport.attach(fabric().host(), fabric().ctlPort(), node, Duration.ofSeconds(2));
         return SaClient.start(faults == null ? ibsim : new FaultInjectingTransport(ibsim, faults, seed), testConfig());
     }
 
     /** saquery's path from Hca2 to every HCA, keyed by destination node. */
     private Map<String, Map<String, String>> expectedFromHca2()
     {
-        final FabricPort source = fabric.port("Hca2");
+        final FabricPort source = fabric().port("Hca2");
         final Map<String, Map<String, String>> expected = new HashMap<>();
-        for (final FabricPort destination : fabric.hcaPorts())
+        for (final FabricPort destination : fabric().hcaPorts())
         {
-            expected.put(destination.node(), SaqueryPathFields.withoutReserved(fabric.saquery("Hca2", "-p",
+            expected.put(destination.node(), SaqueryPathFields.withoutReserved(fabric().saquery("Hca2", "-p",
                 "--sgid", source.gid().toString(), "--dgid", destination.gid().toString()).records().get(0)));
         }
         return expected;
@@ -86,11 +72,11 @@ class SaOutageAndFaultsAgainstOpenSmTest
     @Test
     void shouldTimeOutAtTheDeadlineWhileTheSaIsStoppedAndAnswerOnceItIsBack() throws Exception
     {
-        final FabricPort source = fabric.port("Hca2");
-        final FabricPort destination = fabric.port("Hca4");
+        final FabricPort source = fabric().port("Hca2");
+        final FabricPort destination = fabric().port("Hca4");
         try (SaClient client = attach("Hca2", null, 0))
         {
-            fabric.stopSubnetManager();
+            fabric().stopSubnetManager();
             final long start = System.nanoTime();
             final CompletableFuture<List<PathRecordValue>> result =
                 PathRecords.query(client, PathQuery.byGids(source.gid(), destination.gid()), Duration.ofMillis(1500));
@@ -101,7 +87,7 @@ class SaOutageAndFaultsAgainstOpenSmTest
             assertTrue(elapsed >= 1500 && elapsed <= 1500 + SLACK_MS, "ended after " + elapsed + " ms");
             assertTrue(client.counters().get(SaCounter.RETRIES_SENT) >= 5, client.counters().toString());
 
-            fabric.startSubnetManager();
+            fabric().startSubnetManager();
             final List<PathRecordValue> paths = PathRecords.query(
                 client, PathQuery.byGids(source.gid(), destination.gid()), Duration.ofSeconds(2)).get(5, TimeUnit.SECONDS);
             assertEquals(destination.lid(), paths.get(0).dlid());
@@ -125,17 +111,17 @@ class SaOutageAndFaultsAgainstOpenSmTest
                 final long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 if (!killed && elapsed > 400)
                 {
-                    fabric.killSubnetManager();
+                    fabric().killSubnetManager();
                     killed = true;
                 }
                 if (killed && !restarted && elapsed > 1_200)
                 {
-                    fabric.startSubnetManager();
+                    fabric().startSubnetManager();
                     restarted = true;
                 }
-                final FabricPort destination = fabric.hcaPorts().get(i++ % fabric.hcaPorts().size());
+                final FabricPort destination = fabric().hcaPorts().get(i++ % fabric().hcaPorts().size());
                 outcomes.add(new Outcome(destination.node(), System.nanoTime(), 700, PathRecords.query(client,
-                    PathQuery.byGids(fabric.port("Hca2").gid(), destination.gid()), Duration.ofMillis(700))));
+                    PathQuery.byGids(fabric().port("Hca2").gid(), destination.gid()), Duration.ofMillis(700))));
                 Thread.sleep(20);
             }
             int succeeded = 0;
@@ -176,9 +162,9 @@ class SaOutageAndFaultsAgainstOpenSmTest
         {
             for (int i = 0; i < 80; i++)
             {
-                final FabricPort destination = fabric.hcaPorts().get(i % fabric.hcaPorts().size());
+                final FabricPort destination = fabric().hcaPorts().get(i % fabric().hcaPorts().size());
                 outcomes.add(new Outcome(destination.node(), System.nanoTime(), 1_000, PathRecords.query(client,
-                    PathQuery.byGids(fabric.port("Hca2").gid(), destination.gid()), Duration.ofSeconds(1))));
+                    PathQuery.byGids(fabric().port("Hca2").gid(), destination.gid()), Duration.ofSeconds(1))));
             }
             int succeeded = 0;
             for (final Outcome outcome : outcomes)
@@ -238,5 +224,10 @@ class SaOutageAndFaultsAgainstOpenSmTest
                 assertTrue(took <= timeoutMs + SLACK_MS, "query to " + destination + " ended after " + took + " ms");
             }
         }
+    }
+
+    private SimulatedFabric fabric()
+    {
+        return fabricExtension.fabric();
     }
 }

@@ -56,6 +56,7 @@ public final class ScriptedSa implements MadTransport
     private final Set<Long> repeatOnce = new HashSet<>();
     private int busyAnswers;
     private boolean silent;
+    private boolean dropQueries;
     private int responseTimeValue = 16;
     private int redirectLid;
     private int redirectQp;
@@ -73,6 +74,13 @@ public final class ScriptedSa implements MadTransport
     public ScriptedSa busy(final int count)
     {
         busyAnswers = count;
+        return this;
+    }
+
+    /** Answers ClassPortInfo only: an SA that is up but drops every query. */
+    public ScriptedSa dropQueries(final boolean value)
+    {
+        dropQueries = value;
         return this;
     }
 
@@ -153,6 +161,10 @@ public final class ScriptedSa implements MadTransport
         if (attribute == 0x0001)
         {
             answer(request, sourceLid, sourceQp, 0x81, 0, classPortInfo(false));
+            return true;
+        }
+        if (dropQueries)
+        {
             return true;
         }
         if (redirectLid != 0 && atSm)

@@ -45,12 +45,16 @@ public final class SimulatedFabric implements AutoCloseable
     private StartedProcess openSm;
     private int openSmStarts;
     private List<FabricPort> hcaPorts;
+    private final Thread shutdownHook;
 
     private SimulatedFabric(final Path workDir, final int ctlPort, final StartedProcess ibsim)
     {
         this.workDir = workDir;
         this.ctlPort = ctlPort;
         this.ibsim = ibsim;
+        // A JVM that exits without close() (a failed JMH setup, a killed test run) must not leave peers behind.
+        this.shutdownHook = new Thread(this::stopEverything, "simulated-fabric-stop-" + ctlPort);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /** Requires ibsim, OpenSM, saquery and umad2sim (failing under CI=true), starts them and waits for the SA. */
@@ -202,18 +206,26 @@ public final class SimulatedFabric implements AutoCloseable
         try
         {
             Files.createDirectories(dir);
-            final ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+            // Output to a file, not a pipe: a hung saquery must not block us past the time limit.
+            final Path output = Files.createTempFile(dir, "saquery", ".out");
+            final ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
             builder.environment().putAll(umadEnvironment(node));
             final Process process = builder.start();
-            process.getOutputStream().close();
-            final byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(SAQUERY_MILLIS, TimeUnit.MILLISECONDS))
+            try
             {
-                process.destroyForcibly();
-                process.waitFor();
-                throw new AssertionError("saquery " + String.join(" ", args) + " did not finish in " + SAQUERY_MILLIS + " ms");
+                if (!process.waitFor(SAQUERY_MILLIS, TimeUnit.MILLISECONDS))
+                {
+                    process.destroyForcibly();
+                    process.waitFor();
+                    throw new AssertionError("saquery " + String.join(" ", args) + " did not finish in " + SAQUERY_MILLIS + " ms");
+                }
+                return new Saquery(String.join(" ", command), process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
             }
-            return new Saquery(String.join(" ", command), process.exitValue(), new String(output, StandardCharsets.UTF_8));
+            finally
+            {
+                Files.deleteIfExists(output);
+            }
         }
         catch (final IOException ex)
         {
@@ -295,6 +307,19 @@ public final class SimulatedFabric implements AutoCloseable
 
     @Override
     public void close()
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        }
+        catch (final IllegalStateException alreadyShuttingDown)
+        {
+            // the hook runs stopEverything itself
+        }
+        stopEverything();
+    }
+
+    private void stopEverything()
     {
         try
         {

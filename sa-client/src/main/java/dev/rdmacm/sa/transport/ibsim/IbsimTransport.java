@@ -17,6 +17,7 @@ import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A MAD transport attached to an ibsim fabric running in UDP mode ({@code ibsim -r -l P}) as a named
@@ -155,7 +156,7 @@ public final class IbsimTransport implements MadTransport
             {
                 throw new MadTransportException(where + ": no answer to " + step + " within " + timeout.toMillis() + " ms");
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(CTL_POLL_NANOS);
+            LockSupport.parkNanos(CTL_POLL_NANOS);
         }
     }
 

@@ -3,12 +3,12 @@ package dev.rdmacm.sa.transport.ibsim;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
+import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -21,35 +21,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IbsimTransportTest
 {
+    @RegisterExtension
+    static final SimulatedFabricExtension FABRIC = SimulatedFabricExtension.perClass();
     private static final Duration ATTACH_TIMEOUT = Duration.ofSeconds(2);
-    private static SimulatedFabric fabric;
-
-    @BeforeAll
-    static void startFabric()
-    {
-        fabric = SimulatedFabric.start();
-    }
-
-    @AfterAll
-    static void stopFabric()
-    {
-        if (fabric != null)
-        {
-            fabric.close();
-        }
-    }
 
     @Test
     void shouldReadLidPortGuidAndSmLidOfEveryHca()
     {
-        for (final FabricPort expected : fabric.hcaPorts())
+        for (final FabricPort expected : fabric().hcaPorts())
         {
-            try (IbsimTransport transport = IbsimTransport.attach(fabric.host(), fabric.ctlPort(), expected.node(), ATTACH_TIMEOUT))
+            try (IbsimTransport transport = IbsimTransport.attach(fabric().host(), fabric().ctlPort(), expected.node(), ATTACH_TIMEOUT))
             {
                 assertEquals(expected.lid(), transport.localPort().lid(), expected.node());
                 assertEquals(expected.portGuid(), transport.localPort().portGuid(), expected.node());
                 assertEquals(expected.gid(), transport.localPort().gid(), expected.node());
-                assertEquals(fabric.smLid(), transport.localPort().smLid(), expected.node());
+                assertEquals(fabric().smLid(), transport.localPort().smLid(), expected.node());
             }
         }
     }
@@ -58,7 +44,7 @@ class IbsimTransportTest
     void shouldNameTheNodeWhenIbsimRefusesAnUnknownNode()
     {
         final MadTransportException ex = assertThrows(MadTransportException.class,
-            () -> IbsimTransport.attach(fabric.host(), fabric.ctlPort(), "NoSuchHca", ATTACH_TIMEOUT));
+            () -> IbsimTransport.attach(fabric().host(), fabric().ctlPort(), "NoSuchHca", ATTACH_TIMEOUT));
         assertTrue(ex.getMessage().contains("'NoSuchHca'"), ex.getMessage());
     }
 
@@ -66,14 +52,14 @@ class IbsimTransportTest
     void shouldSayNoAnswerWhenNothingListensOnTheCtlPort()
     {
         final MadTransportException ex = assertThrows(MadTransportException.class,
-            () -> IbsimTransport.attach(fabric.host(), 1, "Hca2", Duration.ofMillis(200)));
+            () -> IbsimTransport.attach(fabric().host(), 1, "Hca2", Duration.ofMillis(200)));
         assertTrue(ex.getMessage().contains("ibsim at 127.0.0.1:1"), ex.getMessage());
     }
 
     @Test
     void shouldExchangeAMadWithTheSaAndKeepTheLow48BitsOfTheTid() throws Exception
     {
-        try (IbsimTransport transport = IbsimTransport.attach(fabric.host(), fabric.ctlPort(), "Hca3", ATTACH_TIMEOUT))
+        try (IbsimTransport transport = IbsimTransport.attach(fabric().host(), fabric().ctlPort(), "Hca3", ATTACH_TIMEOUT))
         {
             final UnsafeBuffer mad = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
             final long tid = 0x0000_1234_5678_9abcL;
@@ -95,7 +81,12 @@ class IbsimTransportTest
             }
             assertNotNull(seen.get(), "no ClassPortInfo response from the SA");
             assertEquals(String.format("lid=%d qp=1 method=0x81 tid48=0x%012x top=%d status=0x0000",
-                fabric.smLid(), tid, transport.clientIndex()), seen.get());
+                fabric().smLid(), tid, transport.clientIndex()), seen.get());
         }
+    }
+
+    private static SimulatedFabric fabric()
+    {
+        return FABRIC.fabric();
     }
 }
