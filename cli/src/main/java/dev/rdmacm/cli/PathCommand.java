@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.Lid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.ServiceId;
+import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.SaQueryException;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -104,12 +106,18 @@ public final class PathCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--timeout-ms: must be at least 1");
         }
-        if (pcap != null)
+        final PcapMadRecorder recorder = pcap == null ? null : PcapMadRecorder.create(Path.of(pcap));
+        try (recorder)
         {
-            throw new IllegalArgumentException("--pcap: the MAD capture writer is not built yet");
+            final MadTransport transport = fabricSpec.open(Duration.ofMillis(Math.min(timeout, 5_000)));
+            final SaClientConfig config = recorder == null ? SaClientConfig.defaults() : SaClientConfig.defaults().withRecorder(recorder);
+            return query(transport, config, timeout);
         }
-        final MadTransport transport = fabricSpec.open(Duration.ofMillis(Math.min(timeout, 5_000)));
-        try (SaClient client = SaClient.start(transport, SaClientConfig.defaults()))
+    }
+
+    private int query(final MadTransport transport, final SaClientConfig config, final long timeout)
+    {
+        try (SaClient client = SaClient.start(transport, config))
         {
             final PathQuery query = query(client.localPort().gid());
             final List<PathRecordValue> paths;

@@ -19,6 +19,7 @@ import dev.rdmacm.resolver.hosts.HostsFile;
 import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.resolver.route.ResolvedRoute;
+import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
@@ -93,7 +94,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
     @Option(names = "--trace", description = "print every step and id state transition with timestamps")
     boolean trace;
 
-    @Option(names = "--pcap", paramLabel = "FILE", description = "write every MAD sent and received to FILE")
+    @Option(names = "--pcap", paramLabel = "FILE", description = "write every MAD sent and received to FILE (pcap, ERF framing: tshark reads it)")
     Path pcap;
 
     @Option(names = "--json", description = "print the result as one JSON object")
@@ -110,25 +111,30 @@ public final class ResolveRouteCommand implements Callable<Integer>
         validate();
         final PrintWriter out = spec.commandLine().getOut();
         final HostsFile hostsFile = readHosts();
-        SaClient sa = null;
-        try
+        final FabricSpec fabricSpec = fabric == null ? null : FabricSpec.parse(fabric);
+        try (PcapMadRecorder recorder = pcap == null ? null : PcapMadRecorder.create(pcap))
         {
-            if (fabric != null)
+            SaClient sa = null;
+            try
             {
-                sa = SaClient.start(FabricSpec.parse(fabric).open(Duration.ofMillis(Math.min(timeoutMs, 5_000))),
-                    SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+                if (fabricSpec != null)
+                {
+                    final SaClientConfig config = SaClientConfig.defaults().withCacheTtl(Duration.ZERO);
+                    sa = SaClient.start(fabricSpec.open(Duration.ofMillis(Math.min(timeoutMs, 5_000))),
+                        recorder == null ? config : config.withRecorder(recorder));
+                }
+                return resolve(out, sa, hostsFile);
             }
-            return resolve(out, sa, hostsFile);
-        }
-        catch (final MadTransportException ex)
-        {
-            return fail(out, Errno.ENODEV, "--fabric " + fabric + ": " + ex.getMessage(), null);
-        }
-        finally
-        {
-            if (sa != null)
+            catch (final MadTransportException ex)
             {
-                sa.close();
+                return fail(out, Errno.ENODEV, "--fabric " + fabric + ": " + ex.getMessage(), null);
+            }
+            finally
+            {
+                if (sa != null)
+                {
+                    sa.close(); // before the recorder, which the engine writes to until it stops
+                }
             }
         }
     }
@@ -151,9 +157,9 @@ public final class ResolveRouteCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric");
         }
-        if (pcap != null)
+        if (pcap != null && fabric == null)
         {
-            throw new IllegalArgumentException("--pcap: the MAD capture writer is not in this build yet");
+            throw new IllegalArgumentException("--pcap needs --fabric: it records the SA MADs sent on that fabric");
         }
     }
 

@@ -3,9 +3,13 @@ package dev.rdmacm.cli;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.testing.SimulatedFabricExtension;
+import dev.rdmacm.testing.Tshark;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static dev.rdmacm.cli.CommandRun.run;
@@ -70,6 +74,28 @@ class PathCommandTest
         final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--json");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.out());
         assertTrue(run.out().startsWith("{\"error\":\"NO_RECORDS\",\"errno\":\"ENODATA\",\"mad_status\":768,"), run.out());
+    }
+
+    @Test
+    void shouldWriteEveryMadToThePcapFile() throws Exception
+    {
+        final Path pcap = Files.createTempFile("rdmacm-path", ".pcap");
+        try
+        {
+            final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dlid", Integer.toString(fabric().port("Hca4").lid()),
+                "--pcap", pcap.toString());
+            assertEquals(0, run.exit(), run.err());
+            final List<Map<String, List<String>>> packets =
+                Tshark.decode(pcap, "infiniband.mad.method", "infiniband.mad.attributeid");
+            assertTrue(packets.stream().anyMatch(p -> p.get("infiniband.mad.method").equals(List.of("0x01")) &&
+                p.get("infiniband.mad.attributeid").equals(List.of("0x0035"))), packets.toString());
+            assertTrue(packets.stream().anyMatch(p -> p.get("infiniband.mad.method").equals(List.of("0x81")) &&
+                p.get("infiniband.mad.attributeid").equals(List.of("0x0035"))), packets.toString());
+        }
+        finally
+        {
+            Files.deleteIfExists(pcap);
+        }
     }
 
     @Test

@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.resolver.testing.FabricHosts;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
+import dev.rdmacm.testing.Tshark;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static dev.rdmacm.cli.CommandRun.run;
@@ -97,6 +99,27 @@ class ResolveRouteCommandTest
         final JsonNode root = new ObjectMapper().readTree(run.out());
         assertEquals("ETIMEDOUT", root.get("error").asText());
         assertEquals(110, root.get("code").asInt());
+    }
+
+    @Test
+    void shouldRecordThePathQueryAndItsAnswerInAPcapTsharkReads() throws Exception
+    {
+        final FabricPort destination = fabric.port("Hca3");
+        final Path pcap = dir.resolve("route.pcap");
+
+        final CommandRun run = run("resolve-route", "10.0.0." + destination.lid(), "--port", "7471",
+            "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(), "--pcap", pcap.toString());
+
+        assertEquals(0, run.exit(), run.err());
+        final List<Map<String, List<String>>> paths = Tshark.decode(pcap, "infiniband.mad.method",
+            "infiniband.mad.attributeid", "infiniband.sa.componentmask", "infiniband.pathrecord.dlid").stream()
+            .filter(packet -> List.of("0x0035").equals(packet.get("infiniband.mad.attributeid"))).toList();
+        assertEquals(2, paths.size(), "one PathRecord Get and its answer (ClassPortInfo aside): " + paths);
+        assertEquals(List.of("0x01"), paths.get(0).get("infiniband.mad.method"), paths.toString());
+        assertEquals(List.of("0x000000000000780f"), paths.get(0).get("infiniband.sa.componentmask"), paths.toString());
+        assertEquals(List.of("0x81"), paths.get(1).get("infiniband.mad.method"), paths.toString());
+        assertEquals(List.of(String.format("0x%04x", destination.lid())), paths.get(1).get("infiniband.pathrecord.dlid"),
+            paths.toString());
     }
 
     @Test
