@@ -1,18 +1,21 @@
 package dev.rdmacm.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.CmEvent;
 import dev.rdmacm.resolver.CmEventType;
 import dev.rdmacm.resolver.EventChannel;
-import dev.rdmacm.resolver.GidDirectory;
 import dev.rdmacm.resolver.RdmaCm;
 import dev.rdmacm.resolver.RdmaCmException;
 import dev.rdmacm.resolver.RdmaCmId;
 import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.resolver.ResolutionTrace;
+import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.resolver.netlink.HardwareAddress;
 import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,11 +38,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
     name = "resolve-addr",
     mixinStandardHelpOptions = true,
     description = {
-        "Resolves an IP address to an RDMA address as rdma_resolve_addr does: route, source netdev,",
-        "neighbour (ARP/ND), then the RDMA device, port and GID index. Exit 0 resolved, 1 failed, 2 usage."
+        "Resolves an IP address to an RDMA address as rdma_resolve_addr does.",
+        "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID",
+        "index from the sysfs GID tables ($SYSFS_PATH when set, else /sys).",
+        "Exit 0 resolved, 1 failed, 2 usage."
     })
 public final class ResolveAddrCommand implements Callable<Integer>
 {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope)")
     private String destination;
 
@@ -62,6 +69,19 @@ public final class ResolveAddrCommand implements Callable<Integer>
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
+    private final Map<String, String> environment;
+
+    public ResolveAddrCommand()
+    {
+        this(System.getenv());
+    }
+
+    /** With the environment whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
+    ResolveAddrCommand(final Map<String, String> environment)
+    {
+        this.environment = environment;
+    }
+
     @Override
     public Integer call()
     {
@@ -74,7 +94,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
         final List<String> transitions = new CopyOnWriteArrayList<>();
         final long start = System.nanoTime();
         RdmaCm.Options options = RdmaCm.Options.defaults()
-            .gids(gidDirectory())
+            .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
             .listener((id, from, to, reason) -> transitions.add(String.format(java.util.Locale.ROOT,
                 "%10.3f ms %s -> %s (%s)", (System.nanoTime() - start) / 1e6, from, to, reason)));
         if (networkNamespace != null)
@@ -118,12 +138,6 @@ public final class ResolveAddrCommand implements Callable<Integer>
             err.println("rdmacm: interrupted");
             return Main.EXIT_RESOLUTION_FAILURE;
         }
-    }
-
-    private static GidDirectory gidDirectory()
-    {
-        // The verbs module's sysfs GID tables plug in here; until then no netdev has an RDMA port.
-        return GidDirectory.NONE;
     }
 
     /** A scope name such as {@code eth0} in {@code fe80::2%eth0} as an interface index; unknown: a usage error. */
@@ -174,7 +188,14 @@ public final class ResolveAddrCommand implements Callable<Integer>
                 object.put("steps", list);
                 object.put("transitions", List.copyOf(transitions));
             }
-            out.println(JsonText.write(object));
+            try
+            {
+                out.println(JSON.writeValueAsString(object));
+            }
+            catch (final JsonProcessingException ex)
+            {
+                throw new IllegalStateException("cannot write the result as JSON: " + ex.getMessage(), ex);
+            }
         }
         else
         {
@@ -214,7 +235,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
         fields.put("device", r.binding().device());
         fields.put("port", r.binding().port());
         fields.put("gid_index", r.binding().gidIndex());
-        fields.put("gid_type", r.binding().gidType().name());
+        fields.put("gid_type", r.binding().gidType().text());
         fields.put("loopback", r.loopback());
         return fields;
     }

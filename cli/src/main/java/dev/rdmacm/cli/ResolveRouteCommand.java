@@ -15,6 +15,7 @@ import dev.rdmacm.resolver.RdmaCm;
 import dev.rdmacm.resolver.RdmaCmException;
 import dev.rdmacm.resolver.RdmaCmId;
 import dev.rdmacm.resolver.ResolutionStep;
+import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.resolver.hosts.HostsFile;
 import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
@@ -25,6 +26,7 @@ import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,6 +42,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -104,6 +107,18 @@ public final class ResolveRouteCommand implements Callable<Integer>
     CommandLine.Model.CommandSpec spec;
 
     private final List<String> transitions = new CopyOnWriteArrayList<>();
+    private final Map<String, String> environment;
+
+    public ResolveRouteCommand()
+    {
+        this(System.getenv());
+    }
+
+    /** With the environment whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
+    ResolveRouteCommand(final Map<String, String> environment)
+    {
+        this.environment = environment;
+    }
 
     @Override
     public Integer call()
@@ -183,6 +198,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
     {
         final long start = System.nanoTime();
         RdmaCm.Options options = RdmaCm.Options.defaults()
+            .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
             .listener((id, from, to, reason) -> transitions.add(String.format(Locale.ROOT,
                 "%10.3f ms %s -> %s (%s)", (System.nanoTime() - start) / 1e6, from, to, reason)));
         if (sa != null)

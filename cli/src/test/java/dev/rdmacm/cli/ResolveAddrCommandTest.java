@@ -1,26 +1,42 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.resolver.testing.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
+import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code rdmacm resolve-addr}, run in-process inside test namespaces. */
+/**
+ * {@code rdmacm resolve-addr}, run in-process inside test namespaces, with {@code SYSFS_PATH} at the
+ * recorded soft-RoCE tree whose netdev the namespace fixture recreates.
+ */
 class ResolveAddrCommandTest
 {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path sysfs;
+
     private static NamespaceTopology topology;
 
     @BeforeAll
     static void createNamespaces()
     {
+        RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.SOFT_ROCE);
         topology = NamespaceTopology.create();
     }
 
@@ -33,11 +49,40 @@ class ResolveAddrCommandTest
         }
     }
 
+    private record Run(int exit, String out, String err)
+    {
+    }
+
+    /** Through {@link Main}, for usage errors. */
+    private static Run runMain(final String... args)
+    {
+        final CommandLine commandLine = Main.commandLine();
+        return run(commandLine, args);
+    }
+
+    /** The command alone, with SYSFS_PATH at the recorded tree, inside the host namespace. */
+    private static Run resolve(final String... args)
+    {
+        final List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--netns", topology.host));
+        return run(new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", sysfs.toString()))),
+            all.toArray(String[]::new));
+    }
+
+    private static Run run(final CommandLine commandLine, final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        final int exit = commandLine.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
 
     @Test
     void shouldRefuseAHostNameWithUsageStatus()
     {
-        final CommandRun run = run("resolve-addr", "peer.example");
+        final Run run = runMain("resolve-addr", "peer.example");
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertEquals("rdmacm: DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
             run.err().strip());
@@ -46,7 +91,7 @@ class ResolveAddrCommandTest
     @Test
     void shouldRefuseANegativeTimeoutWithUsageStatus()
     {
-        final CommandRun run = run("resolve-addr", "10.1.0.2", "--timeout-ms", "-1", "--netns", topology.host);
+        final Run run = runMain("resolve-addr", "192.0.2.2", "--timeout-ms", "-1", "--netns", topology.host);
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertTrue(run.err().contains("--timeout-ms -1: must be 0 or more"), run.err());
     }
@@ -54,35 +99,50 @@ class ResolveAddrCommandTest
     @Test
     void shouldReportARouteErrorWithFailureStatus()
     {
-        final CommandRun run = run("resolve-addr", "192.0.2.1", "--netns", topology.host);
+        final Run run = resolve("198.18.1.1");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit());
-        assertTrue(run.err().startsWith("rdmacm: resolve-addr 192.0.2.1: rdma_resolve_addr failed: EHOSTUNREACH"),
+        assertTrue(run.err().startsWith("rdmacm: resolve-addr 198.18.1.1: rdma_resolve_addr failed: EHOSTUNREACH"),
             run.err());
     }
 
     @Test
-    void shouldPrintStepsAndTransitionsAsJson()
+    void shouldPrintTheResolutionWithStepsAndTransitionsAsJson() throws Exception
     {
-        // No RDMA device is visible to the CLI inside the namespace yet, so the GID match fails with ENODEV
-        // after the route, the link and the neighbour have been resolved.
-        final CommandRun run = run("resolve-addr", "10.1.0.2", "--json", "--trace", "--netns", topology.host);
-        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
-        @SuppressWarnings("unchecked") final Map<String, Object> json = (Map<String, Object>)Json.parse(run.out().strip());
-        assertEquals("10.1.0.2", json.get("destination"));
-        assertEquals("ENODEV", json.get("error"));
-        @SuppressWarnings("unchecked") final List<Map<String, Object>> steps = (List<Map<String, Object>>)json.get("steps");
-        assertEquals(List.of("route", "link", "neighbour"), steps.stream().map(s -> s.get("step")).limit(3).toList());
-        assertEquals("gid match", steps.getLast().get("step"));
-        @SuppressWarnings("unchecked") final List<String> transitions = (List<String>)json.get("transitions");
-        assertTrue(transitions.getLast().endsWith("ADDR_QUERY -> ADDR_BOUND (ADDR_ERROR ENODEV)"), transitions.toString());
+        final Run run = resolve("192.0.2.2", "--json", "--trace");
+        assertEquals(Main.EXIT_OK, run.exit(), run.err());
+        final JsonNode json = JSON.readTree(run.out());
+        assertEquals("192.0.2.2", json.get("destination").asText());
+        assertEquals("192.0.2.1", json.get("source").asText());
+        assertEquals(NamespaceTopology.RDMA_NETDEV, json.get("netdev").asText());
+        assertEquals("rxe0", json.get("device").asText());
+        assertEquals(1, json.get("port").asInt());
+        assertEquals(3, json.get("gid_index").asInt());
+        assertEquals("::ffff:192.0.2.1", json.get("sgid").asText());
+        assertEquals("::ffff:192.0.2.2", json.get("dgid").asText());
+        final List<String> steps = new ArrayList<>();
+        json.get("steps").forEach(step -> steps.add(step.get("step").asText()));
+        assertEquals("route", steps.getFirst());
+        assertEquals("gid match", steps.getLast());
+        final JsonNode transitions = json.get("transitions");
+        assertTrue(transitions.get(transitions.size() - 1).asText().endsWith("ADDR_QUERY -> ADDR_RESOLVED (ADDR_RESOLVED 192.0.2.2)"),
+            transitions.toString());
     }
 
     @Test
-    void shouldResolveAScopeGivenAsAnInterfaceNameInTheNamespace()
+    void shouldFailWithEnodevOnANetdevWithoutRdmaDevice() throws Exception
     {
-        final CommandRun run = run("resolve-addr", "fe80::2%a0", "--json", "--netns", topology.host);
+        final Run run = resolve("10.5.0.2", "--json");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
-        @SuppressWarnings("unchecked") final Map<String, Object> json = (Map<String, Object>)Json.parse(run.out().strip());
-        assertEquals("ENODEV", json.get("error"), "routed through a0 and stopped only at the RDMA device");
+        assertEquals("ENODEV", JSON.readTree(run.out()).get("error").asText());
+    }
+
+    @Test
+    void shouldResolveAScopeGivenAsAnInterfaceNameInTheNamespace() throws Exception
+    {
+        final Run run = resolve("fe80::2%" + NamespaceTopology.RDMA_NETDEV, "--json");
+        assertEquals(Main.EXIT_OK, run.exit(), run.err());
+        final JsonNode json = JSON.readTree(run.out());
+        assertEquals("fe80::5054:ff:fe12:3456", json.get("sgid").asText());
+        assertEquals(1, json.get("gid_index").asInt());
     }
 }

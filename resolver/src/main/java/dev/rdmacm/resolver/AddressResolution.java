@@ -18,7 +18,8 @@ import java.util.List;
  * @param deviceType                 its ARPHRD type.
  * @param gateway                    the route's gateway, or null when directly connected.
  * @param networkType                IB, or IPV4/IPV6 for RoCE behind a gateway.
- * @param hopLimit                   the route's hop limit metric, 0 when the route sets none.
+ * @param hopLimit                   the route's hop limit metric, else the namespace's default TTL (IPv4)
+ *                                   or the netdev's hop_limit (IPv6), as the kernel saves it for RoCE.
  * @param sourceHardwareAddress      the netdev's hardware address.
  * @param broadcastAddress           the netdev's broadcast address.
  * @param destinationHardwareAddress the neighbour's address (RoCE: the DMAC; IPoIB: QPN + GID); empty for IFF_NOARP.

@@ -11,10 +11,14 @@ import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -25,6 +29,8 @@ import java.util.Optional;
  */
 final class AddressResolver implements AddressRules
 {
+    /** The kernel's default TTL and IPv6 hop limit, used when the sysctl cannot be read. */
+    private static final int DEFAULT_HOP_LIMIT = 64;
     private static final byte[] IPV4_LOOPBACK = {127, 0, 0, 1};
     private static final byte[] IPV6_LOOPBACK = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 
@@ -73,7 +79,7 @@ final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL,
                 "source " + source.getHostAddress() + " is not configured on any interface");
         }
-        final Link netdev = link(owner.ifindex(), trace);
+        final Link netdev = link(owner.ifindex());
         trace.record("local address", start, source.getHostAddress() + " on " + netdev.name());
         start = System.nanoTime();
         final RdmaPortBinding binding = findPort(netdev, source);
@@ -88,8 +94,10 @@ final class AddressResolver implements AddressRules
     }
 
     /**
-     * One pass of {@code addr_resolve}. Returns 0 when the addresses are resolved, {@link Errno#ENODATA}
-     * while the neighbour is not valid yet (resolution has been triggered), else the errno of the failure.
+     * One pass of {@code addr_resolve}. Returns 0 when the addresses are resolved and
+     * {@link Errno#ENODATA} while the neighbour is not valid yet (resolution has been triggered).
+     *
+     * @throws ResolutionFailure with the kernel's errno when a step fails (a route error, a vanished link...).
      */
     @Override
     public int attempt(final PendingResolution p) throws ResolutionFailure
@@ -120,7 +128,7 @@ final class AddressResolver implements AddressRules
         p.trace.record("route", start, describe(route));
 
         start = System.nanoTime();
-        p.outputLink = link(route.outputIfindex(), p.trace);
+        p.outputLink = link(route.outputIfindex());
         if (p.outputLink.isLoopback())
         {
             // rdma_set_src_addr_rcu: a local destination is reached through the netdev that owns it.
@@ -138,7 +146,7 @@ final class AddressResolver implements AddressRules
                 throw new ResolutionFailure(Errno.ENODEV, "no netdev owns local destination " +
                     destination.getHostAddress());
             }
-            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex(), p.trace);
+            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex());
         }
         else
         {
@@ -244,8 +252,9 @@ final class AddressResolver implements AddressRules
         final int pkey = ib ? GidDerivation.ipoibPkey(netdev.broadcastAddress()) : GidDerivation.DEFAULT_PKEY;
         final NetworkType networkType = p.route.hasGateway() && !ib ?
             (p.destination instanceof Inet4Address ? NetworkType.IPV4 : NetworkType.IPV6) : NetworkType.IB;
+        final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name());
         return new AddressResolution(source, p.destination, false, netdev.ifindex(), netdev.name(), netdev.type(),
-            p.route.gateway(), networkType, p.route.hopLimit(), netdev.address(), netdev.broadcastAddress(), dstHw,
+            p.route.gateway(), networkType, hopLimit, netdev.address(), netdev.broadcastAddress(), dstHw,
             sgid, dgid, pkey, binding, p.trace.steps());
     }
 
@@ -283,7 +292,7 @@ final class AddressResolver implements AddressRules
         return gids.findRoceGid(GidDerivation.ipToGid(source), netdev.name()).orElse(null);
     }
 
-    private Link link(final int ifindex, final ResolutionTrace trace) throws ResolutionFailure
+    private Link link(final int ifindex) throws ResolutionFailure
     {
         try
         {
@@ -292,6 +301,26 @@ final class AddressResolver implements AddressRules
         catch (final IOException ex)
         {
             throw failure(ex);
+        }
+    }
+
+    /**
+     * {@code ip4_dst_hoplimit} / {@code ip6_dst_hoplimit} for a route without an RTAX_HOPLIMIT metric:
+     * the namespace's {@code ip_default_ttl}, or the device's IPv6 {@code hop_limit}. /proc/sys/net
+     * shows the network namespace of the thread that opens it, which is the loop thread's.
+     */
+    private static int defaultHopLimit(final InetAddress destination, final String netdev)
+    {
+        final Path sysctl = destination instanceof Inet4Address ?
+            Path.of("/proc/sys/net/ipv4/ip_default_ttl") : Path.of("/proc/sys/net/ipv6/conf", netdev, "hop_limit");
+        // Not Files.readString: /proc files report size 0 and it then returns only the first byte.
+        try (InputStream in = Files.newInputStream(sysctl))
+        {
+            return Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
+        }
+        catch (final IOException | NumberFormatException ex)
+        {
+            return DEFAULT_HOP_LIMIT;
         }
     }
 
@@ -311,6 +340,19 @@ final class AddressResolver implements AddressRules
             }
         }
         return bytes[15] == 0 || bytes[15] == 1;
+    }
+
+    /** The wildcard address ({@code 0.0.0.0} or {@code ::}) of the family of {@code address}. */
+    static InetAddress wildcardOf(final InetAddress address)
+    {
+        try
+        {
+            return InetAddress.getByAddress(new byte[address instanceof Inet4Address ? 4 : 16]);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     static InetAddress loopbackOf(final InetAddress address)

@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.verbs.GidType;
 
 import java.util.List;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.hosts.HostsFile;
+import dev.rdmacm.verbs.GidType;
 
 /**
  * IPoIB without an IP layer: an ibacm hosts file serves as the neighbour table (address to port GID)

@@ -77,34 +77,30 @@ final class NeighbourTrigger implements AutoCloseable
     private String sendDatagram(final int ifindex, final InetAddress nextHop) throws NativeCallException
     {
         address.fill((byte)0);
+        final boolean v4 = nextHop instanceof Inet4Address;
+        if (v4 ? udp4 < 0 : udp6 < 0)
+        {
+            final int fd = Libc.socket(callState, v4 ? Libc.AF_INET : Libc.AF_INET6,
+                Libc.SOCK_DGRAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0);
+            if (v4)
+            {
+                udp4 = fd;
+            }
+            else
+            {
+                udp6 = fd;
+            }
+        }
+        final int fd = v4 ? udp4 : udp6;
+        address.set(JAVA_SHORT, 0, (short)(v4 ? Libc.AF_INET : Libc.AF_INET6));
+        address.set(NETWORK_SHORT, SIN_PORT_OFFSET, (short)DISCARD_PORT);
         final byte[] bytes = nextHop.getAddress();
-        final int fd;
-        final int length;
-        if (nextHop instanceof Inet4Address)
+        MemorySegment.copy(bytes, 0, address, JAVA_BYTE, v4 ? SIN_ADDR_OFFSET : SIN6_ADDR_OFFSET, bytes.length);
+        if (!v4)
         {
-            if (udp4 < 0)
-            {
-                udp4 = Libc.socket(callState, Libc.AF_INET, Libc.SOCK_DGRAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0);
-            }
-            fd = udp4;
-            address.set(JAVA_SHORT, 0, (short)Libc.AF_INET);
-            address.set(NETWORK_SHORT, SIN_PORT_OFFSET, (short)DISCARD_PORT);
-            MemorySegment.copy(bytes, 0, address, JAVA_BYTE, SIN_ADDR_OFFSET, 4);
-            length = SOCKADDR_IN_LENGTH;
-        }
-        else
-        {
-            if (udp6 < 0)
-            {
-                udp6 = Libc.socket(callState, Libc.AF_INET6, Libc.SOCK_DGRAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0);
-            }
-            fd = udp6;
-            address.set(JAVA_SHORT, 0, (short)Libc.AF_INET6);
-            address.set(NETWORK_SHORT, SIN_PORT_OFFSET, (short)DISCARD_PORT);
-            MemorySegment.copy(bytes, 0, address, JAVA_BYTE, SIN6_ADDR_OFFSET, 16);
             address.set(JAVA_INT, SIN6_SCOPE_ID_OFFSET, ifindex);
-            length = SOCKADDR_IN6_LENGTH;
         }
+        final int length = v4 ? SOCKADDR_IN_LENGTH : SOCKADDR_IN6_LENGTH;
         try
         {
             Libc.sendto(callState, fd, payload, 1, Libc.MSG_DONTWAIT, address, length, "UDP to " + nextHop.getHostAddress());

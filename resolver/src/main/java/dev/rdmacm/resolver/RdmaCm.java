@@ -1,10 +1,15 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.resolver.netlink.NetlinkException;
+import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.resolver.posix.NativeCallException;
 import dev.rdmacm.sa.SaClient;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -86,7 +91,7 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     private boolean closed;
 
-    private RdmaCm(final Options options)
+    private RdmaCm(final Options options) throws NativeCallException
     {
         this.options = options;
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
@@ -94,7 +99,7 @@ public final class RdmaCm implements AutoCloseable
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
-                if (!(error instanceof org.agrona.concurrent.AgentTerminationException))
+                if (!(error instanceof AgentTerminationException))
                 {
                     LOG.log(System.Logger.Level.ERROR, "rdmacm resolver loop: " + error.getMessage(), error);
                 }
@@ -109,7 +114,15 @@ public final class RdmaCm implements AutoCloseable
      */
     public static RdmaCm open(final Options options) throws RdmaCmException
     {
-        final RdmaCm cm = new RdmaCm(options);
+        final RdmaCm cm;
+        try
+        {
+            cm = new RdmaCm(options);
+        }
+        catch (final NativeCallException ex)
+        {
+            throw new RdmaCmException("starting the resolver", ex.errno(), ex.getMessage(), true);
+        }
         AgentRunner.startOnThread(cm.runner);
         try
         {
@@ -120,15 +133,15 @@ public final class RdmaCm implements AutoCloseable
         {
             cm.close();
             final Throwable cause = ex instanceof ExecutionException ? ex.getCause() : ex;
-            final int errno = cause instanceof dev.rdmacm.resolver.posix.NativeCallException n ? n.errno() :
-                dev.rdmacm.resolver.posix.Errno.EIO;
+            final int errno = cause instanceof NativeCallException n ? n.errno() :
+                Errno.EIO;
             throw new RdmaCmException("starting the resolver", errno, cause.getMessage(), true);
         }
         catch (final InterruptedException ex)
         {
             cm.close();
             Thread.currentThread().interrupt();
-            throw new RdmaCmException("starting the resolver", dev.rdmacm.resolver.posix.Errno.EINTR, "interrupted", true);
+            throw new RdmaCmException("starting the resolver", Errno.EINTR, "interrupted", true);
         }
     }
 
@@ -163,7 +176,8 @@ public final class RdmaCm implements AutoCloseable
      */
     public int interfaceIndex(final String name) throws RdmaCmException
     {
-        final java.util.concurrent.CompletableFuture<Integer> result = new java.util.concurrent.CompletableFuture<>();
+        requireNotLoopThread("interfaceIndex");
+        final CompletableFuture<Integer> result = new CompletableFuture<>();
         submit(agent -> agent.interfaceIndex(name, result));
         try
         {
@@ -171,14 +185,14 @@ public final class RdmaCm implements AutoCloseable
         }
         catch (final ExecutionException ex)
         {
-            final int errno = ex.getCause() instanceof dev.rdmacm.resolver.netlink.NetlinkException n ? n.errno() :
-                dev.rdmacm.resolver.posix.Errno.EIO;
+            final int errno = ex.getCause() instanceof NetlinkException n ? n.errno() :
+                Errno.EIO;
             throw new RdmaCmException("interface " + name, errno, null, true);
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            throw new RdmaCmException("interface " + name, dev.rdmacm.resolver.posix.Errno.EINTR, "interrupted", true);
+            throw new RdmaCmException("interface " + name, Errno.EINTR, "interrupted", true);
         }
     }
 
@@ -190,6 +204,19 @@ public final class RdmaCm implements AutoCloseable
     StateTransitionListener listener()
     {
         return options.listener();
+    }
+
+    /**
+     * Refuses a blocking call made on the event loop itself (e.g. from a future's callback), which would
+     * wait for work only that thread can do.
+     */
+    void requireNotLoopThread(final String call)
+    {
+        if (agent.isLoopThread())
+        {
+            throw new IllegalStateException(call + " blocks and was called on the resolver's event loop " +
+                "(from a callback): use resolveAddrAsync there");
+        }
     }
 
     synchronized void submit(final Consumer<ResolverAgent> command)
@@ -224,5 +251,6 @@ public final class RdmaCm implements AutoCloseable
         agent.requestClose();
         runner.close();
         agent.failQueued();
+        agent.releaseWakeUp();
     }
 }

@@ -5,6 +5,7 @@ import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.resolver.route.RouteException;
 import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.verbs.GidType;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -285,6 +286,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void bindAddr(final InetAddress source) throws RdmaCmException
     {
+        cm.requireNotLoopThread("rdma_bind_addr");
         synchronized (this)
         {
             if (source == null)
@@ -336,6 +338,7 @@ public final class RdmaCmId implements AutoCloseable
     public void resolveAddr(final InetAddress source, final InetAddress destination, final int timeoutMs)
         throws RdmaCmException
     {
+        cm.requireNotLoopThread("rdma_resolve_addr");
         final PendingResolution p = begin(source, destination, timeoutMs);
         try
         {
@@ -354,6 +357,7 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * The same resolution, without blocking: the future completes with the result or exceptionally with
      * an {@link RdmaCmException} (up-front errors included). Events are still posted to the channel.
+     * The future completes on the event-loop thread: callbacks attached to it must not block.
      */
     public CompletableFuture<AddressResolution> resolveAddrAsync(
         final InetAddress source, final InetAddress destination, final int timeoutMs)
@@ -372,8 +376,10 @@ public final class RdmaCmId implements AutoCloseable
         throws RdmaCmException
     {
         final PendingResolution p;
+        final CmIdState before;
         synchronized (this)
         {
+            before = state;
             if (destination == null)
             {
                 throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
@@ -401,7 +407,7 @@ public final class RdmaCmId implements AutoCloseable
                     // cma_bind_addr: the wildcard of the destination's family, scoped like a link-local destination.
                     final int scope = destination instanceof Inet6Address v6 && v6.isLinkLocalAddress() ?
                         v6.getScopeId() : 0;
-                    boundSource = source;
+                    boundSource = source != null ? source : AddressResolver.wildcardOf(destination);
                     boundIfindex = scope;
                     transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard" + (scope == 0 ? "" : " scope " + scope));
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
@@ -426,7 +432,19 @@ public final class RdmaCmId implements AutoCloseable
             }
             pending = p;
         }
-        cm.submit(agent -> agent.start(p));
+        try
+        {
+            cm.submit(agent -> agent.start(p));
+        }
+        catch (final IllegalStateException closed)
+        {
+            synchronized (this)
+            {
+                pending = null;
+                transition(before, "resolve_addr refused: " + closed.getMessage());
+            }
+            throw closed;
+        }
         return p;
     }
 

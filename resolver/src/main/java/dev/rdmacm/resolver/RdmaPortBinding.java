@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.verbs.GidType;
 
 /**
  * Where a resolved address lands on the RDMA side: a device, a port and the index of the matching
@@ -19,7 +20,7 @@ public record RdmaPortBinding(String device, int port, int gidIndex, Gid gid, Gi
     @Override
     public String toString()
     {
-        return device + " port " + port + " gid index " + gidIndex + " " + gid + " (" + gidType +
+        return device + " port " + port + " gid index " + gidIndex + " " + gid + " (" + gidType.text() +
             (netdev == null ? "" : ", " + netdev) + ")";
     }
 }

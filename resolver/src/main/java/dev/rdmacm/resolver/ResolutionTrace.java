@@ -2,6 +2,7 @@ package dev.rdmacm.resolver;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -40,11 +41,14 @@ public final class ResolutionTrace
         }
     }
 
+    /** The steps in the order they began (a wait is recorded when it ends but began before the re-run). */
     public List<ResolutionStep> steps()
     {
         synchronized (steps)
         {
-            return List.copyOf(steps);
+            final List<ResolutionStep> ordered = new ArrayList<>(steps);
+            ordered.sort(Comparator.comparingLong(ResolutionStep::startNanos));
+            return List.copyOf(ordered);
         }
     }
 

@@ -67,26 +67,40 @@ final class ResolverAgent implements Agent
     private final Libc.CallState callState = new Libc.CallState(arena);
     private final MemorySegment pollFds = arena.allocate(2L * Libc.POLLFD_SIZE, 8);
     private final MemorySegment eventCounter = arena.allocate(JAVA_LONG);
-    private final MemorySegment wakeValue = arena.allocate(JAVA_LONG);
+    /** Used by other threads to wake the loop, so released only after the loop thread has ended. */
+    private final Arena wakeArena = Arena.ofShared();
+    private final Libc.CallState wakeState = new Libc.CallState(wakeArena);
+    private final MemorySegment wakeValue = wakeArena.allocate(JAVA_LONG);
+    private final int wakeFd;
 
     private Rtnetlink rtnetlink;
     private NetlinkSocket events;
     private NeighbourTrigger trigger;
     private final HostsNeighbours hostsNeighbours;
     private AddressRules resolver;
-    private int wakeFd = -1;
     private volatile boolean closing;
+    private volatile Thread loopThread;
     private long earliestDeadline = Long.MAX_VALUE;
     private boolean earliestStale;
 
     ResolverAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
-        final HostsNeighbours hostsNeighbours)
+        final HostsNeighbours hostsNeighbours) throws NativeCallException
     {
         this.hostsNeighbours = hostsNeighbours;
         this.namespace = namespace;
         this.gids = gids;
         this.triggerMode = triggerMode;
         wakeValue.set(JAVA_LONG, 0, 1L);
+        try
+        {
+            wakeFd = Libc.eventfd(wakeState, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
+        }
+        catch (final NativeCallException ex)
+        {
+            arena.close();
+            wakeArena.close();
+            throw ex;
+        }
     }
 
     @Override
@@ -104,13 +118,13 @@ final class ResolverAgent implements Agent
     @Override
     public void onStart()
     {
+        loopThread = Thread.currentThread();
         try
         {
             if (namespace != null)
             {
                 NetworkNamespace.enter(namespace);
             }
-            wakeFd = Libc.eventfd(callState, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
             rtnetlink = Rtnetlink.open();
             events = NetlinkSocket.open();
             events.joinGroup(NetlinkSocket.RTNLGRP_NEIGH, "RTNLGRP_NEIGH");
@@ -131,6 +145,12 @@ final class ResolverAgent implements Agent
         }
     }
 
+    /** Whether the caller is the loop thread, which must never wait for its own work. */
+    boolean isLoopThread()
+    {
+        return Thread.currentThread() == loopThread;
+    }
+
     /** Queues work for the loop thread from any thread and wakes it. */
     void submit(final Consumer<ResolverAgent> command)
     {
@@ -146,18 +166,28 @@ final class ResolverAgent implements Agent
 
     private void wake()
     {
-        final int fd = wakeFd;
-        if (fd >= 0)
+        try
         {
-            try
-            {
-                Libc.write(callState, fd, wakeValue, 8, "eventfd wake-up");
-            }
-            catch (final NativeCallException ex)
-            {
-                // EAGAIN: the counter is saturated, so the loop is awake anyway
-            }
+            Libc.write(wakeState, wakeFd, wakeValue, 8, "eventfd wake-up");
         }
+        catch (final NativeCallException ex)
+        {
+            // EAGAIN: the counter is saturated, so the loop is awake anyway
+        }
+    }
+
+    /** Closes the wake-up eventfd; only after the loop thread has ended and no one submits any more. */
+    void releaseWakeUp()
+    {
+        try
+        {
+            Libc.close(wakeState, wakeFd);
+        }
+        catch (final NativeCallException ignored)
+        {
+            // only EBADF is possible for a descriptor we own
+        }
+        wakeArena.close();
     }
 
     /** Resolutions waiting for a neighbour or a deadline; read on the loop thread only. */
@@ -417,18 +447,7 @@ final class ResolverAgent implements Agent
             }
             p.timerId = DeadlineTimerWheel.NULL_DEADLINE;
         }
-        if (p.waitingOn != null)
-        {
-            final List<PendingResolution> waiters = byNeighbour.get(p.waitingOn);
-            if (waiters != null)
-            {
-                waiters.remove(p);
-                if (waiters.isEmpty())
-                {
-                    byNeighbour.remove(p.waitingOn);
-                }
-            }
-        }
+        removeFromNeighbourIndex(p);
     }
 
     // ---- kernel events ----
@@ -497,6 +516,10 @@ final class ResolverAgent implements Agent
 
     private void removeFromNeighbourIndex(final PendingResolution p)
     {
+        if (p.waitingOn == null)
+        {
+            return;
+        }
         final List<PendingResolution> waiters = byNeighbour.get(p.waitingOn);
         if (waiters != null)
         {
@@ -591,18 +614,6 @@ final class ResolverAgent implements Agent
         if (rtnetlink != null)
         {
             rtnetlink.close();
-        }
-        if (wakeFd >= 0)
-        {
-            try
-            {
-                Libc.close(callState, wakeFd);
-            }
-            catch (final NativeCallException ignored)
-            {
-                // only EBADF is possible for a descriptor we own
-            }
-            wakeFd = -1;
         }
         arena.close();
     }

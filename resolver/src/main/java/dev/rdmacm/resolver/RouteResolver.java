@@ -13,15 +13,12 @@ import dev.rdmacm.resolver.route.RouteException;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;
+import dev.rdmacm.verbs.GidType;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,7 +68,7 @@ final class RouteResolver
 
     /**
      * {@code cma_resolve_iboe_route}, on the event loop's thread (in the resolver's namespace): the
-     * bound netdev's MTU from rtnetlink, the route's hop limit or the namespace's default.
+     * bound netdev's MTU from rtnetlink, the hop limit resolve_addr kept ({@code dev_addr.hoplimit}).
      */
     static ResolvedRoute synthesizeRoce(final PendingRoute r, final Rtnetlink rtnetlink) throws RouteException
     {
@@ -90,40 +87,16 @@ final class RouteResolver
         {
             throw new RouteException(Errno.ENODEV, "netdev " + a.ifindex() + ": " + ex.getMessage());
         }
-        final int hopLimit = a.hopLimit() != 0 ? a.hopLimit() : defaultHopLimit(a, netdev.name());
         final RoceRouteInput input = new RoceRouteInput(GidDerivation.ipToGid(a.source()),
             GidDerivation.ipToGid(a.destination()), false, a.source() instanceof Inet6Address, r.sourceFlowinfo,
-            r.sourcePort, r.destinationPort, hopLimit, netdev.mtu(), r.tos, 0, r.ackTimeout,
+            r.sourcePort, r.destinationPort, a.hopLimit(), netdev.mtu(), r.tos, 0, r.ackTimeout,
             a.binding().gidType() == GidType.ROCE_V2, RoceRouteInput.NO_TRAFFIC_CLASSES);
         final byte[] record = new byte[IbvPathData.LENGTH];
         new RoceRouteSynthesizer().synthesize(input, new UnsafeBuffer(record), 0);
         final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(record));
-        r.trace.record("roce path", start, netdev.name() + " mtu " + netdev.mtu() + " hop limit " + hopLimit +
-            (a.hopLimit() == 0 ? " (default)" : " (route)") + " -> " + describe(route.paths().get(0)));
+        r.trace.record("roce path", start, netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
+            " -> " + describe(route.paths().get(0)));
         return route;
-    }
-
-    /**
-     * {@code ip4_dst_hoplimit} / {@code ip6_dst_hoplimit} of a route without an RTAX_HOPLIMIT metric:
-     * the namespace's {@code ip_default_ttl}, or the netdev's IPv6 {@code hop_limit}. Read on the
-     * event loop's thread, whose /proc/sys/net is that of its namespace.
-     */
-    private static int defaultHopLimit(final AddressResolution a, final String netdev) throws RouteException
-    {
-        final Path sysctl = a.destination() instanceof Inet4Address ? Path.of("/proc/sys/net/ipv4/ip_default_ttl") :
-            Path.of("/proc/sys/net/ipv6/conf", netdev, "hop_limit");
-        try
-        {
-            // procfs reports a size of 0: read it as a stream of lines, not by size
-            try (BufferedReader reader = Files.newBufferedReader(sysctl, StandardCharsets.US_ASCII))
-            {
-                return Integer.parseInt(reader.readLine().strip());
-            }
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            throw new RouteException(Errno.EIO, "reading " + sysctl + ": " + ex.getMessage());
-        }
     }
 
     static String describe(final PathRecordValue path)

@@ -8,7 +8,10 @@ import dev.rdmacm.resolver.netlink.NetlinkMessageHeader;
 import dev.rdmacm.resolver.netlink.Route;
 import dev.rdmacm.resolver.netlink.RouteMessage;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
+import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.testing.CProgram;
+import dev.rdmacm.verbs.GidType;
+import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,13 +27,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * IPoIB (ARPHRD_INFINIBAND) resolution, which this kernel cannot exercise live: the RTM_NEWLINK and
  * RTM_NEWNEIGH messages of an IPoIB interface and neighbour are built by a C program with the
  * kernel's own {@code <linux/rtnetlink.h>} structs and macros, with the addresses a ConnectX port's
- * {@code ib0} shows ({@code ip link}: {@code link/infiniband 80:00:02:08:fe:80:...:02:c9:03:00:0d:4a:a1
- * brd 00:ff:ff:ff:ff:12:40:1b:ff:ff:...:ff:ff:ff:ff}), then decoded by our flyweights and resolved by
- * the kernel's IPoIB rules.
+ * {@code ib0} shows ({@code ip link}: {@code link/infiniband 80:00:02:08:fe:80:...:02:c9:03:00:a1:b2:c5
+ * brd 00:ff:ff:ff:ff:12:40:1b:80:01:...:ff:ff:ff:ff}, the GID being port 1's of the verbs module's
+ * recorded {@code mlx5_0} tree), then decoded by our flyweights and resolved by the kernel's IPoIB
+ * rules against that recorded GID table.
  */
 class IpoibResolutionTest
 {
-    private static final String LOCAL_HW = "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:0d:4a:a1";
+    /** QPN 0x000208, then port 1 GID fe80::2:c903:a1:b2c5 of the recorded mlx5_0. */
+    private static final String LOCAL_HW = "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:a1:b2:c5";
     private static final String PEER_HW = "80:00:00:48:fe:80:00:00:00:00:00:00:00:02:c9:03:00:0d:4b:72";
     /** P_Key 0x8001 (limited partition 1 with the full-member bit) in bytes 8-9. */
     private static final String BROADCAST = "00:ff:ff:ff:ff:12:40:1b:80:01:00:00:00:00:00:00:ff:ff:ff:ff";
@@ -106,9 +111,9 @@ class IpoibResolutionTest
         final Rtnetlink decoder = new Rtnetlink(null);
         final NetlinkMessageHeader header = new NetlinkMessageHeader();
         final UnsafeBuffer linkBytes = new UnsafeBuffer(HexFormat.of().parseHex(lines.get(0)));
-        link = decoder.decodeLink(header.wrap(linkBytes, 0), linkBytes, (int)header.length());
+        link = decoder.decodeLink(header.wrap(linkBytes, 0, linkBytes.capacity()), linkBytes, (int)header.length());
         final UnsafeBuffer neighbourBytes = new UnsafeBuffer(HexFormat.of().parseHex(lines.get(1)));
-        neighbour = decoder.decodeNeighbour(header.wrap(neighbourBytes, 0), neighbourBytes, (int)header.length());
+        neighbour = decoder.decodeNeighbour(header.wrap(neighbourBytes, 0, neighbourBytes.capacity()), neighbourBytes, (int)header.length());
     }
 
     @Test
@@ -132,9 +137,34 @@ class IpoibResolutionTest
     @Test
     void shouldTakeTheGidsFromHardwareAddressesAndThePkeyFromTheBroadcastAddress() throws Exception
     {
-        final Gid localGid = Gid.parse("fe80::2:c903:d:4aa1");
-        final RdmaPortBinding port = new RdmaPortBinding("mlx4_0", 1, 0, localGid, GidType.IB, null, 0xffff);
-        final AddressResolver resolver = new AddressResolver(null, null, new FixedGidDirectory(List.of(port)));
+        final Gid localGid = RecordedSysfsTrees.IB_HCA_PORT1_GID;
+        final AddressResolver resolver = new AddressResolver(null, null, RecordedGids.infinibandHca());
+
+        final AddressResolution resolution = resolver.complete(directlyConnectedOverIb0());
+
+        assertEquals(localGid, resolution.sgid(), "SGID = netdev hardware address bytes 4-19");
+        assertEquals(Gid.parse("fe80::2:c903:d:4b72"), resolution.dgid(), "DGID = neighbour lladdr bytes 4-19");
+        assertEquals(0x8001, resolution.pkey(), "P_Key = broadcast bytes 8-9");
+        assertEquals(NetworkType.IB, resolution.networkType());
+        assertEquals("mlx5_0", resolution.binding().device());
+        assertEquals(1, resolution.binding().port());
+        assertEquals(0, resolution.binding().gidIndex());
+        assertEquals(GidType.IB, resolution.binding().gidType());
+    }
+
+    @Test
+    void shouldFailWithEnodevWhenNoInfinibandPortHoldsTheNetdevGid() throws Exception
+    {
+        final AddressResolver resolver = new AddressResolver(null, null, GidDirectory.NONE);
+        final PendingResolution p = directlyConnectedOverIb0();
+        final ResolutionFailure failure =
+            org.junit.jupiter.api.Assertions.assertThrows(ResolutionFailure.class, () -> resolver.complete(p));
+        assertEquals(dev.rdmacm.resolver.posix.Errno.ENODEV, failure.errno);
+    }
+
+    /** The state after route, link and neighbour steps for 192.168.10.2 on ib0 (no gateway). */
+    private static PendingResolution directlyConnectedOverIb0() throws Exception
+    {
         final PendingResolution p = new PendingResolution(null, null, null, 0, null,
             InetAddress.getByName("192.168.10.2"), 1_000_000_000L, new CompletableFuture<>());
         p.route = new Route(RouteMessage.RTN_UNICAST, 254, 253, 0, InetAddress.getByName("192.168.10.2"), null,
@@ -143,29 +173,6 @@ class IpoibResolutionTest
         p.netdev = link;
         p.effectiveSource = InetAddress.getByName("192.168.10.1");
         p.destinationHardwareAddress = neighbour.linkLayerAddress();
-
-        final AddressResolution resolution = resolver.complete(p);
-
-        assertEquals(localGid, resolution.sgid(), "SGID = netdev hardware address bytes 4-19");
-        assertEquals(Gid.parse("fe80::2:c903:d:4b72"), resolution.dgid(), "DGID = neighbour lladdr bytes 4-19");
-        assertEquals(0x8001, resolution.pkey(), "P_Key = broadcast bytes 8-9");
-        assertEquals(NetworkType.IB, resolution.networkType());
-        assertEquals(port, resolution.binding());
-    }
-
-    @Test
-    void shouldFailWithEnodevWhenNoInfinibandPortHoldsTheNetdevGid() throws Exception
-    {
-        final AddressResolver resolver = new AddressResolver(null, null, GidDirectory.NONE);
-        final PendingResolution p = new PendingResolution(null, null, null, 0, null,
-            InetAddress.getByName("192.168.10.2"), 1_000_000_000L, new CompletableFuture<>());
-        p.route = new Route(RouteMessage.RTN_UNICAST, 254, 253, 0, InetAddress.getByName("192.168.10.2"), null,
-            InetAddress.getByName("192.168.10.1"), null, 4, 0, 0);
-        p.netdev = link;
-        p.effectiveSource = InetAddress.getByName("192.168.10.1");
-        p.destinationHardwareAddress = neighbour.linkLayerAddress();
-        final ResolutionFailure failure =
-            org.junit.jupiter.api.Assertions.assertThrows(ResolutionFailure.class, () -> resolver.complete(p));
-        assertEquals(dev.rdmacm.resolver.posix.Errno.ENODEV, failure.errno);
+        return p;
     }
 }

@@ -1,7 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.resolver.posix.Errno;
-import dev.rdmacm.resolver.testing.NamespaceGids;
+import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +35,7 @@ class RdmaCmIdLifecycleTest
 
     private static RdmaCm.Options options()
     {
-        return RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(NamespaceGids.hostDirectory());
+        return RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce());
     }
 
     @AfterAll
@@ -71,8 +71,8 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final AddressResolution resolution =
-                id.resolveAddrAsync(null, InetAddress.getByName("10.1.0.2"), 2000).get(10, TimeUnit.SECONDS);
-            assertEquals("a0", resolution.netdev());
+                id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), 2000).get(10, TimeUnit.SECONDS);
+            assertEquals(NamespaceTopology.RDMA_NETDEV, resolution.netdev());
             assertEquals(CmIdState.ADDR_RESOLVED, id.state());
         }
     }
@@ -83,7 +83,7 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final CompletableFuture<AddressResolution> future =
-                id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.1"), 2000);
+                id.resolveAddrAsync(null, InetAddress.getByName("198.18.1.1"), 2000);
             final CompletionException error = assertThrows(CompletionException.class, future::join);
             final RdmaCmException cause = assertInstanceOf(RdmaCmException.class, error.getCause());
             assertEquals(Errno.EHOSTUNREACH, cause.errno());
@@ -100,7 +100,7 @@ class RdmaCmIdLifecycleTest
             id.resolveAddr(null, InetAddress.getByName("10.4.0.96"), 5000);
             assertEquals(CmIdState.ADDR_QUERY, id.state());
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), 5000));
+                () -> id.resolveAddr(null, InetAddress.getByName("192.0.2.2"), 5000));
             assertEquals(Errno.EINVAL, error.errno());
             id.destroy();
             assertEquals(CmIdState.DESTROYING, id.state());
@@ -122,7 +122,7 @@ class RdmaCmIdLifecycleTest
             assertEquals(CmEventType.ADDR_ERROR, event.type());
             assertEquals(-Errno.EINTR, event.status());
             assertThrows(IllegalStateException.class, () -> closing.createId(null).resolveAddr(null,
-                InetAddress.getByName("10.1.0.2"), 100));
+                InetAddress.getByName("192.0.2.2"), 100));
         }
     }
 
@@ -131,11 +131,11 @@ class RdmaCmIdLifecycleTest
     {
         try (RdmaCmId id = cm.createId(null))
         {
-            id.bindAddr(InetAddress.getByName("10.2.0.1"));
+            id.bindAddr(InetAddress.getByName("192.0.2.1"));
             assertEquals(CmIdState.ADDR_BOUND, id.state());
-            id.resolveAddr(InetAddress.getByName("10.1.0.1"), InetAddress.getByName("10.3.0.2"), 2000);
-            assertEquals(InetAddress.getByName("10.2.0.1"), id.resolution().source(), "the existing bind wins");
-            assertEquals("a1", id.resolution().netdev());
+            id.resolveAddr(InetAddress.getByName("10.5.0.1"), InetAddress.getByName("10.3.0.2"), 2000);
+            assertEquals(InetAddress.getByName("192.0.2.1"), id.resolution().source(), "the existing bind wins");
+            assertEquals(NamespaceTopology.RDMA_NETDEV, id.resolution().netdev());
         }
     }
 
@@ -145,9 +145,70 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error =
-                assertThrows(RdmaCmException.class, () -> id.bindAddr(InetAddress.getByName("10.2.0.66")));
+                assertThrows(RdmaCmException.class, () -> id.bindAddr(InetAddress.getByName("192.0.2.66")));
             assertEquals(Errno.EADDRNOTAVAIL, error.errno());
             assertEquals(CmIdState.IDLE, id.state());
         }
+    }
+
+    @Test
+    void shouldRefuseABlockingResolveFromACallbackOnTheEventLoop() throws Exception
+    {
+        try (RdmaCmId first = cm.createId(null); RdmaCmId second = cm.createId(null))
+        {
+            // A silent neighbour: the future completes 300 ms later, on the loop, after handle() is attached.
+            final CompletableFuture<Throwable> refused = first
+                .resolveAddrAsync(null, InetAddress.getByName("10.4.0.90"), 300)
+                .handle((resolution, error) ->
+                {
+                    try
+                    {
+                        second.resolveAddr(null, InetAddress.getByName("192.0.2.2"), 2000);
+                        return null;
+                    }
+                    catch (final Exception | Error ex)
+                    {
+                        return ex;
+                    }
+                });
+            final Throwable error = refused.get(10, TimeUnit.SECONDS);
+            assertInstanceOf(IllegalStateException.class, error);
+            assertEquals("rdma_resolve_addr blocks and was called on the resolver's event loop (from a callback): " +
+                "use resolveAddrAsync there", error.getMessage());
+            assertEquals(CmIdState.IDLE, second.state());
+        }
+    }
+
+    @Test
+    void shouldFailToOpenInANamespaceThatDoesNotExistWithoutLeavingAThread()
+    {
+        final long loopsBefore = resolverThreads();
+        final RdmaCmException error = assertThrows(RdmaCmException.class, () -> RdmaCm.open(
+            RdmaCm.Options.defaults().networkNamespace(java.nio.file.Path.of("/run/netns/rdmacm-no-such-namespace"))));
+        assertEquals(Errno.ENOENT, error.errno());
+        assertEquals("starting the resolver failed: ENOENT (No such file or directory): " +
+            "open(/run/netns/rdmacm-no-such-namespace) failed: errno 2 ENOENT (No such file or directory)",
+            error.getMessage());
+        assertEquals(loopsBefore, resolverThreads());
+    }
+
+    @Test
+    void shouldKeepTheFamilyOfTheWildcardItWasAutoBoundTo() throws Exception
+    {
+        try (RdmaCmId id = cm.createId(null))
+        {
+            assertThrows(RdmaCmException.class, () -> id.resolveAddr(null, InetAddress.getByName("198.18.1.1"), 100));
+            assertEquals(CmIdState.ADDR_BOUND, id.state());
+            assertEquals(InetAddress.getByName("0.0.0.0"), id.boundSource());
+            final RdmaCmException error = assertThrows(RdmaCmException.class,
+                () -> id.resolveAddr(null, InetAddress.getByName("2001:db8::2"), 100));
+            assertEquals(Errno.EINVAL, error.errno());
+            assertEquals(CmIdState.ADDR_BOUND, id.state());
+        }
+    }
+
+    private static long resolverThreads()
+    {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("rdmacm-resolver")).count();
     }
 }

@@ -2,7 +2,8 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.posix.Errno;
-import dev.rdmacm.resolver.testing.NamespaceGids;
+import dev.rdmacm.resolver.testing.RecordedGids;
+import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ResolveAddrNamespaceTest
 {
     private static final int TIMEOUT_MS = 2000;
+    private static final String RDMA = NamespaceTopology.RDMA_NETDEV;
 
     private static NamespaceTopology topology;
     private static RdmaCm cm;
@@ -42,10 +44,12 @@ class ResolveAddrNamespaceTest
         topology = NamespaceTopology.create();
         cm = RdmaCm.open(RdmaCm.Options.defaults()
             .networkNamespace(topology.hostPath())
-            .gids(NamespaceGids.hostDirectory())
+            .gids(RecordedGids.softRoce())
             .listener((id, from, to, reason) -> transitions.add(id + " " + from + "->" + to + " " + reason)));
+        // Not the kernel's 64: the resolver must read the sysctl of its own namespace.
+        topology.sysctl(topology.host, "net.ipv4.ip_default_ttl", "61");
         // A permanent entry: the "valid neighbour" case needs no resolution at all.
-        topology.ip(topology.host, "neigh", "replace", "10.1.0.2", "lladdr", mac(topology.peer, "b0"), "dev", "a0",
+        topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", mac(topology.gateway, "b0"), "dev", RDMA,
             "nud", "permanent");
     }
 
@@ -65,65 +69,71 @@ class ResolveAddrNamespaceTest
     @Test
     void shouldResolveWithAValidNeighbourWithoutTriggeringResolution() throws Exception
     {
-        final AddressResolution resolution = resolve(null, "10.1.0.2");
-        assertMatchesIp(resolution, "a0");
+        final AddressResolution resolution = resolve(null, "192.0.2.2");
+        assertMatchesIp(resolution, RDMA);
         assertNull(step(resolution, "neighbour trigger"), "a PERMANENT neighbour needs no ARP");
         assertEquals(NetworkType.IB, resolution.networkType());
-        assertEquals(Gid.parse("::ffff:10.1.0.1"), resolution.sgid());
-        assertEquals(Gid.parse("::ffff:10.1.0.2"), resolution.dgid());
+        assertEquals(Gid.parse("::ffff:192.0.2.1"), resolution.sgid());
+        assertEquals(Gid.parse("::ffff:192.0.2.2"), resolution.dgid());
+        assertEquals("rxe0", resolution.binding().device());
+        assertEquals(1, resolution.binding().port());
+        assertEquals(3, resolution.binding().gidIndex(), "the RoCE v2 entry of ::ffff:192.0.2.1 in the recorded table");
         assertEquals(GidType.ROCE_V2, resolution.binding().gidType());
-        assertEquals("a0", resolution.binding().netdev());
+        assertEquals(RDMA, resolution.binding().netdev());
         assertEquals(0xffff, resolution.pkey());
+        assertEquals(61, resolution.hopLimit(), "no metric: the host namespace's ip_default_ttl");
     }
 
     @Test
     void shouldTriggerAndAwaitANeighbourStillToResolve() throws Exception
     {
-        final AddressResolution resolution = resolve(null, "10.1.1.1");
-        assertMatchesIp(resolution, "a0");
+        final AddressResolution resolution = resolve(null, "192.0.2.10");
+        assertMatchesIp(resolution, RDMA);
         assertEquals("RTM_NEWNEIGH NTF_USE", step(resolution, "neighbour trigger").detail());
         final ResolutionStep wait = step(resolution, "neighbour wait");
         assertNotNull(wait, "the trace times the wait for ARP");
-        System.out.println("neighbour 10.1.1.1 resolved after waiting " + wait.tookNanos() / 1000 + " us");
-        assertEquals(mac(topology.peer, "b0"), resolution.destinationHardwareText());
+        System.out.println("neighbour 192.0.2.10 resolved after waiting " + wait.tookNanos() / 1000 + " us");
+        assertEquals(mac(topology.gateway, "b0"), resolution.destinationHardwareText());
     }
 
     @Test
     void shouldResolveIpv6WithNeighbourDiscovery() throws Exception
     {
-        final AddressResolution resolution = resolve(null, "fd01::2");
-        assertMatchesIp(resolution, "a0");
-        assertEquals(Gid.parse("fd01::1"), resolution.sgid());
-        assertEquals(Gid.parse("fd01::2"), resolution.dgid());
-        assertEquals(mac(topology.peer, "b0"), resolution.destinationHardwareText());
+        final AddressResolution resolution = resolve(null, "2001:db8::2");
+        assertMatchesIp(resolution, RDMA);
+        assertEquals(Gid.parse("2001:db8::1"), resolution.sgid());
+        assertEquals(Gid.parse("2001:db8::2"), resolution.dgid());
+        assertEquals(5, resolution.binding().gidIndex());
+        assertEquals(mac(topology.gateway, "b0"), resolution.destinationHardwareText());
     }
 
     @Test
     void shouldResolveThroughAGatewayAsRoceV2Network() throws Exception
     {
         final AddressResolution v4 = resolve(null, "10.3.0.2");
-        assertMatchesIp(v4, "a1");
+        assertMatchesIp(v4, RDMA);
         assertEquals(NetworkType.IPV4, v4.networkType());
-        assertEquals(InetAddress.getByName("10.2.0.2"), v4.gateway());
-        assertEquals(mac(topology.gateway, "g0"), v4.destinationHardwareText(), "the gateway's MAC, not the far host's");
+        assertEquals(InetAddress.getByName("192.0.2.2"), v4.gateway());
+        assertEquals(mac(topology.gateway, "b0"), v4.destinationHardwareText(), "the gateway's MAC, not the far host's");
         assertEquals(Gid.parse("::ffff:10.3.0.2"), v4.dgid());
+        assertEquals(7, v4.hopLimit(), "the route's hoplimit metric");
 
         final AddressResolution v6 = resolve(null, "fd03::2");
-        assertMatchesIp(v6, "a1");
+        assertMatchesIp(v6, RDMA);
         assertEquals(NetworkType.IPV6, v6.networkType());
-        assertEquals(mac(topology.gateway, "g0"), v6.destinationHardwareText());
+        assertEquals(mac(topology.gateway, "b0"), v6.destinationHardwareText());
     }
 
     @Test
     void shouldResolveALocalDestinationThroughTheNetdevThatOwnsIt() throws Exception
     {
-        final AddressResolution resolution = resolve(null, "10.2.0.1");
-        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", "10.2.0.1").getFirst();
+        final AddressResolution resolution = resolve(null, "192.0.2.1");
+        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", "192.0.2.1").getFirst();
         assertEquals("lo", route.get("dev"));
         assertEquals("local", route.get("type"));
-        assertEquals("a1", resolution.netdev());
-        assertEquals(mac(topology.host, "a1"), resolution.destinationHardwareText(), "dst hw := src hw");
-        assertEquals(mac(topology.host, "a1"), resolution.sourceHardwareText());
+        assertEquals(RDMA, resolution.netdev());
+        assertEquals(NamespaceTopology.RDMA_NETDEV_MAC, resolution.destinationHardwareText(), "dst hw := src hw");
+        assertEquals(NamespaceTopology.RDMA_NETDEV_MAC, resolution.sourceHardwareText());
         assertEquals(resolution.sgid(), resolution.dgid());
     }
 
@@ -136,6 +146,7 @@ class ResolveAddrNamespaceTest
             assertTrue(resolution.loopback(), destination);
             assertNull(step(resolution, "route"), destination + " needs no route lookup");
             assertEquals(0, resolution.binding().gidIndex());
+            assertEquals(Gid.parse("fe80::5054:ff:fe12:3456"), resolution.sgid(), "GID index 0 of the ACTIVE rxe0 port");
             assertEquals(resolution.sgid(), resolution.dgid());
         }
     }
@@ -143,10 +154,18 @@ class ResolveAddrNamespaceTest
     @Test
     void shouldResolveOnANoArpLinkWithoutANeighbour() throws Exception
     {
-        final AddressResolution resolution = resolve(null, "10.6.0.2");
-        assertMatchesIp(resolution, "a4");
-        assertEquals(0, resolution.destinationHardwareAddress().length);
-        assertNull(step(resolution, "neighbour trigger"));
+        topology.ip(topology.host, "link", "set", RDMA, "arp", "off");
+        try
+        {
+            final AddressResolution resolution = resolve(null, "192.0.2.3"); // nobody has it: no ARP is sent
+            assertEquals(RDMA, resolution.netdev());
+            assertEquals(0, resolution.destinationHardwareAddress().length);
+            assertNull(step(resolution, "neighbour trigger"));
+        }
+        finally
+        {
+            topology.ip(topology.host, "link", "set", RDMA, "arp", "on");
+        }
     }
 
     @Test
@@ -154,7 +173,7 @@ class ResolveAddrNamespaceTest
     {
         assertCallFails("10.9.0.1", Errno.ENETUNREACH);     // throw route
         assertCallFails("8.8.8.8", Errno.ENETUNREACH);      // no route at all
-        assertCallFails("192.0.2.1", Errno.EHOSTUNREACH);   // unreachable
+        assertCallFails("198.18.1.1", Errno.EHOSTUNREACH);   // unreachable
         assertCallFails("198.51.100.1", Errno.EINVAL);      // blackhole
         assertCallFails("203.0.113.1", Errno.EACCES);       // prohibit
         assertCallFails("2001:db8:1::1", Errno.EHOSTUNREACH);
@@ -192,7 +211,7 @@ class ResolveAddrNamespaceTest
             final CmEvent error = channel.getEvent(10, TimeUnit.SECONDS);
             error.ack();
             assertEquals(CmEventType.ADDR_ERROR, error.type());
-            id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), TIMEOUT_MS);
+            id.resolveAddr(null, InetAddress.getByName("192.0.2.2"), TIMEOUT_MS);
             final CmEvent resolved = channel.getEvent(10, TimeUnit.SECONDS);
             resolved.ack();
             assertEquals(CmEventType.ADDR_RESOLVED, resolved.type());
@@ -204,14 +223,15 @@ class ResolveAddrNamespaceTest
     @Test
     void shouldResolveALinkLocalDestinationWithScope() throws Exception
     {
-        final int a0 = ifindex("a0");
         final InetAddress scoped = java.net.Inet6Address.getByAddress(null,
-            InetAddress.getByName("fe80::2").getAddress(), a0);
+            InetAddress.getByName("fe80::2").getAddress(), ifindex(RDMA));
         final AddressResolution resolution = resolve(null, scoped);
-        assertEquals("a0", resolution.netdev());
-        assertEquals(InetAddress.getByName("fe80::1"), resolution.source());
-        assertEquals(mac(topology.peer, "b0"), resolution.destinationHardwareText());
-        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", "fe80::2", "oif", "a0").getFirst();
+        assertEquals(RDMA, resolution.netdev());
+        assertEquals(InetAddress.getByName("fe80::5054:ff:fe12:3456"), resolution.source());
+        assertEquals(Gid.parse("fe80::5054:ff:fe12:3456"), resolution.sgid());
+        assertEquals(1, resolution.binding().gidIndex(), "the RoCE v2 entry of the link-local GID");
+        assertEquals(mac(topology.gateway, "b0"), resolution.destinationHardwareText());
+        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", "fe80::2", "oif", RDMA).getFirst();
         assertEquals(InetAddress.getByName((String)route.get("prefsrc")), resolution.source());
     }
 
@@ -223,7 +243,7 @@ class ResolveAddrNamespaceTest
         {
             if (ip.exitStatus() == 0)
             {
-                final Map<String, Object> route = dev.rdmacm.resolver.testing.Json.parseArrayOfObjects(ip.stdout()).getFirst();
+                final Map<String, Object> route = NamespaceTopology.parseJsonArray(ip.stdout()).getFirst();
                 id.resolveAddr(null, InetAddress.getByName("fe80::2"), TIMEOUT_MS);
                 assertEquals(route.get("dev"), id.resolution().netdev());
             }
@@ -242,7 +262,8 @@ class ResolveAddrNamespaceTest
         try (RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class, () ->
-                id.resolveAddr(InetAddress.getByName("fe80::1"), InetAddress.getByName("fe80::2"), TIMEOUT_MS));
+                id.resolveAddr(InetAddress.getByName("fe80::5054:ff:fe12:3456"), InetAddress.getByName("fe80::2"),
+                    TIMEOUT_MS));
             assertEquals(Errno.EINVAL, error.errno());
             assertEquals(CmIdState.IDLE, id.state());
         }
@@ -254,7 +275,7 @@ class ResolveAddrNamespaceTest
         try (RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class, () ->
-                id.resolveAddr(InetAddress.getByName("10.1.0.77"), InetAddress.getByName("10.1.0.2"), TIMEOUT_MS));
+                id.resolveAddr(InetAddress.getByName("192.0.2.77"), InetAddress.getByName("192.0.2.2"), TIMEOUT_MS));
             assertEquals(Errno.EADDRNOTAVAIL, error.errno());
             assertTrue(error.returnedByCall());
             assertEquals(CmIdState.IDLE, id.state(), "the auto-bind failed, so the id stays unbound");
@@ -267,7 +288,7 @@ class ResolveAddrNamespaceTest
         try (RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class, () ->
-                id.resolveAddr(InetAddress.getByName("10.1.0.1"), InetAddress.getByName("fd01::2"), TIMEOUT_MS));
+                id.resolveAddr(InetAddress.getByName("192.0.2.1"), InetAddress.getByName("2001:db8::2"), TIMEOUT_MS));
             assertEquals(Errno.EINVAL, error.errno());
         }
     }
@@ -277,10 +298,10 @@ class ResolveAddrNamespaceTest
     {
         try (RdmaCmId id = cm.createId(null))
         {
-            id.resolveAddr(InetAddress.getByName("10.1.0.1"), InetAddress.getByName("10.1.0.2"), TIMEOUT_MS);
+            id.resolveAddr(InetAddress.getByName("192.0.2.1"), InetAddress.getByName("192.0.2.2"), TIMEOUT_MS);
             final AddressResolution resolution = id.resolution();
-            assertEquals(InetAddress.getByName("10.1.0.1"), resolution.source());
-            assertEquals("a0", resolution.netdev());
+            assertEquals(InetAddress.getByName("192.0.2.1"), resolution.source());
+            assertEquals(RDMA, resolution.netdev());
             assertNotNull(step(resolution, "local address"));
         }
     }
@@ -338,10 +359,10 @@ class ResolveAddrNamespaceTest
             {
                 final RdmaCmId id = cm.createId(channel);
                 ids.add(id);
-                id.resolveAddr(null, InetAddress.getByName("10.1.1." + (1 + i % NamespaceTopology.EXTRA_PEER_ADDRESSES)),
-                    10_000);
+                id.resolveAddr(null, InetAddress.getByName("192.0.2." +
+                    (NamespaceTopology.FIRST_EXTRA_GATEWAY_ADDRESS + i % NamespaceTopology.EXTRA_GATEWAY_ADDRESSES)), 10_000);
             }
-            final String peerMac = mac(topology.peer, "b0");
+            final String peerMac = mac(topology.gateway, "b0");
             for (int i = 0; i < count; i++)
             {
                 final CmEvent event = channel.getEvent(30, TimeUnit.SECONDS);
@@ -360,14 +381,14 @@ class ResolveAddrNamespaceTest
     @Test
     void shouldTriggerWithAUdpDatagramWhenAskedTo() throws Exception
     {
-        topology.address(topology.peer, "b0", "10.1.2.1/16"); // a neighbour no other test has resolved
+        topology.address(topology.gateway, "b0", "192.0.2.250/24"); // a neighbour no other test has resolved
         try (RdmaCm udp = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath())
-            .gids(NamespaceGids.hostDirectory()).trigger(NeighbourTriggerMode.UDP)))
+            .gids(RecordedGids.softRoce()).trigger(NeighbourTriggerMode.UDP)))
         {
             final RdmaCmId id = udp.createId(null);
-            id.resolveAddr(null, InetAddress.getByName("10.1.2.1"), TIMEOUT_MS);
+            id.resolveAddr(null, InetAddress.getByName("192.0.2.250"), TIMEOUT_MS);
             assertTrue(step(id.resolution(), "neighbour trigger").detail().startsWith("UDP datagram"));
-            assertEquals(mac(topology.peer, "b0"), id.resolution().destinationHardwareText());
+            assertEquals(mac(topology.gateway, "b0"), id.resolution().destinationHardwareText());
         }
     }
 
@@ -376,7 +397,7 @@ class ResolveAddrNamespaceTest
     {
         try (RdmaCmId id = cm.createId(null))
         {
-            id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), TIMEOUT_MS);
+            id.resolveAddr(null, InetAddress.getByName("192.0.2.2"), TIMEOUT_MS);
             final List<String> mine = transitions.stream().filter(t -> t.startsWith(id + " ")).toList();
             assertEquals(List.of("IDLE->ADDR_BOUND", "ADDR_BOUND->ADDR_QUERY", "ADDR_QUERY->ADDR_RESOLVED"),
                 mine.stream().map(t -> t.split(" ")[1]).toList());
@@ -424,7 +445,7 @@ class ResolveAddrNamespaceTest
         assertEquals(gateway == null ? null : InetAddress.getByName((String)gateway), resolution.gateway(), "gateway");
         final Map<String, Object> link = topology.ipJson(topology.host, "link", "show", "dev", expectedDev).getFirst();
         assertEquals(link.get("address"), resolution.sourceHardwareText(), "source hardware address");
-        assertEquals(((Long)link.get("ifindex")).intValue(), resolution.ifindex());
+        assertEquals(((Number)link.get("ifindex")).intValue(), resolution.ifindex());
         assertEquals(link.get("broadcast"), dev.rdmacm.resolver.netlink.HardwareAddress.format(resolution.broadcastAddress()));
         if (resolution.destinationHardwareAddress().length > 0)
         {
@@ -451,6 +472,6 @@ class ResolveAddrNamespaceTest
 
     private static int ifindex(final String dev)
     {
-        return ((Long)topology.ipJson(topology.host, "link", "show", "dev", dev).getFirst().get("ifindex")).intValue();
+        return ((Number)topology.ipJson(topology.host, "link", "show", "dev", dev).getFirst().get("ifindex")).intValue();
     }
 }

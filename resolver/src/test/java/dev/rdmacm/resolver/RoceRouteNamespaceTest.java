@@ -6,12 +6,15 @@ import dev.rdmacm.protocol.sa.Selector;
 import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.resolver.route.RoceRouteSynthesizer;
-import dev.rdmacm.resolver.testing.NamespaceGids;
+import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
 import dev.rdmacm.sa.path.PathRecordValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -23,10 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * RoCE {@code rdma_resolve_route} in network namespaces: the path is built from what the kernel
  * reads (the route's hop limit or the namespace's default, the bound netdev's MTU, the id's ToS,
- * ACK timeout and ports), field by field as {@code cma_resolve_iboe_route} does.
+ * ACK timeout and ports), field by field as {@code cma_resolve_iboe_route} does. The soft-RoCE GID
+ * table is the recorded one the namespace fixture mirrors on {@value NamespaceTopology#RDMA_NETDEV}.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RoceRouteNamespaceTest
 {
+    private static final String RDMA = NamespaceTopology.RDMA_NETDEV;
     private static final int SOURCE_PORT = 40000;
     private static final int DESTINATION_PORT = 7471;
     private static NamespaceTopology topology;
@@ -36,13 +42,13 @@ class RoceRouteNamespaceTest
     static void start() throws Exception
     {
         topology = NamespaceTopology.create();
-        cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(NamespaceGids.hostDirectory()));
-        topology.ip(topology.host, "neigh", "replace", "10.1.0.2", "lladdr", mac(topology.peer, "b0"), "dev", "a0",
+        cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()));
+        topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", mac(topology.gateway, "b0"), "dev", RDMA,
             "nud", "permanent");
-        topology.ip(topology.host, "neigh", "replace", "fd01::2", "lladdr", mac(topology.peer, "b0"), "dev", "a0",
+        topology.ip(topology.host, "neigh", "replace", "2001:db8::2", "lladdr", mac(topology.gateway, "b0"), "dev", RDMA,
             "nud", "permanent");
         topology.sysctl(topology.host, "net.ipv4.ip_default_ttl", "77");
-        topology.sysctl(topology.host, "net.ipv6.conf.a0.hop_limit", "33");
+        topology.sysctl(topology.host, "net.ipv6.conf." + RDMA + ".hop_limit", "33");
     }
 
     @AfterAll
@@ -74,7 +80,7 @@ class RoceRouteNamespaceTest
     @Test
     void shouldBuildTheIpv4PathFieldByFieldAsTheKernel() throws Exception
     {
-        try (RdmaCmId id = resolved("0.0.0.0", "10.1.0.2"))
+        try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
             id.resolveRoute(1000);
 
@@ -83,8 +89,8 @@ class RoceRouteNamespaceTest
             assertEquals(ResolvedRoute.Kind.ROCE_SYNTHESIZED, route.kind());
             assertEquals(0x2bL, route.flags(0));
             final PathRecordValue path = route.paths().get(0);
-            assertEquals(Gid.parse("::ffff:10.1.0.1"), path.sgid(), "rdma_ip2gid(src)");
-            assertEquals(Gid.parse("::ffff:10.1.0.2"), path.dgid(), "rdma_ip2gid(dst)");
+            assertEquals(Gid.parse("::ffff:192.0.2.1"), path.sgid(), "rdma_ip2gid(src)");
+            assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
             assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
             assertTrue(path.reversible());
             assertEquals(0xffff, path.pKey());
@@ -105,7 +111,7 @@ class RoceRouteNamespaceTest
     @Test
     void shouldTakeTheTrafficClassFromTheTosAndTheLifetimeFromTheAckTimeout() throws Exception
     {
-        try (RdmaCmId id = resolved("0.0.0.0", "10.1.0.2"))
+        try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
             id.setServiceType(0x10);
             id.setAckTimeout(14);
@@ -120,24 +126,22 @@ class RoceRouteNamespaceTest
     @Test
     void shouldTakeTheHopLimitOfARouteThatSetsOne() throws Exception
     {
-        topology.ip(topology.host, "route", "add", "10.1.0.2/32", "dev", "a0", "hoplimit", "9");
-        try (RdmaCmId id = resolved("0.0.0.0", "10.1.0.2"))
+        // The fixture routes 10.3.0.0/24 via 192.0.2.2 with hoplimit 7: a routed, RoCE v2 destination.
+        try (RdmaCmId id = resolved("0.0.0.0", "10.3.0.2"))
         {
             id.resolveRoute(1000);
 
-            assertEquals(9, id.route().paths().get(0).hopLimit());
-        }
-        finally
-        {
-            topology.ip(topology.host, "route", "del", "10.1.0.2/32", "dev", "a0");
+            final PathRecordValue path = id.route().paths().get(0);
+            assertEquals(7, path.hopLimit());
+            assertEquals(Gid.parse("::ffff:10.3.0.2"), path.dgid());
         }
     }
 
     @Test
     void shouldFollowTheNetdevMtu() throws Exception
     {
-        topology.ip(topology.host, "link", "set", "a0", "mtu", "9000");
-        try (RdmaCmId id = resolved("0.0.0.0", "10.1.0.2"))
+        topology.ip(topology.host, "link", "set", RDMA, "mtu", "9000");
+        try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
             id.resolveRoute(1000);
 
@@ -145,16 +149,18 @@ class RoceRouteNamespaceTest
         }
         finally
         {
-            topology.ip(topology.host, "link", "set", "a0", "mtu", "1500");
+            topology.ip(topology.host, "link", "set", RDMA, "mtu", "1500");
         }
     }
 
+    /** Last: an MTU below 1280 takes IPv6 off the link for good. */
     @Test
+    @Order(Integer.MAX_VALUE)
     void shouldReturnEinvalWhenTheNetdevMtuLeavesNoIbMtu() throws Exception
     {
-        topology.ip(topology.host, "link", "set", "a4", "mtu", "351");
-        try (RdmaCmId id = resolved("0.0.0.0", "10.6.0.2"))
+        try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
+            topology.ip(topology.host, "link", "set", RDMA, "mtu", "351");
             final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
 
             assertEquals(Errno.EINVAL, error.errno());
@@ -163,7 +169,7 @@ class RoceRouteNamespaceTest
         }
         finally
         {
-            topology.ip(topology.host, "link", "set", "a4", "mtu", "1500");
+            topology.ip(topology.host, "link", "set", RDMA, "mtu", "1500");
         }
     }
 
@@ -174,12 +180,12 @@ class RoceRouteNamespaceTest
         {
             id.setSourceFlowinfo(0x0ab12345);
             id.resolveAddr(new InetSocketAddress(InetAddress.getByName("::"), SOURCE_PORT),
-                new InetSocketAddress(InetAddress.getByName("fd01::2"), DESTINATION_PORT), 1000);
+                new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), 1000);
             id.resolveRoute(1000);
 
             final PathRecordValue path = id.route().paths().get(0);
-            assertEquals(Gid.parse("fd01::1"), path.sgid());
-            assertEquals(Gid.parse("fd01::2"), path.dgid());
+            assertEquals(Gid.parse("2001:db8::1"), path.sgid());
+            assertEquals(Gid.parse("2001:db8::2"), path.dgid());
             assertEquals(0x12345, path.flowLabel(), "the source's own flow label");
             assertEquals(33, path.hopLimit(), "ip6_dst_hoplimit: the netdev's hop_limit");
         }

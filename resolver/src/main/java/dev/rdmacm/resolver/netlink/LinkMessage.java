@@ -1,10 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
-
 /**
  * Flyweight over {@code struct ifinfomsg} (16 bytes), the body of RTM_NEWLINK/RTM_GETLINK/RTM_DELLINK,
  * followed by IFLA_* attributes. Host byte order.
@@ -20,9 +15,8 @@ import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class LinkMessage
+public final class LinkMessage extends MessageBody<LinkMessage>
 {
-    public static final int FAMILY_OFFSET = 0;
     public static final int PAD_OFFSET = 1;
     public static final int TYPE_OFFSET = 2;
     public static final int INDEX_OFFSET = 4;
@@ -49,75 +43,53 @@ public final class LinkMessage
     public static final long IFF_NOARP = 0x80;
     public static final long IFF_LOWER_UP = 0x10000;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    public LinkMessage wrap(final DirectBuffer buffer, final int offset)
+    @Override
+    int length()
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
-        return this;
+        return LENGTH;
     }
 
-    public int attributesOffset()
+    @Override
+    String structName()
     {
-        return offset + LENGTH;
-    }
-
-    public LinkMessage clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
-    public short family()
-    {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
-    }
-
-    public LinkMessage family(final int family)
-    {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
-        return this;
+        return "ifinfomsg";
     }
 
     public int type()
     {
-        return buffer.getShort(offset + TYPE_OFFSET, ORDER) & 0xffff;
+        return hostU16(TYPE_OFFSET);
     }
 
     public LinkMessage type(final int arphrd)
     {
-        mutableBuffer.putShort(offset + TYPE_OFFSET, (short)arphrd, ORDER);
+        putHostU16(TYPE_OFFSET, arphrd);
         return this;
     }
 
     public int index()
     {
-        return buffer.getInt(offset + INDEX_OFFSET, ORDER);
+        return (int)hostU32(INDEX_OFFSET);
     }
 
     public LinkMessage index(final int ifindex)
     {
-        mutableBuffer.putInt(offset + INDEX_OFFSET, ifindex, ORDER);
+        putHostU32(INDEX_OFFSET, ifindex);
         return this;
     }
 
     public long flags()
     {
-        return buffer.getInt(offset + FLAGS_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(FLAGS_OFFSET);
     }
 
     public LinkMessage flags(final long flags)
     {
-        mutableBuffer.putInt(offset + FLAGS_OFFSET, (int)flags, ORDER);
+        putHostU32(FLAGS_OFFSET, flags);
         return this;
     }
 
     public long change()
     {
-        return buffer.getInt(offset + CHANGE_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(CHANGE_OFFSET);
     }
 }

@@ -1,10 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
-
 /**
  * Flyweight over {@code struct ndmsg} (12 bytes), the body of RTM_NEWNEIGH/RTM_GETNEIGH/RTM_DELNEIGH,
  * followed by NDA_* attributes. Host byte order.
@@ -18,9 +13,8 @@ import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
  *  +-------------------------------+---------------+---------------+
  * </pre>
  */
-public final class NeighbourMessage
+public final class NeighbourMessage extends MessageBody<NeighbourMessage>
 {
-    public static final int FAMILY_OFFSET = 0;
     public static final int PAD1_OFFSET = 1;
     public static final int PAD2_OFFSET = 2;
     public static final int IFINDEX_OFFSET = 4;
@@ -49,75 +43,53 @@ public final class NeighbourMessage
     /** Start resolution as if a packet had been sent (RTM_NEWNEIGH, needs CAP_NET_ADMIN). */
     public static final int NTF_USE = 0x01;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    public NeighbourMessage wrap(final DirectBuffer buffer, final int offset)
+    @Override
+    int length()
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
-        return this;
+        return LENGTH;
     }
 
-    public int attributesOffset()
+    @Override
+    String structName()
     {
-        return offset + LENGTH;
-    }
-
-    public NeighbourMessage clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
-    public short family()
-    {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
-    }
-
-    public NeighbourMessage family(final int family)
-    {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
-        return this;
+        return "ndmsg";
     }
 
     public int ifindex()
     {
-        return buffer.getInt(offset + IFINDEX_OFFSET, ORDER);
+        return (int)hostU32(IFINDEX_OFFSET);
     }
 
     public NeighbourMessage ifindex(final int ifindex)
     {
-        mutableBuffer.putInt(offset + IFINDEX_OFFSET, ifindex, ORDER);
+        putHostU32(IFINDEX_OFFSET, ifindex);
         return this;
     }
 
     public int state()
     {
-        return buffer.getShort(offset + STATE_OFFSET, ORDER) & 0xffff;
+        return hostU16(STATE_OFFSET);
     }
 
     public NeighbourMessage state(final int state)
     {
-        mutableBuffer.putShort(offset + STATE_OFFSET, (short)state, ORDER);
+        putHostU16(STATE_OFFSET, state);
         return this;
     }
 
     public short flags()
     {
-        return (short)(buffer.getByte(offset + FLAGS_OFFSET) & 0xff);
+        return u8(FLAGS_OFFSET);
     }
 
     public NeighbourMessage flags(final int flags)
     {
-        mutableBuffer.putByte(offset + FLAGS_OFFSET, (byte)flags);
+        putU8(FLAGS_OFFSET, flags);
         return this;
     }
 
     public short type()
     {
-        return (short)(buffer.getByte(offset + TYPE_OFFSET) & 0xff);
+        return u8(TYPE_OFFSET);
     }
 }

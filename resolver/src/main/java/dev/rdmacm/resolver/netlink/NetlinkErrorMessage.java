@@ -1,5 +1,6 @@
 package dev.rdmacm.resolver.netlink;
 
+import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 
 import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
@@ -43,11 +44,12 @@ public final class NetlinkErrorMessage
      */
     public NetlinkErrorMessage wrap(final DirectBuffer buffer, final int offset, final int end, final int headerFlags)
     {
+        MalformedMessageException.requireLength("nlmsgerr", end - offset, LENGTH);
         this.buffer = buffer;
         this.offset = offset;
         this.end = end;
         this.headerFlags = headerFlags;
-        original.wrap(buffer, offset + ORIGINAL_HEADER_OFFSET);
+        original.wrap(buffer, offset + ORIGINAL_HEADER_OFFSET, end - offset - ORIGINAL_HEADER_OFFSET);
         return this;
     }
 

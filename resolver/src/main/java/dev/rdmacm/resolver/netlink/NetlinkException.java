@@ -19,11 +19,16 @@ public final class NetlinkException extends IOException
 
     public NetlinkException(final String request, final int errno, final String extendedAck)
     {
-        super(request + " failed: errno " + errno + " " + Errno.name(errno) + " (" + Errno.description(errno) + ")" +
-            (extendedAck == null ? "" : ": " + extendedAck));
+        super(request + " failed: " + Errno.describe(errno) + (extendedAck == null ? "" : ": " + extendedAck));
         this.request = request;
         this.errno = errno;
         this.extendedAck = extendedAck;
+    }
+
+    /** The same failure with what the request was about, e.g. {@code RTM_GETROUTE 10.1.0.2}. */
+    public NetlinkException about(final String subject)
+    {
+        return new NetlinkException(request + " " + subject, errno, extendedAck);
     }
 
     public String request()

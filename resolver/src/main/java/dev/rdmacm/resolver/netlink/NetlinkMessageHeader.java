@@ -1,5 +1,6 @@
 package dev.rdmacm.resolver.netlink;
 
+import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -23,7 +24,7 @@ import java.nio.ByteOrder;
  * </pre>
  * Messages are padded to 4 bytes ({@link #align(int)}); a datagram may hold several.
  */
-public final class NetlinkMessageHeader
+public final class NetlinkMessageHeader extends Flyweight
 {
     public static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
@@ -63,26 +64,27 @@ public final class NetlinkMessageHeader
     /** In an NLMSG_ERROR: extended-ack attributes follow the (possibly capped) original request. */
     public static final int NLM_F_ACK_TLVS = 0x200;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
     public static int align(final int length)
     {
         return (length + ALIGNMENT - 1) & -ALIGNMENT;
     }
 
-    public NetlinkMessageHeader wrap(final DirectBuffer buffer, final int offset)
+    /**
+     * Wraps a received message header with {@code available} bytes left in the datagram.
+     *
+     * @throws dev.rdmacm.protocol.MalformedMessageException when fewer than 16 bytes are left.
+     */
+    public NetlinkMessageHeader wrap(final DirectBuffer buffer, final int offset, final int available)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
+        wrapForReading("nlmsghdr", buffer, offset, available, LENGTH);
         return this;
     }
 
-    public int offset()
+    /** Wraps for encoding a request. */
+    public NetlinkMessageHeader wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        return offset;
+        wrapForWriting(buffer, offset);
+        return this;
     }
 
     /** Offset of the message body (rtmsg, ifinfomsg, nlmsgerr...) in the buffer. */
@@ -93,56 +95,56 @@ public final class NetlinkMessageHeader
 
     public long length()
     {
-        return buffer.getInt(offset + LENGTH_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(LENGTH_OFFSET);
     }
 
     public NetlinkMessageHeader length(final long length)
     {
-        mutableBuffer.putInt(offset + LENGTH_OFFSET, (int)length, ORDER);
+        putHostU32(LENGTH_OFFSET, length);
         return this;
     }
 
     public int type()
     {
-        return buffer.getShort(offset + TYPE_OFFSET, ORDER) & 0xffff;
+        return hostU16(TYPE_OFFSET);
     }
 
     public NetlinkMessageHeader type(final int type)
     {
-        mutableBuffer.putShort(offset + TYPE_OFFSET, (short)type, ORDER);
+        putHostU16(TYPE_OFFSET, type);
         return this;
     }
 
     public int flags()
     {
-        return buffer.getShort(offset + FLAGS_OFFSET, ORDER) & 0xffff;
+        return hostU16(FLAGS_OFFSET);
     }
 
     public NetlinkMessageHeader flags(final int flags)
     {
-        mutableBuffer.putShort(offset + FLAGS_OFFSET, (short)flags, ORDER);
+        putHostU16(FLAGS_OFFSET, flags);
         return this;
     }
 
     public long sequence()
     {
-        return buffer.getInt(offset + SEQUENCE_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(SEQUENCE_OFFSET);
     }
 
     public NetlinkMessageHeader sequence(final long sequence)
     {
-        mutableBuffer.putInt(offset + SEQUENCE_OFFSET, (int)sequence, ORDER);
+        putHostU32(SEQUENCE_OFFSET, sequence);
         return this;
     }
 
     public long portId()
     {
-        return buffer.getInt(offset + PORT_ID_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(PORT_ID_OFFSET);
     }
 
     public NetlinkMessageHeader portId(final long portId)
     {
-        mutableBuffer.putInt(offset + PORT_ID_OFFSET, (int)portId, ORDER);
+        putHostU32(PORT_ID_OFFSET, portId);
         return this;
     }
 }

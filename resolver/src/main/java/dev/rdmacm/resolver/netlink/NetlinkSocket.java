@@ -188,7 +188,7 @@ public final class NetlinkSocket implements AutoCloseable
             int offset = 0;
             while (offset + NetlinkMessageHeader.LENGTH <= received)
             {
-                header.wrap(receiveBuffer, offset);
+                header.wrap(receiveBuffer, offset, (int)received - offset);
                 final int messageLength = (int)header.length();
                 if (messageLength < NetlinkMessageHeader.LENGTH || offset + messageLength > received)
                 {
@@ -209,7 +209,7 @@ public final class NetlinkSocket implements AutoCloseable
         int offset = 0;
         while (offset + NetlinkMessageHeader.LENGTH <= received)
         {
-            header.wrap(receiveBuffer, offset);
+            header.wrap(receiveBuffer, offset, received - offset);
             final int messageLength = (int)header.length();
             if (messageLength < NetlinkMessageHeader.LENGTH || offset + messageLength > received)
             {

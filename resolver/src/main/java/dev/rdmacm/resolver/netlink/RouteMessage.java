@@ -1,10 +1,5 @@
 package dev.rdmacm.resolver.netlink;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
-
 /**
  * Flyweight over {@code struct rtmsg} (12 bytes), the body of RTM_NEWROUTE/RTM_GETROUTE, followed by
  * RTA_* attributes. Host byte order.
@@ -18,9 +13,8 @@ import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class RouteMessage
+public final class RouteMessage extends MessageBody<RouteMessage>
 {
-    public static final int FAMILY_OFFSET = 0;
     public static final int DST_LEN_OFFSET = 1;
     public static final int SRC_LEN_OFFSET = 2;
     public static final int TOS_OFFSET = 3;
@@ -59,96 +53,73 @@ public final class RouteMessage
     /** Report the table the route came from; accepted under strict checking for IPv4 only. */
     public static final int RTM_F_LOOKUP_TABLE = 0x1000;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
-    public RouteMessage wrap(final DirectBuffer buffer, final int offset)
+    @Override
+    int length()
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer m ? m : null;
-        this.offset = offset;
-        return this;
+        return LENGTH;
     }
 
-    public int attributesOffset()
+    @Override
+    String structName()
     {
-        return offset + LENGTH;
-    }
-
-    /** Zeroes the whole body so that fields not set by the caller are 0 as the kernel expects. */
-    public RouteMessage clear()
-    {
-        mutableBuffer.setMemory(offset, LENGTH, (byte)0);
-        return this;
-    }
-
-    public short family()
-    {
-        return (short)(buffer.getByte(offset + FAMILY_OFFSET) & 0xff);
-    }
-
-    public RouteMessage family(final int family)
-    {
-        mutableBuffer.putByte(offset + FAMILY_OFFSET, (byte)family);
-        return this;
+        return "rtmsg";
     }
 
     public short dstLength()
     {
-        return (short)(buffer.getByte(offset + DST_LEN_OFFSET) & 0xff);
+        return u8(DST_LEN_OFFSET);
     }
 
     public RouteMessage dstLength(final int bits)
     {
-        mutableBuffer.putByte(offset + DST_LEN_OFFSET, (byte)bits);
+        putU8(DST_LEN_OFFSET, bits);
         return this;
     }
 
     public short srcLength()
     {
-        return (short)(buffer.getByte(offset + SRC_LEN_OFFSET) & 0xff);
+        return u8(SRC_LEN_OFFSET);
     }
 
     public RouteMessage srcLength(final int bits)
     {
-        mutableBuffer.putByte(offset + SRC_LEN_OFFSET, (byte)bits);
+        putU8(SRC_LEN_OFFSET, bits);
         return this;
     }
 
     public short tos()
     {
-        return (short)(buffer.getByte(offset + TOS_OFFSET) & 0xff);
+        return u8(TOS_OFFSET);
     }
 
     public short table()
     {
-        return (short)(buffer.getByte(offset + TABLE_OFFSET) & 0xff);
+        return u8(TABLE_OFFSET);
     }
 
     public short protocol()
     {
-        return (short)(buffer.getByte(offset + PROTOCOL_OFFSET) & 0xff);
+        return u8(PROTOCOL_OFFSET);
     }
 
     public short scope()
     {
-        return (short)(buffer.getByte(offset + SCOPE_OFFSET) & 0xff);
+        return u8(SCOPE_OFFSET);
     }
 
     public short type()
     {
-        return (short)(buffer.getByte(offset + TYPE_OFFSET) & 0xff);
+        return u8(TYPE_OFFSET);
     }
 
     public long flags()
     {
-        return buffer.getInt(offset + FLAGS_OFFSET, ORDER) & 0xffff_ffffL;
+        return hostU32(FLAGS_OFFSET);
     }
 
     public RouteMessage flags(final long flags)
     {
-        mutableBuffer.putInt(offset + FLAGS_OFFSET, (int)flags, ORDER);
+        putHostU32(FLAGS_OFFSET, flags);
         return this;
     }
 }

@@ -101,7 +101,14 @@ public final class Rtnetlink implements AutoCloseable
             end = RouteAttribute.putInt(buffer, end, RouteMessage.RTA_OIF, outputIfindex);
         }
         route = null;
-        socket.transact(end, "RTM_GETROUTE " + destination.getHostAddress(), onRoute);
+        try
+        {
+            socket.transact(end, "RTM_GETROUTE", onRoute);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about(destination.getHostAddress());
+        }
         return requireReply(route, "RTM_GETROUTE");
     }
 
@@ -113,7 +120,14 @@ public final class Rtnetlink implements AutoCloseable
         int end = linkMessage.attributesOffset();
         end = RouteAttribute.putInt(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
         link = null;
-        socket.transact(end, "RTM_GETLINK ifindex " + ifindex, onLink);
+        try
+        {
+            socket.transact(end, "RTM_GETLINK", onLink);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about("ifindex " + ifindex);
+        }
         return requireReply(link, "RTM_GETLINK");
     }
 
@@ -127,7 +141,14 @@ public final class Rtnetlink implements AutoCloseable
         end = RouteAttribute.put(buffer, end, LinkMessage.IFLA_IFNAME, bytes, bytes.length);
         end = RouteAttribute.putInt(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
         link = null;
-        socket.transact(end, "RTM_GETLINK " + name, onLink);
+        try
+        {
+            socket.transact(end, "RTM_GETLINK", onLink);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about(name);
+        }
         return requireReply(link, "RTM_GETLINK");
     }
 
@@ -167,7 +188,7 @@ public final class Rtnetlink implements AutoCloseable
         neighbour = null;
         try
         {
-            socket.transact(end, "RTM_GETNEIGH " + destination.getHostAddress(), onNeighbour);
+            socket.transact(end, "RTM_GETNEIGH", onNeighbour);
         }
         catch (final NetlinkException ex)
         {
@@ -175,7 +196,7 @@ public final class Rtnetlink implements AutoCloseable
             {
                 return null;
             }
-            throw ex;
+            throw ex.about(destination.getHostAddress());
         }
         return neighbour;
     }
@@ -192,7 +213,14 @@ public final class Rtnetlink implements AutoCloseable
             .family(family(destination)).ifindex(ifindex).state(0).flags(NeighbourMessage.NTF_USE);
         final int end = RouteAttribute.put(buffer, neighbourMessage.attributesOffset(), NeighbourMessage.NDA_DST, dst,
             dst.length);
-        socket.transact(end, "RTM_NEWNEIGH NTF_USE " + destination.getHostAddress(), ignore);
+        try
+        {
+            socket.transact(end, "RTM_NEWNEIGH NTF_USE", ignore);
+        }
+        catch (final NetlinkException ex)
+        {
+            throw ex.about(destination.getHostAddress());
+        }
     }
 
     /** Decodes an RTM_NEWROUTE message (a reply to RTM_GETROUTE). */
@@ -202,7 +230,7 @@ public final class Rtnetlink implements AutoCloseable
         {
             return null;
         }
-        routeMessage.wrap(buffer, header.bodyOffset());
+        routeMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         final int family = routeMessage.family();
         int table = routeMessage.table();
         InetAddress destination = null;
@@ -254,7 +282,7 @@ public final class Rtnetlink implements AutoCloseable
     /** Decodes an RTM_NEWLINK or RTM_DELLINK message. */
     public Link decodeLink(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
     {
-        linkMessage.wrap(buffer, header.bodyOffset());
+        linkMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         String name = "";
         int mtu = 0;
         int operationalState = 0;
@@ -282,7 +310,7 @@ public final class Rtnetlink implements AutoCloseable
     /** Decodes an RTM_NEWNEIGH or RTM_DELNEIGH message (a reply or an RTNLGRP_NEIGH event). */
     public Neighbour decodeNeighbour(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
     {
-        neighbourMessage.wrap(buffer, header.bodyOffset());
+        neighbourMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         InetAddress destination = null;
         byte[] lladdr = new byte[0];
         attribute.wrap(buffer, neighbourMessage.attributesOffset(), end);
@@ -307,7 +335,7 @@ public final class Rtnetlink implements AutoCloseable
         {
             return;
         }
-        addressMessage.wrap(buffer, header.bodyOffset());
+        addressMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         InetAddress local = null;
         InetAddress address = null;
         attribute.wrap(buffer, addressMessage.attributesOffset(), end);

@@ -15,7 +15,7 @@ public final class NativeCallException extends IOException
 
     public NativeCallException(final String call, final int errno)
     {
-        super(call + " failed: errno " + errno + " " + Errno.name(errno) + " (" + Errno.description(errno) + ")");
+        super(call + " failed: " + Errno.describe(errno));
         this.call = call;
         this.errno = errno;
     }

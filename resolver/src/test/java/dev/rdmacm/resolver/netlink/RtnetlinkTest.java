@@ -47,47 +47,47 @@ class RtnetlinkTest
     @Test
     void shouldMatchIpRouteGetForDirectlyConnectedDestination() throws Exception
     {
-        assertRouteMatchesIp("10.1.0.2", null, null);
+        assertRouteMatchesIp("192.0.2.2", null, null);
     }
 
     @Test
     void shouldMatchIpRouteGetForDestinationBehindGateway() throws Exception
     {
         final Route route = assertRouteMatchesIp("10.3.0.2", null, null);
-        assertEquals("10.2.0.2", route.gateway().getHostAddress());
+        assertEquals("192.0.2.2", route.gateway().getHostAddress());
     }
 
     @Test
     void shouldMatchIpRouteGetForGivenSource() throws Exception
     {
-        assertRouteMatchesIp("10.1.0.2", "10.1.0.1", null);
+        assertRouteMatchesIp("192.0.2.2", "192.0.2.1", null);
     }
 
     @Test
     void shouldMatchIpRouteGetForLocalDestination() throws Exception
     {
-        final Route route = assertRouteMatchesIp("10.1.0.1", null, null);
+        final Route route = assertRouteMatchesIp("192.0.2.1", null, null);
         assertEquals(RouteMessage.RTN_LOCAL, route.type());
     }
 
     @Test
     void shouldMatchIpRouteGetForIpv6Destinations() throws Exception
     {
-        assertRouteMatchesIp("fd01::2", null, null);
+        assertRouteMatchesIp("2001:db8::2", null, null);
         final Route viaGateway = assertRouteMatchesIp("fd03::2", null, null);
-        assertEquals("fd02:0:0:0:0:0:0:2", viaGateway.gateway().getHostAddress());
+        assertEquals("2001:db8:0:0:0:0:0:2", viaGateway.gateway().getHostAddress());
     }
 
     @Test
     void shouldMatchIpRouteGetForLinkLocalDestinationBoundToDevice() throws Exception
     {
-        assertRouteMatchesIp("fe80::2", null, "a0");
+        assertRouteMatchesIp("fe80::2", null, NamespaceTopology.RDMA_NETDEV);
     }
 
     @Test
     void shouldReportTheKernelErrnoForEachErrorRoute() throws Exception
     {
-        assertRouteErrno("192.0.2.1", Errno.EHOSTUNREACH, "No route to host");
+        assertRouteErrno("198.18.1.1", Errno.EHOSTUNREACH, "No route to host");
         assertRouteErrno("203.0.113.1", Errno.EACCES, "Permission denied");
         assertRouteErrno("198.51.100.1", Errno.EINVAL, "Invalid argument");
         assertRouteErrno("10.9.0.1", Errno.ENETUNREACH, "Network is unreachable");
@@ -97,12 +97,12 @@ class RtnetlinkTest
     }
 
     @Test
-    void shouldMatchIpLinkShowForVethLoopbackAndNoArpLinks() throws Exception
+    void shouldMatchIpLinkShowForVethAndLoopbackLinks() throws Exception
     {
-        for (final String name : List.of("a0", "lo", "a4"))
+        for (final String name : List.of(NamespaceTopology.RDMA_NETDEV, "lo", "a2"))
         {
             final Map<String, Object> expected = topology.ipJson(topology.host, "link", "show", "dev", name).getFirst();
-            final int ifindex = ((Long)expected.get("ifindex")).intValue();
+            final int ifindex = ((Number)expected.get("ifindex")).intValue();
             final Link link = inHost.call(() ->
             {
                 try (Rtnetlink rtnetlink = Rtnetlink.open())
@@ -111,7 +111,7 @@ class RtnetlinkTest
                 }
             });
             assertEquals(name, link.name());
-            assertEquals(((Long)expected.get("mtu")).intValue(), link.mtu());
+            assertEquals(((Number)expected.get("mtu")).intValue(), link.mtu());
             assertEquals(expected.get("address"), link.addressText());
             assertEquals(expected.get("broadcast"), link.broadcastText());
             assertEquals(linkType(expected.get("link_type")), link.type(), name);
@@ -138,15 +138,15 @@ class RtnetlinkTest
     @Test
     void shouldFindTheInterfaceOwningALocalAddress() throws Exception
     {
-        final int a1 = ifindex("a1");
+        final int rdmaNetdev = ifindex(NamespaceTopology.RDMA_NETDEV);
         final InterfaceAddress owner = inHost.call(() ->
         {
             try (Rtnetlink rtnetlink = Rtnetlink.open())
             {
-                return rtnetlink.findLocalAddress(InetAddress.getByName("fd02::1"), 0);
+                return rtnetlink.findLocalAddress(InetAddress.getByName("2001:db8::1"), 0);
             }
         });
-        assertEquals(a1, owner.ifindex());
+        assertEquals(rdmaNetdev, owner.ifindex());
         assertEquals(64, owner.prefixLength());
         assertNull(inHost.call(() ->
         {
@@ -202,7 +202,7 @@ class RtnetlinkTest
                     .flags(NetlinkMessageHeader.NLM_F_REQUEST).sequence(socket.nextSequence());
                 final RouteMessage route = new RouteMessage().wrap(buffer, NetlinkMessageHeader.LENGTH).clear()
                     .family(10).dstLength(128).flags(RouteMessage.RTM_F_LOOKUP_TABLE);
-                final byte[] dst = InetAddress.getByName("fd01::2").getAddress();
+                final byte[] dst = InetAddress.getByName("2001:db8::2").getAddress();
                 final int end = RouteAttribute.put(buffer, route.attributesOffset(), RouteMessage.RTA_DST, dst, 16);
                 socket.transact(end, "RTM_GETROUTE", (header, b, e) -> { });
                 return null;
@@ -280,7 +280,7 @@ class RtnetlinkTest
 
     private static int ifindex(final String name)
     {
-        return ((Long)topology.ipJson(topology.host, "link", "show", "dev", name).getFirst().get("ifindex")).intValue();
+        return ((Number)topology.ipJson(topology.host, "link", "show", "dev", name).getFirst().get("ifindex")).intValue();
     }
 
     private static int linkType(final Object ipLinkType)

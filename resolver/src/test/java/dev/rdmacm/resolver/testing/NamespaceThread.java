@@ -50,9 +50,16 @@ public final class NamespaceThread implements AutoCloseable
     }
 
     @Override
-    public void close() throws InterruptedException
+    public void close()
     {
         executor.shutdownNow();
-        executor.awaitTermination(10, TimeUnit.SECONDS);
+        try
+        {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -1,7 +1,11 @@
 package dev.rdmacm.resolver.testing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.testing.Peers;
+import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,26 +20,31 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Network namespaces joined by veth pairs, built with iproute2 and deleted on {@link #close()} (also
  * when building fails half-way, and by a shutdown hook if the JVM exits first). Names are unique:
- * {@code rdmacm-<pid>-<n>-<role>}.
+ * {@code rdmacm-<pid>-<n>-<role>}. The host's {@value #RDMA_NETDEV} is the netdev of the recorded
+ * soft-RoCE sysfs tree ({@link RecordedGids#softRoce()}): same name, MAC and addresses, so the verbs
+ * module's GID table binds it; every other host link has no RDMA device.
  * <pre>
- *                 a0 10.1.0.1/16 fd01::1 fe80::1      b0 10.1.0.2/16 fd01::2 fe80::2, 10.1.1.1-250
- *   +--------+----------------------------------------------+--------+
- *   |  host  | a3 10.5.0.1/24 ------------- b3 10.5.0.2/24  |  peer  |  (a3: no RDMA device)
- *   |        | a2 10.4.0.1/24 (retrans 100 ms) -- b2 (no address: never answers)
- *   |        |                                              +--------+
- *   |        | a1 10.2.0.1/24 fd02::1 fe80::21 --- g0 10.2.0.2 fd02::2 fe80::22 [gateway, forwarding]
- *   |        |     g1 10.3.0.1 fd03::1 fe80::31 --- c0 10.3.0.2 fd03::2 fe80::32 [far]
- *   |        | a4 10.6.0.1/24 NOARP ------- b4 10.6.0.2/24 NOARP
- *   +--------+ routes: 10.3.0.0/24 via 10.2.0.2, fd03::/64 via fd02::2,
- *              unreachable 192.0.2.0/24 2001:db8:1::/48, prohibit 203.0.113.0/24 2001:db8:2::/48,
- *              blackhole 198.51.100.0/24 2001:db8:3::/48, throw 10.9.0.0/16 2001:db8:4::/48
+ *  host                                         gw (forwarding)                     far
+ *  veth-rdma0 52:54:00:12:34:56 ------------- b0 192.0.2.2/24, .10-.249   g1 --- c0 10.3.0.2/24
+ *    192.0.2.1/24 2001:db8::1/64                 2001:db8::2/64 fe80::2    10.3.0.1   fd03::2/64
+ *    fe80::5054:ff:fe12:3456/64                                            fd03::1
+ *  a2 10.4.0.1/24 (retrans 100 ms) ---------- b2 (no address: never answers)        [peer]
+ *  a3 10.5.0.1/24 ---------------------------- b3 10.5.0.2/24                        [peer]
+ *  routes: 10.3.0.0/24 via 192.0.2.2 hoplimit 7, fd03::/64 via 2001:db8::2,
+ *          unreachable 198.18.1.0/24 2001:db8:1::/48, prohibit 203.0.113.0/24 2001:db8:2::/48,
+ *          blackhole 198.51.100.0/24 2001:db8:3::/48, throw 10.9.0.0/16 2001:db8:4::/48
  * </pre>
  */
 public final class NamespaceTopology implements AutoCloseable
 {
-    public static final int EXTRA_PEER_ADDRESSES = 250;
+    public static final String RDMA_NETDEV = RecordedSysfsTrees.SOFT_ROCE_NETDEV;
+    public static final String RDMA_NETDEV_MAC = "52:54:00:12:34:56";
+    /** Addresses 192.0.2.10 to 192.0.2.249 on the gateway's b0, for many distinct neighbours. */
+    public static final int EXTRA_GATEWAY_ADDRESSES = 240;
+    public static final int FIRST_EXTRA_GATEWAY_ADDRESS = 10;
 
     private static final AtomicInteger COUNTER = new AtomicInteger();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String prefix = "rdmacm-" + ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet();
     private final List<String> created = new ArrayList<>();
@@ -77,39 +86,31 @@ public final class NamespaceTopology implements AutoCloseable
             created.add(ns);
             ip(ns, "link", "set", "lo", "up");
         }
-        veth(host, "a0", peer, "b0");
-        veth(host, "a1", gateway, "g0");
+        veth(host, RDMA_NETDEV, gateway, "b0");
+        ip(host, "link", "set", RDMA_NETDEV, "address", RDMA_NETDEV_MAC);
         veth(host, "a2", peer, "b2");
         veth(host, "a3", peer, "b3");
         veth(gateway, "g1", far, "c0");
-        veth(host, "a4", peer, "b4");
-        // IFF_NOARP: resolution has no neighbour step on this link.
-        ip(host, "link", "set", "a4", "arp", "off");
-        ip(peer, "link", "set", "b4", "arp", "off");
 
-        address(host, "a0", "10.1.0.1/16", "fd01::1/64", "fe80::1/64");
-        address(peer, "b0", "10.1.0.2/16", "fd01::2/64", "fe80::2/64");
         // Every IPv6 link needs a link-local address: without one the kernel sends no neighbour solicitation.
-        address(host, "a1", "10.2.0.1/24", "fd02::1/64", "fe80::21/64");
-        address(gateway, "g0", "10.2.0.2/24", "fd02::2/64", "fe80::22/64");
+        address(host, RDMA_NETDEV, RecordedSysfsTrees.SOFT_ROCE_IPV4 + "/24", RecordedSysfsTrees.SOFT_ROCE_IPV6 + "/64",
+            RecordedSysfsTrees.SOFT_ROCE_LINK_LOCAL_GID + "/64");
+        address(gateway, "b0", "192.0.2.2/24", "2001:db8::2/64", "fe80::2/64");
         address(gateway, "g1", "10.3.0.1/24", "fd03::1/64", "fe80::31/64");
         address(far, "c0", "10.3.0.2/24", "fd03::2/64", "fe80::32/64");
         address(host, "a2", "10.4.0.1/24");
         address(host, "a3", "10.5.0.1/24");
         address(peer, "b3", "10.5.0.2/24");
-        address(host, "a4", "10.6.0.1/24");
-        address(peer, "b4", "10.6.0.2/24");
         final StringBuilder batch = new StringBuilder();
-        for (int i = 1; i <= EXTRA_PEER_ADDRESSES; i++)
+        for (int i = 0; i < EXTRA_GATEWAY_ADDRESSES; i++)
         {
-            batch.append("address add 10.1.1.").append(i).append("/16 dev b0\n");
+            batch.append("address add 192.0.2.").append(FIRST_EXTRA_GATEWAY_ADDRESS + i).append("/24 dev b0\n");
         }
-        batch(peer, batch.toString());
+        batch(gateway, batch.toString());
 
-        for (final String[] link : List.of(new String[]{host, "a0"}, new String[]{host, "a1"},
-            new String[]{host, "a2"}, new String[]{host, "a3"}, new String[]{host, "a4"}, new String[]{peer, "b4"}, new String[]{peer, "b0"},
-            new String[]{peer, "b2"}, new String[]{peer, "b3"}, new String[]{gateway, "g0"},
-            new String[]{gateway, "g1"}, new String[]{far, "c0"}))
+        for (final String[] link : List.of(new String[]{host, RDMA_NETDEV}, new String[]{host, "a2"},
+            new String[]{host, "a3"}, new String[]{gateway, "b0"}, new String[]{peer, "b2"},
+            new String[]{peer, "b3"}, new String[]{gateway, "g1"}, new String[]{far, "c0"}))
         {
             ip(link[0], "link", "set", link[1], "up");
         }
@@ -117,11 +118,11 @@ public final class NamespaceTopology implements AutoCloseable
         sysctl(gateway, "net.ipv6.conf.all.forwarding", "1");
         sysctl(host, "net.ipv4.neigh.a2.retrans_time_ms", "100");
 
-        ip(host, "route", "add", "10.3.0.0/24", "via", "10.2.0.2");
-        ip(host, "-6", "route", "add", "fd03::/64", "via", "fd02::2");
+        ip(host, "route", "add", "10.3.0.0/24", "via", "192.0.2.2", "hoplimit", "7");
+        ip(host, "-6", "route", "add", "fd03::/64", "via", "2001:db8::2");
         ip(far, "route", "add", "default", "via", "10.3.0.1");
         ip(far, "-6", "route", "add", "default", "via", "fd03::1");
-        ip(host, "route", "add", "unreachable", "192.0.2.0/24");
+        ip(host, "route", "add", "unreachable", "198.18.1.0/24");
         ip(host, "route", "add", "prohibit", "203.0.113.0/24");
         ip(host, "route", "add", "blackhole", "198.51.100.0/24");
         ip(host, "route", "add", "throw", "10.9.0.0/16");
@@ -178,7 +179,20 @@ public final class NamespaceTopology implements AutoCloseable
     {
         final List<String> command = new ArrayList<>(List.of("-j"));
         command.addAll(List.of(args));
-        return Json.parseArrayOfObjects(ip(ns, command.toArray(String[]::new)));
+        return parseJsonArray(ip(ns, command.toArray(String[]::new)));
+    }
+
+    /** Parses the JSON array of objects that {@code ip -j} prints (numbers as Integer or Long). */
+    public static List<Map<String, Object>> parseJsonArray(final String json)
+    {
+        try
+        {
+            return JSON.readValue(json.isBlank() ? "[]" : json, new TypeReference<>() { });
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("ip printed no JSON array: " + json, ex);
+        }
     }
 
     /** Like {@link #ip} but returns the exit status and stderr instead of failing: for expected errors. */

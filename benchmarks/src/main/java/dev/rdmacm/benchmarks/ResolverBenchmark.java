@@ -1,0 +1,95 @@
+package dev.rdmacm.benchmarks;
+
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.RdmaCm;
+import dev.rdmacm.resolver.RdmaCmId;
+import dev.rdmacm.resolver.netlink.Neighbour;
+import dev.rdmacm.resolver.netlink.Route;
+import dev.rdmacm.resolver.netlink.Rtnetlink;
+import dev.rdmacm.resolver.posix.NetworkNamespace;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.net.InetAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Netlink round trips of address resolution against the real kernel, inside the namespace that
+ * {@code benchmarks/run-resolver-bench} builds, compared there with the C program
+ * {@code src/main/c/netlink_roundtrip.c} doing the same raw round trips.
+ * <ul>
+ *   <li>{@code routeLookup}: one RTM_GETROUTE (C: "route").</li>
+ *   <li>{@code resolutionRoundTrips}: RTM_GETROUTE, RTM_GETLINK, RTM_GETNEIGH for a valid neighbour, the
+ *       round trips of one resolution attempt (C: "resolution").</li>
+ *   <li>{@code resolveAddrSynchronous}: a whole synchronous {@code rdma_resolve_addr} through the event
+ *       loop, including the two thread hand-overs (no C counterpart).</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED",
+    "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+public class ResolverBenchmark
+{
+    @State(Scope.Thread)
+    public static class InNamespace
+    {
+        Rtnetlink rtnetlink;
+        InetAddress destination;
+        RdmaCm cm;
+
+        @Setup(Level.Trial)
+        public void enter() throws Exception
+        {
+            // JMH runs setup and benchmark of a thread-scoped state on the same worker thread.
+            NetworkNamespace.enter(BenchNamespace.path());
+            rtnetlink = Rtnetlink.open();
+            destination = InetAddress.getByName(BenchNamespace.VALID_NEIGHBOUR);
+            cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(BenchNamespace.path())
+                .gids(BenchNamespace.gids()));
+        }
+
+        @TearDown(Level.Trial)
+        public void close()
+        {
+            cm.close();
+            rtnetlink.close();
+        }
+    }
+
+    @Benchmark
+    public Route routeLookup(final InNamespace state) throws Exception
+    {
+        return state.rtnetlink.route(state.destination, null, 0);
+    }
+
+    @Benchmark
+    public Neighbour resolutionRoundTrips(final InNamespace state) throws Exception
+    {
+        final Route route = state.rtnetlink.route(state.destination, null, 0);
+        state.rtnetlink.link(route.outputIfindex());
+        return state.rtnetlink.neighbour(route.outputIfindex(), route.nextHop());
+    }
+
+    @Benchmark
+    public AddressResolution resolveAddrSynchronous(final InNamespace state) throws Exception
+    {
+        final RdmaCmId id = state.cm.createId(null);
+        id.resolveAddr(null, state.destination, 2000);
+        final AddressResolution resolution = id.resolution();
+        id.destroy();
+        return resolution;
+    }
+}
