@@ -71,7 +71,8 @@ public final class PathCommand implements Callable<Integer>
     @Option(names = "--sl", paramLabel = "S", description = "service level 0-15")
     String sl;
 
-    @Option(names = "--numb-path", paramLabel = "N", defaultValue = "1", description = "most paths wanted, 1-127 (default ${DEFAULT-VALUE})")
+    @Option(names = "--numb-path", paramLabel = "N", defaultValue = "1",
+        description = "most paths wanted, 1-127; 0 leaves NumbPath out of the query (default ${DEFAULT-VALUE})")
     String numbPath;
 
     @Option(names = "--reversible", description = "only paths usable in both directions")

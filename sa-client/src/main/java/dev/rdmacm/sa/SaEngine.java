@@ -508,7 +508,10 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         final boolean table = tx.request.responseMethod() == MadMethod.GET_TABLE_RESP ||
             tx.request.responseMethod() == MadMethod.GET_MULTI_RESP;
         final boolean wholeInOne = rmppActive && rmpp.flags() == RmppHeader.FLAG_ACTIVE && rmpp.segmentNumber() == 0;
-        if (tx.state != SaTransaction.State.AWAITING_RESPONSE || (table && !wholeInOne) || (rmppActive && !wholeInOne))
+        // An error answer carries no records, so a table request may get it without RMPP.
+        final boolean plainError = status != 0 && !rmppActive;
+        if (tx.state != SaTransaction.State.AWAITING_RESPONSE || (table && !wholeInOne && !plainError) ||
+            (rmppActive && !wholeInOne))
         {
             counters.increment(SaCounter.DROPPED_MALFORMED);
             return;

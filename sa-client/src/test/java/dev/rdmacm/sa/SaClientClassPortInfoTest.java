@@ -1,5 +1,6 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.protocol.sa.SaAttribute;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
@@ -26,7 +27,7 @@ class SaClientClassPortInfoTest
         try (SaClient client = SaClient.start(
             IbsimTransport.attach(fabric().host(), fabric().ctlPort(), "Hca2", Duration.ofSeconds(2)), SaClientConfig.defaults()))
         {
-            final SaRequest request = SaRequest.get("ClassPortInfo", 0x0001, 0, new byte[0], 0, RecordCheck.ANY, null);
+            final SaRequest request = SaRequest.get("ClassPortInfo", SaAttribute.CLASS_PORT_INFO, 0, new byte[0], 0, RecordCheck.ANY, null);
             final SaResponse response = client.query(request, Duration.ofSeconds(2)).get(5, TimeUnit.SECONDS);
             final UnsafeBuffer cpi = new UnsafeBuffer(response.records().get(0));
             assertEquals(expected.get("Capability mask"), String.format("0x%04X", cpi.getShort(2, BIG_ENDIAN) & 0xffff));

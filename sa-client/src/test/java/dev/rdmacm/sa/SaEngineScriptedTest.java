@@ -116,6 +116,15 @@ class SaEngineScriptedTest
     }
 
     @Test
+    void shouldFailATableQueryWithThePlainErrorTheSaSends()
+    {
+        try (SaClient client = SaClient.start(new ScriptedSa(), fastConfig()))
+        {
+            assertEquals(SaError.NO_RECORDS, failure(client.query(table(null), TIMEOUT)).error());
+        }
+    }
+
+    @Test
     void shouldTimeOutAtTheDeadlineAfterKernelRetries()
     {
         final ScriptedSa sa = new ScriptedSa().silent(true);
@@ -241,6 +250,25 @@ class SaEngineScriptedTest
             client.invalidateCache();
             assertRecords(records, client.query(table("same"), TIMEOUT).get(5, TimeUnit.SECONDS));
             assertEquals(2, client.counters().get(SaCounter.SA_QUERIES_SENT));
+        }
+    }
+
+    @Test
+    void shouldAskTheSaAgainOnceACachedAnswerOutlivesItsTtl() throws Exception
+    {
+        final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records);
+        try (SaClient client = SaClient.start(sa, fastConfig().withCacheTtl(Duration.ofMillis(200))))
+        {
+            assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
+            assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
+            assertEquals(1, client.counters().get(SaCounter.SA_QUERIES_SENT));
+            Thread.sleep(300);
+            assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
+            assertEquals(2, client.counters().get(SaCounter.SA_QUERIES_SENT));
+            client.invalidateCache("ttl");
+            assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
+            assertEquals(3, client.counters().get(SaCounter.SA_QUERIES_SENT));
         }
     }
 

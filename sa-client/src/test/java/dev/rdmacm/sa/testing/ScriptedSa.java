@@ -194,6 +194,12 @@ public final class ScriptedSa implements MadTransport
             }
             return true;
         }
+        if (!tables.containsKey(attribute))
+        {
+            // an SA that answers a table request it cannot serve with a plain error, no RMPP
+            outbox.add(new Packet(sourceLid, sourceQp, template(request, header.method() | 0x80, 0x0300).byteArray()));
+            return true;
+        }
         startTransfer(request, sourceLid, sourceQp, records);
         return true;
     }

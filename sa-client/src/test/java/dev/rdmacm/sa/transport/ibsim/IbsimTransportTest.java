@@ -1,6 +1,10 @@
 package dev.rdmacm.sa.transport.ibsim;
 
 import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.protocol.mad.MadMethod;
+import dev.rdmacm.protocol.mad.ManagementClass;
+import dev.rdmacm.protocol.sa.SaAttribute;
+import dev.rdmacm.protocol.sa.SaMad;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.testing.SimulatedFabricExtension;
@@ -63,8 +67,9 @@ class IbsimTransportTest
         {
             final UnsafeBuffer mad = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
             final long tid = 0x0000_1234_5678_9abcL;
-            new MadHeader().wrap(mad, 0).baseVersion(1).mgmtClass(0x03).classVersion(2).method(0x01)
-                .transactionId(tid).attributeId(0x0001);
+            new MadHeader().wrap(mad, 0).baseVersion(MadHeader.BASE_VERSION).mgmtClass(ManagementClass.SUBN_ADM).classVersion(SaMad.CLASS_VERSION)
+                .method(MadMethod.GET)
+                .transactionId(tid).attributeId(SaAttribute.CLASS_PORT_INFO);
             assertTrue(transport.send(MadAddress.gsi(transport.localPort().smLid(), 0), mad, 0, MadHeader.MAD_SIZE));
 
             final AtomicReference<String> seen = new AtomicReference<>();
