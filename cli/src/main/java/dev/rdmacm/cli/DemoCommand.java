@@ -1,5 +1,8 @@
 package dev.rdmacm.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.cli.demo.DemoFabric;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.CmEvent;
@@ -73,11 +76,18 @@ public final class DemoCommand implements Callable<Integer>
         description = "timeout of each resolution (default ${DEFAULT-VALUE}; the unknown address waits 200 ms)")
     int timeoutMs;
 
+    @Option(names = "--json", description = "print one JSON object (setup, fabric, hosts, every walk with its events, route and steps) instead of text")
+    boolean json;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private final ObjectNode report = MAPPER.createObjectNode();
     private PrintWriter out;
     private int section;
+    private ArrayNode walks;
+    private ObjectNode walk;
 
     @Override
     public Integer call() throws IOException, InterruptedException
@@ -107,6 +117,8 @@ public final class DemoCommand implements Callable<Integer>
             return Main.EXIT_RESOLUTION_FAILURE;
         }
         final List<Long> pids = fabric.pids();
+        report.putObject("fabric").put("ibsim_pid", pids.get(0)).put("opensm_pid", pids.get(pids.size() - 1))
+            .put("ibsim_udp_port", fabric.ctlPort());
         boolean ok;
         try
         {
@@ -119,6 +131,11 @@ public final class DemoCommand implements Callable<Integer>
             say("stopped OpenSM (pid " + pids.get(pids.size() - 1) + ") and ibsim (pid " + pids.get(0) + ")");
         }
         say(ok ? "demo complete: every resolution went as the kernel's rules say" : "demo FAILED: see above");
+        report.put("stopped", true).put("ok", ok);
+        if (json)
+        {
+            out.println(MAPPER.writeValueAsString(report));
+        }
         out.flush();
         return ok ? Main.EXIT_OK : Main.EXIT_RESOLUTION_FAILURE;
     }
@@ -138,6 +155,7 @@ public final class DemoCommand implements Callable<Integer>
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         final int exit = process.waitFor();
         output.lines().forEach(line -> say("  " + line));
+        report.putObject("setup").put("script", script.toString()).put("exit", exit).put("output", output);
         if (exit != 0)
         {
             spec.commandLine().getErr().println("rdmacm demo: scripts/setup failed (exit " + exit + ")");
@@ -153,9 +171,12 @@ public final class DemoCommand implements Callable<Integer>
         final List<String> lines = new ArrayList<>();
         lines.add("# ibacm_hosts.data: address GID, one host per HCA of the simulated fabric");
         LocalPort local = null;
+        final ArrayNode hostsJson = report.putArray("hosts");
         for (final LocalPort port : fabric.hcaPorts())
         {
             lines.add(address(port).getHostAddress() + " " + port.gid());
+            hostsJson.addObject().put("node", port.name()).put("lid", port.lid())
+                .put("gid", port.gid().toString()).put("address", address(port).getHostAddress());
             say(String.format("%-5s lid %-2d port guid 0x%016x  ->  %s %s", port.name(), port.lid(), port.portGuid(),
                 address(port).getHostAddress(), port.gid()));
             if (port.name().equals(SOURCE_NODE))
@@ -169,6 +190,7 @@ public final class DemoCommand implements Callable<Integer>
         final HostsFile hosts = HostsFile.read(file);
 
         boolean ok = true;
+        walks = report.putArray("walks");
         final List<LocalPort> destinations = new ArrayList<>();
         for (final LocalPort port : fabric.hcaPorts())
         {
@@ -206,6 +228,7 @@ public final class DemoCommand implements Callable<Integer>
     private InetSocketAddress getaddrinfo(final InetAddress node)
     {
         final String service = Integer.toString(PORT);
+        walk = walks.addObject().put("destination", node.getHostAddress());
         say("rdma_getaddrinfo(\"" + node.getHostAddress() + "\", \"" + service + "\", {ai_flags RAI_NUMERICHOST})");
         final AddrInfoResult result = RdmaGetAddrInfo.withDefaults()
             .getaddrinfo(node.getHostAddress(), service, RdmaAddrInfoHints.NONE.withFlags(RaiFlags.NUMERICHOST));
@@ -215,6 +238,9 @@ public final class DemoCommand implements Callable<Integer>
             return null;
         }
         final RdmaAddrInfo entry = success.entries().get(0);
+        walk.putObject("getaddrinfo").put("ai_family", entry.family()).put("ai_qp_type", entry.qpType())
+            .put("ai_port_space", entry.portSpace())
+            .put("ai_dst_addr", entry.dstAddr() == null ? null : entry.dstAddr().toText());
         say(String.format("  ai_family %s ai_qp_type %s ai_port_space 0x%04x ai_dst_addr %s ai_route %d bytes " +
             "(no ibacm here: rdma_resolve_route asks the SA)", AddressFamily.name(entry.family()),
             QpType.name(entry.qpType()), entry.portSpace(), entry.dstAddr() == null ? "-" : entry.dstAddr().toText(),
@@ -227,12 +253,23 @@ public final class DemoCommand implements Callable<Integer>
         final LocalPort expected, final int timeout) throws InterruptedException
     {
         final RdmaCmId id = cm.createId(channel, PortSpace.TCP);
+        if (walk == null || !walk.path("destination").asText().equals(destination.getHostAddress()))
+        {
+            walk = walks.addObject().put("destination", destination.getHostAddress());
+        }
+        if (expected != null)
+        {
+            walk.put("node", expected.name());
+        }
+        final ArrayNode events = walk.putArray("events");
+        final ArrayNode stepsJson = walk.putArray("steps");
         try
         {
             say("rdma_resolve_addr(dst " + destination.getHostAddress() + ":" + PORT + ", timeout " + timeout + " ms)");
             id.resolveAddr(null, new InetSocketAddress(destination, PORT), timeout);
             final CmEvent addr = event(channel, timeout);
-            steps(addr.trace().steps());
+            steps(addr.trace().steps(), stepsJson);
+            events.addObject().put("event", addr.type().name()).put("status", addr.status());
             if (addr.type() != CmEventType.ADDR_RESOLVED)
             {
                 say(addr.type() + " status " + addr.status() + " (" + Errno.name(-addr.status()) + "): " + addr.detail());
@@ -243,13 +280,16 @@ public final class DemoCommand implements Callable<Integer>
             say("rdma_resolve_route(timeout " + timeout + " ms)");
             id.resolveRoute(timeout);
             final CmEvent route = event(channel, timeout);
-            steps(route.trace().steps());
+            steps(route.trace().steps(), stepsJson);
+            events.addObject().put("event", route.type().name()).put("status", route.status());
             if (route.type() != CmEventType.ROUTE_RESOLVED)
             {
                 say(route.type() + " status " + route.status() + " (" + Errno.name(-route.status()) + "): " +
                     route.detail());
                 return false;
             }
+            final ArrayNode routeJson = walk.putArray("route");
+            route.route().pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
             final PathRecordValue path = route.route().paths().get(0);
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
                 "packet_life_time %d pkey 0x%04x", route.route().flags(0), path.dlid(), path.slid(), path.sl(),
@@ -259,11 +299,14 @@ public final class DemoCommand implements Callable<Integer>
         catch (final RdmaCmException ex)
         {
             say("returned " + Errno.name(ex.errno()) + ": " + ex.getMessage());
+            events.addObject().put("returned", Errno.name(ex.errno())).put("code", ex.errno())
+                .put("message", ex.getMessage());
             return false;
         }
         finally
         {
             id.destroy();
+            walk = null;
         }
     }
 
@@ -278,9 +321,14 @@ public final class DemoCommand implements Callable<Integer>
         return event;
     }
 
-    private void steps(final List<ResolutionStep> steps)
+    private void steps(final List<ResolutionStep> steps, final ArrayNode json)
     {
-        steps.forEach(step -> say("  step " + step));
+        for (final ResolutionStep step : steps)
+        {
+            say("  step " + step);
+            json.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
+                .put("took_us", step.tookNanos() / 1000).put("detail", step.detail());
+        }
     }
 
     private static InetAddress address(final LocalPort port)
@@ -315,6 +363,10 @@ public final class DemoCommand implements Callable<Integer>
 
     private void heading(final String title)
     {
+        if (json)
+        {
+            return;
+        }
         out.println();
         out.println("== " + (++section) + ". " + title);
         out.flush();
@@ -322,6 +374,10 @@ public final class DemoCommand implements Callable<Integer>
 
     private void say(final String line)
     {
+        if (json)
+        {
+            return;
+        }
         out.println(line);
         out.flush();
     }

@@ -1,5 +1,7 @@
 package dev.rdmacm.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
@@ -42,5 +44,29 @@ class DemoCommandTest
         final Matcher hosts = Pattern.compile("wrote (\\S+)/ibacm_hosts.data").matcher(text);
         assertTrue(hosts.find(), text);
         assertFalse(Files.exists(Path.of(hosts.group(1))), "the demo's directory is removed");
+    }
+
+    @Test
+    void shouldReportEveryWalkAsJson() throws Exception
+    {
+        SimulatedFabric.requirePeers();
+
+        final CommandRun run = CommandRun.run("demo", "--no-setup", "--json");
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        final JsonNode report = new ObjectMapper().readTree(run.out());
+        assertTrue(report.get("ok").asBoolean());
+        assertEquals(4, report.get("hosts").size());
+        final JsonNode walks = report.get("walks");
+        assertEquals(4, walks.size());
+        final JsonNode hca3 = walks.get(1);
+        assertEquals("10.0.0.5", hca3.get("destination").asText());
+        assertEquals("ROUTE_RESOLVED", hca3.get("events").get(1).get("event").asText());
+        assertEquals(0x2b, hca3.get("route").get(0).get("flags").asInt());
+        assertEquals(5, hca3.get("route").get(0).get("dlid").asInt());
+        assertEquals("10.0.0.1:7471", walks.get(0).get("getaddrinfo").get("ai_dst_addr").asText());
+        final JsonNode unknown = walks.get(3);
+        assertEquals("ADDR_ERROR", unknown.get("events").get(0).get("event").asText());
+        assertEquals(-110, unknown.get("events").get(0).get("status").asInt());
     }
 }
