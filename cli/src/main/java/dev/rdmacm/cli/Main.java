@@ -14,8 +14,8 @@ import picocli.CommandLine.Command;
         "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths,",
         "as librdmacm and the kernel RDMA CM do, and shows every step."
     },
-    subcommands = {CommandLine.HelpCommand.class, GetAddrInfoCommand.class, DevicesCommand.class, PathCommand.class,
-        ResolveAddrCommand.class, ResolveRouteCommand.class, DemoCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, GetAddrInfoCommand.class, DevicesCommand.class,
+        ResolveAddrCommand.class, PathCommand.class, ResolveRouteCommand.class, DemoCommand.class})
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;

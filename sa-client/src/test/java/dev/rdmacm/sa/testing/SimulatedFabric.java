@@ -1,8 +1,8 @@
 package dev.rdmacm.sa.testing;
 
+import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
 import dev.rdmacm.testing.Peers;
 
-import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
