@@ -140,7 +140,8 @@ public final class ResolveAddrCommand implements Callable<Integer>
         }
     }
 
-    private static int scopeIndex(final RdmaCm cm, final String name)
+    /** A scope name such as {@code eth0} in {@code fe80::2%eth0} as an interface index; unknown: a usage error. */
+    static int scopeIndex(final RdmaCm cm, final String name)
     {
         try
         {

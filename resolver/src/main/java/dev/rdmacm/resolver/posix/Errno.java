@@ -13,9 +13,11 @@ public final class Errno
     public static final int EIO = 5;
     public static final int EBADF = 9;
     public static final int EAGAIN = 11;
+    public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int ENODEV = 19;
     public static final int EINVAL = 22;
+    public static final int ENOSYS = 38;
     public static final int ENODATA = 61;
     public static final int EPROTO = 71;
     public static final int EOPNOTSUPP = 95;
