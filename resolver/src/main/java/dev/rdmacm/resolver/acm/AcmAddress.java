@@ -5,6 +5,10 @@ import dev.rdmacm.protocol.Ipv6Text;
 import dev.rdmacm.protocol.acm.AcmEpAddrData;
 import dev.rdmacm.protocol.acm.AcmEpType;
 
+import dev.rdmacm.resolver.hosts.HostsFile;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -60,6 +64,21 @@ public record AcmAddress(int type, long high, long low, String name)
                 yield new AcmAddress(entry.type(), value.subnetPrefix(), value.interfaceId(), null);
             }
         };
+    }
+
+    /** The address of a hosts-file line: its IP literal, or its first word as a name. */
+    public static AcmAddress of(final HostsFile.Host host)
+    {
+        if (host.ip() instanceof Inet4Address v4)
+        {
+            final byte[] b = v4.getAddress();
+            return ipv4(((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff));
+        }
+        if (host.ip() instanceof Inet6Address v6)
+        {
+            return ipv6(v6.getAddress());
+        }
+        return name(host.address());
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.acm;
 
+import dev.rdmacm.resolver.hosts.HostsFile;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,6 +12,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -147,10 +151,14 @@ public final class AcmServer implements AutoCloseable
         if (options.addrPreload())
         {
             final List<String> problems = new ArrayList<>();
-            final List<AcmHostsFile.Host> hosts = AcmHostsFile.read(options.addrDataFile(), problems);
+            final HostsFile hosts = HostsFile.parseLenient(
+                Files.readAllLines(options.addrDataFile(), StandardCharsets.UTF_8), options.addrDataFile(), problems);
             problems.forEach(problem -> log.log(0, problem));
-            hosts.forEach(host -> service.preloadAddress(host.address(), host.gid()));
-            log.log(0, "preloaded " + hosts.size() + " address(es) from " + options.addrDataFile());
+            for (final HostsFile.Host host : hosts.hosts())
+            {
+                service.preloadAddress(AcmAddress.of(host), host.gid());
+            }
+            log.log(0, "preloaded " + hosts.hosts().size() + " address(es) from " + options.addrDataFile());
         }
     }
 

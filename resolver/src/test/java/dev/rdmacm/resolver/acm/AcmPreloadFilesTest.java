@@ -3,7 +3,10 @@ package dev.rdmacm.resolver.acm;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.acm.AcmEpType;
 import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.resolver.hosts.HostsFile;
 import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,20 +55,17 @@ class AcmPreloadFilesTest
     }
 
     @Test
-    void shouldReadHostsAndReportBadLinesWithoutFailing()
+    void shouldTakeHostsFileAddressesAsTheirAcmTypes()
     {
         final List<String> problems = new ArrayList<>();
-        final List<AcmHostsFile.Host> hosts = AcmHostsFile.parse(List.of("# comment", "192.0.2.3 fe80::2:c903:0:2",
-            "fd00::3 fe80::3", "node-b fe80::2", "broken", "192.0.2.9 not-a-gid"), "hosts.data", problems);
-        assertEquals(3, hosts.size());
-        assertEquals(AcmEpType.ADDRESS_IP, hosts.get(0).address().type());
-        assertEquals(AcmEpType.ADDRESS_IP6, hosts.get(1).address().type());
-        assertEquals(AcmEpType.NAME, hosts.get(2).address().type());
-        assertEquals(Gid.parse("fe80::2:c903:0:2"), hosts.get(0).gid());
-        assertEquals(2, problems.size());
-        assertEquals("hosts.data:5: expected 'address GID', got 'broken'", problems.get(0));
-        assertTrue(problems.get(1).startsWith("hosts.data:6: GID 'not-a-gid' is not a valid IPv6-style address"),
-            problems.get(1));
+        final HostsFile hosts = HostsFile.parseLenient(List.of("# comment", "192.0.2.3 fe80::2:c903:0:2",
+            "fd00::3 fe80::3", "node-b fe80::2", "broken"), Path.of("hosts.data"), problems);
+        assertEquals(List.of(AcmEpType.ADDRESS_IP, AcmEpType.ADDRESS_IP6, AcmEpType.NAME),
+            hosts.hosts().stream().map(host -> AcmAddress.of(host).type()).toList());
+        assertEquals(AcmAddress.parse("192.0.2.3"), AcmAddress.of(hosts.hosts().get(0)));
+        assertEquals(AcmAddress.parse("fd00::3"), AcmAddress.of(hosts.hosts().get(1)));
+        assertEquals(AcmAddress.name("node-b"), AcmAddress.of(hosts.hosts().get(2)));
+        assertEquals(List.of("hosts.data:5: expected 'address GID', got 'broken'"), problems);
     }
 
     @Test
