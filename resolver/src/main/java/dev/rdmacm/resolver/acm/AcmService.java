@@ -24,7 +24,6 @@ import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -931,23 +930,5 @@ public final class AcmService
             earliest = Math.min(earliest, cached.deadlineNs);
         }
         return earliest == Long.MAX_VALUE ? -1 : Math.max(0, earliest - now());
-    }
-
-    /** Requests still waiting for a lookup, for tests and shutdown logs. */
-    int waitingRequests()
-    {
-        int waiting = 0;
-        for (final AcmEndpoint endpoint : endpoints)
-        {
-            for (final Iterator<AcmRoute> it = endpoint.routes.values().iterator(); it.hasNext(); )
-            {
-                waiting += it.next().waiters.size();
-            }
-        }
-        for (final AcmAddressEntry cached : addresses.values())
-        {
-            waiting += cached.waiters.size();
-        }
-        return waiting;
     }
 }

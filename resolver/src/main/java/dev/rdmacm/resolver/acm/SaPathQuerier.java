@@ -5,7 +5,6 @@ import dev.rdmacm.protocol.acm.AcmStatus;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.sa.PathRecord;
 import dev.rdmacm.sa.SaClient;
-import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
 import dev.rdmacm.sa.path.PathQuery;
 
