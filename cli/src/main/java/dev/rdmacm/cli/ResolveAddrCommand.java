@@ -13,7 +13,7 @@ import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.resolver.netlink.HardwareAddress;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;

@@ -1,7 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.resolver.netlink.NetlinkException;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;

@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;

@@ -4,7 +4,7 @@ import dev.rdmacm.resolver.netlink.NetlinkMessageHeader;
 import dev.rdmacm.resolver.netlink.NetlinkSocket;
 import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.posix.Libc;
 import dev.rdmacm.resolver.posix.NativeCallException;
 import dev.rdmacm.resolver.posix.NetworkNamespace;

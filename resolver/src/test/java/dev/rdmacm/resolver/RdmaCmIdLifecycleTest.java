@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
 import org.junit.jupiter.api.AfterAll;

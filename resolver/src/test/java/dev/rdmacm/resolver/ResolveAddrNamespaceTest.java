@@ -1,7 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.resolver.testing.NamespaceTopology;

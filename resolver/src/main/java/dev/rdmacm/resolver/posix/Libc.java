@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.posix;
 
+import dev.rdmacm.verbs.Errno;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -68,15 +70,13 @@ public final class Libc
     private static final MethodHandle EVENTFD;
     private static final MethodHandle READ;
     private static final MethodHandle WRITE;
-    /** glibc 2.32+; absent elsewhere, where errno texts fall back to "Unknown error N". */
-    private static final MethodHandle STRERRORDESC_NP;
 
     static
     {
         IllegalCallerException denied = null;
         MethodHandle socket = null, bind = null, getsockname = null, setsockopt = null, sendto = null,
             recvfrom = null, poll = null, close = null, open = null, setns = null, eventfd = null, read = null,
-            write = null, strerrordesc = null;
+            write = null;
         try
         {
             socket = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
@@ -96,11 +96,6 @@ public final class Libc
             eventfd = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
             read = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
             write = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-            final Linker linker = Linker.nativeLinker();
-            strerrordesc = linker.defaultLookup().find("strerrordesc_np")
-                .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.of(ADDRESS.withTargetLayout(
-                    MemoryLayout.sequenceLayout(256, java.lang.foreign.ValueLayout.JAVA_BYTE)), JAVA_INT)))
-                .orElse(null);
         }
         catch (final IllegalCallerException ex)
         {
@@ -120,7 +115,6 @@ public final class Libc
         EVENTFD = eventfd;
         READ = read;
         WRITE = write;
-        STRERRORDESC_NP = strerrordesc;
     }
 
     private Libc()
@@ -384,24 +378,6 @@ public final class Libc
             throw new NativeCallException("write(" + what + ")", state.errno());
         }
         return count;
-    }
-
-    /** glibc's description of {@code errno}, e.g. "No route to host"; never null. */
-    public static String strerrordesc(final int errno)
-    {
-        if (STRERRORDESC_NP == null)
-        {
-            return "Unknown error " + errno;
-        }
-        try
-        {
-            final MemorySegment text = (MemorySegment)STRERRORDESC_NP.invokeExact(errno);
-            return text.equals(MemorySegment.NULL) ? "Unknown error " + errno : text.getString(0);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("strerrordesc_np", t);
-        }
     }
 
     private static int check(final String call, final int rc, final CallState state) throws NativeCallException
