@@ -1,8 +1,8 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.resolver.netlink.NetlinkException;
-import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
