@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         "as librdmacm and the kernel RDMA CM do, and shows every step."
     },
     subcommands = {CommandLine.HelpCommand.class, GetAddrInfoCommand.class, DevicesCommand.class,
-        ResolveAddrCommand.class})
+        ResolveAddrCommand.class, PathCommand.class})
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;

@@ -1,0 +1,193 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.Lid;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.ServiceId;
+import dev.rdmacm.sa.PcapMadRecorder;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.SaQueryException;
+import dev.rdmacm.sa.path.PathQuery;
+import dev.rdmacm.sa.path.PathRecordValue;
+import dev.rdmacm.sa.path.PathRecords;
+import dev.rdmacm.sa.transport.FabricSpec;
+import dev.rdmacm.sa.transport.MadTransport;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code rdmacm path}: asks the SA for PathRecords, as rdma_resolve_route does, and prints every field.
+ */
+@Command(
+    name = "path",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Query the Subnet Administrator for PathRecords to a destination GID or LID and print every field.",
+        "Exit status: 0 paths found, 1 the SA said no (NO_RECORDS, INVALID_GID...) or did not answer (ETIMEDOUT), 2 bad usage."
+    })
+public final class PathCommand implements Callable<Integer>
+{
+    static final class Destination
+    {
+        @Option(names = "--dgid", paramLabel = "GID", description = "destination GID, e.g. fe80::10:7")
+        String dgid;
+
+        @Option(names = "--dlid", paramLabel = "LID", description = "destination LID, decimal or 0x hex")
+        String dlid;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Destination destination;
+
+    @Option(names = "--sgid", paramLabel = "GID", description = "source GID (default: the local port's GID when no --slid)")
+    String sgid;
+
+    @Option(names = "--slid", paramLabel = "LID", description = "source LID")
+    String slid;
+
+    @Option(names = "--pkey", paramLabel = "P", description = "P_Key, e.g. 0xffff")
+    String pkey;
+
+    @Option(names = "--service-id", paramLabel = "ID", description = "Service ID, decimal or 0x hex")
+    String serviceId;
+
+    @Option(names = "--tclass", paramLabel = "T", description = "traffic class 0-255")
+    String tclass;
+
+    @Option(names = "--qos-class", paramLabel = "Q", description = "QoS class 0-4095")
+    String qosClass;
+
+    @Option(names = "--sl", paramLabel = "S", description = "service level 0-15")
+    String sl;
+
+    @Option(names = "--numb-path", paramLabel = "N", defaultValue = "1",
+        description = "most paths wanted, 1-127; 0 leaves NumbPath out of the query (default ${DEFAULT-VALUE})")
+    String numbPath;
+
+    @Option(names = "--reversible", description = "only paths usable in both directions")
+    boolean reversible;
+
+    @Option(names = "--table", description = "SubnAdmGetTable (every record, as saquery) instead of SubnAdmGet")
+    boolean table;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", defaultValue = "verbs",
+        description = "verbs[:DEV[:PORT]] or ibsim:HOST:PORT:NODE (default ${DEFAULT-VALUE})")
+    String fabric;
+
+    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
+        description = "deadline of the whole query, retries included (default ${DEFAULT-VALUE})")
+    String timeoutMs;
+
+    @Option(names = "--pcap", paramLabel = "FILE", description = "write every MAD sent and received to FILE (pcap, ERF framing)")
+    String pcap;
+
+    @Option(names = "--json", description = "print JSON instead of text")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call()
+    {
+        final FabricSpec fabricSpec = FabricSpec.parse(fabric);
+        final long timeout = unsigned("--timeout-ms", timeoutMs, Integer.MAX_VALUE);
+        if (timeout == 0)
+        {
+            throw new IllegalArgumentException("--timeout-ms: must be at least 1");
+        }
+        final PcapMadRecorder recorder = pcap == null ? null : PcapMadRecorder.create(Path.of(pcap));
+        try (recorder)
+        {
+            final MadTransport transport = fabricSpec.open(Duration.ofMillis(Math.min(timeout, 5_000)));
+            final SaClientConfig config = recorder == null ? SaClientConfig.defaults() : SaClientConfig.defaults().withRecorder(recorder);
+            return query(transport, config, timeout);
+        }
+    }
+
+    private int query(final MadTransport transport, final SaClientConfig config, final long timeout)
+    {
+        try (SaClient client = SaClient.start(transport, config))
+        {
+            final PathQuery query = query(client.localPort().gid());
+            final List<PathRecordValue> paths;
+            try
+            {
+                paths = PathRecords.query(client, query, Duration.ofMillis(timeout)).get(timeout + 5_000, TimeUnit.MILLISECONDS);
+            }
+            catch (final ExecutionException ex)
+            {
+                if (ex.getCause() instanceof SaQueryException failure)
+                {
+                    if (json)
+                    {
+                        spec.commandLine().getOut().println(PathJson.toJson(failure));
+                        spec.commandLine().getOut().flush();
+                    }
+                    spec.commandLine().getErr().println("rdmacm path: " + failure.error() + " (" + failure.error().errno() + "): " +
+                        failure.getMessage());
+                    return Main.EXIT_RESOLUTION_FAILURE;
+                }
+                throw new IllegalStateException(ex.getCause());
+            }
+            catch (final InterruptedException | java.util.concurrent.TimeoutException ex)
+            {
+                throw new IllegalStateException("rdmacm path: the SA client did not end the query", ex);
+            }
+            final PrintWriter out = spec.commandLine().getOut();
+            out.print(json ? PathJson.toJson(paths) + System.lineSeparator() : PathText.format(paths));
+            out.flush();
+            return Main.EXIT_OK;
+        }
+    }
+
+    private PathQuery query(final Gid localGid)
+    {
+        final Gid dgid = destination.dgid == null ? null : Gid.parse(destination.dgid);
+        final int dlid = destination.dlid == null ? 0 : Lid.parse(destination.dlid).value();
+        final int source = slid == null ? 0 : Lid.parse(slid).value();
+        final Gid sourceGid = sgid != null ? Gid.parse(sgid) : source == 0 ? localGid : null;
+        return new PathQuery(dgid, sourceGid, dlid, source,
+            pkey == null ? null : PKey.parse(pkey).value(),
+            serviceId == null ? null : ServiceId.parse(serviceId),
+            tclass == null ? null : (int)unsigned("--tclass", tclass, 0xff),
+            qosClass == null ? null : (int)unsigned("--qos-class", qosClass, 0xfff),
+            sl == null ? null : (int)unsigned("--sl", sl, 15),
+            (int)unsigned("--numb-path", numbPath, 127), reversible, table);
+    }
+
+    /** Decimal or 0x hexadecimal, 0..max; the error names the option and the rule. */
+    static long unsigned(final String option, final String text, final long max)
+    {
+        final String trimmed = text.strip();
+        final boolean hex = trimmed.startsWith("0x") || trimmed.startsWith("0X");
+        try
+        {
+            final String digits = hex ? trimmed.substring(2) : trimmed;
+            if (!digits.isEmpty() && Character.digit(digits.charAt(0), 16) >= 0)
+            {
+                final long value = Long.parseLong(digits, hex ? 16 : 10);
+                if (value <= max)
+                {
+                    return value;
+                }
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // reported below with the rule
+        }
+        throw new IllegalArgumentException(option + " '" + text + "': expected 0.." + max + ", decimal or 0x hex");
+    }
+}

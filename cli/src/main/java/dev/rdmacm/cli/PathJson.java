@@ -1,0 +1,82 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.sa.SaQueryException;
+import dev.rdmacm.sa.path.PathRecordValue;
+
+import java.util.List;
+
+/**
+ * The {@code --json} form of {@code rdmacm path}: {@code {"paths": [...]}} with every PathRecord field
+ * under its IBA name in snake case, numbers as numbers, GIDs as text, or
+ * {@code {"error": NAME, "errno": NAME, "mad_status": N, "message": TEXT}}.
+ */
+final class PathJson
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private PathJson()
+    {
+    }
+
+    static String toJson(final List<PathRecordValue> paths)
+    {
+        final ObjectNode root = MAPPER.createObjectNode();
+        final ArrayNode array = root.putArray("paths");
+        for (final PathRecordValue path : paths)
+        {
+            array.add(path(path));
+        }
+        return write(root);
+    }
+
+    static String toJson(final SaQueryException failure)
+    {
+        final ObjectNode root = MAPPER.createObjectNode();
+        root.put("error", failure.error().name()).put("errno", failure.error().errno())
+            .put("mad_status", failure.madStatus()).put("message", failure.getMessage());
+        return write(root);
+    }
+
+    private static ObjectNode path(final PathRecordValue path)
+    {
+        final ObjectNode node = MAPPER.createObjectNode();
+        node.put("service_id", String.format("0x%016x", path.serviceId()));
+        node.put("dgid", path.dgid().toString());
+        node.put("sgid", path.sgid().toString());
+        node.put("dlid", path.dlid());
+        node.put("slid", path.slid());
+        node.put("raw_traffic", path.rawTraffic());
+        node.put("flow_label", path.flowLabel());
+        node.put("hop_limit", path.hopLimit());
+        node.put("tclass", path.tClass());
+        node.put("reversible", path.reversible());
+        node.put("numb_path", path.numbPath());
+        node.put("pkey", String.format("0x%04x", path.pKey()));
+        node.put("qos_class", path.qosClass());
+        node.put("sl", path.sl());
+        node.put("mtu_selector", path.mtuSelector());
+        node.put("mtu", path.mtu());
+        node.put("rate_selector", path.rateSelector());
+        node.put("rate", path.rate());
+        node.put("packet_life_time_selector", path.packetLifeTimeSelector());
+        node.put("packet_life_time", path.packetLifeTime());
+        node.put("preference", path.preference());
+        return node;
+    }
+
+    private static String write(final ObjectNode root)
+    {
+        try
+        {
+            return MAPPER.writeValueAsString(root);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
+        }
+    }
+}

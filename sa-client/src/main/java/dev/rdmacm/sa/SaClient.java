@@ -1,0 +1,110 @@
+package dev.rdmacm.sa;
+
+import dev.rdmacm.sa.transport.LocalPort;
+import dev.rdmacm.sa.transport.MadTransport;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentRunner;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A client of one Subnet Administrator over one {@link MadTransport}: submit {@link SaRequest}s from
+ * any thread, get {@link CompletableFuture}s that always complete by the request's deadline, with an
+ * {@link SaResponse} or an {@link SaQueryException} naming the {@link SaError}.
+ * <p>
+ * One engine thread ({@link SaEngine}, an Agrona agent) does all the work. Futures complete on that
+ * thread: callers that chain slow work should use the {@code *Async} variants.
+ */
+public final class SaClient implements AutoCloseable
+{
+    private final MadTransport transport;
+    private final SaEngine engine;
+    private final SaCounters counters = new SaCounters();
+    private final AgentRunner runner;
+    private volatile Throwable engineFailure;
+
+    private SaClient(final MadTransport transport, final SaClientConfig config)
+    {
+        this.transport = transport;
+        this.engine = new SaEngine(transport, config, counters);
+        final ErrorHandler errors = throwable -> engineFailure = throwable;
+        this.runner = new AgentRunner(config.idleStrategy().get(), errors, null, engine);
+    }
+
+    /** Starts the engine thread over {@code transport}; the client owns the transport from now on and closes it. */
+    public static SaClient start(final MadTransport transport, final SaClientConfig config)
+    {
+        final SaClient client = new SaClient(transport, config);
+        AgentRunner.startOnThread(client.runner);
+        return client;
+    }
+
+    /**
+     * Sends {@code request} to the SA; the future completes within {@code timeout} (plus the engine's
+     * timer tick, about 1 ms).
+     */
+    public CompletableFuture<SaResponse> query(final SaRequest request, final Duration timeout)
+    {
+        if (timeout.isNegative() || timeout.isZero())
+        {
+            throw new IllegalArgumentException("timeout " + timeout + " must be positive");
+        }
+        final CompletableFuture<SaResponse> result = new CompletableFuture<>();
+        final long timeoutNanos = timeout.toNanos();
+        if (runner.isClosed())
+        {
+            result.completeExceptionally(new SaQueryException(SaError.CLOSED, -1, request.description() + ": the SA client is closed"));
+            return result;
+        }
+        if (!engine.offer(() -> engine.submit(request, timeoutNanos, result)))
+        {
+            result.completeExceptionally(new SaQueryException(SaError.NO_RESOURCES, -1,
+                request.description() + ": the SA client's command queue is full"));
+        }
+        return result;
+    }
+
+    /** Forgets every cached answer. */
+    public void invalidateCache()
+    {
+        engine.offer(() -> engine.invalidate(null));
+    }
+
+    /** Forgets the cached answer of one query (its {@link SaRequest#cacheKey()}). */
+    public void invalidateCache(final Object cacheKey)
+    {
+        engine.offer(() -> engine.invalidate(cacheKey));
+    }
+
+    public SaCounters counters()
+    {
+        return counters;
+    }
+
+    public LocalPort localPort()
+    {
+        return transport.localPort();
+    }
+
+    /** The error that stopped the engine thread, or null while it runs. */
+    public Throwable engineFailure()
+    {
+        return engineFailure;
+    }
+
+    /** Stops the engine thread (outstanding queries fail with {@link SaError#CLOSED}) and closes the transport. */
+    @Override
+    public void close()
+    {
+        try
+        {
+            runner.close((int)TimeUnit.SECONDS.toMillis(5), thread -> thread.interrupt());
+        }
+        finally
+        {
+            transport.close();
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.rdmacm.sa;
+
+/**
+ * An SA query that ended without records: {@link #error()} says why, the message names the query,
+ * the SA and the raw MAD status when there is one.
+ */
+public final class SaQueryException extends RuntimeException
+{
+    private static final long serialVersionUID = 1L;
+
+    private final SaError error;
+    private final int madStatus;
+
+    public SaQueryException(final SaError error, final int madStatus, final String message)
+    {
+        super(message, null, false, false);
+        this.error = error;
+        this.madStatus = madStatus;
+    }
+
+    public SaError error()
+    {
+        return error;
+    }
+
+    /** The MAD status word of the response, or -1 when the query ended without one (timeout, close). */
+    public int madStatus()
+    {
+        return madStatus;
+    }
+}

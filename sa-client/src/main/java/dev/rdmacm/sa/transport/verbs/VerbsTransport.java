@@ -1,0 +1,218 @@
+package dev.rdmacm.sa.transport.verbs;
+
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.sa.transport.LocalPort;
+import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.sa.transport.MadReceiver;
+import dev.rdmacm.sa.transport.MadTransport;
+import dev.rdmacm.sa.transport.MadTransportException;
+import dev.rdmacm.verbs.AddressHandle;
+import dev.rdmacm.verbs.AddressVector;
+import dev.rdmacm.verbs.CompletionQueue;
+import dev.rdmacm.verbs.DeviceListing;
+import dev.rdmacm.verbs.IbvConstants;
+import dev.rdmacm.verbs.MemoryRegion;
+import dev.rdmacm.verbs.PkeyEntry;
+import dev.rdmacm.verbs.PortAttributes;
+import dev.rdmacm.verbs.ProtectionDomain;
+import dev.rdmacm.verbs.QueuePairCapabilities;
+import dev.rdmacm.verbs.Qkey;
+import dev.rdmacm.verbs.UdQueuePair;
+import dev.rdmacm.verbs.Verbs;
+import dev.rdmacm.verbs.VerbsContext;
+import dev.rdmacm.verbs.VerbsException;
+import dev.rdmacm.verbs.WorkCompletions;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A MAD transport over a libibverbs UD QP on one port of a real HCA: the privileged GSI Q_Key
+ * (0x80010000, which needs CAP_NET_RAW), the default P_Key's index, address handles to the SM's LID and
+ * SL from the port attributes, and a ring of receive buffers (40 bytes of GRH room, then the MAD).
+ * <p>
+ * The engine's duty cycle polls the completion queues; it does not block on the completion channel,
+ * which would stall its timers.
+ * <p>
+ * UNVERIFIED: this machine has no RDMA device, so only the no-device path is tested here.
+ */
+public final class VerbsTransport implements MadTransport
+{
+    private static final int GRH_LENGTH = 40;
+    private static final int SLOT = GRH_LENGTH + MadAddress.MAX_MAD_LENGTH;
+    private static final int RECEIVES = 16;
+    private static final int SENDS = 16;
+    private static final long RECEIVE_WR_BASE = 1L << 32;
+
+    private final VerbsContext context;
+    private final UdQueuePair qp;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue receiveCq;
+    private final MemoryRegion region;
+    private final MemorySegment memory;
+    private final ProtectionDomain pd;
+    private final WorkCompletions completions = new WorkCompletions(RECEIVES);
+    private final Int2ObjectHashMap<AddressHandle> handles = new Int2ObjectHashMap<>();
+    private final UnsafeBuffer view;
+    private final LocalPort localPort;
+    private final int port;
+    private int sendsInFlight;
+    private long sendSequence;
+    private boolean closed;
+
+    private VerbsTransport(final VerbsContext context, final int port)
+    {
+        this.context = context;
+        this.port = port;
+        final PortAttributes attributes = context.queryPort(port);
+        final Gid gid = context.queryGid(port, 0).gid();
+        this.localPort = new LocalPort(context.deviceName() + ":" + port, attributes.lid(), gid.interfaceId(), gid,
+            attributes.smLid(), attributes.smSl());
+        this.pd = context.allocateProtectionDomain();
+        this.sendCq = context.createCompletionQueue(SENDS, null);
+        this.receiveCq = context.createCompletionQueue(RECEIVES, null);
+        this.qp = pd.createUdQueuePair(sendCq, receiveCq, QueuePairCapabilities.forMads());
+        qp.activate(port, defaultPkeyIndex(context, port), Qkey.GSI_QKEY);
+        this.region = pd.allocateMemoryRegion((long)SLOT * (RECEIVES + SENDS), IbvConstants.IBV_ACCESS_LOCAL_WRITE);
+        this.memory = region.memory();
+        this.view = new UnsafeBuffer(memory.address(), (int)memory.byteSize());
+        for (int i = 0; i < RECEIVES; i++)
+        {
+            qp.postReceive(RECEIVE_WR_BASE + i, region, (long)i * SLOT, SLOT);
+        }
+    }
+
+    /**
+     * Opens {@code device} (null: the first one libibverbs lists) on {@code port}.
+     *
+     * @throws MadTransportException naming the device, the port and the step that failed.
+     */
+    public static VerbsTransport open(final String device, final int port)
+    {
+        final String name = device != null ? device : firstDevice();
+        final VerbsContext context;
+        try
+        {
+            context = Verbs.open(name);
+        }
+        catch (final VerbsException ex)
+        {
+            throw new MadTransportException("verbs device " + name + ": " + ex.getMessage(), ex);
+        }
+        try
+        {
+            return new VerbsTransport(context, port);
+        }
+        catch (final RuntimeException ex)
+        {
+            context.close();
+            throw new MadTransportException("verbs device " + name + " port " + port + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static String firstDevice()
+    {
+        final DeviceListing listing = Verbs.listDevices();
+        if (listing.devices().isEmpty())
+        {
+            throw new MadTransportException("no verbs device to send MADs from: " +
+                listing.whyNone().orElse("libibverbs lists none"));
+        }
+        return listing.devices().get(0).name();
+    }
+
+    /** The index of the default P_Key (0xffff, or 0x7fff as a limited member), where GSI traffic goes. */
+    private static int defaultPkeyIndex(final VerbsContext context, final int port)
+    {
+        for (final PkeyEntry entry : context.pkeyTable(port))
+        {
+            if ((entry.pkey() & 0x7fff) == 0x7fff)
+            {
+                return entry.index();
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public LocalPort localPort()
+    {
+        return localPort;
+    }
+
+    @Override
+    public boolean send(final MadAddress destination, final DirectBuffer mad, final int offset, final int length)
+    {
+        reapSends();
+        if (sendsInFlight >= SENDS)
+        {
+            return false;
+        }
+        final int slot = RECEIVES + (int)(sendSequence % SENDS);
+        view.putBytes(slot * SLOT, mad, offset, length);
+        try
+        {
+            qp.postSend(sendSequence++, region, (long)slot * SLOT, length, handle(destination), destination.qp(),
+                destination.qkey(), true);
+            sendsInFlight++;
+            return true;
+        }
+        catch (final VerbsException ex)
+        {
+            throw new MadTransportException(localPort.name() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private AddressHandle handle(final MadAddress destination)
+    {
+        AddressHandle handle = handles.get(destination.lid());
+        if (handle == null)
+        {
+            handle = pd.createAddressHandle(AddressVector.lid(port, destination.lid(), destination.sl()));
+            handles.put(destination.lid(), handle);
+        }
+        return handle;
+    }
+
+    private void reapSends()
+    {
+        final int count = sendCq.poll(completions);
+        sendsInFlight -= count;
+    }
+
+    @Override
+    public int poll(final MadReceiver receiver, final int limit)
+    {
+        reapSends();
+        final int count = receiveCq.poll(completions);
+        for (int i = 0; i < count; i++)
+        {
+            final int slot = (int)(completions.wrId(i) - RECEIVE_WR_BASE);
+            if (completions.status(i) == IbvConstants.IBV_WC_SUCCESS && completions.byteLength(i) > GRH_LENGTH)
+            {
+                receiver.onMad(completions.sourceLid(i), completions.sourceQp(i), view, slot * SLOT + GRH_LENGTH,
+                    (int)Math.min(MadAddress.MAX_MAD_LENGTH, completions.byteLength(i) - GRH_LENGTH));
+            }
+            if (!closed)
+            {
+                qp.postReceive(completions.wrId(i), region, (long)slot * SLOT, SLOT);
+            }
+        }
+        return count;
+    }
+
+    /** Closes the QP, address handles, memory, CQs and PD (the context does it newest first) and the device. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        completions.close();
+        context.close();
+    }
+}

@@ -1,0 +1,416 @@
+package dev.rdmacm.sa.testing;
+
+import dev.rdmacm.testing.Peers;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A simulated InfiniBand fabric for tests: ibsim in UDP mode on the 2-switch, 4-HCA {@code topo.net}
+ * and a real OpenSM attached as {@code Hca1} through umad2sim, with {@code saquery} as the oracle.
+ * <p>
+ * Each fabric gets its own UDP ports (ibsim's ctl port P and data ports P+1+clientid) and its own
+ * temporary directory (OpenSM's cache and log, umad2sim's {@code ./sys-<pid>/} trees). {@link #close()}
+ * stops only the processes this fabric started, by PID, waits for them and deletes the directory.
+ * Use it from {@code @BeforeAll}/{@code @AfterAll}: starting one takes well under a second.
+ */
+public final class SimulatedFabric implements AutoCloseable
+{
+    public static final String UMAD2SIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+    /** The node OpenSM attaches as; its SA answers at this node's LID. */
+    public static final String SM_NODE = "Hca1";
+    /** The HCA names of {@code topo.net}. */
+    public static final List<String> HCAS = List.of("Hca1", "Hca2", "Hca3", "Hca4");
+    public static final String HOST = "127.0.0.1";
+
+    /** ibsim accepts 10 clients; P..P+11 covers the ctl port and every data port. */
+    private static final int PORTS_PER_FABRIC = 12;
+    private static final long IBSIM_READY_MILLIS = 10_000;
+    private static final long SA_READY_MILLIS = 20_000;
+    private static final long SAQUERY_MILLIS = 20_000;
+    private static final int MAX_DISCOVERED_LID = 32;
+
+    private final Path workDir;
+    private final int ctlPort;
+    private final StartedProcess ibsim;
+    private StartedProcess openSm;
+    private int openSmStarts;
+    private List<FabricPort> hcaPorts;
+    private final Thread shutdownHook;
+
+    private SimulatedFabric(final Path workDir, final int ctlPort, final StartedProcess ibsim)
+    {
+        this.workDir = workDir;
+        this.ctlPort = ctlPort;
+        this.ibsim = ibsim;
+        // A JVM that exits without close() (a failed JMH setup, a killed test run) must not leave peers behind.
+        this.shutdownHook = new Thread(this::stopEverything, "simulated-fabric-stop-" + ctlPort);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** Requires ibsim, OpenSM, saquery and umad2sim (failing under CI=true), starts them and waits for the SA. */
+    public static SimulatedFabric start()
+    {
+        requirePeers();
+        Path dir = null;
+        SimulatedFabric fabric = null;
+        try
+        {
+            dir = Files.createTempDirectory("rdmacm-fabric");
+            final Path topology = dir.resolve("topo.net");
+            try (InputStream in = SimulatedFabric.class.getResourceAsStream("topo.net"))
+            {
+                Files.copy(in, topology);
+            }
+            fabric = startIbsim(dir, topology);
+            fabric.startSubnetManager();
+            fabric.hcaPorts = fabric.discoverHcaPorts();
+            return fabric;
+        }
+        catch (final IOException | RuntimeException | AssertionError ex)
+        {
+            if (fabric != null)
+            {
+                fabric.close();
+            }
+            else
+            {
+                deleteTree(dir);
+            }
+            if (ex instanceof AssertionError assertion)
+            {
+                throw assertion;
+            }
+            throw new AssertionError("cannot start the simulated fabric: " + ex, ex);
+        }
+    }
+
+    public static void requirePeers()
+    {
+        Peers.requireCommand("ibsim", "ibsim-utils");
+        Peers.requireCommand("opensm", "opensm");
+        Peers.requireCommand("saquery", "infiniband-diags");
+        Peers.requireFile(UMAD2SIM, "libumad2sim0 (ibsim-utils)");
+    }
+
+    private static SimulatedFabric startIbsim(final Path dir, final Path topology)
+    {
+        AssertionError last = null;
+        for (int attempt = 0; attempt < 5; attempt++)
+        {
+            final int port = freePortRange();
+            final StartedProcess ibsim = StartedProcess.start(
+                "ibsim",
+                List.of("ibsim", "-s", "-n", "-r", "-l", Integer.toString(port), topology.toString()),
+                dir, Map.of(), dir.resolve("ibsim-" + attempt + ".log"));
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(IBSIM_READY_MILLIS);
+            while (ibsim.isAlive() && !ibsim.log().contains("Network simulator ready") && System.nanoTime() < deadline)
+            {
+                sleep(5);
+            }
+            if (ibsim.isAlive() && ibsim.log().contains("Network simulator ready"))
+            {
+                return new SimulatedFabric(dir, port, ibsim);
+            }
+            last = new AssertionError("ibsim on UDP port " + port + " did not become ready:\n" + ibsim.log());
+            ibsim.close();
+        }
+        throw last;
+    }
+
+    /** Starts OpenSM as {@link #SM_NODE} and waits until its SA answers {@code saquery -c}. */
+    public void startSubnetManager()
+    {
+        if (openSm != null && openSm.isAlive())
+        {
+            throw new IllegalStateException("OpenSM already runs: " + openSm);
+        }
+        final Path smDir = workDir.resolve("opensm-" + openSmStarts++);
+        try
+        {
+            Files.createDirectories(smDir);
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot create " + smDir, ex);
+        }
+        final Map<String, String> env = new HashMap<>(umadEnvironment(SM_NODE));
+        env.put("OSM_CACHE_DIR", smDir.toString());
+        env.put("OSM_TMP_DIR", smDir.toString());
+        openSm = StartedProcess.start(
+            "opensm", List.of("opensm", "-f", smDir.resolve("osm.log").toString(), "-e"), smDir, env,
+            smDir.resolve("opensm.out"));
+        awaitSubnetAdministrator();
+    }
+
+    /** Stops OpenSM with SIGTERM (by PID) and waits for it. */
+    public void stopSubnetManager()
+    {
+        if (openSm != null)
+        {
+            openSm.close();
+        }
+    }
+
+    /** Kills OpenSM with SIGKILL (by PID): it leaves its ibsim client slot behind. */
+    public void killSubnetManager()
+    {
+        if (openSm != null)
+        {
+            openSm.kill();
+        }
+    }
+
+    public boolean subnetManagerRunning()
+    {
+        return openSm != null && openSm.isAlive();
+    }
+
+    /** Polls {@code saquery -c} (the SA ignores MADs until its first sweep ends) within a bound. */
+    public void awaitSubnetAdministrator()
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SA_READY_MILLIS);
+        Saquery last = null;
+        while (System.nanoTime() < deadline)
+        {
+            if (!openSm.isAlive())
+            {
+                throw new AssertionError("OpenSM exited before its SA answered: " + openSm + "\n" + openSm.log());
+            }
+            last = saquery("Hca2", "-c", "-t", "200");
+            if (last.exitCode() == 0 && last.output().contains("SA ClassPortInfo"))
+            {
+                return;
+            }
+            sleep(20);
+        }
+        throw new AssertionError("OpenSM's SA did not answer saquery -c within " + SA_READY_MILLIS + " ms; last: " + last);
+    }
+
+    /** Runs {@code saquery args...} attached as {@code node}, in its own directory (umad2sim writes ./sys-<pid>/ there). */
+    public Saquery saquery(final String node, final String... args)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add("saquery");
+        command.addAll(List.of(args));
+        final Path dir = workDir.resolve("saquery");
+        try
+        {
+            Files.createDirectories(dir);
+            // Output to a file, not a pipe: a hung saquery must not block us past the time limit.
+            final Path output = Files.createTempFile(dir, "saquery", ".out");
+            final ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+            builder.environment().putAll(umadEnvironment(node));
+            final Process process = builder.start();
+            try
+            {
+                if (!process.waitFor(SAQUERY_MILLIS, TimeUnit.MILLISECONDS))
+                {
+                    process.destroyForcibly();
+                    process.waitFor();
+                    throw new AssertionError("saquery " + String.join(" ", args) + " did not finish in " + SAQUERY_MILLIS + " ms");
+                }
+                return new Saquery(String.join(" ", command), process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+            }
+            finally
+            {
+                Files.deleteIfExists(output);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot run saquery: " + ex, ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while running saquery", ex);
+        }
+    }
+
+    /** The environment a umad2sim program needs to attach to this fabric as {@code node}. */
+    public Map<String, String> umadEnvironment(final String node)
+    {
+        return Map.of(
+            "LD_PRELOAD", UMAD2SIM,
+            "SIM_HOST", node,
+            "IBSIM_SERVER_NAME", HOST,
+            "IBSIM_SERVER_PORT", Integer.toString(ctlPort));
+    }
+
+    /** ibsim's ctl UDP port. */
+    public int ctlPort()
+    {
+        return ctlPort;
+    }
+
+    public String host()
+    {
+        return HOST;
+    }
+
+    /** The HCA ports, discovered from OpenSM's NodeRecords, in LID order. */
+    public List<FabricPort> hcaPorts()
+    {
+        return hcaPorts;
+    }
+
+    public FabricPort port(final String node)
+    {
+        return hcaPorts.stream().filter(p -> p.node().equals(node)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no HCA named " + node + " in " + hcaPorts));
+    }
+
+    /** The SA's LID: the LID of the node OpenSM runs on. */
+    public int smLid()
+    {
+        return port(SM_NODE).lid();
+    }
+
+    public Path workDir()
+    {
+        return workDir;
+    }
+
+    private List<FabricPort> discoverHcaPorts()
+    {
+        final List<FabricPort> ports = new ArrayList<>();
+        for (int lid = 1; lid <= MAX_DISCOVERED_LID && ports.size() < HCAS.size(); lid++)
+        {
+            final Saquery nodeRecord = saquery("Hca2", "NR", Integer.toString(lid));
+            for (final Map<String, String> record : SaqueryRecords.parse(nodeRecord.output()))
+            {
+                if ("Channel Adapter".equals(record.get("node_type")))
+                {
+                    ports.add(new FabricPort(
+                        record.get("NodeDescription"), Integer.parseInt(record.get("lid")),
+                        Long.parseUnsignedLong(record.get("port_guid").substring(2), 16)));
+                }
+            }
+        }
+        if (ports.size() != HCAS.size())
+        {
+            throw new AssertionError("OpenSM's NodeRecords name " + ports + ", expected the HCAs " + HCAS);
+        }
+        return List.copyOf(ports);
+    }
+
+    @Override
+    public void close()
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        }
+        catch (final IllegalStateException alreadyShuttingDown)
+        {
+            // the hook runs stopEverything itself
+        }
+        stopEverything();
+    }
+
+    private void stopEverything()
+    {
+        try
+        {
+            if (openSm != null)
+            {
+                openSm.close();
+            }
+        }
+        finally
+        {
+            ibsim.close();
+            deleteTree(workDir);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "SimulatedFabric{ibsim udp " + ctlPort + ", " + ibsim + ", " + openSm + ", " + workDir + "}";
+    }
+
+    /** Chooses P so that P..P+11 are free UDP ports right now. */
+    private static int freePortRange()
+    {
+        for (int attempt = 0; attempt < 100; attempt++)
+        {
+            final int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+            if (udpPortsFree(base, PORTS_PER_FABRIC))
+            {
+                return base;
+            }
+        }
+        throw new AssertionError("no range of " + PORTS_PER_FABRIC + " free UDP ports found");
+    }
+
+    private static boolean udpPortsFree(final int base, final int count)
+    {
+        for (int port = base; port < base + count; port++)
+        {
+            try (DatagramSocket probe = new DatagramSocket(null))
+            {
+                probe.bind(new InetSocketAddress(port));
+            }
+            catch (final SocketException ex)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void sleep(final long millis)
+    {
+        try
+        {
+            Thread.sleep(millis);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", ex);
+        }
+    }
+
+    private static void deleteTree(final Path dir)
+    {
+        if (dir == null)
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        catch (final IOException ignored)
+        {
+            // a temp directory left behind is not worth failing a test for
+        }
+    }
+
+    /** One saquery run: the command line, its exit code and its output. */
+    public record Saquery(String command, int exitCode, String output)
+    {
+        public List<Map<String, String>> records()
+        {
+            return SaqueryRecords.parse(output);
+        }
+    }
+}
