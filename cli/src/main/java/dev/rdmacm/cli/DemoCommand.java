@@ -21,7 +21,7 @@ import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.resolver.addrinfo.RdmaAddrInfoHints;
 import dev.rdmacm.resolver.addrinfo.RdmaGetAddrInfo;
 import dev.rdmacm.resolver.hosts.HostsFile;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;
@@ -82,7 +82,7 @@ public final class DemoCommand implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
     private final ObjectNode report = MAPPER.createObjectNode();
     private PrintWriter out;
     private int section;

@@ -1,6 +1,5 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -22,7 +21,7 @@ import java.util.HexFormat;
  */
 final class GetAddrInfoJson
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
 
     private GetAddrInfoJson()
     {
@@ -42,14 +41,7 @@ final class GetAddrInfoJson
             case AddrInfoResult.ErrnoError errno ->
                 root.put("error", errno.name()).put("code", errno.errno()).put("message", errno.message());
         }
-        try
-        {
-            return MAPPER.writeValueAsString(root);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
-        }
+        return JsonOutput.write(root);
     }
 
     private static ObjectNode entry(final RdmaAddrInfo entry)

@@ -17,7 +17,7 @@ import dev.rdmacm.resolver.RdmaCmId;
 import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.resolver.hosts.HostsFile;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.sa.PcapMadRecorder;
@@ -64,7 +64,7 @@ import java.util.concurrent.TimeUnit;
     })
 public final class ResolveRouteCommand implements Callable<Integer>
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
 
     @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address")
     String destination;

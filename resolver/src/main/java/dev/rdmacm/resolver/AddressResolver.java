@@ -7,8 +7,8 @@ import dev.rdmacm.resolver.netlink.NetlinkException;
 import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.Route;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.Errno;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.route.ResolvedRoute;
+import dev.rdmacm.verbs.Errno;
 
 /**
  * One event of an {@link RdmaCmId}, as {@code rdma_get_cm_event} returns it.

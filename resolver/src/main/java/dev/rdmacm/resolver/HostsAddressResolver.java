@@ -3,7 +3,7 @@ package dev.rdmacm.resolver;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.hosts.HostsFile;
 import dev.rdmacm.resolver.netlink.LinkMessage;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;

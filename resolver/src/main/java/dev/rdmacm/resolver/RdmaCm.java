@@ -2,9 +2,9 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.netlink.NetlinkException;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
 import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 

@@ -1,10 +1,10 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.resolver.route.RouteException;
 import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.verbs.GidType;
 
 import java.net.Inet4Address;

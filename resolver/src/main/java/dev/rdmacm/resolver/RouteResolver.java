@@ -3,7 +3,7 @@ package dev.rdmacm.resolver;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.resolver.netlink.Link;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.route.IbRoute;
 import dev.rdmacm.resolver.route.IbRouteQuery;
 import dev.rdmacm.resolver.route.ResolvedRoute;

@@ -2,7 +2,7 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.hosts.HostsFile;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;

@@ -3,7 +3,7 @@ package dev.rdmacm.resolver;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.resolver.route.RoceRouteSynthesizer;
 import dev.rdmacm.resolver.testing.RecordedGids;

@@ -2,7 +2,7 @@ package dev.rdmacm.resolver.route;
 
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.PathRecord;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;

@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver.route;
 
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 
 /** A route could not be resolved: the errno the kernel would report and what failed. */
 public final class RouteException extends Exception

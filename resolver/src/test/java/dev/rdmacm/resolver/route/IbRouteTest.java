@@ -3,7 +3,7 @@ package dev.rdmacm.resolver.route;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.PathRecord;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
 import org.agrona.concurrent.UnsafeBuffer;
