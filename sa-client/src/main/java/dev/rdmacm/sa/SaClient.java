@@ -89,6 +89,12 @@ public final class SaClient implements AutoCloseable
         return transport.localPort();
     }
 
+    /** The engine thread, or null before it started: for tests that watch its CPU time. */
+    Thread engineThread()
+    {
+        return runner.thread();
+    }
+
     /** The error that stopped the engine thread, or null while it runs. */
     public Throwable engineFailure()
     {
