@@ -1,6 +1,5 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +20,7 @@ import java.util.Optional;
  */
 final class DevicesJson
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
 
     private DevicesJson()
     {
@@ -41,14 +40,7 @@ final class DevicesJson
             final ArrayNode ports = node.putArray("ports");
             device.ports().forEach(port -> port(ports.addObject(), port));
         }
-        try
-        {
-            return MAPPER.writeValueAsString(root);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
-        }
+        return JsonOutput.write(root);
     }
 
     private static void port(final ObjectNode node, final RdmaPort port)

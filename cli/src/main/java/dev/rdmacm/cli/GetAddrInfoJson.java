@@ -1,21 +1,16 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.ServiceId;
-import dev.rdmacm.protocol.path.IbvPathData;
-import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
 import dev.rdmacm.resolver.addrinfo.IbSockaddr;
 import dev.rdmacm.resolver.addrinfo.OpaqueSockaddr;
 import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.resolver.addrinfo.RdmaSockaddr;
-
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.HexFormat;
 
@@ -26,7 +21,7 @@ import java.util.HexFormat;
  */
 final class GetAddrInfoJson
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
 
     private GetAddrInfoJson()
     {
@@ -46,14 +41,7 @@ final class GetAddrInfoJson
             case AddrInfoResult.ErrnoError errno ->
                 root.put("error", errno.name()).put("code", errno.errno()).put("message", errno.message());
         }
-        try
-        {
-            return MAPPER.writeValueAsString(root);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
-        }
+        return JsonOutput.write(root);
     }
 
     private static ObjectNode entry(final RdmaAddrInfo entry)
@@ -70,41 +58,10 @@ final class GetAddrInfoJson
         final ArrayNode route = node.putArray("ai_route");
         for (final byte[] pathData : entry.pathData())
         {
-            route.add(pathData(pathData));
+            route.add(PathDataJson.of(MAPPER, pathData));
         }
         node.put("ai_connect", entry.connect().length == 0 ? null : HexFormat.of().formatHex(entry.connect()));
         return node;
-    }
-
-    /** One {@code ibv_path_data}: its flags and the path record's fields with the wire codes. */
-    private static ObjectNode pathData(final byte[] bytes)
-    {
-        final IbvPathData data = new IbvPathData().wrap(new UnsafeBuffer(bytes), 0, bytes.length);
-        final IbvPathRecord path = data.path();
-        return MAPPER.createObjectNode()
-            .put("flags", data.flags())
-            .put("service_id", ServiceId.format(path.serviceId()))
-            .put("dgid", path.dgid().toString())
-            .put("sgid", path.sgid().toString())
-            .put("dlid", path.dlid())
-            .put("slid", path.slid())
-            // RawTraffic is reserved in ibv_path_record: only the SA wire record carries it
-            .put("raw_traffic", 0)
-            .put("flow_label", path.flowLabel())
-            .put("hop_limit", path.hopLimit())
-            .put("tclass", path.tClass())
-            .put("reversible", path.reversible() ? 1 : 0)
-            .put("numb_path", path.numbPath())
-            .put("pkey", PKey.format(path.pKey()))
-            .put("qos_class", path.qosClass())
-            .put("sl", path.sl())
-            .put("mtu_selector", path.mtuSelector())
-            .put("mtu", path.mtu())
-            .put("rate_selector", path.rateSelector())
-            .put("rate", path.rate())
-            .put("packet_life_time_selector", path.packetLifeTimeSelector())
-            .put("packet_life_time", path.packetLifeTime())
-            .put("preference", path.preference());
     }
 
     private static JsonNode address(final RdmaSockaddr address)

@@ -16,7 +16,7 @@ import java.util.List;
  */
 final class PathJson
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
 
     private PathJson()
     {

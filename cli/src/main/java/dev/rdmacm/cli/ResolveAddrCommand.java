@@ -1,7 +1,5 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.CmEvent;
 import dev.rdmacm.resolver.CmEventType;
@@ -13,8 +11,8 @@ import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.resolver.netlink.HardwareAddress;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,8 +43,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
     })
 public final class ResolveAddrCommand implements Callable<Integer>
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope)")
     private String destination;
 
@@ -140,7 +136,8 @@ public final class ResolveAddrCommand implements Callable<Integer>
         }
     }
 
-    private static int scopeIndex(final RdmaCm cm, final String name)
+    /** A scope name such as {@code eth0} in {@code fe80::2%eth0} as an interface index; unknown: a usage error. */
+    static int scopeIndex(final RdmaCm cm, final String name)
     {
         try
         {
@@ -187,14 +184,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
                 object.put("steps", list);
                 object.put("transitions", List.copyOf(transitions));
             }
-            try
-            {
-                out.println(JSON.writeValueAsString(object));
-            }
-            catch (final JsonProcessingException ex)
-            {
-                throw new IllegalStateException("cannot write the result as JSON: " + ex.getMessage(), ex);
-            }
+            out.println(JsonOutput.write(object));
         }
         else
         {

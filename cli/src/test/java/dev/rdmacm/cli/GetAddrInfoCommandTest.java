@@ -3,37 +3,21 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 
+import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GetAddrInfoCommandTest
 {
-    private record Run(int exitCode, String out, String err)
-    {
-    }
-
-    private static Run run(final String... args)
-    {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final CommandLine commandLine = Main.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        final int exitCode = commandLine.execute(args);
-        return new Run(exitCode, out.toString(), err.toString());
-    }
 
     @Test
     void shouldPrintEveryFieldOfAnIpv4Entry()
     {
-        final Run run = run("getaddrinfo", "192.0.2.1", "7471");
+        final CommandRun run = run("getaddrinfo", "192.0.2.1", "7471");
 
-        assertEquals(0, run.exitCode());
+        assertEquals(0, run.exit());
         assertEquals("""
             entry 0
               ai_flags          0x0
@@ -53,9 +37,9 @@ class GetAddrInfoCommandTest
     @Test
     void shouldPrintAPassiveIpv6EntryWithItsFlagNamesAndScope()
     {
-        final Run run = run("getaddrinfo", "fe80::1%1", "7471", "--passive", "--qp-type", "ud", "--flags", "0x40000000");
+        final CommandRun run = run("getaddrinfo", "fe80::1%1", "7471", "--passive", "--qp-type", "ud", "--flags", "0x40000000");
 
-        assertEquals(0, run.exitCode());
+        assertEquals(0, run.exit());
         assertEquals("""
             entry 0
               ai_flags          0x1 (RAI_PASSIVE)
@@ -74,9 +58,9 @@ class GetAddrInfoCommandTest
     @Test
     void shouldWriteTheCStructFieldNamesAndNumericValuesInJson()
     {
-        final Run run = run("getaddrinfo", "--json", "127.0.0.1", "echo", "--src", "192.0.2.9:99", "--port-space", "ib");
+        final CommandRun run = run("getaddrinfo", "--json", "127.0.0.1", "echo", "--src", "192.0.2.9:99", "--port-space", "ib");
 
-        assertEquals(0, run.exitCode());
+        assertEquals(0, run.exit());
         assertEquals("{\"entries\":[{\"ai_flags\":0,\"ai_family\":2,\"ai_qp_type\":2,\"ai_port_space\":319," +
             "\"ai_src_addr\":\"192.0.2.9:99\",\"ai_dst_addr\":\"127.0.0.1:7\",\"ai_src_canonname\":null," +
             "\"ai_dst_canonname\":null,\"ai_route\":[],\"ai_connect\":null}]}\n", run.out());
@@ -85,9 +69,9 @@ class GetAddrInfoCommandTest
     @Test
     void shouldWriteAnAfIbAddressAsAnObject() throws Exception
     {
-        final Run run = run("getaddrinfo", "--json", "--family", "ib", "--rai-family", "--numeric-host", "fe80::2:c903:0:1", "7471");
+        final CommandRun run = run("getaddrinfo", "--json", "--family", "ib", "--rai-family", "--numeric-host", "fe80::2:c903:0:1", "7471");
 
-        assertEquals(0, run.exitCode());
+        assertEquals(0, run.exit());
         final JsonNode dst = new ObjectMapper().readTree(run.out()).get("entries").get(0).get("ai_dst_addr");
         assertEquals("{\"gid\":\"fe80::2:c903:0:1\",\"pkey\":\"0xffff\",\"sid\":\"0x0000000001061d2f\"," +
             "\"sid_mask\":\"0xffffffffffffffff\",\"flowinfo\":0,\"scope_id\":\"0\"}", dst.toString());
@@ -97,27 +81,27 @@ class GetAddrInfoCommandTest
     @Test
     void shouldWriteAGlibcFailureAsAnEaiErrorAndExitOne()
     {
-        final Run run = run("getaddrinfo", "--json", "--numeric-host", "localhost", "7471");
+        final CommandRun run = run("getaddrinfo", "--json", "--numeric-host", "localhost", "7471");
 
-        assertEquals(1, run.exitCode());
+        assertEquals(1, run.exit());
         assertEquals("{\"error\":\"EAI_NONAME\",\"code\":-2,\"message\":\"Name or service not known\"}\n", run.out());
     }
 
     @Test
     void shouldWriteAnErrnoFailureAsItsErrnoAndExitOne()
     {
-        final Run run = run("getaddrinfo", "--json");
+        final CommandRun run = run("getaddrinfo", "--json");
 
-        assertEquals(1, run.exitCode());
+        assertEquals(1, run.exit());
         assertEquals("{\"error\":\"EINVAL\",\"code\":22,\"message\":\"Invalid argument\"}\n", run.out());
     }
 
     @Test
     void shouldPrintTheErrorLineOnStandardErrorInTextMode()
     {
-        final Run run = run("getaddrinfo", "127.0.0.1", "7471", "--qp-type", "ud", "--port-space", "tcp");
+        final CommandRun run = run("getaddrinfo", "127.0.0.1", "7471", "--qp-type", "ud", "--port-space", "tcp");
 
-        assertEquals(1, run.exitCode());
+        assertEquals(1, run.exit());
         assertEquals("", run.out());
         assertEquals("rdmacm getaddrinfo: EAI_SOCKTYPE (-7): ai_socktype not supported\n", run.err());
     }
@@ -125,10 +109,10 @@ class GetAddrInfoCommandTest
     @Test
     void shouldTakeAnAfIbDestinationWrittenAsTheTextOutputPrintsIt()
     {
-        final Run run = run("getaddrinfo", "--family", "ib", "--dst",
+        final CommandRun run = run("getaddrinfo", "--family", "ib", "--dst",
             "gid=fe80::2:c903:0:1 pkey=0xffff sid=0x0000000001061d2f sid_mask=0xffffffffffffffff flowinfo=0 scope_id=0");
 
-        assertEquals(0, run.exitCode());
+        assertEquals(0, run.exit());
         assertEquals("""
             entry 0
               ai_flags          0x0
@@ -147,9 +131,9 @@ class GetAddrInfoCommandTest
     @Test
     void shouldTakeADashAsAnAbsentNode()
     {
-        final Run run = run("getaddrinfo", "--json", "--passive", "--family", "inet", "-", "7471");
+        final CommandRun run = run("getaddrinfo", "--json", "--passive", "--family", "inet", "-", "7471");
 
-        assertEquals(0, run.exitCode());
+        assertEquals(0, run.exit());
         assertTrue(run.out().contains("\"ai_flags\":1,\"ai_family\":2,") && run.out().contains("\"ai_src_addr\":\"0.0.0.0:7471\""),
             run.out());
     }
@@ -157,27 +141,27 @@ class GetAddrInfoCommandTest
     @Test
     void shouldRefuseANodeWithServiceRecordLookup()
     {
-        final Run run = run("getaddrinfo", "--json", "--sa", "node", "0x1234");
+        final CommandRun run = run("getaddrinfo", "--json", "--sa", "node", "0x1234");
 
-        assertEquals(1, run.exitCode());
+        assertEquals(1, run.exit());
         assertEquals("{\"error\":\"EOPNOTSUPP\",\"code\":95,\"message\":\"Operation not supported\"}\n", run.out());
     }
 
     @Test
     void shouldReportNoServiceRecordWithoutAnInfinibandPort()
     {
-        final Run run = run("getaddrinfo", "--json", "--sa", "-", "0x1234");
+        final CommandRun run = run("getaddrinfo", "--json", "--sa", "-", "0x1234");
 
-        assertEquals(1, run.exitCode());
+        assertEquals(1, run.exit());
         assertEquals("{\"error\":\"ENOENT\",\"code\":2,\"message\":\"No such file or directory\"}\n", run.out());
     }
 
     @Test
     void shouldExitTwoNamingTheBadFamily()
     {
-        final Run run = run("getaddrinfo", "--family", "ipx", "x");
+        final CommandRun run = run("getaddrinfo", "--family", "ipx", "x");
 
-        assertEquals(2, run.exitCode());
+        assertEquals(2, run.exit());
         assertTrue(run.err().startsWith("Invalid value for option '--family': family 'ipx' is not one of unspec, inet, inet6, ib\n"),
             run.err());
     }
@@ -185,9 +169,9 @@ class GetAddrInfoCommandTest
     @Test
     void shouldExitTwoNamingTheBadAddress()
     {
-        final Run run = run("getaddrinfo", "--src", "192.0.2.300:1", "x");
+        final CommandRun run = run("getaddrinfo", "--src", "192.0.2.300:1", "x");
 
-        assertEquals(2, run.exitCode());
+        assertEquals(2, run.exit());
         assertTrue(run.err().startsWith("Invalid value for option '--src': address: '300' in '192.0.2.300:1' is not a number from 0 to 255\n"),
             run.err());
     }
@@ -195,9 +179,9 @@ class GetAddrInfoCommandTest
     @Test
     void shouldExitTwoForFlagsOutOfRange()
     {
-        final Run run = run("getaddrinfo", "--flags", "0x100000000", "x");
+        final CommandRun run = run("getaddrinfo", "--flags", "0x100000000", "x");
 
-        assertEquals(2, run.exitCode());
+        assertEquals(2, run.exit());
         assertTrue(run.err().startsWith("Invalid value for option '--flags': --flags '0x100000000' is not a number from 0 to 0xffffffff"),
             run.err());
     }

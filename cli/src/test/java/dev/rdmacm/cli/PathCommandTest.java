@@ -6,15 +6,13 @@ import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import dev.rdmacm.testing.Tshark;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,20 +22,6 @@ class PathCommandTest
     @RegisterExtension
     static final SimulatedFabricExtension FABRIC = SimulatedFabricExtension.perClass();
 
-    private record Run(int exit, String out, String err)
-    {
-    }
-
-    private static Run run(final String... args)
-    {
-        final CommandLine commandLine = Main.commandLine();
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        final int exit = commandLine.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 
     private static String fabricOption(final String node)
     {
@@ -48,7 +32,7 @@ class PathCommandTest
     void shouldPrintEveryFieldOfTheSaPathAsSaqueryReportsIt()
     {
         final FabricPort destination = fabric().port("Hca4");
-        final Run run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", destination.gid().toString(), "--reversible");
+        final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", destination.gid().toString(), "--reversible");
         assertEquals(0, run.exit(), run.err());
         final Map<String, String> saquery = fabric().saquery("Hca2", "-p",
             "--sgid", fabric().port("Hca2").gid().toString(), "--dgid", destination.gid().toString()).records().get(0);
@@ -69,7 +53,7 @@ class PathCommandTest
     {
         final FabricPort source = fabric().port("Hca3");
         final FabricPort destination = fabric().port("Hca1");
-        final Run run = run("path", "--fabric", fabricOption("Hca3"), "--slid", Integer.toString(source.lid()),
+        final CommandRun run = run("path", "--fabric", fabricOption("Hca3"), "--slid", Integer.toString(source.lid()),
             "--dlid", "0x" + Integer.toHexString(destination.lid()), "--json");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().startsWith("{\"paths\":[{\"service_id\":\"0x0000000000000000\",\"dgid\":\"" + destination.gid() + "\""), run.out());
@@ -79,7 +63,7 @@ class PathCommandTest
     @Test
     void shouldExitOneNamingNoRecordsForAnUnknownDgid()
     {
-        final Run run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--timeout-ms", "1500");
+        final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--timeout-ms", "1500");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.out());
         assertTrue(run.err().startsWith("rdmacm path: NO_RECORDS (ENODATA)"), run.err());
     }
@@ -87,7 +71,7 @@ class PathCommandTest
     @Test
     void shouldPrintTheErrorAsJson()
     {
-        final Run run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--json");
+        final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--json");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.out());
         assertTrue(run.out().startsWith("{\"error\":\"NO_RECORDS\",\"errno\":\"ENODATA\",\"mad_status\":768,"), run.out());
     }
@@ -98,7 +82,7 @@ class PathCommandTest
         final Path pcap = Files.createTempFile("rdmacm-path", ".pcap");
         try
         {
-            final Run run = run("path", "--fabric", fabricOption("Hca2"), "--dlid", Integer.toString(fabric().port("Hca4").lid()),
+            final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dlid", Integer.toString(fabric().port("Hca4").lid()),
                 "--pcap", pcap.toString());
             assertEquals(0, run.exit(), run.err());
             final List<Map<String, List<String>>> packets =
@@ -117,7 +101,7 @@ class PathCommandTest
     @Test
     void shouldExitTwoNamingTheBadFabric()
     {
-        final Run run = run("path", "--fabric", "ibsim:nohost", "--dgid", "fe80::10:4");
+        final CommandRun run = run("path", "--fabric", "ibsim:nohost", "--dgid", "fe80::10:4");
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertTrue(run.err().contains("fabric 'ibsim:nohost'"), run.err());
     }
@@ -125,7 +109,7 @@ class PathCommandTest
     @Test
     void shouldExitTwoWithoutADestination()
     {
-        final Run run = run("path", "--fabric", fabricOption("Hca2"));
+        final CommandRun run = run("path", "--fabric", fabricOption("Hca2"));
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertTrue(run.err().contains("--dgid") && run.err().contains("--dlid"), run.err());
     }

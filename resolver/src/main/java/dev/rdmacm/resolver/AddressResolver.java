@@ -7,8 +7,8 @@ import dev.rdmacm.resolver.netlink.NetlinkException;
 import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.Route;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.Errno;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +27,7 @@ import java.util.Optional;
  * netdev, neighbour) and the final device binding. No threads and no timers: the event loop decides
  * when to attempt again.
  */
-final class AddressResolver
+final class AddressResolver implements AddressRules
 {
     /** The kernel's default TTL and IPv6 hop limit, used when the sysctl cannot be read. */
     private static final int DEFAULT_HOP_LIMIT = 64;
@@ -54,7 +54,8 @@ final class AddressResolver
      * {@code rdma_bind_addr} of a concrete address: it must be configured on a netdev
      * ({@code rdma_translate_ip}, else EADDRNOTAVAIL) whose RDMA port holds the matching GID (else ENODEV).
      */
-    BoundSource bindSource(final InetAddress source, final ResolutionTrace trace) throws ResolutionFailure
+    @Override
+    public BoundSource bindSource(final InetAddress source, final ResolutionTrace trace) throws ResolutionFailure
     {
         if (source instanceof Inet6Address v6 && v6.isLinkLocalAddress() && v6.getScopeId() == 0)
         {
@@ -98,7 +99,8 @@ final class AddressResolver
      *
      * @throws ResolutionFailure with the kernel's errno when a step fails (a route error, a vanished link...).
      */
-    int attempt(final PendingResolution p) throws ResolutionFailure
+    @Override
+    public int attempt(final PendingResolution p) throws ResolutionFailure
     {
         if (isAnyOrLoopback(p.destination))
         {
@@ -220,7 +222,8 @@ final class AddressResolver
     }
 
     /** {@code addr_handler}: binds the source to an RDMA port if not yet bound, and fills in the GIDs. */
-    AddressResolution complete(final PendingResolution p) throws ResolutionFailure
+    @Override
+    public AddressResolution complete(final PendingResolution p) throws ResolutionFailure
     {
         final long start = System.nanoTime();
         if (isAnyOrLoopback(p.destination))

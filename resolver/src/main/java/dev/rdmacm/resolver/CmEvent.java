@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.resolver.route.ResolvedRoute;
+import dev.rdmacm.verbs.Errno;
 
 /**
  * One event of an {@link RdmaCmId}, as {@code rdma_get_cm_event} returns it.
@@ -11,10 +12,17 @@ import dev.rdmacm.resolver.posix.Errno;
  * @param resolution the result of an ADDR_RESOLVED event, else null.
  * @param detail     for an error, what failed; else null.
  * @param trace      the steps of the resolution that produced this event.
+ * @param route      the route of a ROUTE_RESOLVED event, else null.
  */
 public record CmEvent(RdmaCmId id, CmEventType type, int status, AddressResolution resolution, String detail,
-    ResolutionTrace trace)
+    ResolutionTrace trace, ResolvedRoute route)
 {
+    public CmEvent(final RdmaCmId id, final CmEventType type, final int status, final AddressResolution resolution,
+        final String detail, final ResolutionTrace trace)
+    {
+        this(id, type, status, resolution, detail, trace, null);
+    }
+
     /** {@code rdma_ack_cm_event}: releases the event (destroying the id waits for nothing here). */
     public void ack()
     {

@@ -10,5 +10,7 @@ public enum CmIdState
     ADDR_BOUND,
     ADDR_QUERY,
     ADDR_RESOLVED,
+    ROUTE_QUERY,
+    ROUTE_RESOLVED,
     DESTROYING
 }

@@ -2,9 +2,9 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.resolver.netlink.NetlinkException;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.Libc;
 import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.Errno;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,8 +1,10 @@
 package dev.rdmacm.resolver;
 
+import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.netlink.NetlinkException;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
@@ -37,33 +39,49 @@ public final class RdmaCm implements AutoCloseable
      * @param gids             the RDMA devices' GID tables.
      * @param trigger          how neighbour resolution is started.
      * @param listener         sees every id state transition.
+     * @param hostsNeighbours  an ibacm hosts file standing in for IPoIB and the IP stack, or null.
+     * @param sa               the SA that InfiniBand routes are asked of ({@code resolveRoute}), or null.
      */
     public record Options(
-        Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener)
+        Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener,
+        HostsNeighbours hostsNeighbours, SaClient sa)
     {
         public static Options defaults()
         {
-            return new Options(null, GidDirectory.NONE, NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE);
+            return new Options(null, GidDirectory.NONE, NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE,
+                null, null);
         }
 
         public Options networkNamespace(final Path path)
         {
-            return new Options(path, gids, trigger, listener);
+            return new Options(path, gids, trigger, listener, hostsNeighbours, sa);
         }
 
         public Options gids(final GidDirectory directory)
         {
-            return new Options(networkNamespace, directory, trigger, listener);
+            return new Options(networkNamespace, directory, trigger, listener, hostsNeighbours, sa);
         }
 
         public Options trigger(final NeighbourTriggerMode mode)
         {
-            return new Options(networkNamespace, gids, mode, listener);
+            return new Options(networkNamespace, gids, mode, listener, hostsNeighbours, sa);
         }
 
         public Options listener(final StateTransitionListener transitionListener)
         {
-            return new Options(networkNamespace, gids, trigger, transitionListener);
+            return new Options(networkNamespace, gids, trigger, transitionListener, hostsNeighbours, sa);
+        }
+
+        /** Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim). */
+        public Options hostsNeighbours(final HostsNeighbours neighbours)
+        {
+            return new Options(networkNamespace, gids, trigger, listener, neighbours, sa);
+        }
+
+        /** Ask InfiniBand routes of {@code client}'s SA; the caller keeps ownership of the client. */
+        public Options sa(final SaClient client)
+        {
+            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client);
         }
     }
 
@@ -76,7 +94,8 @@ public final class RdmaCm implements AutoCloseable
     private RdmaCm(final Options options) throws NativeCallException
     {
         this.options = options;
-        this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger());
+        this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
+            options.hostsNeighbours());
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
@@ -140,7 +159,13 @@ public final class RdmaCm implements AutoCloseable
     /** {@code rdma_create_id}; a null channel makes a synchronous id. */
     public RdmaCmId createId(final EventChannel channel)
     {
-        return new RdmaCmId(this, channel, ids.incrementAndGet());
+        return createId(channel, PortSpace.TCP);
+    }
+
+    /** {@code rdma_create_id} in a port space (its Service IDs are {@code (ps << 16) + port}). */
+    public RdmaCmId createId(final EventChannel channel, final PortSpace portSpace)
+    {
+        return new RdmaCmId(this, channel, ids.incrementAndGet(), portSpace);
     }
 
     /**
@@ -169,6 +194,11 @@ public final class RdmaCm implements AutoCloseable
             Thread.currentThread().interrupt();
             throw new RdmaCmException("interface " + name, Errno.EINTR, "interrupted", true);
         }
+    }
+
+    Options options()
+    {
+        return options;
     }
 
     StateTransitionListener listener()

@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 
 /**
  * An RDMA CM operation failed with an errno, either returned by the call (as librdmacm returns -1 and

@@ -1,11 +1,18 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.resolver.route.ResolvedRoute;
+import dev.rdmacm.resolver.route.RouteException;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.verbs.GidType;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,11 +39,216 @@ public final class RdmaCmId implements AutoCloseable
     private AddressResolution resolution;
     private PendingResolution pending;
 
-    RdmaCmId(final RdmaCm cm, final EventChannel channel, final long number)
+    private final PortSpace portSpace;
+    private int sourcePort;
+    private int destinationPort;
+    private int sourceFlowinfo;
+    private Integer tos;
+    private Integer ackTimeout;
+    private ResolvedRoute route;
+    private PendingRoute pendingRoute;
+
+    RdmaCmId(final RdmaCm cm, final EventChannel channel, final long number, final PortSpace portSpace)
     {
         this.cm = cm;
         this.channel = channel;
         this.number = number;
+        this.portSpace = portSpace;
+    }
+
+    public PortSpace portSpace()
+    {
+        return portSpace;
+    }
+
+    /** The route after ROUTE_RESOLVED, or null. */
+    public synchronized ResolvedRoute route()
+    {
+        return route;
+    }
+
+    /**
+     * {@code rdma_set_service_type}: the ToS, which becomes the QoS class of an IPv4 InfiniBand path
+     * query and the traffic class (and, through the priority, the SL) of a RoCE path.
+     */
+    public synchronized void setServiceType(final int typeOfService)
+    {
+        if (typeOfService < 0 || typeOfService > 0xff)
+        {
+            throw new IllegalArgumentException("ToS " + typeOfService + " out of range 0..255");
+        }
+        this.tos = typeOfService;
+    }
+
+    /** {@code rdma_set_ack_timeout}: a non-zero value makes a RoCE path's packet lifetime {@code timeout - 1}. */
+    public synchronized void setAckTimeout(final int timeout)
+    {
+        if (timeout < 0 || timeout > 0xff)
+        {
+            throw new IllegalArgumentException("ACK timeout " + timeout + " out of range 0..255");
+        }
+        this.ackTimeout = timeout;
+    }
+
+    /** The {@code sin6_flowinfo} of an IPv6 source (host order): its traffic class and flow label. */
+    public synchronized void setSourceFlowinfo(final int flowinfo)
+    {
+        this.sourceFlowinfo = flowinfo;
+    }
+
+    /**
+     * {@code rdma_resolve_addr} with ports, as librdmacm takes socket addresses: the destination port
+     * makes the Service ID of the path query and, with the source port, the RoCE v2 flow label. The
+     * kernel gives an unbound id a random source port; here the source port is the one given (0 if none).
+     */
+    public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final int timeoutMs)
+        throws RdmaCmException
+    {
+        synchronized (this)
+        {
+            sourcePort = source == null ? 0 : source.getPort();
+            destinationPort = destination.getPort();
+        }
+        resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(), timeoutMs);
+    }
+
+    /**
+     * {@code rdma_resolve_route}. Errors found up front (timeout not positive, the id not
+     * ADDR_RESOLVED, no SA for an InfiniBand port, no netdev or too small an MTU for RoCE) are thrown
+     * with {@link RdmaCmException#returnedByCall()}; the outcome is a ROUTE_RESOLVED or ROUTE_ERROR
+     * event (status -EINVAL for an SA error status, -ETIMEDOUT when the SA never answers). A
+     * synchronous id waits for it and returns normally only on ROUTE_RESOLVED.
+     */
+    public void resolveRoute(final int timeoutMs) throws RdmaCmException
+    {
+        final CompletableFuture<ResolvedRoute> completion = beginRoute(timeoutMs);
+        if (channel == null)
+        {
+            try
+            {
+                await(completion);
+            }
+            catch (final ResolutionFailure impossible)
+            {
+                throw new IllegalStateException(impossible);
+            }
+        }
+    }
+
+    /** The same, without blocking: the future completes with the route or an {@link RdmaCmException}. */
+    public CompletableFuture<ResolvedRoute> resolveRouteAsync(final int timeoutMs)
+    {
+        try
+        {
+            return beginRoute(timeoutMs);
+        }
+        catch (final RdmaCmException ex)
+        {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    private CompletableFuture<ResolvedRoute> beginRoute(final int timeoutMs) throws RdmaCmException
+    {
+        final PendingRoute r;
+        synchronized (this)
+        {
+            if (timeoutMs <= 0)
+            {
+                throw new RdmaCmException("rdma_resolve_route", Errno.EINVAL, "timeout " + timeoutMs +
+                    " ms must be positive", true);
+            }
+            if (state != CmIdState.ADDR_RESOLVED)
+            {
+                throw new RdmaCmException("rdma_resolve_route", Errno.EINVAL, "id is " + state +
+                    "; resolving a route needs ADDR_RESOLVED", true);
+            }
+            r = new PendingRoute(this, resolution, portSpace, sourcePort, destinationPort, sourceFlowinfo, tos,
+                ackTimeout, timeoutMs);
+            transition(CmIdState.ROUTE_QUERY, "resolve_route " + resolution.destination().getHostAddress());
+            pendingRoute = r;
+        }
+        if (r.resolution.binding().gidType() == GidType.IB)
+        {
+            final SaClient sa = cm.options().sa();
+            if (sa == null)
+            {
+                throw routeCallFailed(r, Errno.ENOSYS, "no SA to ask for an InfiniBand path (RdmaCm.Options.sa)");
+            }
+            RouteResolver.queryInfiniband(sa, r).whenComplete((resolved, failure) -> routeFinished(r, resolved, failure));
+            return r.completion;
+        }
+        final CompletableFuture<ResolvedRoute> built = new CompletableFuture<>();
+        try
+        {
+            cm.submit(agent -> agent.roceRoute(r, built));
+        }
+        catch (final IllegalStateException closed)
+        {
+            throw routeCallFailed(r, Errno.EINTR, closed.getMessage());
+        }
+        final ResolvedRoute resolved;
+        try
+        {
+            resolved = built.join();
+        }
+        catch (final CompletionException ex)
+        {
+            final Throwable cause = ex.getCause();
+            throw routeCallFailed(r, cause instanceof RouteException re ? re.errno() : Errno.EIO, cause.getMessage());
+        }
+        routeFinished(r, resolved, null);
+        return r.completion;
+    }
+
+    /** A failure of the call itself: back to ADDR_RESOLVED, no event. */
+    private RdmaCmException routeCallFailed(final PendingRoute r, final int errno, final String detail)
+    {
+        synchronized (this)
+        {
+            if (state == CmIdState.ROUTE_QUERY && pendingRoute == r)
+            {
+                pendingRoute = null;
+                transition(CmIdState.ADDR_RESOLVED, "resolve_route returned " + Errno.name(errno));
+            }
+        }
+        final RdmaCmException ex = new RdmaCmException("rdma_resolve_route", errno, detail, true, r.trace);
+        r.completion.completeExceptionally(ex);
+        return ex;
+    }
+
+    private void routeFinished(final PendingRoute r, final ResolvedRoute resolved, final Throwable failure)
+    {
+        if (failure != null)
+        {
+            final Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            final int errno = cause instanceof RouteException re ? re.errno() : Errno.EIO;
+            synchronized (this)
+            {
+                if (state != CmIdState.ROUTE_QUERY || pendingRoute != r)
+                {
+                    return;
+                }
+                pendingRoute = null;
+                transition(CmIdState.ADDR_RESOLVED, "ROUTE_ERROR " + Errno.name(errno));
+            }
+            deliver(new CmEvent(this, CmEventType.ROUTE_ERROR, -errno, r.resolution, cause.getMessage(), r.trace, null));
+            r.completion.completeExceptionally(
+                new RdmaCmException("rdma_resolve_route", errno, cause.getMessage(), false, r.trace));
+            return;
+        }
+        synchronized (this)
+        {
+            if (state != CmIdState.ROUTE_QUERY || pendingRoute != r)
+            {
+                return;
+            }
+            pendingRoute = null;
+            route = resolved;
+            transition(CmIdState.ROUTE_RESOLVED, "ROUTE_RESOLVED " + r.resolution.destination().getHostAddress());
+        }
+        deliver(new CmEvent(this, CmEventType.ROUTE_RESOLVED, 0, r.resolution, null, r.trace, resolved));
+        r.completion.complete(resolved);
     }
 
     public synchronized CmIdState state()
@@ -249,6 +461,7 @@ public final class RdmaCmId implements AutoCloseable
             transition(CmIdState.DESTROYING, "destroy");
             p = pending;
             pending = null;
+            pendingRoute = null;
         }
         if (p != null)
         {

@@ -4,10 +4,13 @@ import dev.rdmacm.resolver.netlink.NetlinkMessageHeader;
 import dev.rdmacm.resolver.netlink.NetlinkSocket;
 import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.resolver.route.ResolvedRoute;
+import dev.rdmacm.resolver.route.RouteException;
+import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.resolver.posix.Libc;
 import dev.rdmacm.resolver.posix.NativeCallException;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.DeadlineTimerWheel;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -74,15 +77,17 @@ final class ResolverAgent implements Agent
     private Rtnetlink rtnetlink;
     private NetlinkSocket events;
     private NeighbourTrigger trigger;
-    private AddressResolver resolver;
+    private final HostsNeighbours hostsNeighbours;
+    private AddressRules resolver;
     private volatile boolean closing;
     private volatile Thread loopThread;
     private long earliestDeadline = Long.MAX_VALUE;
     private boolean earliestStale;
 
-    ResolverAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode)
-        throws NativeCallException
+    ResolverAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
+        final HostsNeighbours hostsNeighbours) throws NativeCallException
     {
+        this.hostsNeighbours = hostsNeighbours;
         this.namespace = namespace;
         this.gids = gids;
         this.triggerMode = triggerMode;
@@ -126,7 +131,8 @@ final class ResolverAgent implements Agent
             events.joinGroup(NetlinkSocket.RTNLGRP_NEIGH, "RTNLGRP_NEIGH");
             events.joinGroup(NetlinkSocket.RTNLGRP_LINK, "RTNLGRP_LINK");
             trigger = new NeighbourTrigger(rtnetlink, triggerMode);
-            resolver = new AddressResolver(rtnetlink, trigger, gids);
+            resolver = hostsNeighbours != null ? new HostsAddressResolver(hostsNeighbours) :
+                new AddressResolver(rtnetlink, trigger, gids);
             pollFds.set(JAVA_INT, Libc.POLLFD_FD_OFFSET, events.fd());
             pollFds.set(JAVA_SHORT, Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
             pollFds.set(JAVA_INT, Libc.POLLFD_SIZE + Libc.POLLFD_FD_OFFSET, wakeFd);
@@ -296,6 +302,19 @@ final class ResolverAgent implements Agent
         }
         p.deadlineNanos = p.trace.startNanos() + p.timeoutNanos;
         run(p, false);
+    }
+
+    /** {@code cma_resolve_iboe_route}: builds the RoCE path with the loop's rtnetlink, in its namespace. */
+    void roceRoute(final PendingRoute r, final CompletableFuture<ResolvedRoute> result)
+    {
+        try
+        {
+            result.complete(RouteResolver.synthesizeRoce(r, rtnetlink));
+        }
+        catch (final RouteException | RuntimeException ex)
+        {
+            result.completeExceptionally(ex);
+        }
     }
 
     /** The id was destroyed: drop its resolution without an event. */

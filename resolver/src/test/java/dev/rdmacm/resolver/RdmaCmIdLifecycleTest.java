@@ -1,8 +1,8 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
+import dev.rdmacm.verbs.Errno;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

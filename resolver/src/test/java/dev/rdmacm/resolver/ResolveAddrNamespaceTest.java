@@ -1,10 +1,10 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
+import dev.rdmacm.verbs.Errno;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

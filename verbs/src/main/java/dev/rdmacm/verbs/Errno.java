@@ -1,8 +1,21 @@
 package dev.rdmacm.verbs;
 
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 /**
- * The symbolic names of Linux errno values on x86_64 (asm-generic numbering, 1 to 133), as glibc's
- * {@code strerrorname_np} prints them, so that an error names {@code EPERM} rather than {@code 1}.
+ * The project's one table of Linux errno values on x86_64 (asm-generic numbering, 1 to 133): the
+ * symbolic names as glibc's {@code strerrorname_np} prints them, so that an error names {@code EPERM}
+ * rather than {@code 1}, and glibc's own text for each ({@code strerrordesc_np}) rather than a copy.
+ * Constants exist for the values some module reports or reacts to; the RDMA CM reports failures as
+ * (negative) errno and users compare them with the kernel's.
  */
 public final class Errno
 {
@@ -10,6 +23,7 @@ public final class Errno
     public static final int ENOENT = 2;
     public static final int EINTR = 4;
     public static final int EIO = 5;
+    public static final int EBADF = 9;
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
@@ -17,7 +31,15 @@ public final class Errno
     public static final int ENODEV = 19;
     public static final int EINVAL = 22;
     public static final int ENOSYS = 38;
+    public static final int ENODATA = 61;
+    public static final int EPROTO = 71;
     public static final int EOPNOTSUPP = 95;
+    public static final int EAFNOSUPPORT = 97;
+    public static final int EADDRNOTAVAIL = 99;
+    public static final int ENETUNREACH = 101;
+    public static final int ENOBUFS = 105;
+    public static final int ETIMEDOUT = 110;
+    public static final int EHOSTUNREACH = 113;
 
     /** The highest errno the Linux x86_64 kernel defines (EHWPOISON). */
     public static final int MAX = 133;
@@ -171,5 +193,65 @@ public final class Errno
             return NAMES[errno];
         }
         return "E?" + errno;
+    }
+
+    /** glibc's text for it, e.g. {@code Connection timed out} ({@code strerrordesc_np}); never null. */
+    public static String description(final int errno)
+    {
+        return Strerrordesc.describe(errno);
+    }
+
+    /** {@code errno 101 ENETUNREACH (Network is unreachable)}: how an error message names an errno. */
+    public static String describe(final int errno)
+    {
+        return "errno " + errno + " " + name(errno) + " (" + description(errno) + ")";
+    }
+
+    /**
+     * The one libc handle this table needs, in a holder of its own so that naming an errno never
+     * links native code. glibc 2.32+ has the symbol; without it, or without native access, a text
+     * reads "Unknown error N" as glibc's {@code strerror} would for an unknown value.
+     */
+    private static final class Strerrordesc
+    {
+        private static final MethodHandle STRERRORDESC_NP = lookup();
+
+        private static MethodHandle lookup()
+        {
+            try
+            {
+                final Linker linker = Linker.nativeLinker();
+                return linker.defaultLookup().find("strerrordesc_np")
+                    .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.of(
+                        ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, JAVA_BYTE)), JAVA_INT)))
+                    .orElse(null);
+            }
+            catch (final IllegalCallerException ex)
+            {
+                return null;
+            }
+        }
+
+        static String describe(final int errno)
+        {
+            if (STRERRORDESC_NP == null)
+            {
+                return "Unknown error " + errno;
+            }
+            final MemorySegment text;
+            try
+            {
+                text = (MemorySegment)STRERRORDESC_NP.invokeExact(errno);
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                throw ex;
+            }
+            catch (final Throwable t)
+            {
+                throw new IllegalStateException("downcall strerrordesc_np threw " + t, t);
+            }
+            return text.equals(MemorySegment.NULL) ? "Unknown error " + errno : text.getString(0);
+        }
     }
 }

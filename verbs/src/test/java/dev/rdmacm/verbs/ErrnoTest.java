@@ -33,6 +33,34 @@ class ErrnoTest
     }
 
     @Test
+    void shouldDescribeEveryErrnoAsGlibcDoes()
+    {
+        final String glibc = CProgram.compileAndRun("""
+            #include <stdio.h>
+            #include <string.h>
+            int main(void) {
+              for (int i = 1; i <= 134; i++) {
+                printf("%d %s\\n", i, strerror(i));
+              }
+              return 0;
+            }
+            """);
+        final StringBuilder java = new StringBuilder();
+        for (int i = 1; i <= Errno.MAX + 1; i++)
+        {
+            java.append(i).append(' ').append(Errno.description(i)).append('\n');
+        }
+
+        assertEquals(glibc, java.toString());
+    }
+
+    @Test
+    void shouldDescribeAnErrnoByNumberNameAndText()
+    {
+        assertEquals("errno 110 ETIMEDOUT (Connection timed out)", Errno.describe(Errno.ETIMEDOUT));
+    }
+
+    @Test
     void shouldNameAnUnknownErrnoByItsNumber()
     {
         assertEquals("E?134", Errno.name(134));

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.verbs.Errno;
+
 import java.util.List;
 
 /**
@@ -39,9 +41,9 @@ public sealed interface AddrInfoResult
     /** librdmacm's own failure: -1 with {@code errno}. {@code message} is {@code strerror}. */
     record ErrnoError(int errno, String name, String message) implements AddrInfoResult
     {
-        public static ErrnoError of(final Errno errno)
+        public static ErrnoError of(final int errno)
         {
-            return new ErrnoError(errno.value(), errno.name(), errno.message());
+            return new ErrnoError(errno, Errno.name(errno), Errno.description(errno));
         }
 
         @Override

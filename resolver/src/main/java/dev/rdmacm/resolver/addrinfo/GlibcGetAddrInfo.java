@@ -1,29 +1,32 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.resolver.posix.Libc;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * glibc's {@code getaddrinfo} through FFM, reduced to what librdmacm uses: the first result or the code.
- * The glibc list is freed on every path, including when reading it fails.
+ * glibc's {@code getaddrinfo} through {@link Libc}, reduced to what librdmacm uses: the first result or
+ * the code. Going through glibc rather than Java's resolver keeps the EAI codes, {@code /etc/services}
+ * names, numeric-service truncation, address order and scope ids identical to librdmacm's. The glibc
+ * list is freed on every path, including when reading it fails.
  */
 final class GlibcGetAddrInfo
 {
     GlibcAnswer firstResult(final String node, final String service, final GlibcHints hints)
     {
-        LibcNetdb.requireNativeAccess();
         try (Arena arena = Arena.ofConfined())
         {
             final MemorySegment nodeC = node == null ? MemorySegment.NULL : arena.allocateFrom(node);
             final MemorySegment serviceC = service == null ? MemorySegment.NULL : arena.allocateFrom(service);
             final MemorySegment hintsC = hints == null ? MemorySegment.NULL : hintsStruct(arena, hints);
             final MemorySegment resultHolder = arena.allocate(ValueLayout.ADDRESS);
-            final MemorySegment callState = arena.allocate(LibcNetdb.CAPTURE_STATE);
-            final int code = (int)LibcNetdb.GETADDRINFO.invokeExact(callState, nodeC, serviceC, hintsC, resultHolder);
+            final Libc.CallState state = new Libc.CallState(arena);
+            final int code = Libc.getaddrinfo(state, nodeC, serviceC, hintsC, resultHolder);
             if (code != 0)
             {
-                return new GlibcAnswer.Failed(code, (int)LibcNetdb.ERRNO.get(callState, 0L));
+                return new GlibcAnswer.Failed(code, state.errno());
             }
             final MemorySegment list = resultHolder.get(ValueLayout.ADDRESS, 0);
             try
@@ -32,36 +35,15 @@ final class GlibcGetAddrInfo
             }
             finally
             {
-                LibcNetdb.FREEADDRINFO.invokeExact(list);
+                Libc.freeaddrinfo(list);
             }
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            throw ex;
-        }
-        catch (final Throwable ex)
-        {
-            throw new IllegalStateException("getaddrinfo downcall failed: " + ex, ex);
         }
     }
 
     /** {@code gai_strerror(code)}: glibc's own text, so the CLI prints what C programs print. */
     String gaiStrerror(final int code)
     {
-        LibcNetdb.requireNativeAccess();
-        try
-        {
-            final MemorySegment text = (MemorySegment)LibcNetdb.GAI_STRERROR.invokeExact(code);
-            return text.reinterpret(Long.MAX_VALUE).getString(0);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            throw ex;
-        }
-        catch (final Throwable ex)
-        {
-            throw new IllegalStateException("gai_strerror downcall failed: " + ex, ex);
-        }
+        return Libc.gaiStrerror(code);
     }
 
     private static MemorySegment hintsStruct(final Arena arena, final GlibcHints hints)

@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;

@@ -1,19 +1,22 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.verbs.Errno;
+
 /** A ServiceRecord lookup that failed, with the errno {@code rdma_getaddrinfo} reports for it. */
 public final class ServiceRecordLookupException extends Exception
 {
     private static final long serialVersionUID = 1L;
 
-    private final Errno errno;
+    private final int errno;
 
-    public ServiceRecordLookupException(final Errno errno, final String message)
+    public ServiceRecordLookupException(final int errno, final String message)
     {
         super(message);
         this.errno = errno;
     }
 
-    public Errno errno()
+    /** The errno, one of {@link Errno}'s values. */
+    public int errno()
     {
         return errno;
     }

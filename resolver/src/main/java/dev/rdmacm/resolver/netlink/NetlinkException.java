@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver.netlink;
 
-import dev.rdmacm.resolver.posix.Errno;
+import dev.rdmacm.verbs.Errno;
 
 import java.io.IOException;
 

@@ -1,8 +1,8 @@
 package dev.rdmacm.resolver.netlink;
 
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.Libc;
 import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;

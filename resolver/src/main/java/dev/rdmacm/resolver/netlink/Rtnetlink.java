@@ -1,7 +1,7 @@
 package dev.rdmacm.resolver.netlink;
 
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.posix.Libc;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.posix;
 
+import dev.rdmacm.verbs.Errno;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -68,15 +70,19 @@ public final class Libc
     private static final MethodHandle EVENTFD;
     private static final MethodHandle READ;
     private static final MethodHandle WRITE;
-    /** glibc 2.32+; absent elsewhere, where errno texts fall back to "Unknown error N". */
-    private static final MethodHandle STRERRORDESC_NP;
+    /** {@code int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **res)}. */
+    private static final MethodHandle GETADDRINFO;
+    /** {@code void freeaddrinfo(struct addrinfo *res)}: sets no errno. */
+    private static final MethodHandle FREEADDRINFO;
+    /** {@code const char *gai_strerror(int errcode)}: sets no errno. */
+    private static final MethodHandle GAI_STRERROR;
 
     static
     {
         IllegalCallerException denied = null;
         MethodHandle socket = null, bind = null, getsockname = null, setsockopt = null, sendto = null,
             recvfrom = null, poll = null, close = null, open = null, setns = null, eventfd = null, read = null,
-            write = null, strerrordesc = null;
+            write = null, getaddrinfo = null, freeaddrinfo = null, gaiStrerror = null;
         try
         {
             socket = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
@@ -96,11 +102,10 @@ public final class Libc
             eventfd = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
             read = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
             write = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-            final Linker linker = Linker.nativeLinker();
-            strerrordesc = linker.defaultLookup().find("strerrordesc_np")
-                .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.of(ADDRESS.withTargetLayout(
-                    MemoryLayout.sequenceLayout(256, java.lang.foreign.ValueLayout.JAVA_BYTE)), JAVA_INT)))
-                .orElse(null);
+            getaddrinfo = downcall("getaddrinfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            freeaddrinfo = Linker.nativeLinker().downcallHandle(symbol("freeaddrinfo"), FunctionDescriptor.ofVoid(ADDRESS));
+            gaiStrerror = Linker.nativeLinker().downcallHandle(symbol("gai_strerror"),
+                FunctionDescriptor.of(ADDRESS, JAVA_INT));
         }
         catch (final IllegalCallerException ex)
         {
@@ -120,7 +125,9 @@ public final class Libc
         EVENTFD = eventfd;
         READ = read;
         WRITE = write;
-        STRERRORDESC_NP = strerrordesc;
+        GETADDRINFO = getaddrinfo;
+        FREEADDRINFO = freeaddrinfo;
+        GAI_STRERROR = gaiStrerror;
     }
 
     private Libc()
@@ -149,7 +156,7 @@ public final class Libc
         final int fd;
         try
         {
-            fd = (int)handle(SOCKET).invokeExact(state.segment, domain, type, protocol);
+            fd = (int)handle(SOCKET, "socket").invokeExact(state.segment, domain, type, protocol);
         }
         catch (final Throwable t)
         {
@@ -164,7 +171,7 @@ public final class Libc
         final int rc;
         try
         {
-            rc = (int)handle(BIND).invokeExact(state.segment, fd, address, length);
+            rc = (int)handle(BIND, "bind").invokeExact(state.segment, fd, address, length);
         }
         catch (final Throwable t)
         {
@@ -181,7 +188,7 @@ public final class Libc
         final int rc;
         try
         {
-            rc = (int)handle(GETSOCKNAME).invokeExact(state.segment, fd, address, lengthInOut);
+            rc = (int)handle(GETSOCKNAME, "getsockname").invokeExact(state.segment, fd, address, lengthInOut);
         }
         catch (final Throwable t)
         {
@@ -197,7 +204,7 @@ public final class Libc
         final int rc;
         try
         {
-            rc = (int)handle(SETSOCKOPT).invokeExact(state.segment, fd, level, option, value, length);
+            rc = (int)handle(SETSOCKOPT, "setsockopt").invokeExact(state.segment, fd, level, option, value, length);
         }
         catch (final Throwable t)
         {
@@ -213,7 +220,7 @@ public final class Libc
         final long sent;
         try
         {
-            sent = (long)handle(SENDTO).invokeExact(state.segment, fd, buffer, length, flags, address, addressLength);
+            sent = (long)handle(SENDTO, "sendto").invokeExact(state.segment, fd, buffer, length, flags, address, addressLength);
         }
         catch (final Throwable t)
         {
@@ -239,7 +246,7 @@ public final class Libc
         {
             do
             {
-                received = (long)handle(RECVFROM).invokeExact(
+                received = (long)handle(RECVFROM, "recvfrom").invokeExact(
                     state.segment, fd, buffer, length, flags, MemorySegment.NULL, MemorySegment.NULL);
             }
             while (received < 0 && state.errno() == Errno.EINTR);
@@ -266,7 +273,7 @@ public final class Libc
         final int ready;
         try
         {
-            ready = (int)handle(POLL).invokeExact(state.segment, pollfds, (long)count, timeoutMs);
+            ready = (int)handle(POLL, "poll").invokeExact(state.segment, pollfds, (long)count, timeoutMs);
         }
         catch (final Throwable t)
         {
@@ -288,7 +295,7 @@ public final class Libc
         final int rc;
         try
         {
-            rc = (int)handle(CLOSE).invokeExact(state.segment, fd);
+            rc = (int)handle(CLOSE, "close").invokeExact(state.segment, fd);
         }
         catch (final Throwable t)
         {
@@ -303,7 +310,7 @@ public final class Libc
         final int fd;
         try
         {
-            fd = (int)handle(OPEN).invokeExact(state.segment, path, flags);
+            fd = (int)handle(OPEN, "open").invokeExact(state.segment, path, flags);
         }
         catch (final Throwable t)
         {
@@ -319,7 +326,7 @@ public final class Libc
         final int rc;
         try
         {
-            rc = (int)handle(SETNS).invokeExact(state.segment, fd, namespaceType);
+            rc = (int)handle(SETNS, "setns").invokeExact(state.segment, fd, namespaceType);
         }
         catch (final Throwable t)
         {
@@ -334,7 +341,7 @@ public final class Libc
         final int fd;
         try
         {
-            fd = (int)handle(EVENTFD).invokeExact(state.segment, initialValue, flags);
+            fd = (int)handle(EVENTFD, "eventfd").invokeExact(state.segment, initialValue, flags);
         }
         catch (final Throwable t)
         {
@@ -350,7 +357,7 @@ public final class Libc
         final long count;
         try
         {
-            count = (long)handle(READ).invokeExact(state.segment, fd, buffer, length);
+            count = (long)handle(READ, "read").invokeExact(state.segment, fd, buffer, length);
         }
         catch (final Throwable t)
         {
@@ -373,7 +380,7 @@ public final class Libc
         final long count;
         try
         {
-            count = (long)handle(WRITE).invokeExact(state.segment, fd, buffer, length);
+            count = (long)handle(WRITE, "write").invokeExact(state.segment, fd, buffer, length);
         }
         catch (final Throwable t)
         {
@@ -386,22 +393,50 @@ public final class Libc
         return count;
     }
 
-    /** glibc's description of {@code errno}, e.g. "No route to host"; never null. */
-    public static String strerrordesc(final int errno)
+    /**
+     * Returns getaddrinfo's own result: 0, or an {@code EAI_*} code (with {@code state}'s errno meaningful
+     * for {@code EAI_SYSTEM}); a failed name lookup is an answer, not an exception. On 0, {@code result}
+     * holds the list, which the caller must pass to {@link #freeaddrinfo}.
+     */
+    public static int getaddrinfo(
+        final CallState state, final MemorySegment node, final MemorySegment service, final MemorySegment hints,
+        final MemorySegment result)
     {
-        if (STRERRORDESC_NP == null)
-        {
-            return "Unknown error " + errno;
-        }
         try
         {
-            final MemorySegment text = (MemorySegment)STRERRORDESC_NP.invokeExact(errno);
-            return text.equals(MemorySegment.NULL) ? "Unknown error " + errno : text.getString(0);
+            return (int)handle(GETADDRINFO, "getaddrinfo").invokeExact(state.segment, node, service, hints, result);
         }
         catch (final Throwable t)
         {
-            throw unexpected("strerrordesc_np", t);
+            throw unexpected("getaddrinfo", t);
         }
+    }
+
+    public static void freeaddrinfo(final MemorySegment list)
+    {
+        try
+        {
+            handle(FREEADDRINFO, "freeaddrinfo").invokeExact(list);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("freeaddrinfo", t);
+        }
+    }
+
+    /** glibc's text for an {@code EAI_*} code, so the CLI prints what C programs print. */
+    public static String gaiStrerror(final int code)
+    {
+        final MemorySegment text;
+        try
+        {
+            text = (MemorySegment)handle(GAI_STRERROR, "gai_strerror").invokeExact(code);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("gai_strerror", t);
+        }
+        return text.reinterpret(Long.MAX_VALUE).getString(0);
     }
 
     private static int check(final String call, final int rc, final CallState state) throws NativeCallException
@@ -413,13 +448,12 @@ public final class Libc
         return rc;
     }
 
-    private static MethodHandle handle(final MethodHandle handle)
+    private static MethodHandle handle(final MethodHandle handle, final String call)
     {
         if (ACCESS_DENIED != null)
         {
-            throw new IllegalStateException(
-                "native access to libc is denied: run the JVM with --enable-native-access=ALL-UNNAMED " +
-                "(the rdmacm jar's manifest sets it; Maven's surefire argLine must too)", ACCESS_DENIED);
+            throw new IllegalStateException("native access to libc (" + call + ") is denied: start the JVM with " +
+                "--enable-native-access=ALL-UNNAMED (the rdmacm launcher and jar manifest do)", ACCESS_DENIED);
         }
         return handle;
     }
@@ -439,10 +473,12 @@ public final class Libc
 
     private static MethodHandle downcall(final String name, final FunctionDescriptor descriptor)
     {
-        final Linker linker = Linker.nativeLinker();
-        final SymbolLookup libc = linker.defaultLookup();
-        final MemorySegment symbol = libc.find(name)
-            .orElseThrow(() -> new IllegalStateException("libc has no symbol " + name));
-        return linker.downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
+        return Linker.nativeLinker().downcallHandle(symbol(name), descriptor, Linker.Option.captureCallState("errno"));
+    }
+
+    private static MemorySegment symbol(final String name)
+    {
+        final SymbolLookup libc = Linker.nativeLinker().defaultLookup();
+        return libc.find(name).orElseThrow(() -> new IllegalStateException("libc has no symbol " + name));
     }
 }

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.posix;
 
+import dev.rdmacm.verbs.Errno;
+
 import java.io.IOException;
 
 /**

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.addrinfo;
 
+import dev.rdmacm.verbs.Errno;
+
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

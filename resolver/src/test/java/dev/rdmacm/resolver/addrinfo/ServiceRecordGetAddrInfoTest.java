@@ -2,6 +2,7 @@ package dev.rdmacm.resolver.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.verbs.Errno;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.rdmacm.resolver.netlink;
 
-import dev.rdmacm.resolver.posix.Errno;
 import dev.rdmacm.resolver.testing.NamespaceThread;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
+import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -4,13 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A PathRecordValue printed field by field exactly as saquery's dump_path_record prints it (resv2 aside). */
-final class SaqueryPathFields
+public final class SaqueryPathFields
 {
     private SaqueryPathFields()
     {
     }
 
-    static Map<String, String> of(final PathRecordValue path)
+    public static Map<String, String> of(final PathRecordValue path)
     {
         final Map<String, String> fields = new LinkedHashMap<>();
         fields.put("service_id", String.format("0x%016x", path.serviceId()));
@@ -33,7 +33,7 @@ final class SaqueryPathFields
     }
 
     /** saquery's fields without resv2, which PathRecordValue does not keep (it is reserved). */
-    static Map<String, String> withoutReserved(final Map<String, String> saquery)
+    public static Map<String, String> withoutReserved(final Map<String, String> saquery)
     {
         final Map<String, String> fields = new LinkedHashMap<>(saquery);
         fields.remove("resv2");

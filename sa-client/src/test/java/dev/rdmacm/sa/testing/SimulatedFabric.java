@@ -1,12 +1,10 @@
 package dev.rdmacm.sa.testing;
 
+import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
 import dev.rdmacm.testing.Peers;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -37,8 +34,6 @@ public final class SimulatedFabric implements AutoCloseable
     public static final List<String> HCAS = List.of("Hca1", "Hca2", "Hca3", "Hca4");
     public static final String HOST = "127.0.0.1";
 
-    /** ibsim accepts 10 clients; P..P+11 covers the ctl port and every data port. */
-    private static final int PORTS_PER_FABRIC = 12;
     private static final long IBSIM_READY_MILLIS = 10_000;
     private static final long SA_READY_MILLIS = 20_000;
     private static final long SAQUERY_MILLIS = 20_000;
@@ -112,7 +107,7 @@ public final class SimulatedFabric implements AutoCloseable
         AssertionError last = null;
         for (int attempt = 0; attempt < 5; attempt++)
         {
-            final int port = freePortRange();
+            final int port = IbsimPorts.freeRange();
             final StartedProcess ibsim = StartedProcess.start(
                 "ibsim",
                 List.of("ibsim", "-s", "-n", "-r", "-l", Integer.toString(port), topology.toString()),
@@ -360,36 +355,6 @@ public final class SimulatedFabric implements AutoCloseable
     public String toString()
     {
         return "SimulatedFabric{ibsim udp " + ctlPort + ", " + ibsim + ", " + openSm + ", " + workDir + "}";
-    }
-
-    /** Chooses P so that P..P+11 are free UDP ports right now. */
-    private static int freePortRange()
-    {
-        for (int attempt = 0; attempt < 100; attempt++)
-        {
-            final int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
-            if (udpPortsFree(base, PORTS_PER_FABRIC))
-            {
-                return base;
-            }
-        }
-        throw new AssertionError("no range of " + PORTS_PER_FABRIC + " free UDP ports found");
-    }
-
-    private static boolean udpPortsFree(final int base, final int count)
-    {
-        for (int port = base; port < base + count; port++)
-        {
-            try (DatagramSocket probe = new DatagramSocket(null))
-            {
-                probe.bind(new InetSocketAddress(port));
-            }
-            catch (final SocketException ex)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static void sleep(final long millis)

@@ -156,11 +156,9 @@ class SysfsDevicesTest
     @Test
     void shouldNameTheFileAndRuleForAMalformedLid() throws IOException
     {
-        RecordedSysfsTrees.copy(root, IB_HCA);
         final Path lid = root.resolve(MLX5_PORT1 + "lid");
-        Files.writeString(lid, "fifteen\n");
 
-        final SysfsFormatException ex = assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+        final SysfsFormatException ex = readFailure(IB_HCA, lid, "fifteen\n");
 
         assertEquals(lid, ex.file());
         assertEquals(lid + ": 'fifteen' breaks the format; expected a LID: 0x followed by 1 to 4 hex digits, e.g. 0x5",
@@ -170,11 +168,9 @@ class SysfsDevicesTest
     @Test
     void shouldNameAnEmptyFile() throws IOException
     {
-        RecordedSysfsTrees.copy(root, IB_HCA);
         final Path guid = root.resolve("class/infiniband/mlx5_0/node_guid");
-        Files.writeString(guid, "");
 
-        final SysfsFormatException ex = assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+        final SysfsFormatException ex = readFailure(IB_HCA, guid, "");
 
         assertEquals(guid + ": empty; the kernel never writes an empty value here", ex.getMessage());
     }
@@ -182,11 +178,9 @@ class SysfsDevicesTest
     @Test
     void shouldNameAMissingFile() throws IOException
     {
-        RecordedSysfsTrees.copy(root, IB_HCA);
         final Path state = root.resolve(MLX5_PORT1 + "state");
-        Files.delete(state);
 
-        final SysfsFormatException ex = assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+        final SysfsFormatException ex = readFailureWithout(IB_HCA, state);
 
         assertEquals(state + ": missing; the kernel always writes this file", ex.getMessage());
     }
@@ -194,11 +188,9 @@ class SysfsDevicesTest
     @Test
     void shouldRejectAnUnknownPortState() throws IOException
     {
-        RecordedSysfsTrees.copy(root, IB_HCA);
         final Path state = root.resolve(MLX5_PORT1 + "state");
-        Files.writeString(state, "9: SLEEPY\n");
 
-        final SysfsFormatException ex = assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+        final SysfsFormatException ex = readFailure(IB_HCA, state, "9: SLEEPY\n");
 
         assertEquals(state + ": '9: SLEEPY' breaks the format; expected '<number>: <name>' with a number 0-5, e.g. '4: ACTIVE'",
             ex.getMessage());
@@ -207,11 +199,9 @@ class SysfsDevicesTest
     @Test
     void shouldRejectAShortGid() throws IOException
     {
-        RecordedSysfsTrees.copy(root, SOFT_ROCE);
         final Path gid = root.resolve("class/infiniband/rxe0/ports/1/gids/2");
-        Files.writeString(gid, "::ffff:192.0.2.1\n");
 
-        final SysfsFormatException ex = assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+        final SysfsFormatException ex = readFailure(SOFT_ROCE, gid, "::ffff:192.0.2.1\n");
 
         assertEquals(gid + ": '::ffff:192.0.2.1' breaks the format; expected 8 groups of 4 hex digits separated by ':',"
             + " e.g. fe80:0000:0000:0000:0002:c903:00a1:b2c5", ex.getMessage());
@@ -220,11 +210,9 @@ class SysfsDevicesTest
     @Test
     void shouldRejectAnUnknownGidType() throws IOException
     {
-        RecordedSysfsTrees.copy(root, SOFT_ROCE);
         final Path type = root.resolve("class/infiniband/rxe0/ports/1/gid_attrs/types/3");
-        Files.writeString(type, "RoCE v3\n");
 
-        final SysfsFormatException ex = assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+        final SysfsFormatException ex = readFailure(SOFT_ROCE, type, "RoCE v3\n");
 
         assertEquals(type + ": 'RoCE v3' breaks the format; expected 'IB/RoCE v1' or 'RoCE v2'", ex.getMessage());
     }
@@ -232,11 +220,9 @@ class SysfsDevicesTest
     @Test
     void shouldRejectAnEntryThatIsNotAnIndex() throws IOException
     {
-        RecordedSysfsTrees.copy(root, IB_HCA);
         final Path stray = root.resolve(MLX5_PORT1 + "pkeys/default");
-        Files.writeString(stray, "0xffff\n");
 
-        final SysfsFormatException ex = assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+        final SysfsFormatException ex = readFailure(IB_HCA, stray, "0xffff\n");
 
         assertEquals(stray + ": unexpected entry; this directory holds only numbered entries", ex.getMessage());
     }
@@ -266,5 +252,21 @@ class SysfsDevicesTest
         {
             assertEquals(List.of(), devices.devices());
         }
+    }
+
+    /** Copies {@code tree}, writes {@code content} into {@code file} and returns why reading the copy fails. */
+    private SysfsFormatException readFailure(final String tree, final Path file, final String content) throws IOException
+    {
+        RecordedSysfsTrees.copy(root, tree);
+        Files.writeString(file, content);
+        return assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
+    }
+
+    /** Copies {@code tree}, deletes {@code file} and returns why reading the copy fails. */
+    private SysfsFormatException readFailureWithout(final String tree, final Path file) throws IOException
+    {
+        RecordedSysfsTrees.copy(root, tree);
+        Files.delete(file);
+        return assertThrows(SysfsFormatException.class, () -> SysfsDevices.read(root));
     }
 }

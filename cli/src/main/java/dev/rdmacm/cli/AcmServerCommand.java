@@ -1,0 +1,157 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.resolver.acm.AcmAddressResolver;
+import dev.rdmacm.resolver.acm.AcmEndpoint;
+import dev.rdmacm.resolver.acm.AcmEndpointFile;
+import dev.rdmacm.resolver.acm.AcmLog;
+import dev.rdmacm.resolver.acm.AcmOptions;
+import dev.rdmacm.resolver.acm.AcmPathQuerier;
+import dev.rdmacm.resolver.acm.AcmServer;
+import dev.rdmacm.resolver.acm.SaPathQuerier;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.transport.FabricSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code rdmacm acm-server}: an ibacm-compatible resolver service, so that unmodified librdmacm
+ * programs and ib_acme use this stack. Runs in the foreground (a service manager daemonizes it) until
+ * SIGTERM or SIGINT, which close every socket and remove the socket and port files.
+ */
+@Command(
+    name = "acm-server",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Serve the ibacm client protocol (RESOLVE, PERF_QUERY, EP_QUERY) on a unix socket and, in loop/open",
+        "mode, a TCP port, from address and route caches. Options come from a file in ibacm_opts.cfg format."
+    })
+final class AcmServerCommand implements Callable<Integer>
+{
+    @Option(names = {"-O", "--options"}, paramLabel = "FILE",
+        description = "options file in ibacm_opts.cfg format (default: ${DEFAULT-VALUE}; missing = defaults)")
+    Path optionsFile = Path.of("/etc/rdma/ibacm_opts.cfg");
+
+    @Option(names = {"-A", "--addr-file"}, paramLabel = "FILE",
+        description = "endpoint file: ibacm_addr.cfg lines 'address device port pkey' plus 'gid lid'")
+    Path addrFile;
+
+    @Option(names = "--run-dir", paramLabel = "DIR",
+        description = "directory of ibacm-unix.sock, ibacm.sock, ibacm-tcp.port, ibacm.port (default /run)")
+    Path runDir;
+
+    @Option(names = "--server-mode", paramLabel = "MODE", description = "unix, loop or open (overrides the file)")
+    String serverMode;
+
+    @Option(names = "--server-port", paramLabel = "PORT", description = "TCP port, 0 = any free port")
+    Integer serverPort;
+
+    @Option(names = "--log-level", paramLabel = "N", description = "0 errors, 1 clients, 2 every request")
+    Integer logLevel;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC",
+        description = "send route misses to the SA over verbs[:DEV[:PORT]] or ibsim:HOST:PORT:NODE (default: no SA, misses get ENODATA)")
+    String fabric;
+
+    @Option(names = {"-P", "--foreground"},
+        description = "accepted for ibacm compatibility: the service always runs in the foreground")
+    boolean foreground;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final AcmOptions options = AcmOptions.read(optionsFile);
+        if (addrFile != null)
+        {
+            options.apply("addr_file " + addrFile, "--addr-file");
+        }
+        if (runDir != null)
+        {
+            options.apply("run_dir " + runDir, "--run-dir");
+        }
+        if (serverMode != null)
+        {
+            options.apply("server_mode " + serverMode, "--server-mode");
+        }
+        if (serverPort != null)
+        {
+            options.apply("server_port " + serverPort, "--server-port");
+        }
+        if (logLevel != null)
+        {
+            options.apply("log_level " + logLevel, "--log-level");
+        }
+        final AcmLog log = AcmLog.open(options.logFile(), options.logLevel());
+        final List<AcmEndpoint> endpoints;
+        if (Files.exists(options.addrFile()))
+        {
+            endpoints = AcmEndpointFile.read(options.addrFile());
+        }
+        else
+        {
+            log.log(0, "no endpoint file " + options.addrFile() + ": every RESOLVE will get ESRCADDR");
+            endpoints = List.of();
+        }
+        final AcmPathQuerier querier;
+        final SaClient saClient;
+        if (fabric == null)
+        {
+            saClient = null;
+            querier = AcmPathQuerier.NONE;
+        }
+        else
+        {
+            final Duration timeout = Duration.ofMillis((long)options.timeoutMs() * (options.retries() + 1));
+            // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
+            saClient = SaClient.start(FabricSpec.parse(fabric).open(Duration.ofSeconds(5)),
+                SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+            querier = new SaPathQuerier(index -> saClient, timeout);
+        }
+        // The hook exists before the first file does: a SIGTERM that arrives while the server is still
+        // starting waits for the start to finish and then removes what it created.
+        final AtomicReference<AcmServer> server = new AtomicReference<>();
+        final CountDownLatch startFinished = new CountDownLatch(1);
+        final CountDownLatch done = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        {
+            try
+            {
+                startFinished.await(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            final AcmServer started = server.get();
+            if (started != null)
+            {
+                started.close();
+            }
+            if (saClient != null)
+            {
+                saClient.close();
+            }
+            log.close();
+            done.countDown();
+        }, "acm-server-shutdown"));
+        try
+        {
+            server.set(AcmServer.start(options, endpoints, AcmAddressResolver.NONE, querier, log));
+        }
+        finally
+        {
+            startFinished.countDown();
+        }
+        done.await();
+        return Main.EXIT_OK;
+    }
+}

@@ -1,0 +1,384 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.demo.DemoFabric;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.resolver.CmEvent;
+import dev.rdmacm.resolver.CmEventType;
+import dev.rdmacm.resolver.EventChannel;
+import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.RdmaCm;
+import dev.rdmacm.resolver.RdmaCmException;
+import dev.rdmacm.resolver.RdmaCmId;
+import dev.rdmacm.resolver.ResolutionStep;
+import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
+import dev.rdmacm.resolver.addrinfo.AddressFamily;
+import dev.rdmacm.resolver.addrinfo.QpType;
+import dev.rdmacm.resolver.addrinfo.RaiFlags;
+import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.resolver.addrinfo.RdmaAddrInfoHints;
+import dev.rdmacm.resolver.addrinfo.RdmaGetAddrInfo;
+import dev.rdmacm.resolver.hosts.HostsFile;
+import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.path.PathRecordValue;
+import dev.rdmacm.sa.transport.LocalPort;
+import dev.rdmacm.sa.transport.MadTransportException;
+import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code rdmacm demo}: the guided run of the stack. Installs what is missing ({@code scripts/setup},
+ * as root), starts ibsim and OpenSM on the bundled topology, writes an ibacm hosts file for its HCAs,
+ * and walks {@code rdma_getaddrinfo}, {@code rdma_resolve_addr} and {@code rdma_resolve_route} from
+ * Hca2 to the other hosts and to an address nobody has, every step with its time; then stops the two
+ * processes it started, by PID.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+        "A guided run on a simulated InfiniBand fabric: setup, ibsim + OpenSM, getaddrinfo, resolve_addr",
+        "and resolve_route with every step shown. Needs no RDMA hardware. Exit 0 when every walk went as expected."
+    })
+public final class DemoCommand implements Callable<Integer>
+{
+    static final String SOURCE_NODE = "Hca2";
+    static final int PORT = 7471;
+    /** An address the hosts file does not list: its resolution must time out, as an unanswered ARP does. */
+    static final String UNKNOWN = "10.0.0.99";
+
+    @Option(names = "--no-setup", description = "do not run scripts/setup first")
+    boolean noSetup;
+
+    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
+        description = "timeout of each resolution (default ${DEFAULT-VALUE}; the unknown address waits 200 ms)")
+    int timeoutMs;
+
+    @Option(names = "--json", description = "print one JSON object (setup, fabric, hosts, every walk with its events, route and steps) instead of text")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
+    private final ObjectNode report = MAPPER.createObjectNode();
+    private PrintWriter out;
+    private int section;
+    private ArrayNode walks;
+    private ObjectNode walk;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException
+    {
+        if (timeoutMs <= 0)
+        {
+            throw new IllegalArgumentException("--timeout-ms " + timeoutMs + ": must be at least 1");
+        }
+        out = spec.commandLine().getOut();
+        if (!noSetup && !setup())
+        {
+            return Main.EXIT_RESOLUTION_FAILURE;
+        }
+        heading("fabric");
+        final String[] devices = new File("/sys/class/infiniband").list();
+        say(devices == null || devices.length == 0 ? "no RDMA hardware here (/sys/class/infiniband is empty): " +
+            "starting a simulated InfiniBand fabric" : "RDMA devices " + String.join(", ", devices) +
+            " found; the demo still runs on a simulated fabric, which it can take apart");
+        final DemoFabric fabric;
+        try
+        {
+            fabric = DemoFabric.start(this::say);
+        }
+        catch (final MadTransportException | IOException ex)
+        {
+            spec.commandLine().getErr().println("rdmacm demo: cannot start ibsim and OpenSM: " + ex.getMessage());
+            return Main.EXIT_RESOLUTION_FAILURE;
+        }
+        final List<Long> pids = fabric.pids();
+        report.putObject("fabric").put("ibsim_pid", pids.get(0)).put("opensm_pid", pids.get(pids.size() - 1))
+            .put("ibsim_udp_port", fabric.ctlPort());
+        boolean ok;
+        try
+        {
+            ok = walk(fabric);
+        }
+        finally
+        {
+            heading("stop");
+            fabric.close();
+            say("stopped OpenSM (pid " + pids.get(pids.size() - 1) + ") and ibsim (pid " + pids.get(0) + ")");
+        }
+        say(ok ? "demo complete: every resolution went as the kernel's rules say" : "demo FAILED: see above");
+        report.put("stopped", true).put("ok", ok);
+        if (json)
+        {
+            out.println(MAPPER.writeValueAsString(report));
+        }
+        out.flush();
+        return ok ? Main.EXIT_OK : Main.EXIT_RESOLUTION_FAILURE;
+    }
+
+    /** scripts/setup installs what is missing (as root) or prints the apt-get line (not root). */
+    private boolean setup() throws IOException, InterruptedException
+    {
+        heading("setup");
+        final Path script = checkoutRoot().resolve("scripts/setup");
+        if (!Files.isExecutable(script))
+        {
+            say("no " + script + " (not run from a checkout): skipping the package check");
+            return true;
+        }
+        say("running " + script + " (installs missing Debian packages, as root)");
+        final Process process = new ProcessBuilder(script.toString()).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        final int exit = process.waitFor();
+        output.lines().forEach(line -> say("  " + line));
+        report.putObject("setup").put("script", script.toString()).put("exit", exit).put("output", output);
+        if (exit != 0)
+        {
+            spec.commandLine().getErr().println("rdmacm demo: scripts/setup failed (exit " + exit + ")");
+            return false;
+        }
+        say("every package the demo needs is installed");
+        return true;
+    }
+
+    private boolean walk(final DemoFabric fabric) throws IOException, InterruptedException
+    {
+        heading("hosts");
+        final List<String> lines = new ArrayList<>();
+        lines.add("# ibacm_hosts.data: address GID, one host per HCA of the simulated fabric");
+        LocalPort local = null;
+        final ArrayNode hostsJson = report.putArray("hosts");
+        for (final LocalPort port : fabric.hcaPorts())
+        {
+            lines.add(address(port).getHostAddress() + " " + port.gid());
+            hostsJson.addObject().put("node", port.name()).put("lid", port.lid())
+                .put("gid", port.gid().toString()).put("address", address(port).getHostAddress());
+            say(String.format("%-5s lid %-2d port guid 0x%016x  ->  %s %s", port.name(), port.lid(), port.portGuid(),
+                address(port).getHostAddress(), port.gid()));
+            if (port.name().equals(SOURCE_NODE))
+            {
+                local = port;
+            }
+        }
+        final Path file = fabric.dir().resolve("ibacm_hosts.data");
+        Files.write(file, lines);
+        say("wrote " + file + ": it stands in for IPoIB's neighbour table (there is no IP layer on ibsim)");
+        final HostsFile hosts = HostsFile.read(file);
+
+        boolean ok = true;
+        walks = report.putArray("walks");
+        final List<LocalPort> destinations = new ArrayList<>();
+        for (final LocalPort port : fabric.hcaPorts())
+        {
+            if (!port.name().equals(SOURCE_NODE))
+            {
+                destinations.add(port);
+            }
+        }
+        try (SaClient sa = SaClient.start(
+                IbsimTransport.attach(DemoFabric.HOST, fabric.ctlPort(), SOURCE_NODE, Duration.ofSeconds(2)),
+                SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa)
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(SOURCE_NODE, 1, local.gid())))
+                 .listener((id, from, to, reason) -> say(String.format("  state %-13s -> %-14s %s", from, to, reason))));
+             EventChannel channel = cm.createEventChannel())
+        {
+            for (final LocalPort destination : destinations)
+            {
+                heading("resolve " + SOURCE_NODE + " -> " + destination.name());
+                final InetSocketAddress resolved = getaddrinfo(address(destination));
+                ok &= resolved != null && resolve(cm, channel, resolved.getAddress(), destination, timeoutMs);
+            }
+            heading("resolve " + SOURCE_NODE + " -> " + UNKNOWN + " (listed nowhere)");
+            ok &= resolve(cm, channel, InetAddress.getByName(UNKNOWN), null, 200);
+        }
+        catch (final RdmaCmException ex)
+        {
+            spec.commandLine().getErr().println("rdmacm demo: " + ex.getMessage());
+            return false;
+        }
+        return ok;
+    }
+
+    /** {@code rdma_getaddrinfo} of a numeric host: the destination address rdma_resolve_addr is given. */
+    private InetSocketAddress getaddrinfo(final InetAddress node)
+    {
+        final String service = Integer.toString(PORT);
+        walk = walks.addObject().put("destination", node.getHostAddress());
+        say("rdma_getaddrinfo(\"" + node.getHostAddress() + "\", \"" + service + "\", {ai_flags RAI_NUMERICHOST})");
+        final AddrInfoResult result = RdmaGetAddrInfo.withDefaults()
+            .getaddrinfo(node.getHostAddress(), service, RdmaAddrInfoHints.NONE.withFlags(RaiFlags.NUMERICHOST));
+        if (!(result instanceof AddrInfoResult.Success success) || success.entries().isEmpty())
+        {
+            say("rdma_getaddrinfo failed: " + result);
+            return null;
+        }
+        final RdmaAddrInfo entry = success.entries().get(0);
+        walk.putObject("getaddrinfo").put("ai_family", entry.family()).put("ai_qp_type", entry.qpType())
+            .put("ai_port_space", entry.portSpace())
+            .put("ai_dst_addr", entry.dstAddr() == null ? null : entry.dstAddr().toText());
+        say(String.format("  ai_family %s ai_qp_type %s ai_port_space 0x%04x ai_dst_addr %s ai_route %d bytes " +
+            "(no ibacm here: rdma_resolve_route asks the SA)", AddressFamily.name(entry.family()),
+            QpType.name(entry.qpType()), entry.portSpace(), entry.dstAddr() == null ? "-" : entry.dstAddr().toText(),
+            entry.route().length));
+        return new InetSocketAddress(node, PORT);
+    }
+
+    /** One walk; {@code expected} is the destination port, or null when the address must not resolve. */
+    private boolean resolve(final RdmaCm cm, final EventChannel channel, final InetAddress destination,
+        final LocalPort expected, final int timeout) throws InterruptedException
+    {
+        final RdmaCmId id = cm.createId(channel, PortSpace.TCP);
+        if (walk == null || !walk.path("destination").asText().equals(destination.getHostAddress()))
+        {
+            walk = walks.addObject().put("destination", destination.getHostAddress());
+        }
+        if (expected != null)
+        {
+            walk.put("node", expected.name());
+        }
+        final ArrayNode events = walk.putArray("events");
+        final ArrayNode stepsJson = walk.putArray("steps");
+        try
+        {
+            say("rdma_resolve_addr(dst " + destination.getHostAddress() + ":" + PORT + ", timeout " + timeout + " ms)");
+            id.resolveAddr(null, new InetSocketAddress(destination, PORT), timeout);
+            final CmEvent addr = event(channel, timeout);
+            steps(addr.trace().steps(), stepsJson);
+            events.addObject().put("event", addr.type().name()).put("status", addr.status());
+            if (addr.type() != CmEventType.ADDR_RESOLVED)
+            {
+                say(addr.type() + " status " + addr.status() + " (" + Errno.name(-addr.status()) + "): " + addr.detail());
+                return expected == null && addr.status() == -Errno.ETIMEDOUT;
+            }
+            say("ADDR_RESOLVED sgid " + addr.resolution().sgid() + " dgid " + addr.resolution().dgid() + " pkey 0x" +
+                Integer.toHexString(addr.resolution().pkey()));
+            say("rdma_resolve_route(timeout " + timeout + " ms)");
+            id.resolveRoute(timeout);
+            final CmEvent route = event(channel, timeout);
+            steps(route.trace().steps(), stepsJson);
+            events.addObject().put("event", route.type().name()).put("status", route.status());
+            if (route.type() != CmEventType.ROUTE_RESOLVED)
+            {
+                say(route.type() + " status " + route.status() + " (" + Errno.name(-route.status()) + "): " +
+                    route.detail());
+                return false;
+            }
+            final ArrayNode routeJson = walk.putArray("route");
+            route.route().pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
+            final PathRecordValue path = route.route().paths().get(0);
+            say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
+                "packet_life_time %d pkey 0x%04x", route.route().flags(0), path.dlid(), path.slid(), path.sl(),
+                path.mtu(), path.rate(), path.packetLifeTime(), path.pKey()));
+            return expected != null && path.dlid() == expected.lid() && path.dgid().equals(expected.gid());
+        }
+        catch (final RdmaCmException ex)
+        {
+            say("returned " + Errno.name(ex.errno()) + ": " + ex.getMessage());
+            events.addObject().put("returned", Errno.name(ex.errno())).put("code", ex.errno())
+                .put("message", ex.getMessage());
+            return false;
+        }
+        finally
+        {
+            id.destroy();
+            walk = null;
+        }
+    }
+
+    private static CmEvent event(final EventChannel channel, final int timeout) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(timeout + 10_000L, TimeUnit.MILLISECONDS);
+        if (event == null)
+        {
+            throw new IllegalStateException("no event within " + (timeout + 10_000) + " ms");
+        }
+        event.ack();
+        return event;
+    }
+
+    private void steps(final List<ResolutionStep> steps, final ArrayNode json)
+    {
+        for (final ResolutionStep step : steps)
+        {
+            say("  step " + step);
+            json.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
+                .put("took_us", step.tookNanos() / 1000).put("detail", step.detail());
+        }
+    }
+
+    private static InetAddress address(final LocalPort port)
+    {
+        try
+        {
+            return InetAddress.getByAddress(new byte[] {10, 0, 0, (byte)port.lid()});
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** The checkout this command runs from: the first parent of its classes or jar with scripts/setup. */
+    static Path checkoutRoot()
+    {
+        try
+        {
+            Path dir = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            while (dir != null && !Files.exists(dir.resolve("scripts/setup")))
+            {
+                dir = dir.getParent();
+            }
+            return dir == null ? Path.of(".") : dir;
+        }
+        catch (final URISyntaxException | SecurityException ex)
+        {
+            return Path.of(".");
+        }
+    }
+
+    private void heading(final String title)
+    {
+        if (json)
+        {
+            return;
+        }
+        out.println();
+        out.println("== " + (++section) + ". " + title);
+        out.flush();
+    }
+
+    private void say(final String line)
+    {
+        if (json)
+        {
+            return;
+        }
+        out.println(line);
+        out.flush();
+    }
+}

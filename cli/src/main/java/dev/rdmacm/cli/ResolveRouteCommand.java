@@ -1,0 +1,403 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.CmEvent;
+import dev.rdmacm.resolver.CmEventType;
+import dev.rdmacm.resolver.EventChannel;
+import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.RdmaCm;
+import dev.rdmacm.resolver.RdmaCmException;
+import dev.rdmacm.resolver.RdmaCmId;
+import dev.rdmacm.resolver.ResolutionStep;
+import dev.rdmacm.resolver.SysfsGidDirectory;
+import dev.rdmacm.resolver.hosts.HostsFile;
+import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.resolver.route.ResolvedRoute;
+import dev.rdmacm.sa.PcapMadRecorder;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.transport.FabricSpec;
+import dev.rdmacm.sa.transport.LocalPort;
+import dev.rdmacm.sa.transport.MadTransportException;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code rdmacm resolve-route DST}: {@code rdma_resolve_addr} then {@code rdma_resolve_route} with
+ * the kernel's rules, printing the route as {@code ibv_path_data} records. On an InfiniBand fabric
+ * ({@code --fabric}) the path comes from one SA PathRecord Get; with {@code --hosts} an ibacm hosts
+ * file stands in for IPoIB's neighbour table, so it runs on ibsim; without a fabric the IP stack
+ * resolves the address and RoCE paths are built locally.
+ */
+@Command(
+    name = "resolve-route",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Resolves an IP address and then a route to it, as rdma_resolve_addr and rdma_resolve_route do:",
+        "InfiniBand asks the SA for one PathRecord, RoCE builds the path from the route and the netdev.",
+        "Exit 0 resolved, 1 failed, 2 usage."
+    })
+public final class ResolveRouteCommand implements Callable<Integer>
+{
+    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
+
+    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address")
+    String destination;
+
+    @Option(names = "--src", paramLabel = "SRC", description = "source address to bind (default: the route's choice)")
+    String source;
+
+    @Option(names = "--port", paramLabel = "P", defaultValue = "0",
+        description = "destination port: the Service ID is (RDMA_PS_TCP << 16) + P (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--tos", paramLabel = "T", description = "type of service (rdma_set_service_type), 0-255")
+    Integer tos;
+
+    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
+        description = "timeout of each resolution step (default ${DEFAULT-VALUE})")
+    int timeoutMs;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC",
+        description = "verbs[:DEV[:PORT]] or ibsim:HOST:PORT:NODE: where SA queries go (InfiniBand routes)")
+    String fabric;
+
+    @Option(names = "--hosts", paramLabel = "FILE",
+        description = "ibacm hosts file (address GID per line) used as the IPoIB neighbour table; needs --fabric")
+    Path hosts;
+
+    @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
+    String networkNamespace;
+
+    @Option(names = "--trace", description = "print every step and id state transition with timestamps")
+    boolean trace;
+
+    @Option(names = "--pcap", paramLabel = "FILE", description = "write every MAD sent and received to FILE (pcap, ERF framing: tshark reads it)")
+    Path pcap;
+
+    @Option(names = "--json", description = "print the result as one JSON object")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final List<String> transitions = new CopyOnWriteArrayList<>();
+    private final Map<String, String> environment;
+
+    public ResolveRouteCommand()
+    {
+        this(System.getenv());
+    }
+
+    /** With the environment whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
+    ResolveRouteCommand(final Map<String, String> environment)
+    {
+        this.environment = environment;
+    }
+
+    @Override
+    public Integer call()
+    {
+        validate();
+        final PrintWriter out = spec.commandLine().getOut();
+        final HostsFile hostsFile = readHosts();
+        final FabricSpec fabricSpec = fabric == null ? null : FabricSpec.parse(fabric);
+        try (PcapMadRecorder recorder = pcap == null ? null : PcapMadRecorder.create(pcap))
+        {
+            SaClient sa = null;
+            try
+            {
+                if (fabricSpec != null)
+                {
+                    final SaClientConfig config = SaClientConfig.defaults().withCacheTtl(Duration.ZERO);
+                    sa = SaClient.start(fabricSpec.open(Duration.ofMillis(Math.min(timeoutMs, 5_000))),
+                        recorder == null ? config : config.withRecorder(recorder));
+                }
+                return resolve(out, sa, hostsFile);
+            }
+            catch (final MadTransportException ex)
+            {
+                return fail(out, Errno.ENODEV, "--fabric " + fabric + ": " + ex.getMessage(), null);
+            }
+            finally
+            {
+                if (sa != null)
+                {
+                    sa.close(); // before the recorder, which the engine writes to until it stops
+                }
+            }
+        }
+    }
+
+    private void validate()
+    {
+        if (timeoutMs <= 0)
+        {
+            throw new IllegalArgumentException("--timeout-ms " + timeoutMs + ": must be at least 1");
+        }
+        if (port < 0 || port > 0xffff)
+        {
+            throw new IllegalArgumentException("--port " + port + ": must be 0-65535");
+        }
+        if (tos != null && (tos < 0 || tos > 0xff))
+        {
+            throw new IllegalArgumentException("--tos " + tos + ": must be 0-255");
+        }
+        if (hosts != null && fabric == null)
+        {
+            throw new IllegalArgumentException("--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric");
+        }
+        if (pcap != null && fabric == null)
+        {
+            throw new IllegalArgumentException("--pcap needs --fabric: it records the SA MADs sent on that fabric");
+        }
+    }
+
+    private HostsFile readHosts()
+    {
+        if (hosts == null)
+        {
+            return null;
+        }
+        try
+        {
+            return HostsFile.read(hosts);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("--hosts " + hosts + ": " + ex.getMessage());
+        }
+    }
+
+    private int resolve(final PrintWriter out, final SaClient sa, final HostsFile hostsFile)
+    {
+        final long start = System.nanoTime();
+        RdmaCm.Options options = RdmaCm.Options.defaults()
+            .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
+            .listener((id, from, to, reason) -> transitions.add(String.format(Locale.ROOT,
+                "%10.3f ms %s -> %s (%s)", (System.nanoTime() - start) / 1e6, from, to, reason)));
+        if (sa != null)
+        {
+            options = options.sa(sa);
+        }
+        if (hostsFile != null)
+        {
+            final LocalPort local = sa.localPort();
+            options = options.hostsNeighbours(new HostsNeighbours(hostsFile,
+                HostsNeighbours.infinibandPort(local.name(), 1, local.gid())));
+        }
+        if (networkNamespace != null)
+        {
+            options = options.networkNamespace(NetworkNamespace.byName(networkNamespace));
+        }
+        final RdmaCm cm;
+        try
+        {
+            cm = RdmaCm.open(options);
+        }
+        catch (final RdmaCmException ex)
+        {
+            return fail(out, ex.errno(), ex.getMessage(), null);
+        }
+        try (cm; EventChannel channel = cm.createEventChannel())
+        {
+            final InetAddress dst = AddressArgument.parse(destination, "DST", name -> ResolveAddrCommand.scopeIndex(cm, name));
+            final InetAddress src = source == null ? null : AddressArgument.parse(source, "--src", name -> ResolveAddrCommand.scopeIndex(cm, name));
+            final RdmaCmId id = cm.createId(channel);
+            if (tos != null)
+            {
+                id.setServiceType(tos);
+            }
+            try
+            {
+                id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port),
+                    timeoutMs);
+            }
+            catch (final RdmaCmException ex)
+            {
+                return fail(out, ex.errno(), ex.getMessage(),
+                    new Trail(ex.trace() == null ? List.of() : ex.trace().steps(), List.of()));
+            }
+            final CmEvent addr = next(channel);
+            if (addr.type() != CmEventType.ADDR_RESOLVED)
+            {
+                return fail(out, -addr.status(), "rdma_resolve_addr: " + addr,
+                    new Trail(addr.trace().steps(), List.of()));
+            }
+            final AddressResolution resolution = addr.resolution();
+            try
+            {
+                id.resolveRoute(timeoutMs);
+            }
+            catch (final RdmaCmException ex)
+            {
+                return fail(out, ex.errno(), ex.getMessage(), new Trail(resolution.steps(), ex.trace() == null ?
+                    List.of() : ex.trace().steps()));
+            }
+            final CmEvent route = next(channel);
+            if (route.type() != CmEventType.ROUTE_RESOLVED)
+            {
+                return fail(out, -route.status(), "rdma_resolve_route: " + route,
+                    new Trail(resolution.steps(), route.trace().steps()));
+            }
+            print(out, resolution, route.route(), new Trail(resolution.steps(), route.trace().steps()));
+            return Main.EXIT_OK;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return fail(out, Errno.EINTR, "interrupted", null);
+        }
+    }
+
+    private CmEvent next(final EventChannel channel) throws InterruptedException
+    {
+        // Every resolution ends by its own deadline; the bound only guards against a lost event.
+        final CmEvent event = channel.getEvent(timeoutMs + 10_000L, TimeUnit.MILLISECONDS);
+        if (event == null)
+        {
+            throw new IllegalStateException("no event within " + (timeoutMs + 10_000) + " ms");
+        }
+        event.ack();
+        return event;
+    }
+
+    /** The steps of each call, each timed from the start of its own call as the kernel's requests are. */
+    private record Trail(List<ResolutionStep> address, List<ResolutionStep> route)
+    {
+        static final Trail NONE = new Trail(List.of(), List.of());
+    }
+
+    private void print(final PrintWriter out, final AddressResolution a, final ResolvedRoute route, final Trail steps)
+    {
+        if (json)
+        {
+            final ObjectNode root = MAPPER.createObjectNode();
+            root.put("destination", a.destination().getHostAddress());
+            root.put("source", a.source().getHostAddress());
+            root.put("sgid", a.sgid().toString());
+            root.put("dgid", a.dgid().toString());
+            root.put("pkey", PKey.format(a.pkey()));
+            root.put("device", a.binding().device());
+            root.put("port", a.binding().port());
+            root.put("route_kind", route.kind().name());
+            final ArrayNode records = root.putArray("route");
+            route.pathData().forEach(record -> records.add(PathDataJson.of(MAPPER, record)));
+            traceJson(root, steps);
+            out.println(write(root));
+        }
+        else
+        {
+            out.printf("%-26s %s%n", "destination", a.destination().getHostAddress());
+            out.printf("%-26s %s%n", "source", a.source().getHostAddress());
+            out.printf("%-26s %s%n", "sgid", a.sgid());
+            out.printf("%-26s %s%n", "dgid", a.dgid());
+            out.printf("%-26s %s port %d%n", "device", a.binding().device(), a.binding().port());
+            out.printf("%-26s %s%n", "route", route.kind() == ResolvedRoute.Kind.SA_QUERY ?
+                "SA PathRecord (cma_query_ib_route)" : "RoCE, built locally (cma_resolve_iboe_route)");
+            for (int i = 0; i < route.pathData().size(); i++)
+            {
+                out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i),
+                    IbvPathData.flagNames(route.flags(i)));
+                out.print(PathText.format(List.of(route.paths().get(i))));
+            }
+            traceText(out, steps);
+        }
+        out.flush();
+    }
+
+    private int fail(final PrintWriter out, final int errno, final String message, final Trail steps)
+    {
+        if (json)
+        {
+            final ObjectNode root = MAPPER.createObjectNode()
+                .put("error", Errno.name(errno)).put("code", errno).put("message", message);
+            traceJson(root, steps == null ? Trail.NONE : steps);
+            out.println(write(root));
+            out.flush();
+        }
+        else
+        {
+            traceText(out, steps == null ? Trail.NONE : steps);
+            out.flush();
+            spec.commandLine().getErr().println("rdmacm resolve-route " + destination + ": " + message);
+            spec.commandLine().getErr().flush();
+        }
+        return Main.EXIT_RESOLUTION_FAILURE;
+    }
+
+    private void traceJson(final ObjectNode root, final Trail trail)
+    {
+        if (!trace)
+        {
+            return;
+        }
+        steps(root.putArray("steps"), trail.address());
+        steps(root.putArray("route_steps"), trail.route());
+        final ArrayNode states = root.putArray("transitions");
+        transitions.forEach(states::add);
+    }
+
+    private static void steps(final ArrayNode list, final List<ResolutionStep> steps)
+    {
+        for (final ResolutionStep step : steps)
+        {
+            list.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
+                .put("took_us", step.tookNanos() / 1000).put("detail", step.detail());
+        }
+    }
+
+    private void traceText(final PrintWriter out, final Trail trail)
+    {
+        if (!trace)
+        {
+            return;
+        }
+        out.println("rdma_resolve_addr steps:");
+        trail.address().forEach(step -> out.println("  " + step));
+        if (!trail.route().isEmpty())
+        {
+            out.println("rdma_resolve_route steps:");
+            trail.route().forEach(step -> out.println("  " + step));
+        }
+        out.println("transitions:");
+        transitions.forEach(t -> out.println("  " + t));
+    }
+
+    private static String write(final ObjectNode root)
+    {
+        try
+        {
+            return MAPPER.writeValueAsString(root);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new UncheckedIOException("cannot write a JSON tree", ex);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package dev.rdmacm.cli.demo;
+
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.SaQueryException;
+import dev.rdmacm.sa.path.PathQuery;
+import dev.rdmacm.sa.path.PathRecords;
+import dev.rdmacm.sa.transport.LocalPort;
+import dev.rdmacm.sa.transport.MadTransportException;
+import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
+import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The demo's fabric: ibsim (UDP mode) on the bundled two-switch, four-HCA topology and OpenSM
+ * attached as Hca1 through umad2sim, in a private temporary directory. Ready when the SA answers a
+ * PathRecord Get of ours; closing stops exactly the two processes it started, by PID, and removes the
+ * directory.
+ */
+public final class DemoFabric implements AutoCloseable
+{
+    public static final String HOST = "127.0.0.1";
+    public static final String SM_NODE = "Hca1";
+    public static final List<String> HCAS = List.of("Hca1", "Hca2", "Hca3", "Hca4");
+    public static final String UMAD2SIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+    private static final long READY_MILLIS = 15_000;
+
+    private final Path dir;
+    private final int ctlPort;
+    private final List<DemoProcess> started = new ArrayList<>();
+    private final List<LocalPort> hcaPorts = new ArrayList<>();
+
+    private DemoFabric(final Path dir, final int ctlPort)
+    {
+        this.dir = dir;
+        this.ctlPort = ctlPort;
+    }
+
+    /** Starts ibsim and OpenSM and waits for the SA; {@code say} hears each step. */
+    public static DemoFabric start(final Consumer<String> say) throws IOException
+    {
+        final Path dir = Files.createTempDirectory("rdmacm-demo");
+        final DemoFabric fabric = new DemoFabric(dir, IbsimPorts.freeRange());
+        try
+        {
+            fabric.startPeers(say);
+            return fabric;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            fabric.close();
+            throw ex;
+        }
+    }
+
+    private void startPeers(final Consumer<String> say) throws IOException
+    {
+        final Path topology = dir.resolve("topo.net");
+        try (InputStream in = DemoFabric.class.getResourceAsStream("topo.net"))
+        {
+            Files.copy(in, topology);
+        }
+        final DemoProcess ibsim = DemoProcess.start("ibsim",
+            List.of("ibsim", "-s", "-n", "-r", "-l", Integer.toString(ctlPort), topology.toString()), dir, Map.of(),
+            dir.resolve("ibsim.log"));
+        started.add(ibsim);
+        awaitLog(ibsim, "Network simulator ready");
+        say.accept("ibsim started (" + ibsim + "), UDP port " + ctlPort + ", topology " + HCAS.size() +
+            " HCAs and 2 switches");
+
+        final Path smDir = Files.createDirectories(dir.resolve("opensm"));
+        final DemoProcess openSm = DemoProcess.start("opensm",
+            List.of("opensm", "-f", smDir.resolve("osm.log").toString(), "-e"), smDir,
+            Map.of("LD_PRELOAD", UMAD2SIM, "SIM_HOST", SM_NODE, "IBSIM_SERVER_NAME", HOST,
+                "IBSIM_SERVER_PORT", Integer.toString(ctlPort), "OSM_CACHE_DIR", smDir.toString(),
+                "OSM_TMP_DIR", smDir.toString()),
+            smDir.resolve("opensm.out"));
+        started.add(openSm);
+        final long start = System.nanoTime();
+        awaitSubnetAdministrator(openSm);
+        say.accept(String.format(Locale.ROOT, "OpenSM started (%s) as %s; its SA answered after %.0f ms",
+            openSm, SM_NODE, (System.nanoTime() - start) / 1e6));
+        for (final String node : HCAS)
+        {
+            try (IbsimTransport transport = IbsimTransport.attach(HOST, ctlPort, node, Duration.ofSeconds(2)))
+            {
+                hcaPorts.add(transport.localPort());
+            }
+        }
+    }
+
+    /**
+     * The SA ignores MADs until the first sweep ends, and a port learns its LID and the SM's only from
+     * that sweep: attach as Hca2 until PortInfo names an SM, then ask Hca2's own path until it answers.
+     */
+    private void awaitSubnetAdministrator(final DemoProcess openSm)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_MILLIS);
+        while (System.nanoTime() < deadline)
+        {
+            if (!openSm.isAlive())
+            {
+                throw new MadTransportException("OpenSM exited:\n" + openSm.log());
+            }
+            final IbsimTransport transport = IbsimTransport.attach(HOST, ctlPort, "Hca2", Duration.ofSeconds(2));
+            final LocalPort local = transport.localPort();
+            if (local.smLid() == 0 || local.lid() == 0)
+            {
+                transport.close();
+                sleep(20);
+                continue;
+            }
+            try (SaClient sa = SaClient.start(transport, SaClientConfig.defaults().withCacheTtl(Duration.ZERO)))
+            {
+                PathRecords.query(sa, PathQuery.byGids(local.gid(), local.gid()), Duration.ofMillis(200))
+                    .get(5, TimeUnit.SECONDS);
+                return;
+            }
+            catch (final ExecutionException ex)
+            {
+                if (!(ex.getCause() instanceof SaQueryException))
+                {
+                    throw new MadTransportException("asking the SA: " + ex.getCause());
+                }
+            }
+            catch (final TimeoutException ex)
+            {
+                throw new MadTransportException("the SA client did not end a query");
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                throw new MadTransportException("interrupted waiting for the SA");
+            }
+        }
+        throw new MadTransportException("OpenSM's SA did not answer within " + READY_MILLIS + " ms:\n" + openSm.log());
+    }
+
+    private static void awaitLog(final DemoProcess process, final String line)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_MILLIS);
+        while (System.nanoTime() < deadline)
+        {
+            if (!process.isAlive())
+            {
+                throw new MadTransportException(process + " exited:\n" + process.log());
+            }
+            if (process.log().contains(line))
+            {
+                return;
+            }
+            sleep(5);
+        }
+        throw new MadTransportException(process + " did not print '" + line + "':\n" + process.log());
+    }
+
+    public int ctlPort()
+    {
+        return ctlPort;
+    }
+
+    /** Each HCA's port as ibsim reports it to a client attached as that node: name, LID, GUID, GID. */
+    public List<LocalPort> hcaPorts()
+    {
+        return List.copyOf(hcaPorts);
+    }
+
+    /** {@code ibsim:127.0.0.1:P:NODE}, as {@code --fabric} takes it. */
+    public String fabricOption(final String node)
+    {
+        return "ibsim:" + HOST + ":" + ctlPort + ":" + node;
+    }
+
+    public Path dir()
+    {
+        return dir;
+    }
+
+    /** The PIDs of the processes it started, OpenSM last. */
+    public List<Long> pids()
+    {
+        return started.stream().map(DemoProcess::pid).toList();
+    }
+
+    /** Stops OpenSM, then ibsim (each by its PID), and removes the directory. */
+    @Override
+    public void close()
+    {
+        for (int i = started.size() - 1; i >= 0; i--)
+        {
+            started.get(i).close();
+        }
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        catch (final IOException ignored)
+        {
+            // a temporary directory left behind is not worth failing the demo for
+        }
+    }
+
+    private static void sleep(final long millis)
+    {
+        try
+        {
+            Thread.sleep(millis);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new MadTransportException("interrupted");
+        }
+    }
+}

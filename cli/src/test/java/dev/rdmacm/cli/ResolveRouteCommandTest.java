@@ -1,0 +1,139 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rdmacm.resolver.testing.FabricHosts;
+import dev.rdmacm.sa.testing.FabricPort;
+import dev.rdmacm.sa.testing.SimulatedFabric;
+import dev.rdmacm.testing.Tshark;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static dev.rdmacm.cli.CommandRun.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code rdmacm resolve-route} on ibsim + OpenSM with a hosts file, checked against saquery. */
+class ResolveRouteCommandTest
+{
+    private static SimulatedFabric fabric;
+    private static Path hosts;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception
+    {
+        fabric = SimulatedFabric.start();
+        hosts = FabricHosts.write(fabric, dir);
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        if (fabric != null)
+        {
+            fabric.close();
+        }
+    }
+
+
+    private static String fabricOption(final String node)
+    {
+        return "ibsim:" + fabric.host() + ":" + fabric.ctlPort() + ":" + node;
+    }
+
+    @Test
+    void shouldPrintThePathSaqueryGivesWithTheTrace()
+    {
+        final FabricPort source = fabric.port("Hca2");
+        final FabricPort destination = fabric.port("Hca4");
+
+        final CommandRun run = run("resolve-route", "10.0.0." + destination.lid(), "--port", "7471",
+            "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(), "--trace");
+
+        assertEquals(0, run.exit(), run.err());
+        final Map<String, String> saquery = fabric.saquery("Hca2", "-p", "--sgid", source.gid().toString(),
+            "--dgid", destination.gid().toString(), "--pkey", "0xffff", "--service_id", "0x0000000001061d2f",
+            "--qos_class", "0", "--reversible", "1", "--numb_path", "1").records().get(0);
+        assertTrue(run.out().contains("  dlid                       " + saquery.get("dlid") + "\n"), run.out());
+        assertTrue(run.out().contains("  slid                       " + saquery.get("slid") + "\n"), run.out());
+        assertTrue(run.out().contains("path 0 flags 0x2b (GMP|PRIMARY|OUTBOUND|INBOUND_REVERSE)"), run.out());
+        assertTrue(run.out().contains(" sa path query "), run.out());
+        assertTrue(run.out().contains("ROUTE_QUERY -> ROUTE_RESOLVED"), run.out());
+    }
+
+    @Test
+    void shouldWriteTheRouteAsIbvPathDataJson() throws Exception
+    {
+        final FabricPort destination = fabric.port("Hca3");
+
+        final CommandRun run = run("resolve-route", "10.0.0." + destination.lid(), "--fabric", fabricOption("Hca2"),
+            "--hosts", hosts.toString(), "--json", "--tos", "0");
+
+        assertEquals(0, run.exit(), run.err());
+        final JsonNode root = new ObjectMapper().readTree(run.out());
+        final JsonNode path = root.get("route").get(0);
+        assertEquals(0x2b, path.get("flags").asInt());
+        assertEquals(destination.lid(), path.get("dlid").asInt());
+        assertEquals(destination.gid().toString(), path.get("dgid").asText());
+        assertEquals("0xffff", path.get("pkey").asText());
+        assertEquals(1, path.get("reversible").asInt());
+        assertEquals("SA_QUERY", root.get("route_kind").asText());
+    }
+
+    @Test
+    void shouldPrintAnErrorObjectAndExitOneWhenTheAddressDoesNotResolve() throws Exception
+    {
+        final CommandRun run = run("resolve-route", "10.0.0.99", "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(),
+            "--timeout-ms", "100", "--json");
+
+        assertEquals(1, run.exit());
+        final JsonNode root = new ObjectMapper().readTree(run.out());
+        assertEquals("ETIMEDOUT", root.get("error").asText());
+        assertEquals(110, root.get("code").asInt());
+    }
+
+    @Test
+    void shouldRecordThePathQueryAndItsAnswerInAPcapTsharkReads() throws Exception
+    {
+        final FabricPort destination = fabric.port("Hca3");
+        final Path pcap = dir.resolve("route.pcap");
+
+        final CommandRun run = run("resolve-route", "10.0.0." + destination.lid(), "--port", "7471",
+            "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(), "--pcap", pcap.toString());
+
+        assertEquals(0, run.exit(), run.err());
+        final List<Map<String, List<String>>> paths = Tshark.decode(pcap, "infiniband.mad.method",
+            "infiniband.mad.attributeid", "infiniband.sa.componentmask", "infiniband.pathrecord.dlid").stream()
+            .filter(packet -> List.of("0x0035").equals(packet.get("infiniband.mad.attributeid"))).toList();
+        assertEquals(2, paths.size(), "one PathRecord Get and its answer (ClassPortInfo aside): " + paths);
+        assertEquals(List.of("0x01"), paths.get(0).get("infiniband.mad.method"), paths.toString());
+        assertEquals(List.of("0x000000000000780f"), paths.get(0).get("infiniband.sa.componentmask"), paths.toString());
+        assertEquals(List.of("0x81"), paths.get(1).get("infiniband.mad.method"), paths.toString());
+        assertEquals(List.of(String.format("0x%04x", destination.lid())), paths.get(1).get("infiniband.pathrecord.dlid"),
+            paths.toString());
+    }
+
+    @Test
+    void shouldExitTwoOnAHostsFileWithoutAFabric()
+    {
+        final CommandRun run = run("resolve-route", "10.0.0.5", "--hosts", hosts.toString());
+
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("--hosts needs --fabric"), run.err());
+    }
+
+    @Test
+    void shouldExitTwoOnATosThatIsNotAByte()
+    {
+        assertEquals(2, run("resolve-route", "10.0.0.5", "--tos", "256").exit());
+    }
+}
