@@ -71,7 +71,8 @@ public final class FdWaiter implements AutoCloseable
         }
         catch (final IllegalCallerException ex)
         {
-            denied = "native access is denied: start the JVM with --enable-native-access=ALL-UNNAMED (" + ex.getMessage() + ")";
+            denied = "native access to libc (eventfd, poll) is denied: start the JVM with " +
+                "--enable-native-access=ALL-UNNAMED (" + ex.getMessage() + ")";
         }
         DENIED = denied;
         EVENTFD = eventfd;
@@ -248,7 +249,7 @@ public final class FdWaiter implements AutoCloseable
 
     private MadTransportException failure(final String call, final int errno)
     {
-        return new MadTransportException(name + ": " + call + " failed: errno " + errno + " (" + Errno.name(errno) + ")");
+        return new MadTransportException(name + ": " + call + " failed: " + Errno.describe(errno));
     }
 
     private MadTransportException unexpected(final String call, final Throwable ex)
