@@ -20,6 +20,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +35,9 @@ import java.util.concurrent.TimeUnit;
  * outstanding, {@code saquery -p} run once per operation beside them, and a job-start storm of
  * {@link #STORM} resolutions over the 4 HCAs, with and without the cache and coalescing, reporting the
  * SA queries each storm sent (printed at the end of the trial).
+ * <p>
+ * Each trial also prints the CPU time our JVM, ibsim, OpenSM and the saquery processes used during its
+ * measurement iterations (from /proc/PID/stat), in total and per SA query: who the bottleneck is.
  * <p>
  * Needs ibsim, OpenSM and saquery: {@code benchmarks/run SaQuery}.
  */
@@ -58,6 +63,16 @@ public class SaQueryBenchmark
     private long stormsWithout;
     private long stormQueriesWithout;
     private int next;
+    private ProcessCpu jvmBefore;
+    private ProcessCpu ibsimBefore;
+    private ProcessCpu openSmBefore;
+    private long wallBefore;
+    private long queriesBefore;
+    private ProcessCpu jvmUsed = new ProcessCpu(0, 0);
+    private ProcessCpu ibsimUsed = new ProcessCpu(0, 0);
+    private ProcessCpu openSmUsed = new ProcessCpu(0, 0);
+    private long wallUsed;
+    private long queriesMeasured;
 
     @Setup(Level.Trial)
     public void start()
@@ -87,9 +102,59 @@ public class SaQueryBenchmark
         return IbsimTransport.attach(fabric.host(), fabric.ctlPort(), "Hca2", Duration.ofSeconds(2));
     }
 
+    @Setup(Level.Iteration)
+    public void beforeIteration()
+    {
+        jvmBefore = ProcessCpu.self();
+        ibsimBefore = ProcessCpu.of(fabric.ibsimPid());
+        openSmBefore = ProcessCpu.of(fabric.openSmPid());
+        queriesBefore = queriesSoFar();
+        wallBefore = System.nanoTime();
+    }
+
+    @TearDown(Level.Iteration)
+    public void afterIteration(final IterationParams iteration)
+    {
+        if (iteration.getType() != IterationType.MEASUREMENT)
+        {
+            return;
+        }
+        wallUsed += System.nanoTime() - wallBefore;
+        jvmUsed = jvmUsed.plus(ProcessCpu.self().minus(jvmBefore));
+        ibsimUsed = ibsimUsed.plus(ProcessCpu.of(fabric.ibsimPid()).minus(ibsimBefore));
+        openSmUsed = openSmUsed.plus(ProcessCpu.of(fabric.openSmPid()).minus(openSmBefore));
+        queriesMeasured += queriesSoFar() - queriesBefore;
+    }
+
+    /** SA queries sent by our clients, plus saquery runs (one query each). */
+    private long queriesSoFar()
+    {
+        return raw.counters().get(SaCounter.SA_QUERIES_SENT) + cached.counters().get(SaCounter.SA_QUERIES_SENT) + next;
+    }
+
+    private void printCpu()
+    {
+        if (wallUsed == 0 || queriesMeasured == 0)
+        {
+            return;
+        }
+        final double perQuery = 1000.0 / queriesMeasured;
+        System.out.printf("%nCPU in the measurement iterations: %.1f s wall, %d SA queries (%.0f/s)%n", wallUsed / 1e9,
+            queriesMeasured, queriesMeasured / (wallUsed / 1e9));
+        System.out.printf("  our JVM  %6.2f s  %6.1f us/query%n", jvmUsed.ownNanos() / 1e9, jvmUsed.ownNanos() * perQuery / 1e6);
+        System.out.printf("  ibsim    %6.2f s  %6.1f us/query%n", ibsimUsed.ownNanos() / 1e9, ibsimUsed.ownNanos() * perQuery / 1e6);
+        System.out.printf("  OpenSM   %6.2f s  %6.1f us/query%n", openSmUsed.ownNanos() / 1e9, openSmUsed.ownNanos() * perQuery / 1e6);
+        if (jvmUsed.waitedChildrenNanos() > 0)
+        {
+            System.out.printf("  saquery  %6.2f s  %6.1f us/query%n", jvmUsed.waitedChildrenNanos() / 1e9,
+                jvmUsed.waitedChildrenNanos() * perQuery / 1e6);
+        }
+    }
+
     @TearDown(Level.Trial)
     public void stop()
     {
+        printCpu();
         if (stormsWithCache > 0)
         {
             System.out.printf("%njob-start storm, %d resolutions over %d destinations: SA queries per storm with cache and " +

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * any thread, get {@link CompletableFuture}s that always complete by the request's deadline, with an
  * {@link SaResponse} or an {@link SaQueryException} naming the {@link SaError}.
  * <p>
- * One engine thread ({@link SaEngine}, an Agrona agent) does all the work. Futures complete on that
+ * One engine thread ({@link SaEngine}, an Agrona agent) does all the work; when there is none it
+ * blocks in the transport until a MAD, a query or a deadline comes. Futures complete on that
  * thread: callers that chain slow work should use the {@code *Async} variants.
  */
 public final class SaClient implements AutoCloseable
@@ -30,7 +31,7 @@ public final class SaClient implements AutoCloseable
         this.transport = transport;
         this.engine = new SaEngine(transport, config, counters);
         final ErrorHandler errors = throwable -> engineFailure = throwable;
-        this.runner = new AgentRunner(config.idleStrategy().get(), errors, null, engine);
+        this.runner = new AgentRunner(engine.idleStrategy(), errors, null, engine);
     }
 
     /** Starts the engine thread over {@code transport}; the client owns the transport from now on and closes it. */
@@ -88,6 +89,12 @@ public final class SaClient implements AutoCloseable
         return transport.localPort();
     }
 
+    /** The engine thread, or null before it started: for tests that watch its CPU time. */
+    Thread engineThread()
+    {
+        return runner.thread();
+    }
+
     /** The error that stopped the engine thread, or null while it runs. */
     public Throwable engineFailure()
     {
@@ -100,6 +107,7 @@ public final class SaClient implements AutoCloseable
     {
         try
         {
+            engine.requestClose();
             runner.close((int)TimeUnit.SECONDS.toMillis(5), thread -> thread.interrupt());
         }
         finally

@@ -1,10 +1,6 @@
 package dev.rdmacm.sa;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
-
 import java.time.Duration;
-import java.util.function.Supplier;
 
 /**
  * How an {@link SaClient} behaves.
@@ -17,7 +13,6 @@ import java.util.function.Supplier;
  * @param rmppWindow           segments the receiver lets the sender have in flight (RMPP NewWindowLast).
  * @param smKey                the SM_Key sent in every request (0: untrusted, what saquery sends).
  * @param recorder             sees every MAD sent and received (pcap).
- * @param idleStrategy         what the engine thread does when there is no work.
  */
 public record SaClientConfig(
     RetryPolicy retryPolicy,
@@ -27,8 +22,7 @@ public record SaClientConfig(
     boolean honourResponseTime,
     int rmppWindow,
     long smKey,
-    MadRecorder recorder,
-    Supplier<IdleStrategy> idleStrategy)
+    MadRecorder recorder)
 {
     /** ibacm's default sa_depth. */
     public static final int IBACM_SA_DEPTH = 1;
@@ -53,41 +47,41 @@ public record SaClientConfig(
     public static SaClientConfig defaults()
     {
         return new SaClientConfig(RetryPolicy.KERNEL, IBACM_SA_DEPTH, Duration.ofMinutes(5), true, true, 32, 0,
-            MadRecorder.NONE, () -> new BackoffIdleStrategy(10, 10, 1_000, 200_000));
+            MadRecorder.NONE);
     }
 
     public SaClientConfig withRetryPolicy(final RetryPolicy value)
     {
-        return new SaClientConfig(value, saDepth, cacheTtl, coalesce, honourResponseTime, rmppWindow, smKey, recorder, idleStrategy);
+        return new SaClientConfig(value, saDepth, cacheTtl, coalesce, honourResponseTime, rmppWindow, smKey, recorder);
     }
 
     public SaClientConfig withSaDepth(final int value)
     {
-        return new SaClientConfig(retryPolicy, value, cacheTtl, coalesce, honourResponseTime, rmppWindow, smKey, recorder, idleStrategy);
+        return new SaClientConfig(retryPolicy, value, cacheTtl, coalesce, honourResponseTime, rmppWindow, smKey, recorder);
     }
 
     public SaClientConfig withCacheTtl(final Duration value)
     {
-        return new SaClientConfig(retryPolicy, saDepth, value, coalesce, honourResponseTime, rmppWindow, smKey, recorder, idleStrategy);
+        return new SaClientConfig(retryPolicy, saDepth, value, coalesce, honourResponseTime, rmppWindow, smKey, recorder);
     }
 
     public SaClientConfig withCoalesce(final boolean value)
     {
-        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, value, honourResponseTime, rmppWindow, smKey, recorder, idleStrategy);
+        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, value, honourResponseTime, rmppWindow, smKey, recorder);
     }
 
     public SaClientConfig withHonourResponseTime(final boolean value)
     {
-        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, coalesce, value, rmppWindow, smKey, recorder, idleStrategy);
+        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, coalesce, value, rmppWindow, smKey, recorder);
     }
 
     public SaClientConfig withRmppWindow(final int value)
     {
-        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, coalesce, honourResponseTime, value, smKey, recorder, idleStrategy);
+        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, coalesce, honourResponseTime, value, smKey, recorder);
     }
 
     public SaClientConfig withRecorder(final MadRecorder value)
     {
-        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, coalesce, honourResponseTime, rmppWindow, smKey, value, idleStrategy);
+        return new SaClientConfig(retryPolicy, saDepth, cacheTtl, coalesce, honourResponseTime, rmppWindow, smKey, value);
     }
 }

@@ -18,6 +18,7 @@ import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.DeadlineTimerWheel;
@@ -39,6 +40,11 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * commands from other threads, polls the transport and fires due timers from a
  * {@link DeadlineTimerWheel}; there is no thread per query and no lock.
  * <p>
+ * When a duty cycle finds nothing to do, the thread blocks in {@link MadTransport#awaitReadable} until
+ * the earliest timer's deadline; a MAD arriving ends the wait, and so does {@link #offer} from another
+ * thread, which calls {@link MadTransport#wakeUp} when the engine is (about to be) blocked. An idle
+ * engine therefore costs no CPU, and a query is sent as soon as it is submitted.
+ * <p>
  * A response is accepted only when its TID (low 48 bits: ibsim rewrites the top 16), source LID and QP,
  * method and attribute all match an outstanding transaction, and every record passes the request's
  * {@link RecordCheck}; everything else is counted and dropped.
@@ -48,6 +54,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     static final long TID_MASK = 0xffff_ffff_ffffL;
     private static final int COMMAND_CAPACITY = 1 << 16;
     private static final int POLL_LIMIT = 64;
+    private static final int TIMER_EXPIRY_LIMIT = 1024;
     private static final long TICK_NANOS = 1L << 20;
     private static final int TICKS_PER_WHEEL = 1024;
     /** Ended transactions kept for reuse. */
@@ -77,6 +84,13 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private final ClassPortInfo classPortInfo = new ClassPortInfo();
     private final UnsafeBuffer ack = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
     private final Consumer<Runnable> runCommand = Runnable::run;
+    private final DeadlineTimerWheel.TimerConsumer earliestFinder = (deadline, timerId) ->
+    {
+        if (deadline < this.earliestDeadline)
+        {
+            this.earliestDeadline = deadline;
+        }
+    };
     private long nextTid;
     private int outstanding;
     private MadAddress saAddress;
@@ -86,6 +100,11 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private long classPortInfoRetryAtNanos;
     private long lastExpiryNanos;
     private boolean closed;
+    /** No timer is due before this (a lower bound: cancelled timers are not taken out of it). */
+    private long earliestDeadline = Long.MAX_VALUE;
+    /** Set by the engine thread around its wait, read by submitters to decide whether to wake it. */
+    private volatile boolean awaiting;
+    private volatile boolean closing;
 
     SaEngine(final MadTransport transport, final SaClientConfig config, final SaCounters counters)
     {
@@ -106,10 +125,96 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         return "sa-client-" + localPort.name();
     }
 
-    /** Any thread: hands {@code command} to the engine thread; false when the command queue is full. */
+    /** Any thread: hands {@code command} to the engine thread and wakes it; false when the command queue is full. */
     boolean offer(final Runnable command)
     {
-        return commands.offer(command);
+        if (!commands.offer(command))
+        {
+            return false;
+        }
+        // The queue's tail CAS comes before this read, and the engine sets awaiting before it last looks
+        // at the queue: either it sees the command or we see it waiting. A busy engine is not woken.
+        if (awaiting)
+        {
+            transport.wakeUp();
+        }
+        return true;
+    }
+
+    /** Any thread: the engine stops waiting for good, so the runner's close need not wait for a deadline. */
+    void requestClose()
+    {
+        closing = true;
+        transport.wakeUp();
+    }
+
+    /** What the engine thread does after a duty cycle without work: it blocks, it does not spin or sleep. */
+    IdleStrategy idleStrategy()
+    {
+        return new IdleStrategy()
+        {
+            @Override
+            public void idle(final int workCount)
+            {
+                if (workCount <= 0)
+                {
+                    awaitWork();
+                }
+            }
+
+            @Override
+            public void idle()
+            {
+                awaitWork();
+            }
+
+            @Override
+            public void reset()
+            {
+            }
+
+            @Override
+            public String alias()
+            {
+                return "await-transport";
+            }
+        };
+    }
+
+    private void awaitWork()
+    {
+        awaiting = true;
+        try
+        {
+            if (closing || !commands.isEmpty())
+            {
+                return;
+            }
+            transport.awaitReadable(timers.timerCount() == 0 ? Long.MAX_VALUE : earliestDeadline(System.nanoTime()));
+        }
+        catch (final MadTransportException ex)
+        {
+            failEverything(SaError.TRANSPORT_FAILED, ex.getMessage());
+            throw ex;
+        }
+        finally
+        {
+            awaiting = false;
+        }
+    }
+
+    /**
+     * The deadline to wait for. The lower bound kept by {@link #schedule} is exact unless the timer that
+     * set it was cancelled or has fired; then, and only then, the wheel is scanned.
+     */
+    private long earliestDeadline(final long now)
+    {
+        if (earliestDeadline - now <= 0)
+        {
+            earliestDeadline = Long.MAX_VALUE;
+            timers.forEach(earliestFinder);
+        }
+        return earliestDeadline;
     }
 
     @Override
@@ -126,13 +231,31 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             throw ex;
         }
         final long now = System.nanoTime();
-        work += timers.poll(now, this, POLL_LIMIT);
+        work += expireTimers(now);
         if (now - lastExpiryNanos > TimeUnit.SECONDS.toNanos(1))
         {
             lastExpiryNanos = now;
             cache.expire(now);
         }
         return work;
+    }
+
+    /** Fires every due timer; the wheel advances one tick per poll, so it catches up after a long wait. */
+    private int expireTimers(final long now)
+    {
+        if (timers.timerCount() == 0)
+        {
+            // Nothing to skip over: jump the wheel to now instead of stepping through the idle ticks.
+            timers.currentTickTime(now);
+            return 0;
+        }
+        int expired = 0;
+        do
+        {
+            expired += timers.poll(now, this, TIMER_EXPIRY_LIMIT - expired);
+        }
+        while (timers.currentTickTime() <= now && expired < TIMER_EXPIRY_LIMIT);
+        return expired;
     }
 
     @Override
@@ -354,6 +477,10 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         }
         tx.timerId = timers.scheduleTimer(deadlineNanos);
         byTimer.put(tx.timerId, tx);
+        if (deadlineNanos < earliestDeadline)
+        {
+            earliestDeadline = deadlineNanos;
+        }
     }
 
     @Override

@@ -91,6 +91,30 @@ public final class FaultInjectingTransport implements MadTransport
         return delivered;
     }
 
+    @Override
+    public void awaitReadable(final long deadlineNanos)
+    {
+        // A delayed packet falls due without anything arriving from the delegate: wake for it too.
+        long wakeAt = deadlineNanos;
+        for (final Packet packet : held)
+        {
+            if (packet.dueNanos < wakeAt)
+            {
+                wakeAt = packet.dueNanos;
+            }
+        }
+        if (wakeAt - System.nanoTime() > 0)
+        {
+            delegate.awaitReadable(wakeAt);
+        }
+    }
+
+    @Override
+    public void wakeUp()
+    {
+        delegate.wakeUp();
+    }
+
     private void collect(final int sourceLid, final int sourceQp, final DirectBuffer buffer, final int offset, final int length)
     {
         final byte[] copy = new byte[length];

@@ -6,6 +6,7 @@ import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadTransport;
+import dev.rdmacm.sa.transport.ThreadParker;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -51,6 +52,7 @@ public final class ScriptedSa implements MadTransport
         "ScriptedHca", LOCAL_LID, 0x100004L, new Gid(Gid.LINK_LOCAL_PREFIX, 0x100004L), SA_LID, 0);
     private final Map<Integer, List<byte[]>> tables = new HashMap<>();
     private final ArrayDeque<Packet> outbox = new ArrayDeque<>();
+    private final ThreadParker parker = new ThreadParker();
     private final Map<Long, Transfer> transfers = new HashMap<>();
     private final Set<Long> loseOnce = new HashSet<>();
     private final Set<Long> repeatOnce = new HashSet<>();
@@ -314,6 +316,22 @@ public final class ScriptedSa implements MadTransport
             receiver.onMad(packet.sourceLid, packet.sourceQp, new UnsafeBuffer(packet.mad), 0, packet.mad.length);
         }
         return delivered;
+    }
+
+    @Override
+    public void awaitReadable(final long deadlineNanos)
+    {
+        // Answers are made on the engine thread during send(): there is nothing to wait for but them.
+        if (outbox.isEmpty())
+        {
+            parker.await(deadlineNanos);
+        }
+    }
+
+    @Override
+    public void wakeUp()
+    {
+        parker.wakeUp();
     }
 
     @Override

@@ -305,6 +305,22 @@ public final class SimulatedFabric implements AutoCloseable
         return workDir;
     }
 
+    /** ibsim's process id, e.g. to read its CPU time from /proc. */
+    public long ibsimPid()
+    {
+        return ibsim.pid();
+    }
+
+    /** OpenSM's process id (of the instance running now). */
+    public long openSmPid()
+    {
+        if (openSm == null)
+        {
+            throw new IllegalStateException("OpenSM is not running on " + this);
+        }
+        return openSm.pid();
+    }
+
     private List<FabricPort> discoverHcaPorts()
     {
         final List<FabricPort> ports = new ArrayList<>();

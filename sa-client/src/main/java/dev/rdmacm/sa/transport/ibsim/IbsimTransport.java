@@ -9,6 +9,7 @@ import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,8 +17,12 @@ import java.net.PortUnreachableException;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * A MAD transport attached to an ibsim fabric running in UDP mode ({@code ibsim -r -l P}) as a named
@@ -31,6 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * ibsim overwrites bits 63..48 of every request's TID with our client index, so the engine matches
  * responses on the low 48 bits. A packet ibsim cannot deliver comes back with status 110; it is
  * counted in {@link #bouncedPackets()} and dropped.
+ * <p>
+ * The engine waits on a {@link Selector} holding the data socket: {@code select(timeout)} returns when
+ * a datagram arrives, and {@link Selector#wakeup()} is the cross-thread wake-up.
  */
 public final class IbsimTransport implements MadTransport
 {
@@ -38,6 +46,8 @@ public final class IbsimTransport implements MadTransport
 
     private final DatagramChannel ctl;
     private final DatagramChannel data;
+    private final Selector selector;
+    private final Consumer<SelectionKey> ignoreKey = key -> { };
     private final int clientIndex;
     private final LocalPort localPort;
     private final ByteBuffer sendBytes = ByteBuffer.allocateDirect(SimRequest.LENGTH);
@@ -52,10 +62,12 @@ public final class IbsimTransport implements MadTransport
     private boolean closed;
 
     private IbsimTransport(
-        final DatagramChannel ctl, final DatagramChannel data, final int clientIndex, final LocalPort localPort)
+        final DatagramChannel ctl, final DatagramChannel data, final Selector selector, final int clientIndex,
+        final LocalPort localPort)
     {
         this.ctl = ctl;
         this.data = data;
+        this.selector = selector;
         this.clientIndex = clientIndex;
         this.localPort = localPort;
     }
@@ -75,6 +87,7 @@ public final class IbsimTransport implements MadTransport
         final String where = "ibsim at " + host + ":" + ctlPort;
         DatagramChannel ctl = null;
         DatagramChannel data = null;
+        Selector selector = null;
         try
         {
             final InetAddress address = InetAddress.getByName(host);
@@ -112,16 +125,20 @@ public final class IbsimTransport implements MadTransport
             final LocalPort port = new LocalPort(
                 node, SimPortInfo.lid(buffer, off), portGuid, new Gid(SimPortInfo.gidPrefix(buffer, off), portGuid),
                 SimPortInfo.masterSmLid(buffer, off), SimPortInfo.masterSmSl(buffer, off));
-            return new IbsimTransport(ctl, data, index, port);
+            selector = Selector.open();
+            data.register(selector, SelectionKey.OP_READ);
+            return new IbsimTransport(ctl, data, selector, index, port);
         }
         catch (final IOException ex)
         {
+            closeQuietly(selector);
             closeQuietly(ctl);
             closeQuietly(data);
             throw new MadTransportException("cannot attach to " + where + " as '" + node + "': " + ex.getMessage(), ex);
         }
         catch (final RuntimeException ex)
         {
+            closeQuietly(selector);
             closeQuietly(ctl);
             closeQuietly(data);
             throw ex;
@@ -249,6 +266,37 @@ public final class IbsimTransport implements MadTransport
         return delivered;
     }
 
+    @Override
+    public void awaitReadable(final long deadlineNanos)
+    {
+        try
+        {
+            if (deadlineNanos == Long.MAX_VALUE)
+            {
+                selector.select(ignoreKey, 0);
+                return;
+            }
+            final long remaining = deadlineNanos - System.nanoTime();
+            if (remaining <= 0)
+            {
+                selector.selectNow(ignoreKey);
+                return;
+            }
+            // Rounded up: waking before the deadline would only make the engine wait again.
+            selector.select(ignoreKey, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining + 999_999)));
+        }
+        catch (final IOException ex)
+        {
+            throw new MadTransportException("ibsim client " + clientIndex + ": select failed: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public void wakeUp()
+    {
+        selector.wakeup();
+    }
+
     /** Our own packets ibsim sent back (status 110): no route, or nobody to receive them. */
     public long bouncedPackets()
     {
@@ -288,12 +336,13 @@ public final class IbsimTransport implements MadTransport
         }
         finally
         {
+            closeQuietly(selector);
             closeQuietly(ctl);
             closeQuietly(data);
         }
     }
 
-    private static void closeQuietly(final DatagramChannel channel)
+    private static void closeQuietly(final Closeable channel)
     {
         if (channel == null)
         {
@@ -305,7 +354,7 @@ public final class IbsimTransport implements MadTransport
         }
         catch (final IOException ignored)
         {
-            // closing a UDP socket cannot lose data
+            // closing a UDP socket or its selector cannot lose data
         }
     }
 

@@ -8,6 +8,7 @@ import dev.rdmacm.sa.transport.MadTransport;
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.verbs.AddressHandle;
 import dev.rdmacm.verbs.AddressVector;
+import dev.rdmacm.verbs.CompletionChannel;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.DeviceListing;
 import dev.rdmacm.verbs.IbvConstants;
@@ -33,8 +34,12 @@ import java.lang.foreign.MemorySegment;
  * (0x80010000, which needs CAP_NET_RAW), the default P_Key's index, address handles to the SM's LID and
  * SL from the port attributes, and a ring of receive buffers (40 bytes of GRH room, then the MAD).
  * <p>
- * The engine's duty cycle polls the completion queues; it does not block on the completion channel,
- * which would stall its timers.
+ * The engine's duty cycle polls the completion queues. When it has nothing to do it waits in
+ * {@link #awaitReadable}: the receive CQ is armed ({@code ibv_req_notify_cq}) and checked once more
+ * (a completion that came before arming raises no event), then an {@link FdWaiter} blocks in poll(2)
+ * on the completion channel's descriptor and an eventfd that {@link #wakeUp} writes, until the
+ * engine's next deadline; the event is then taken and acknowledged ({@code ibv_get_cq_event}). Send
+ * completions raise no event: they are reaped on the next send or poll.
  * <p>
  * UNVERIFIED: this machine has no RDMA device, so only the no-device path is tested here.
  */
@@ -50,16 +55,22 @@ public final class VerbsTransport implements MadTransport
     private final UdQueuePair qp;
     private final CompletionQueue sendCq;
     private final CompletionQueue receiveCq;
+    private final CompletionChannel channel;
+    private final FdWaiter waiter;
     private final MemoryRegion region;
     private final MemorySegment memory;
     private final ProtectionDomain pd;
     private final WorkCompletions completions = new WorkCompletions(RECEIVES);
+    private final WorkCompletions sendCompletions = new WorkCompletions(SENDS);
     private final Int2ObjectHashMap<AddressHandle> handles = new Int2ObjectHashMap<>();
     private final UnsafeBuffer view;
     private final LocalPort localPort;
     private final int port;
     private int sendsInFlight;
     private long sendSequence;
+    /** Receive completions already taken from the CQ (while arming) and not yet handed over. */
+    private int pendingReceives;
+    private boolean armed;
     private boolean closed;
 
     private VerbsTransport(final VerbsContext context, final int port)
@@ -72,7 +83,8 @@ public final class VerbsTransport implements MadTransport
             attributes.smLid(), attributes.smSl());
         this.pd = context.allocateProtectionDomain();
         this.sendCq = context.createCompletionQueue(SENDS, null);
-        this.receiveCq = context.createCompletionQueue(RECEIVES, null);
+        this.channel = context.createCompletionChannel();
+        this.receiveCq = context.createCompletionQueue(RECEIVES, channel);
         this.qp = pd.createUdQueuePair(sendCq, receiveCq, QueuePairCapabilities.forMads());
         qp.activate(port, defaultPkeyIndex(context, port), Qkey.GSI_QKEY);
         this.region = pd.allocateMemoryRegion((long)SLOT * (RECEIVES + SENDS), IbvConstants.IBV_ACCESS_LOCAL_WRITE);
@@ -82,6 +94,8 @@ public final class VerbsTransport implements MadTransport
         {
             qp.postReceive(RECEIVE_WR_BASE + i, region, (long)i * SLOT, SLOT);
         }
+        // Last: nothing after it can fail, so the constructor never leaks its eventfd.
+        this.waiter = new FdWaiter(channel.fd(), localPort.name());
     }
 
     /**
@@ -178,7 +192,7 @@ public final class VerbsTransport implements MadTransport
 
     private void reapSends()
     {
-        final int count = sendCq.poll(completions);
+        final int count = sendCq.poll(sendCompletions);
         sendsInFlight -= count;
     }
 
@@ -186,7 +200,8 @@ public final class VerbsTransport implements MadTransport
     public int poll(final MadReceiver receiver, final int limit)
     {
         reapSends();
-        final int count = receiveCq.poll(completions);
+        final int count = pendingReceives > 0 ? pendingReceives : receiveCq.poll(completions);
+        pendingReceives = 0;
         for (int i = 0; i < count; i++)
         {
             final int slot = (int)(completions.wrId(i) - RECEIVE_WR_BASE);
@@ -203,7 +218,49 @@ public final class VerbsTransport implements MadTransport
         return count;
     }
 
-    /** Closes the QP, address handles, memory, CQs and PD (the context does it newest first) and the device. */
+    @Override
+    public void awaitReadable(final long deadlineNanos)
+    {
+        if (pendingReceives > 0)
+        {
+            return;
+        }
+        try
+        {
+            if (!armed)
+            {
+                receiveCq.requestNotification(false);
+                armed = true;
+                // A completion that arrived between the engine's last poll and the arming raises no event.
+                pendingReceives = receiveCq.poll(completions);
+                if (pendingReceives > 0)
+                {
+                    return;
+                }
+            }
+            if (waiter.await(deadlineNanos))
+            {
+                // Readable: this does not block. It acknowledges the event; the next wait re-arms.
+                channel.awaitEvent();
+                armed = false;
+            }
+        }
+        catch (final VerbsException ex)
+        {
+            throw new MadTransportException(localPort.name() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public void wakeUp()
+    {
+        waiter.wakeUp();
+    }
+
+    /**
+     * Closes the QP, address handles, memory, CQs, completion channel and PD (the context does it newest
+     * first), the device and the wake-up eventfd.
+     */
     @Override
     public void close()
     {
@@ -212,7 +269,15 @@ public final class VerbsTransport implements MadTransport
             return;
         }
         closed = true;
-        completions.close();
-        context.close();
+        try
+        {
+            completions.close();
+            sendCompletions.close();
+            context.close();
+        }
+        finally
+        {
+            waiter.close();
+        }
     }
 }
