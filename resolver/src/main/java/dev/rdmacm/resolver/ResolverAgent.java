@@ -1,15 +1,15 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
-import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.NetlinkSocket;
+import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Libc;
-import dev.rdmacm.resolver.posix.NativeCallException;
-import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.resolver.route.RouteException;
 import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.resolver.posix.Libc;
+import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.verbs.Errno;
 import org.agrona.DeadlineTimerWheel;
 import org.agrona.DirectBuffer;

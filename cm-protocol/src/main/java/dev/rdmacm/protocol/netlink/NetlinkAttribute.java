@@ -48,7 +48,8 @@ public final class NetlinkAttribute
     private int current = -1;
 
     /** Writes an attribute header for {@code valueLength} bytes; returns the value's offset. */
-    public static int putHeader(final MutableDirectBuffer buffer, final int offset, final int type, final int valueLength)
+    public static int putHeader(
+        final MutableDirectBuffer buffer, final int offset, final int type, final int valueLength)
     {
         buffer.putShort(offset + LENGTH_OFFSET, (short)(HEADER_LENGTH + valueLength), ORDER);
         buffer.putShort(offset + TYPE_OFFSET, (short)type, ORDER);

@@ -37,7 +37,8 @@ public record LsIpResolve(long seq, long ifindex, byte[] address)
             throw new MalformedMessageException("LS IP_RESOLVE request: nlmsg_len " + nlmsgLen + " must be "
                 + (NetlinkMessageHeader.LENGTH + HEADER_LENGTH) + ".." + length);
         }
-        final long ifindex = buffer.getInt(offset + NetlinkMessageHeader.LENGTH + IFINDEX_OFFSET, HOST_ORDER) & 0xffff_ffffL;
+        final long ifindex =
+            buffer.getInt(offset + NetlinkMessageHeader.LENGTH + IFINDEX_OFFSET, HOST_ORDER) & 0xffff_ffffL;
         final byte[][] address = new byte[1][];
         final int attributes = offset + NetlinkMessageHeader.LENGTH + HEADER_LENGTH;
         NetlinkAttribute.forEach(buffer, attributes, (int)(offset + nlmsgLen - attributes),
@@ -69,7 +70,8 @@ public record LsIpResolve(long seq, long ifindex, byte[] address)
     {
         buffer.putInt(offset + NetlinkMessageHeader.LENGTH + IFINDEX_OFFSET, (int)ifindex, HOST_ORDER);
         final int type = RdmaNlLs.NLA_F_MANDATORY | (address.length == 4 ? RdmaNlLs.NLA_TYPE_IPV4 : RdmaNlLs.NLA_TYPE_IPV6);
-        final int end = NetlinkAttribute.put(buffer, offset + NetlinkMessageHeader.LENGTH + HEADER_LENGTH, type, address);
+        final int end =
+            NetlinkAttribute.put(buffer, offset + NetlinkMessageHeader.LENGTH + HEADER_LENGTH, type, address);
         new NetlinkMessageHeader().wrap(buffer, offset).length(end - offset)
             .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(NetlinkMessageHeader.NLM_F_REQUEST)
             .sequence(seq).portId(0);
@@ -79,7 +81,8 @@ public record LsIpResolve(long seq, long ifindex, byte[] address)
     /** Encodes the answer carrying {@code dgid}; returns its length. */
     public int encodeResponse(final MutableDirectBuffer buffer, final int offset, final long pid, final Gid dgid)
     {
-        final int end = NetlinkAttribute.put(buffer, offset + NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_DGID, dgid.toBytes());
+        final int end =
+            NetlinkAttribute.put(buffer, offset + NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_DGID, dgid.toBytes());
         new NetlinkMessageHeader().wrap(buffer, offset).length(end - offset)
             .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(0).sequence(seq).portId(pid);
         return end - offset;
@@ -103,8 +106,9 @@ public record LsIpResolve(long seq, long ifindex, byte[] address)
             return null;
         }
         final Gid[] gid = new Gid[1];
-        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH, (int)header.length() - NetlinkMessageHeader.LENGTH,
-            RdmaNlLs.NLA_TYPE_MASK, "LS IP_RESOLVE response", (type, b, payload, payloadLength) ->
+        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
+            (int)header.length() - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
+            "LS IP_RESOLVE response", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_DGID && payloadLength == 16)
                 {

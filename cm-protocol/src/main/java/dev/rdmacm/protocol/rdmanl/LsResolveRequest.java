@@ -62,8 +62,7 @@ public record LsResolveRequest(long seq, String deviceName, int portNum, int pat
             buffer.getByte(family + LsResolveHeader.PATH_USE_OFFSET) & 0xff);
         final int attributes = family + LsResolveHeader.ALIGNED_LENGTH;
         NetlinkAttribute.forEach(buffer, attributes, (int)(offset + nlmsgLen - attributes),
-            RdmaNlLs.NLA_TYPE_MASK, "LS RESOLVE request",
-            builder::onAttribute);
+            RdmaNlLs.NLA_TYPE_MASK, "LS RESOLVE request", builder::onAttribute);
         return builder.build();
     }
 

@@ -53,7 +53,8 @@ public final class LsResolveResponse
             throw new IllegalArgumentException("LS RESOLVE response: path record of " + path.length + " bytes, must be 64");
         }
         final int attribute = offset + NetlinkMessageHeader.LENGTH;
-        final int data = NetlinkAttribute.putHeader(buffer, attribute, RdmaNlLs.NLA_TYPE_PATH_RECORD, PATH_REC_DATA_LENGTH);
+        final int data =
+            NetlinkAttribute.putHeader(buffer, attribute, RdmaNlLs.NLA_TYPE_PATH_RECORD, PATH_REC_DATA_LENGTH);
         buffer.putInt(data + PATH_REC_FLAGS_OFFSET, pathFlags(request.pathUse()), HOST_ORDER);
         buffer.putInt(data + PATH_REC_RESERVED_OFFSET, 0, HOST_ORDER);
         buffer.putBytes(data + PATH_REC_OFFSET, path);
@@ -87,8 +88,9 @@ public final class LsResolveResponse
             return null;
         }
         final byte[][] path = new byte[1][];
-        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH, (int)header.length() - NetlinkMessageHeader.LENGTH,
-            RdmaNlLs.NLA_TYPE_MASK, "LS RESOLVE response", (type, b, payload, payloadLength) ->
+        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
+            (int)header.length() - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
+            "LS RESOLVE response", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_PATH_RECORD && path[0] == null)
                 {

@@ -22,7 +22,8 @@ public final class LsSetTimeout
     public static int encode(final MutableDirectBuffer buffer, final int offset, final long seq, final long pid,
         final long timeoutMs)
     {
-        final int end = NetlinkAttribute.putU32(buffer, offset + NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_TIMEOUT, timeoutMs);
+        final int end =
+            NetlinkAttribute.putU32(buffer, offset + NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_TIMEOUT, timeoutMs);
         new NetlinkMessageHeader().wrap(buffer, offset).length(end - offset)
             .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_SET_TIMEOUT)).flags(NetlinkMessageHeader.NLM_F_REQUEST)
             .sequence(seq).portId(pid);
@@ -33,8 +34,9 @@ public final class LsSetTimeout
     {
         final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(buffer, offset, length);
         final long[] timeout = {-1};
-        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH, (int)Math.min(length, header.length())
-            - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK, "LS SET_TIMEOUT", (type, b, payload, payloadLength) ->
+        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
+            (int)Math.min(length, header.length()) - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
+            "LS SET_TIMEOUT", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_TIMEOUT && payloadLength == 4)
                 {

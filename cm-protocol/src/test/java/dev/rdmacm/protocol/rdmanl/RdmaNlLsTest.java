@@ -104,7 +104,8 @@ class RdmaNlLsTest
               sizeof(struct nlattr), NLA_HDRLEN, NLMSG_ALIGN(sizeof(struct rdma_ls_resolve_header)));
             """);
         assertEquals(String.format("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d", NetlinkMessageHeader.LENGTH,
-            NetlinkMessageHeader.TYPE_OFFSET, NetlinkMessageHeader.FLAGS_OFFSET, NetlinkMessageHeader.SEQUENCE_OFFSET, NetlinkMessageHeader.PORT_ID_OFFSET,
+            NetlinkMessageHeader.TYPE_OFFSET, NetlinkMessageHeader.FLAGS_OFFSET, NetlinkMessageHeader.SEQUENCE_OFFSET,
+            NetlinkMessageHeader.PORT_ID_OFFSET,
             NetlinkMessageHeader.LENGTH, LsResolveHeader.LENGTH, LsResolveHeader.PORT_NUM_OFFSET,
             LsResolveHeader.PATH_USE_OFFSET, LsIpResolve.HEADER_LENGTH, LsResolveResponse.PATH_REC_DATA_LENGTH,
             LsResolveResponse.PATH_REC_OFFSET, NetlinkAttribute.HEADER_LENGTH, NetlinkAttribute.HEADER_LENGTH,

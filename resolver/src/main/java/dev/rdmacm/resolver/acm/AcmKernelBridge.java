@@ -74,8 +74,8 @@ public final class AcmKernelBridge
         }
         catch (final MalformedMessageException ex)
         {
-            final LsResolveRequest unanswerable = new LsResolveRequest(header.sequence(), "", 0, 0, null, null, null, null,
-                null, null);
+            final LsResolveRequest unanswerable = new LsResolveRequest(header.sequence(), "", 0, 0, null, null, null,
+                null, null, null);
             server.execute(() -> send(buffer, LsResolveResponse.encodeError(buffer, 0, unanswerable, pid)));
             return;
         }
@@ -113,7 +113,8 @@ public final class AcmKernelBridge
         @Override
         public void reply(final DirectBuffer buffer, final int offset, final int length)
         {
-            final UnsafeBuffer out = new UnsafeBuffer(new byte[NetlinkMessageHeader.LENGTH + 4 + LsResolveResponse.PATH_REC_DATA_LENGTH]);
+            final UnsafeBuffer out =
+                new UnsafeBuffer(new byte[NetlinkMessageHeader.LENGTH + 4 + LsResolveResponse.PATH_REC_DATA_LENGTH]);
             final AcmHeader header = new AcmHeader().wrap(buffer, offset, length);
             if (header.status() != AcmStatus.SUCCESS || length < AcmMessage.resolveLength(1))
             {

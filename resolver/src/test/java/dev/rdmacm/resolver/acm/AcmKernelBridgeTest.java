@@ -117,7 +117,8 @@ class AcmKernelBridgeTest
         buffer.getBytes(0, message);
         bridge.onMessage(message);
         final byte[] answer = answer();
-        assertEquals(RdmaNlLs.F_ERR, new NetlinkMessageHeader().wrap(new UnsafeBuffer(answer), 0, answer.length).flags());
+        assertEquals(RdmaNlLs.F_ERR,
+            new NetlinkMessageHeader().wrap(new UnsafeBuffer(answer), 0, answer.length).flags());
     }
 
     @Test
