@@ -63,7 +63,12 @@ public abstract class Flyweight
     protected final void wrapForReading(
         final String what, final DirectBuffer buffer, final int offset, final int length, final int required)
     {
-        MalformedMessageException.requireLength(what, length, required);
+        // the test is here and only the throw is in MalformedMessageException: C2 never inlines a method of
+        // an exception class, so calling requireLength unconditionally cost every wrap a real call
+        if (length < required)
+        {
+            MalformedMessageException.requireLength(what, length, required);
+        }
         if (offset < 0 || (long)offset + length > buffer.capacity())
         {
             throw new MalformedMessageException(what + ": " + length + " bytes at offset " + offset +
@@ -79,12 +84,24 @@ public abstract class Flyweight
 
     private void snapshot(final DirectBuffer buffer, final MutableDirectBuffer mutableBuffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = mutableBuffer;
+        // a flyweight is usually wrapped again and again over the same buffer: testing before storing a
+        // reference spares the GC write barrier that every reference store pays
+        if (this.buffer != buffer)
+        {
+            this.buffer = buffer;
+        }
+        if (this.mutableBuffer != mutableBuffer)
+        {
+            this.mutableBuffer = mutableBuffer;
+        }
+        final byte[] bytes = buffer.byteArray();
+        if (array != bytes)
+        {
+            array = bytes;
+        }
         this.offset = offset;
-        this.array = buffer.byteArray();
         this.address = buffer.addressOffset() + offset;
-        // a negative offset leaves nothing readable, as Agrona's check would refuse every index
+        // a negative offset leaves nothing accessible, as Agrona's check would refuse every index
         this.readLimit = offset < 0 ? -1 : buffer.capacity() - offset;
         this.writeLimit = mutableBuffer == null ? -1 : readLimit;
     }
