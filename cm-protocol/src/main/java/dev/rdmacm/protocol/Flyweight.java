@@ -19,18 +19,18 @@ import static org.agrona.DirectBuffer.SHOULD_BOUNDS_CHECK;
  * A flyweight is wrapped for reading with a length that is checked once, so that no accessor can read
  * outside the message, or for writing over a buffer the caller sized.
  * <p>
- * <b>Why the field accessors do not call the buffer.</b> A {@code buffer.getInt(i, BIG_ENDIAN)} is Agrona's
- * getInt, boundsCheck0, Objects.checkFromIndexSize and UnsafeApi.getInt: about 95 bytes of bytecode and
- * loads of the buffer, its class, its byteArray, addressOffset and capacity, which C2 must repeat after
- * every store, because an Unsafe store whose base may be null (off-heap memory) may alias any field. A
- * REQ encoder calls about 50 setters; inlined, they overflowed C2's per-compilation budget
- * (DesiredMethodLimit), which left the last 13 setters as calls. So a wrap takes a snapshot of where the
- * bytes are, the same {@link DirectBuffer#byteArray()} and {@link DirectBuffer#addressOffset()} pair that
- * Agrona's own accessors use, and the accessors below read and write there through {@link UnsafeApi},
- * checked against the buffer's capacity at wrap time exactly where Agrona would check (not at all when
+ * <b>Why the field accessors do not call the buffer.</b> Measured with benchmarks/'s MadCodecBenchmark: a
+ * {@code buffer.getInt(i, BIG_ENDIAN)} is an interface call into Agrona's getInt, boundsCheck0,
+ * Objects.checkFromIndexSize and UnsafeApi.getInt, about 95 bytes of bytecode for C2 to inline per field.
+ * A REQ encoder calls about 50 setters, and inlined they overflowed C2's per-compilation budget
+ * (DesiredMethodLimit), which left the last 13 setters as real calls; reading eight MadHeader fields took
+ * three times as long as it does now. So a wrap takes a snapshot of where the bytes are, the same
+ * {@link DirectBuffer#byteArray()} and {@link DirectBuffer#addressOffset()} pair that Agrona's own
+ * accessors use, and the accessors below read and write there through {@link UnsafeApi}, checked against
+ * the buffer's capacity at wrap time where Agrona would check (not at all when
  * {@code agrona.disable.bounds.checks} is set). The one consequence: a flyweight keeps reading the memory
  * it was wrapped over, so wrap it again after re-pointing its buffer ({@code UnsafeBuffer.wrap}) elsewhere.
- * Bulk copies and text still go through the buffer.
+ * Bulk copies, zeroing and text still go through the buffer.
  */
 public abstract class Flyweight
 {
