@@ -9,7 +9,6 @@ import dev.rdmacm.protocol.mad.ManagementClass;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * What every CM message flyweight shares: the 232-byte message after the MAD header, the wrap and
@@ -78,13 +77,14 @@ public abstract sealed class CmMessage<M extends CmMessage<M>> extends Flyweight
     public final M wrapMad(final DirectBuffer buffer, final int madOffset, final int length)
     {
         wrapForReading(madName, buffer, madOffset, length, MadHeader.MAD_SIZE);
-        final int mgmtClass = buffer.getByte(madOffset + MadHeader.MGMT_CLASS_OFFSET) & 0xff;
+        // wrapped at the MAD for now, so the header fields are read with the same accessors as the message's
+        final int mgmtClass = u8(MadHeader.MGMT_CLASS_OFFSET);
         if (mgmtClass != ManagementClass.COMM_MGT)
         {
             throw new MalformedMessageException(attribute.wireName() + " MAD: MgmtClass 0x" +
                 Integer.toHexString(mgmtClass) + " is not the CM class 0x07");
         }
-        final int attributeId = buffer.getShort(madOffset + MadHeader.ATTRIBUTE_ID_OFFSET, BIG_ENDIAN) & 0xffff;
+        final int attributeId = u16(MadHeader.ATTRIBUTE_ID_OFFSET);
         if (attributeId != attribute.id())
         {
             throw new MalformedMessageException(attribute.wireName() + " MAD: AttributeID 0x" +

@@ -303,7 +303,9 @@ public final class IpCmPrivateDataHeader extends Flyweight
 
     private void putIpv4(final int field, final int address)
     {
-        zero(field, IPV4_IN_ADDRESS_OFFSET);
+        // the 12 zero bytes as two stores: a general zero() costs more than the rest of the header
+        putU64(field, 0);
+        putU32(field + Long.BYTES, 0);
         putU32(field + IPV4_IN_ADDRESS_OFFSET, address & 0xffff_ffffL);
     }
 
