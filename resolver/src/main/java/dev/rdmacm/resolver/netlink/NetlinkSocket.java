@@ -1,7 +1,7 @@
 package dev.rdmacm.resolver.netlink;
 
-import dev.rdmacm.resolver.posix.Libc;
-import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.posix.Libc;
+import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver.netlink;
 
-import dev.rdmacm.resolver.posix.Libc;
+import dev.rdmacm.verbs.posix.Libc;
 import dev.rdmacm.verbs.Errno;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,11 +1,10 @@
-package dev.rdmacm.resolver.posix;
+package dev.rdmacm.verbs.posix;
 
 import dev.rdmacm.verbs.Errno;
 
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -36,24 +35,5 @@ class LibcTest
             assertEquals("socket(domain 4242, type 3, protocol 0) failed: errno 97 EAFNOSUPPORT " +
                 "(Address family not supported by protocol)", error.getMessage());
         }
-    }
-
-    @Test
-    void shouldReportAMissingNamespace()
-    {
-        final NativeCallException error = assertThrows(NativeCallException.class,
-            () -> NetworkNamespace.enter(Path.of("/run/netns/rdmacm-no-such-namespace")));
-        assertEquals(Errno.ENOENT, error.errno());
-        assertEquals("open(/run/netns/rdmacm-no-such-namespace) failed: errno 2 ENOENT (No such file or directory)",
-            error.getMessage());
-    }
-
-    @Test
-    void shouldRejectANamespaceNameWithASlash()
-    {
-        final IllegalArgumentException error =
-            assertThrows(IllegalArgumentException.class, () -> NetworkNamespace.byName("../etc"));
-        assertEquals("network namespace name '../etc' is not valid: expected a name as 'ip netns list' prints it",
-            error.getMessage());
     }
 }
