@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.netlink.NetlinkMessageHeader;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.resolver.netlink.NetlinkSocket;
 import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.Rtnetlink;

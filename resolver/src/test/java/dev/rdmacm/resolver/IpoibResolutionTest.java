@@ -1,10 +1,10 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.resolver.netlink.Link;
 import dev.rdmacm.resolver.netlink.LinkMessage;
 import dev.rdmacm.resolver.netlink.Neighbour;
-import dev.rdmacm.resolver.netlink.NetlinkMessageHeader;
 import dev.rdmacm.resolver.netlink.Route;
 import dev.rdmacm.resolver.netlink.RouteMessage;
 import dev.rdmacm.resolver.netlink.Rtnetlink;

@@ -2,6 +2,8 @@ package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -28,18 +30,19 @@ public record LsIpResolve(long seq, long ifindex, byte[] address)
 
     public static LsIpResolve decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        final NlMsgHeader header = new NlMsgHeader().wrap(buffer, offset, length);
-        final long nlmsgLen = header.len();
-        if (nlmsgLen < NlMsgHeader.LENGTH + HEADER_LENGTH || nlmsgLen > length)
+        final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(buffer, offset, length);
+        final long nlmsgLen = header.length();
+        if (nlmsgLen < NetlinkMessageHeader.LENGTH + HEADER_LENGTH || nlmsgLen > length)
         {
             throw new MalformedMessageException("LS IP_RESOLVE request: nlmsg_len " + nlmsgLen + " must be "
-                + (NlMsgHeader.LENGTH + HEADER_LENGTH) + ".." + length);
+                + (NetlinkMessageHeader.LENGTH + HEADER_LENGTH) + ".." + length);
         }
-        final long ifindex = buffer.getInt(offset + NlMsgHeader.LENGTH + IFINDEX_OFFSET, HOST_ORDER) & 0xffff_ffffL;
+        final long ifindex =
+            buffer.getInt(offset + NetlinkMessageHeader.LENGTH + IFINDEX_OFFSET, HOST_ORDER) & 0xffff_ffffL;
         final byte[][] address = new byte[1][];
-        final int attributes = offset + NlMsgHeader.LENGTH + HEADER_LENGTH;
-        NlAttribute.forEach(buffer, attributes, (int)(offset + nlmsgLen - attributes), "LS IP_RESOLVE request",
-            (type, b, payload, payloadLength) ->
+        final int attributes = offset + NetlinkMessageHeader.LENGTH + HEADER_LENGTH;
+        NetlinkAttribute.forEach(buffer, attributes, (int)(offset + nlmsgLen - attributes),
+            RdmaNlLs.NLA_TYPE_MASK, "LS IP_RESOLVE request", (type, b, payload, payloadLength) ->
             {
                 final int bare = type & RdmaNlLs.NLA_TYPE_MASK;
                 final int expected = bare == RdmaNlLs.NLA_TYPE_IPV4 ? 4 : bare == RdmaNlLs.NLA_TYPE_IPV6 ? 16 : -1;
@@ -59,47 +62,52 @@ public record LsIpResolve(long seq, long ifindex, byte[] address)
         {
             throw new MalformedMessageException("LS IP_RESOLVE request: no IPV4 or IPV6 attribute");
         }
-        return new LsIpResolve(header.seq(), ifindex, address[0]);
+        return new LsIpResolve(header.sequence(), ifindex, address[0]);
     }
 
     /** Encodes the request as the kernel does; returns its length. */
     public int encode(final MutableDirectBuffer buffer, final int offset)
     {
-        buffer.putInt(offset + NlMsgHeader.LENGTH + IFINDEX_OFFSET, (int)ifindex, HOST_ORDER);
+        buffer.putInt(offset + NetlinkMessageHeader.LENGTH + IFINDEX_OFFSET, (int)ifindex, HOST_ORDER);
         final int type = RdmaNlLs.NLA_F_MANDATORY | (address.length == 4 ? RdmaNlLs.NLA_TYPE_IPV4 : RdmaNlLs.NLA_TYPE_IPV6);
-        final int end = NlAttribute.put(buffer, offset + NlMsgHeader.LENGTH + HEADER_LENGTH, type, address);
-        new NlMsgHeader().wrap(buffer, offset).len(end - offset)
-            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(NlMsgHeader.F_REQUEST).seq(seq).pid(0);
+        final int end =
+            NetlinkAttribute.put(buffer, offset + NetlinkMessageHeader.LENGTH + HEADER_LENGTH, type, address);
+        new NetlinkMessageHeader().wrap(buffer, offset).length(end - offset)
+            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(NetlinkMessageHeader.NLM_F_REQUEST)
+            .sequence(seq).portId(0);
         return end - offset;
     }
 
     /** Encodes the answer carrying {@code dgid}; returns its length. */
     public int encodeResponse(final MutableDirectBuffer buffer, final int offset, final long pid, final Gid dgid)
     {
-        final int end = NlAttribute.put(buffer, offset + NlMsgHeader.LENGTH, RdmaNlLs.NLA_TYPE_DGID, dgid.toBytes());
-        new NlMsgHeader().wrap(buffer, offset).len(end - offset)
-            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(0).seq(seq).pid(pid);
+        final int end =
+            NetlinkAttribute.put(buffer, offset + NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_DGID, dgid.toBytes());
+        new NetlinkMessageHeader().wrap(buffer, offset).length(end - offset)
+            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(0).sequence(seq).portId(pid);
         return end - offset;
     }
 
     /** Encodes a failed answer (F_ERR, no attribute); returns its length. */
     public int encodeError(final MutableDirectBuffer buffer, final int offset, final long pid)
     {
-        new NlMsgHeader().wrap(buffer, offset).len(NlMsgHeader.LENGTH)
-            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(RdmaNlLs.F_ERR).seq(seq).pid(pid);
-        return NlMsgHeader.LENGTH;
+        new NetlinkMessageHeader().wrap(buffer, offset).length(NetlinkMessageHeader.LENGTH)
+            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_IP_RESOLVE)).flags(RdmaNlLs.F_ERR).sequence(seq)
+            .portId(pid);
+        return NetlinkMessageHeader.LENGTH;
     }
 
     /** The DGID of an answer, or null when it carries F_ERR. */
     public static Gid decodeResponse(final DirectBuffer buffer, final int offset, final int length)
     {
-        final NlMsgHeader header = new NlMsgHeader().wrap(buffer, offset, length);
+        final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(buffer, offset, length);
         if ((header.flags() & RdmaNlLs.F_ERR) != 0)
         {
             return null;
         }
         final Gid[] gid = new Gid[1];
-        NlAttribute.forEach(buffer, offset + NlMsgHeader.LENGTH, (int)header.len() - NlMsgHeader.LENGTH,
+        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
+            (int)header.length() - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
             "LS IP_RESOLVE response", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_DGID && payloadLength == 16)

@@ -2,6 +2,8 @@ package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -33,12 +35,12 @@ public record LsResolveRequest(long seq, String deviceName, int portNum, int pat
 
     public static LsResolveRequest decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        final NlMsgHeader header = new NlMsgHeader().wrap(buffer, offset, length);
-        final long nlmsgLen = header.len();
-        if (nlmsgLen < NlMsgHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH || nlmsgLen > length)
+        final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(buffer, offset, length);
+        final long nlmsgLen = header.length();
+        if (nlmsgLen < NetlinkMessageHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH || nlmsgLen > length)
         {
             throw new MalformedMessageException("LS RESOLVE request: nlmsg_len " + nlmsgLen + " must be "
-                + (NlMsgHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH) + ".." + length);
+                + (NetlinkMessageHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH) + ".." + length);
         }
         final int type = header.type();
         if (RdmaNlLs.client(type) != RdmaNlLs.CLIENT_LS || RdmaNlLs.op(type) != RdmaNlLs.OP_RESOLVE)
@@ -47,7 +49,7 @@ public record LsResolveRequest(long seq, String deviceName, int portNum, int pat
                 + " is not RDMA_NL_GET_TYPE(RDMA_NL_LS, RDMA_NL_LS_OP_RESOLVE) = 0x"
                 + Integer.toHexString(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_RESOLVE)));
         }
-        final int family = offset + NlMsgHeader.LENGTH;
+        final int family = offset + NetlinkMessageHeader.LENGTH;
         int nameLength = 0;
         while (nameLength < LsResolveHeader.DEVICE_NAME_LENGTH && buffer.getByte(family + nameLength) != 0)
         {
@@ -55,19 +57,19 @@ public record LsResolveRequest(long seq, String deviceName, int portNum, int pat
         }
         final byte[] name = new byte[nameLength];
         buffer.getBytes(family, name);
-        final Builder builder = new Builder(header.seq(), new String(name, StandardCharsets.US_ASCII),
+        final Builder builder = new Builder(header.sequence(), new String(name, StandardCharsets.US_ASCII),
             buffer.getByte(family + LsResolveHeader.PORT_NUM_OFFSET) & 0xff,
             buffer.getByte(family + LsResolveHeader.PATH_USE_OFFSET) & 0xff);
         final int attributes = family + LsResolveHeader.ALIGNED_LENGTH;
-        NlAttribute.forEach(buffer, attributes, (int)(offset + nlmsgLen - attributes), "LS RESOLVE request",
-            builder::onAttribute);
+        NetlinkAttribute.forEach(buffer, attributes, (int)(offset + nlmsgLen - attributes),
+            RdmaNlLs.NLA_TYPE_MASK, "LS RESOLVE request", builder::onAttribute);
         return builder.build();
     }
 
     /** Encodes as the kernel does; returns the message length (already 4-byte aligned). */
     public int encode(final MutableDirectBuffer buffer, final int offset)
     {
-        final int family = offset + NlMsgHeader.LENGTH;
+        final int family = offset + NetlinkMessageHeader.LENGTH;
         buffer.setMemory(family, LsResolveHeader.ALIGNED_LENGTH, (byte)0);
         final byte[] name = deviceName.getBytes(StandardCharsets.US_ASCII);
         buffer.putBytes(family, name, 0, Math.min(name.length, LsResolveHeader.DEVICE_NAME_LENGTH - 1));
@@ -77,30 +79,31 @@ public record LsResolveRequest(long seq, String deviceName, int portNum, int pat
         final int mandatory = RdmaNlLs.NLA_F_MANDATORY;
         if (serviceId != null)
         {
-            at = NlAttribute.putU64(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_SERVICE_ID, serviceId);
+            at = NetlinkAttribute.putU64(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_SERVICE_ID, serviceId);
         }
         if (dgid != null)
         {
-            at = NlAttribute.put(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_DGID, dgid.toBytes());
+            at = NetlinkAttribute.put(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_DGID, dgid.toBytes());
         }
         if (sgid != null)
         {
-            at = NlAttribute.put(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_SGID, sgid.toBytes());
+            at = NetlinkAttribute.put(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_SGID, sgid.toBytes());
         }
         if (tclass != null)
         {
-            at = NlAttribute.putU8(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_TCLASS, tclass);
+            at = NetlinkAttribute.putU8(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_TCLASS, tclass);
         }
         if (pkey != null)
         {
-            at = NlAttribute.putU16(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_PKEY, pkey);
+            at = NetlinkAttribute.putU16(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_PKEY, pkey);
         }
         if (qosClass != null)
         {
-            at = NlAttribute.putU16(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_QOS_CLASS, qosClass);
+            at = NetlinkAttribute.putU16(buffer, at, mandatory | RdmaNlLs.NLA_TYPE_QOS_CLASS, qosClass);
         }
-        new NlMsgHeader().wrap(buffer, offset).len(at - offset)
-            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_RESOLVE)).flags(NlMsgHeader.F_REQUEST).seq(seq).pid(0);
+        new NetlinkMessageHeader().wrap(buffer, offset).length(at - offset)
+            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_RESOLVE)).flags(NetlinkMessageHeader.NLM_F_REQUEST)
+            .sequence(seq).portId(0);
         return at - offset;
     }
 

@@ -1,6 +1,8 @@
 package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.path.IbvPathData;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -50,12 +52,13 @@ public final class LsResolveResponse
         {
             throw new IllegalArgumentException("LS RESOLVE response: path record of " + path.length + " bytes, must be 64");
         }
-        final int attribute = offset + NlMsgHeader.LENGTH;
-        final int data = NlAttribute.putHeader(buffer, attribute, RdmaNlLs.NLA_TYPE_PATH_RECORD, PATH_REC_DATA_LENGTH);
+        final int attribute = offset + NetlinkMessageHeader.LENGTH;
+        final int data =
+            NetlinkAttribute.putHeader(buffer, attribute, RdmaNlLs.NLA_TYPE_PATH_RECORD, PATH_REC_DATA_LENGTH);
         buffer.putInt(data + PATH_REC_FLAGS_OFFSET, pathFlags(request.pathUse()), HOST_ORDER);
         buffer.putInt(data + PATH_REC_RESERVED_OFFSET, 0, HOST_ORDER);
         buffer.putBytes(data + PATH_REC_OFFSET, path);
-        final int length = NlMsgHeader.LENGTH + NlAttribute.totalLength(PATH_REC_DATA_LENGTH);
+        final int length = NetlinkMessageHeader.LENGTH + NetlinkAttribute.totalLength(PATH_REC_DATA_LENGTH);
         header(buffer, offset, request, pid, length, 0);
         return length;
     }
@@ -64,27 +67,29 @@ public final class LsResolveResponse
     public static int encodeError(final MutableDirectBuffer buffer, final int offset, final LsResolveRequest request,
         final long pid)
     {
-        header(buffer, offset, request, pid, NlMsgHeader.LENGTH, RdmaNlLs.F_ERR);
-        return NlMsgHeader.LENGTH;
+        header(buffer, offset, request, pid, NetlinkMessageHeader.LENGTH, RdmaNlLs.F_ERR);
+        return NetlinkMessageHeader.LENGTH;
     }
 
     private static void header(final MutableDirectBuffer buffer, final int offset, final LsResolveRequest request,
         final long pid, final int length, final int flags)
     {
-        new NlMsgHeader().wrap(buffer, offset).len(length).type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_RESOLVE))
-            .flags(flags).seq(request.seq()).pid(pid);
+        new NetlinkMessageHeader().wrap(buffer, offset).length(length)
+            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_RESOLVE))
+            .flags(flags).sequence(request.seq()).portId(pid);
     }
 
     /** The path record of a success response, or null for an F_ERR one, as the kernel reads it. */
     public static byte[] decodePath(final DirectBuffer buffer, final int offset, final int length)
     {
-        final NlMsgHeader header = new NlMsgHeader().wrap(buffer, offset, length);
+        final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(buffer, offset, length);
         if ((header.flags() & RdmaNlLs.F_ERR) != 0)
         {
             return null;
         }
         final byte[][] path = new byte[1][];
-        NlAttribute.forEach(buffer, offset + NlMsgHeader.LENGTH, (int)header.len() - NlMsgHeader.LENGTH,
+        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
+            (int)header.length() - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
             "LS RESOLVE response", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_PATH_RECORD && path[0] == null)

@@ -1,6 +1,8 @@
 package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -20,18 +22,20 @@ public final class LsSetTimeout
     public static int encode(final MutableDirectBuffer buffer, final int offset, final long seq, final long pid,
         final long timeoutMs)
     {
-        final int end = NlAttribute.putU32(buffer, offset + NlMsgHeader.LENGTH, RdmaNlLs.NLA_TYPE_TIMEOUT, timeoutMs);
-        new NlMsgHeader().wrap(buffer, offset).len(end - offset)
-            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_SET_TIMEOUT)).flags(NlMsgHeader.F_REQUEST).seq(seq)
-            .pid(pid);
+        final int end =
+            NetlinkAttribute.putU32(buffer, offset + NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_TIMEOUT, timeoutMs);
+        new NetlinkMessageHeader().wrap(buffer, offset).length(end - offset)
+            .type(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_SET_TIMEOUT)).flags(NetlinkMessageHeader.NLM_F_REQUEST)
+            .sequence(seq).portId(pid);
         return end - offset;
     }
 
     public static long decodeTimeoutMs(final DirectBuffer buffer, final int offset, final int length)
     {
-        final NlMsgHeader header = new NlMsgHeader().wrap(buffer, offset, length);
+        final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(buffer, offset, length);
         final long[] timeout = {-1};
-        NlAttribute.forEach(buffer, offset + NlMsgHeader.LENGTH, (int)Math.min(length, header.len()) - NlMsgHeader.LENGTH,
+        NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
+            (int)Math.min(length, header.length()) - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
             "LS SET_TIMEOUT", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_TIMEOUT && payloadLength == 4)

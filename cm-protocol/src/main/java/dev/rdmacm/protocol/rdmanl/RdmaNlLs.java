@@ -1,5 +1,8 @@
 package dev.rdmacm.protocol.rdmanl;
 
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+
 import java.nio.ByteOrder;
 
 /**
@@ -14,7 +17,7 @@ import java.nio.ByteOrder;
 public final class RdmaNlLs
 {
     /** Netlink headers and attribute values are in the host's order (GIDs and IPs excepted). */
-    public static final ByteOrder HOST_ORDER = ByteOrder.nativeOrder();
+    public static final ByteOrder HOST_ORDER = NetlinkMessageHeader.ORDER;
 
     public static final int CLIENT_IWCM = 2;
     /** {@code RDMA_NL_LS}. */
@@ -36,10 +39,8 @@ public final class RdmaNlLs
 
     /** {@code RDMA_NLA_F_MANDATORY}: the receiver must understand the attribute or reject the message. */
     public static final int NLA_F_MANDATORY = 1 << 13;
-    public static final int NLA_F_NET_BYTEORDER = 1 << 14;
-    public static final int NLA_F_NESTED = 1 << 15;
-    /** {@code RDMA_NLA_TYPE_MASK}: the attribute type without the three flag bits. */
-    public static final int NLA_TYPE_MASK = ~(NLA_F_NESTED | NLA_F_NET_BYTEORDER | NLA_F_MANDATORY) & 0xffff;
+    /** {@code RDMA_NLA_TYPE_MASK}: the attribute type without the three flag bits (nlattr's two and MANDATORY). */
+    public static final int NLA_TYPE_MASK = NetlinkAttribute.TYPE_MASK & ~NLA_F_MANDATORY;
 
     public static final int NLA_TYPE_UNSPEC = 0;
     public static final int NLA_TYPE_PATH_RECORD = 1;
@@ -74,11 +75,5 @@ public final class RdmaNlLs
     public static int op(final int type)
     {
         return type & ((1 << 10) - 1);
-    }
-
-    /** {@code NLMSG_ALIGN} / {@code NLA_ALIGN}: rounds up to 4 bytes. */
-    public static int align(final int length)
-    {
-        return (length + 3) & ~3;
     }
 }

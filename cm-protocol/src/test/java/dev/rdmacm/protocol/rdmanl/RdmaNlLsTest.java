@@ -2,6 +2,8 @@ package dev.rdmacm.protocol.rdmanl;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
@@ -101,11 +103,12 @@ class RdmaNlLsTest
               sizeof(struct ib_path_rec_data), offsetof(struct ib_path_rec_data, path_rec),
               sizeof(struct nlattr), NLA_HDRLEN, NLMSG_ALIGN(sizeof(struct rdma_ls_resolve_header)));
             """);
-        assertEquals(String.format("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d", NlMsgHeader.LENGTH,
-            NlMsgHeader.TYPE_OFFSET, NlMsgHeader.FLAGS_OFFSET, NlMsgHeader.SEQ_OFFSET, NlMsgHeader.PID_OFFSET,
-            NlMsgHeader.LENGTH, LsResolveHeader.LENGTH, LsResolveHeader.PORT_NUM_OFFSET,
+        assertEquals(String.format("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d", NetlinkMessageHeader.LENGTH,
+            NetlinkMessageHeader.TYPE_OFFSET, NetlinkMessageHeader.FLAGS_OFFSET, NetlinkMessageHeader.SEQUENCE_OFFSET,
+            NetlinkMessageHeader.PORT_ID_OFFSET,
+            NetlinkMessageHeader.LENGTH, LsResolveHeader.LENGTH, LsResolveHeader.PORT_NUM_OFFSET,
             LsResolveHeader.PATH_USE_OFFSET, LsIpResolve.HEADER_LENGTH, LsResolveResponse.PATH_REC_DATA_LENGTH,
-            LsResolveResponse.PATH_REC_OFFSET, NlAttribute.HEADER_LENGTH, NlAttribute.HEADER_LENGTH,
+            LsResolveResponse.PATH_REC_OFFSET, NetlinkAttribute.HEADER_LENGTH, NetlinkAttribute.HEADER_LENGTH,
             LsResolveHeader.ALIGNED_LENGTH), output);
     }
 
@@ -151,8 +154,8 @@ class RdmaNlLsTest
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         int length = new LsResolveRequest(1, "mlx5_0", 1, 0, null, DGID, null, null, null, null).encode(buffer, 0);
-        length = NlAttribute.putU32(buffer, length, RdmaNlLs.NLA_F_MANDATORY | 42, 1);
-        new NlMsgHeader().wrap(buffer, 0).len(length);
+        length = NetlinkAttribute.putU32(buffer, length, RdmaNlLs.NLA_F_MANDATORY | 42, 1);
+        new NetlinkMessageHeader().wrap(buffer, 0).length(length);
         final int total = length;
         final MalformedMessageException ex = assertThrows(MalformedMessageException.class,
             () -> LsResolveRequest.decode(buffer, 0, total));
@@ -164,7 +167,7 @@ class RdmaNlLsTest
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         final int length = request().encode(buffer, 0);
-        buffer.putShort(NlMsgHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH, (short)500, RdmaNlLs.HOST_ORDER);
+        buffer.putShort(NetlinkMessageHeader.LENGTH + LsResolveHeader.ALIGNED_LENGTH, (short)500, RdmaNlLs.HOST_ORDER);
         final MalformedMessageException ex = assertThrows(MalformedMessageException.class,
             () -> LsResolveRequest.decode(buffer, 0, length));
         assertEquals("LS RESOLVE request: attribute type 3 at byte 0 has nla_len 500, which must be 4..76",
@@ -201,7 +204,7 @@ class RdmaNlLsTest
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         final int length = LsResolveResponse.encodeError(buffer, 0, request(), 1);
         assertEquals(16, length);
-        assertEquals(RdmaNlLs.F_ERR, new NlMsgHeader().wrap(buffer, 0, length).flags());
+        assertEquals(RdmaNlLs.F_ERR, new NetlinkMessageHeader().wrap(buffer, 0, length).flags());
         assertNull(LsResolveResponse.decodePath(buffer, 0, length));
     }
 

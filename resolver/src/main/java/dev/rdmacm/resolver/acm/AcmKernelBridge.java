@@ -7,9 +7,9 @@ import dev.rdmacm.protocol.acm.AcmHeader;
 import dev.rdmacm.protocol.acm.AcmMessage;
 import dev.rdmacm.protocol.acm.AcmOp;
 import dev.rdmacm.protocol.acm.AcmStatus;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.rdmanl.LsResolveRequest;
 import dev.rdmacm.protocol.rdmanl.LsResolveResponse;
-import dev.rdmacm.protocol.rdmanl.NlMsgHeader;
 import dev.rdmacm.protocol.rdmanl.RdmaNlLs;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -50,10 +50,10 @@ public final class AcmKernelBridge
     public void onMessage(final byte[] message)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(message.clone());
-        final NlMsgHeader header;
+        final NetlinkMessageHeader header;
         try
         {
-            header = new NlMsgHeader().wrap(buffer, 0, message.length);
+            header = new NetlinkMessageHeader().wrap(buffer, 0, message.length);
         }
         catch (final MalformedMessageException ex)
         {
@@ -74,8 +74,8 @@ public final class AcmKernelBridge
         }
         catch (final MalformedMessageException ex)
         {
-            final LsResolveRequest unanswerable = new LsResolveRequest(header.seq(), "", 0, 0, null, null, null, null,
-                null, null);
+            final LsResolveRequest unanswerable = new LsResolveRequest(header.sequence(), "", 0, 0, null, null, null,
+                null, null, null);
             server.execute(() -> send(buffer, LsResolveResponse.encodeError(buffer, 0, unanswerable, pid)));
             return;
         }
@@ -113,7 +113,8 @@ public final class AcmKernelBridge
         @Override
         public void reply(final DirectBuffer buffer, final int offset, final int length)
         {
-            final UnsafeBuffer out = new UnsafeBuffer(new byte[NlMsgHeader.LENGTH + 4 + LsResolveResponse.PATH_REC_DATA_LENGTH]);
+            final UnsafeBuffer out =
+                new UnsafeBuffer(new byte[NetlinkMessageHeader.LENGTH + 4 + LsResolveResponse.PATH_REC_DATA_LENGTH]);
             final AcmHeader header = new AcmHeader().wrap(buffer, offset, length);
             if (header.status() != AcmStatus.SUCCESS || length < AcmMessage.resolveLength(1))
             {

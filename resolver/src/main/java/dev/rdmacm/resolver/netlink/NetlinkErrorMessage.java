@@ -1,9 +1,11 @@
 package dev.rdmacm.resolver.netlink;
 
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.ORDER;
 
 /**
  * Flyweight over {@code struct nlmsgerr}, the body of NLMSG_ERROR: a negative errno (0 for an ACK),
@@ -31,7 +33,7 @@ public final class NetlinkErrorMessage
     public static final int NLMSGERR_ATTR_OFFS = 2;
 
     private final NetlinkMessageHeader original = new NetlinkMessageHeader();
-    private final RouteAttribute attribute = new RouteAttribute();
+    private final NetlinkAttribute attribute = new NetlinkAttribute();
     private DirectBuffer buffer;
     private int offset;
     private int end;

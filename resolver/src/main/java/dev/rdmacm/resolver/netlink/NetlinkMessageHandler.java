@@ -1,5 +1,6 @@
 package dev.rdmacm.resolver.netlink;
 
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 
 /** Receives each netlink message of a reply or an event datagram, in place, without copying. */

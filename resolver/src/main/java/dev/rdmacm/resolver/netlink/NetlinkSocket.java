@@ -1,5 +1,6 @@
 package dev.rdmacm.resolver.netlink;
 
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.verbs.posix.Libc;
 import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.verbs.Errno;
@@ -9,11 +10,11 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLMSG_DONE;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLMSG_ERROR;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLMSG_NOOP;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLM_F_MULTI;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.ORDER;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLMSG_DONE;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLMSG_ERROR;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLMSG_NOOP;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_MULTI;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.ORDER;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**

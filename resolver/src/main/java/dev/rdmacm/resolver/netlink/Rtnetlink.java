@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.netlink;
 
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.verbs.posix.Libc;
 import dev.rdmacm.verbs.Errno;
 import org.agrona.DirectBuffer;
@@ -12,18 +14,18 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLM_F_ACK;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLM_F_CREATE;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLM_F_DUMP;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.NLM_F_REQUEST;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_GETADDR;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_GETLINK;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_GETNEIGH;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_GETROUTE;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_NEWADDR;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_NEWLINK;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_NEWNEIGH;
-import static dev.rdmacm.resolver.netlink.NetlinkMessageHeader.RTM_NEWROUTE;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_ACK;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_CREATE;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_DUMP;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_REQUEST;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETADDR;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETLINK;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETNEIGH;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETROUTE;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWADDR;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWLINK;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWNEIGH;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWROUTE;
 
 /**
  * The rtnetlink requests address resolution needs, over one {@link NetlinkSocket}: route lookup,
@@ -40,8 +42,8 @@ public final class Rtnetlink implements AutoCloseable
     private final LinkMessage linkMessage = new LinkMessage();
     private final NeighbourMessage neighbourMessage = new NeighbourMessage();
     private final AddressMessage addressMessage = new AddressMessage();
-    private final RouteAttribute attribute = new RouteAttribute();
-    private final RouteAttribute nested = new RouteAttribute();
+    private final NetlinkAttribute attribute = new NetlinkAttribute();
+    private final NetlinkAttribute nested = new NetlinkAttribute();
 
     private Route route;
     private Link link;
@@ -90,15 +92,15 @@ public final class Rtnetlink implements AutoCloseable
             .dstLength(dst.length * 8)
             .srcLength(source == null ? 0 : dst.length * 8);
         int end = routeMessage.attributesOffset();
-        end = RouteAttribute.put(buffer, end, RouteMessage.RTA_DST, dst, dst.length);
+        end = NetlinkAttribute.put(buffer, end, RouteMessage.RTA_DST, dst, dst.length);
         if (source != null)
         {
             final byte[] src = source.getAddress();
-            end = RouteAttribute.put(buffer, end, RouteMessage.RTA_SRC, src, src.length);
+            end = NetlinkAttribute.put(buffer, end, RouteMessage.RTA_SRC, src, src.length);
         }
         if (outputIfindex != 0)
         {
-            end = RouteAttribute.putInt(buffer, end, RouteMessage.RTA_OIF, outputIfindex);
+            end = NetlinkAttribute.putU32(buffer, end, RouteMessage.RTA_OIF, outputIfindex);
         }
         route = null;
         try
@@ -118,7 +120,7 @@ public final class Rtnetlink implements AutoCloseable
         final UnsafeBuffer buffer = begin(RTM_GETLINK, NLM_F_REQUEST);
         linkMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().index(ifindex);
         int end = linkMessage.attributesOffset();
-        end = RouteAttribute.putInt(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
+        end = NetlinkAttribute.putU32(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
         link = null;
         try
         {
@@ -138,8 +140,8 @@ public final class Rtnetlink implements AutoCloseable
         linkMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear();
         int end = linkMessage.attributesOffset();
         final byte[] bytes = (name + "\0").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        end = RouteAttribute.put(buffer, end, LinkMessage.IFLA_IFNAME, bytes, bytes.length);
-        end = RouteAttribute.putInt(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
+        end = NetlinkAttribute.put(buffer, end, LinkMessage.IFLA_IFNAME, bytes, bytes.length);
+        end = NetlinkAttribute.putU32(buffer, end, LinkMessage.IFLA_EXT_MASK, 0);
         link = null;
         try
         {
@@ -183,7 +185,7 @@ public final class Rtnetlink implements AutoCloseable
         final UnsafeBuffer buffer = begin(RTM_GETNEIGH, NLM_F_REQUEST);
         final byte[] dst = destination.getAddress();
         neighbourMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().family(family(destination)).ifindex(ifindex);
-        final int end = RouteAttribute.put(buffer, neighbourMessage.attributesOffset(), NeighbourMessage.NDA_DST, dst,
+        final int end = NetlinkAttribute.put(buffer, neighbourMessage.attributesOffset(), NeighbourMessage.NDA_DST, dst,
             dst.length);
         neighbour = null;
         try
@@ -211,7 +213,7 @@ public final class Rtnetlink implements AutoCloseable
         final byte[] dst = destination.getAddress();
         neighbourMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear()
             .family(family(destination)).ifindex(ifindex).state(0).flags(NeighbourMessage.NTF_USE);
-        final int end = RouteAttribute.put(buffer, neighbourMessage.attributesOffset(), NeighbourMessage.NDA_DST, dst,
+        final int end = NetlinkAttribute.put(buffer, neighbourMessage.attributesOffset(), NeighbourMessage.NDA_DST, dst,
             dst.length);
         try
         {
@@ -375,7 +377,7 @@ public final class Rtnetlink implements AutoCloseable
         return reply;
     }
 
-    private static InetAddress address(final RouteAttribute attribute)
+    private static InetAddress address(final NetlinkAttribute attribute)
     {
         try
         {

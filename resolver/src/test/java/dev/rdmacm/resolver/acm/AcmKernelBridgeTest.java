@@ -1,12 +1,12 @@
 package dev.rdmacm.resolver.acm;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.rdmanl.LsResolveRequest;
 import dev.rdmacm.protocol.rdmanl.LsResolveResponse;
 import dev.rdmacm.protocol.rdmanl.LsSetTimeout;
-import dev.rdmacm.protocol.rdmanl.NlMsgHeader;
 import dev.rdmacm.protocol.rdmanl.RdmaNlLs;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -72,12 +72,12 @@ class AcmKernelBridgeTest
         bridge.onMessage(kernelRequest(17, DGID, RdmaNlLs.PATH_USE_GMP));
         final byte[] answer = answer();
         final UnsafeBuffer buffer = new UnsafeBuffer(answer);
-        final NlMsgHeader header = new NlMsgHeader().wrap(buffer, 0, answer.length);
-        assertEquals(17, header.seq());
-        assertEquals(4242, header.pid());
+        final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(buffer, 0, answer.length);
+        assertEquals(17, header.sequence());
+        assertEquals(4242, header.portId());
         assertEquals(0, header.flags());
         assertEquals(RdmaNlLs.type(RdmaNlLs.CLIENT_LS, RdmaNlLs.OP_RESOLVE), header.type());
-        final IbvPathData data = new IbvPathData().wrap(buffer, NlMsgHeader.LENGTH + 4, IbvPathData.LENGTH);
+        final IbvPathData data = new IbvPathData().wrap(buffer, NetlinkMessageHeader.LENGTH + 4, IbvPathData.LENGTH);
         assertEquals(IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_GMP | IbvPathData.FLAG_BIDIRECTIONAL, data.flags());
         final IbvPathRecord path = new IbvPathRecord().wrap(
             new UnsafeBuffer(LsResolveResponse.decodePath(buffer, 0, answer.length)), 0, IbvPathRecord.LENGTH);
@@ -92,7 +92,7 @@ class AcmKernelBridgeTest
     {
         bridge.onMessage(kernelRequest(18, DGID, RdmaNlLs.PATH_USE_UNIDIRECTIONAL));
         final byte[] answer = answer();
-        final IbvPathData data = new IbvPathData().wrap(new UnsafeBuffer(answer), NlMsgHeader.LENGTH + 4,
+        final IbvPathData data = new IbvPathData().wrap(new UnsafeBuffer(answer), NetlinkMessageHeader.LENGTH + 4,
             IbvPathData.LENGTH);
         assertEquals(IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_OUTBOUND, data.flags());
     }
@@ -102,10 +102,10 @@ class AcmKernelBridgeTest
     {
         bridge.onMessage(kernelRequest(19, Gid.parse("fe80::77"), RdmaNlLs.PATH_USE_GMP));
         final byte[] answer = answer();
-        final NlMsgHeader header = new NlMsgHeader().wrap(new UnsafeBuffer(answer), 0, answer.length);
+        final NetlinkMessageHeader header = new NetlinkMessageHeader().wrap(new UnsafeBuffer(answer), 0, answer.length);
         assertEquals(RdmaNlLs.F_ERR, header.flags());
-        assertEquals(19, header.seq());
-        assertEquals(NlMsgHeader.LENGTH, answer.length);
+        assertEquals(19, header.sequence());
+        assertEquals(NetlinkMessageHeader.LENGTH, answer.length);
     }
 
     @Test
@@ -117,14 +117,15 @@ class AcmKernelBridgeTest
         buffer.getBytes(0, message);
         bridge.onMessage(message);
         final byte[] answer = answer();
-        assertEquals(RdmaNlLs.F_ERR, new NlMsgHeader().wrap(new UnsafeBuffer(answer), 0, answer.length).flags());
+        assertEquals(RdmaNlLs.F_ERR,
+            new NetlinkMessageHeader().wrap(new UnsafeBuffer(answer), 0, answer.length).flags());
     }
 
     @Test
     void shouldIgnoreOtherNetlinkClients() throws Exception
     {
         final byte[] message = kernelRequest(21, DGID, RdmaNlLs.PATH_USE_GMP);
-        new NlMsgHeader().wrap(new UnsafeBuffer(message), 0).type(RdmaNlLs.type(RdmaNlLs.CLIENT_NLDEV, 0));
+        new NetlinkMessageHeader().wrap(new UnsafeBuffer(message), 0).type(RdmaNlLs.type(RdmaNlLs.CLIENT_NLDEV, 0));
         bridge.onMessage(message);
         assertNull(toKernel.poll(200, TimeUnit.MILLISECONDS));
     }

@@ -1,5 +1,7 @@
 package dev.rdmacm.resolver.netlink;
 
+import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.resolver.testing.NamespaceThread;
 import dev.rdmacm.resolver.testing.NamespaceTopology;
 import dev.rdmacm.verbs.Errno;
@@ -203,7 +205,7 @@ class RtnetlinkTest
                 final RouteMessage route = new RouteMessage().wrap(buffer, NetlinkMessageHeader.LENGTH).clear()
                     .family(10).dstLength(128).flags(RouteMessage.RTM_F_LOOKUP_TABLE);
                 final byte[] dst = InetAddress.getByName("2001:db8::2").getAddress();
-                final int end = RouteAttribute.put(buffer, route.attributesOffset(), RouteMessage.RTA_DST, dst, 16);
+                final int end = NetlinkAttribute.put(buffer, route.attributesOffset(), RouteMessage.RTA_DST, dst, 16);
                 socket.transact(end, "RTM_GETROUTE", (header, b, e) -> { });
                 return null;
             }

@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver.netlink;
+package dev.rdmacm.protocol.netlink;
 
 import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
@@ -22,7 +22,9 @@ import java.nio.ByteOrder;
  *  |                 nlmsg_pid (u32, port id of sender)            | 12
  *  +---------------------------------------------------------------+
  * </pre>
- * Messages are padded to 4 bytes ({@link #align(int)}); a datagram may hold several.
+ * Messages are padded to 4 bytes ({@link #align(int)}); a datagram may hold several. The one netlink
+ * header of the project: the NETLINK_ROUTE client (resolver) and the RDMA netlink LS codecs
+ * ({@code protocol.rdmanl}) both use it.
  */
 public final class NetlinkMessageHeader extends Flyweight
 {
@@ -33,7 +35,9 @@ public final class NetlinkMessageHeader extends Flyweight
     public static final int FLAGS_OFFSET = 6;
     public static final int SEQUENCE_OFFSET = 8;
     public static final int PORT_ID_OFFSET = 12;
+    /** {@code NLMSG_HDRLEN}. */
     public static final int LENGTH = 16;
+    /** {@code NLMSG_ALIGNTO}, equal to {@code NLA_ALIGNTO}. */
     public static final int ALIGNMENT = 4;
 
     public static final int NLMSG_NOOP = 1;
@@ -64,6 +68,7 @@ public final class NetlinkMessageHeader extends Flyweight
     /** In an NLMSG_ERROR: extended-ack attributes follow the (possibly capped) original request. */
     public static final int NLM_F_ACK_TLVS = 0x200;
 
+    /** {@code NLMSG_ALIGN}, and {@code NLA_ALIGN} (both round up to 4 bytes). */
     public static int align(final int length)
     {
         return (length + ALIGNMENT - 1) & -ALIGNMENT;
