@@ -19,9 +19,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Every libc function the project calls, as FFM downcall handles looked up once, here and nowhere
- * else (the verbs module hosts every native binding; the modules above call these wrappers). Each wrapper checks the result and turns a failure into a {@link NativeCallException} naming
- * the call and the errno captured right after it ({@code Linker.Option.captureCallState}), because
- * the JVM may overwrite {@code errno} between two Java statements.
+ * else (the verbs module hosts every native binding; the modules above call these wrappers). Each
+ * wrapper checks the result and turns a failure into a {@link NativeCallException} naming the call
+ * and the errno captured right after it ({@code Linker.Option.captureCallState}), because the JVM
+ * may overwrite {@code errno} between two Java statements.
  * <p>
  * The {@link CallState} passed to each call holds that captured errno; it belongs to one thread.
  */
