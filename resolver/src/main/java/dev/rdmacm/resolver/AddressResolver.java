@@ -7,7 +7,7 @@ import dev.rdmacm.resolver.netlink.NetlinkException;
 import dev.rdmacm.resolver.netlink.Neighbour;
 import dev.rdmacm.resolver.netlink.Route;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.verbs.Errno;
 
 import java.io.IOException;

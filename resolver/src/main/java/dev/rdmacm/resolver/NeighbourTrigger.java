@@ -2,8 +2,8 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.resolver.netlink.NetlinkException;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.Libc;
-import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.posix.Libc;
+import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.verbs.Errno;
 
 import java.io.IOException;

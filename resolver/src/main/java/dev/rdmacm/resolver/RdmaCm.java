@@ -2,7 +2,7 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.netlink.NetlinkException;
-import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.AgentRunner;

@@ -1,14 +1,6 @@
 package dev.rdmacm.verbs;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
+import dev.rdmacm.verbs.posix.Libc;
 
 /**
  * The project's one table of Linux errno values on x86_64 (asm-generic numbering, 1 to 133): the
@@ -23,6 +15,7 @@ public final class Errno
     public static final int ENOENT = 2;
     public static final int EINTR = 4;
     public static final int EIO = 5;
+    public static final int ENXIO = 6;
     public static final int EBADF = 9;
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
@@ -195,63 +188,21 @@ public final class Errno
         return "E?" + errno;
     }
 
-    /** glibc's text for it, e.g. {@code Connection timed out} ({@code strerrordesc_np}); never null. */
+    /**
+     * glibc's text for it, e.g. {@code Connection timed out} ({@code strerrordesc_np} through
+     * {@link Libc}, which links libc only, never libibverbs); never null. Without the symbol (glibc
+     * before 2.32), without native access or for a value glibc does not know, the text reads
+     * "Unknown error N" as glibc's {@code strerror} would for an unknown value.
+     */
     public static String description(final int errno)
     {
-        return Strerrordesc.describe(errno);
+        final String text = Libc.strerrordesc(errno);
+        return text == null ? "Unknown error " + errno : text;
     }
 
     /** {@code errno 101 ENETUNREACH (Network is unreachable)}: how an error message names an errno. */
     public static String describe(final int errno)
     {
         return "errno " + errno + " " + name(errno) + " (" + description(errno) + ")";
-    }
-
-    /**
-     * The one libc handle this table needs, in a holder of its own so that naming an errno never
-     * links native code. glibc 2.32+ has the symbol; without it, or without native access, a text
-     * reads "Unknown error N" as glibc's {@code strerror} would for an unknown value.
-     */
-    private static final class Strerrordesc
-    {
-        private static final MethodHandle STRERRORDESC_NP = lookup();
-
-        private static MethodHandle lookup()
-        {
-            try
-            {
-                final Linker linker = Linker.nativeLinker();
-                return linker.defaultLookup().find("strerrordesc_np")
-                    .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.of(
-                        ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, JAVA_BYTE)), JAVA_INT)))
-                    .orElse(null);
-            }
-            catch (final IllegalCallerException ex)
-            {
-                return null;
-            }
-        }
-
-        static String describe(final int errno)
-        {
-            if (STRERRORDESC_NP == null)
-            {
-                return "Unknown error " + errno;
-            }
-            final MemorySegment text;
-            try
-            {
-                text = (MemorySegment)STRERRORDESC_NP.invokeExact(errno);
-            }
-            catch (final RuntimeException | Error ex)
-            {
-                throw ex;
-            }
-            catch (final Throwable t)
-            {
-                throw new IllegalStateException("downcall strerrordesc_np threw " + t, t);
-            }
-            return text.equals(MemorySegment.NULL) ? "Unknown error " + errno : text.getString(0);
-        }
     }
 }

@@ -14,8 +14,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * Every method handle into libibverbs (and the one libc call it needs), looked up once when this
- * class initialises, in the manner of Lucene's {@code PosixNativeAccess}.
+ * Every method handle into libibverbs, looked up once when this class initialises, in the manner of
+ * Lucene's {@code PosixNativeAccess}. The libc calls the verbs need ({@code if_indextoname}) are in
+ * {@link dev.rdmacm.verbs.posix.Libc}, the project's one libc binding.
  * <p>
  * Exported functions are bound to their symbols and capture errno. The entry points that
  * {@code verbs.h} defines as {@code static inline} (post_send, post_recv, poll_cq, req_notify_cq and
@@ -31,8 +32,6 @@ final class LibIbverbs
     /** The system property naming another libibverbs to load (a file path or a soname). */
     static final String LIBRARY_PROPERTY = "rdmacm.libibverbs";
     static final String LIBRARY = System.getProperty(LIBRARY_PROPERTY, "libibverbs.so.1");
-    /** {@code IF_NAMESIZE} of {@code net/if.h}. */
-    static final int IF_NAMESIZE = 16;
 
     private static final Linker LINKER = Linker.nativeLinker();
     static final MemoryLayout ERRNO_STATE = Linker.Option.captureStateLayout();
@@ -67,8 +66,6 @@ final class LibIbverbs
     static final MethodHandle DESTROY_QP;
     static final MethodHandle CREATE_AH;
     static final MethodHandle DESTROY_AH;
-    // libc
-    static final MethodHandle IF_INDEXTONAME;
 
     // static inline entry points, called through a function pointer (the first argument)
     /** {@code int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)} */
@@ -91,7 +88,6 @@ final class LibIbverbs
         MethodHandle postSend = null;
         MethodHandle postRecv = null;
         MethodHandle queryPort = null;
-        MethodHandle ifIndexToName = null;
         try
         {
             pollCq = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
@@ -99,8 +95,6 @@ final class LibIbverbs
             postSend = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             postRecv = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             queryPort = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, JAVA_LONG));
-            ifIndexToName = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("if_indextoname"),
-                FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
             lookup = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
         }
         catch (final IllegalCallerException ex)
@@ -118,7 +112,6 @@ final class LibIbverbs
         POST_SEND = postSend;
         POST_RECV = postRecv;
         QUERY_PORT = queryPort;
-        IF_INDEXTONAME = ifIndexToName;
 
         final Binder bind = new Binder(lookup);
         GET_DEVICE_LIST = bind.errno("ibv_get_device_list", ADDRESS, ADDRESS);

@@ -1,6 +1,8 @@
 package dev.rdmacm.verbs;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.verbs.posix.Libc;
+import dev.rdmacm.verbs.posix.NativeCallException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -303,18 +305,18 @@ public final class VerbsContext implements AutoCloseable
         {
             return Optional.empty();
         }
-        final MemorySegment buffer = arena.allocate(LibIbverbs.IF_NAMESIZE);
-        final MemorySegment name;
+        final MemorySegment buffer = arena.allocate(Libc.IF_NAMESIZE);
+        final String name;
         try
         {
-            name = (MemorySegment)LibIbverbs.IF_INDEXTONAME.invokeExact(ifindex, buffer);
+            name = Libc.ifIndexToName(new Libc.CallState(arena), ifindex, buffer);
         }
-        catch (final Throwable ex)
+        catch (final NativeCallException ex)
         {
-            throw LibIbverbs.unexpected("if_indextoname", ex);
+            throw new VerbsException(ex.call(), ex.errno(), "naming the netdev of a GID");
         }
         // the netdev can vanish between the two calls: then the GID has no netdev any more
-        return name.address() == 0 ? Optional.empty() : Optional.of(buffer.getString(0));
+        return Optional.ofNullable(name);
     }
 
     private static void requirePortNumber(final String call, final int port)

@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver.addrinfo;
 
-import dev.rdmacm.resolver.posix.Libc;
+import dev.rdmacm.verbs.posix.Libc;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

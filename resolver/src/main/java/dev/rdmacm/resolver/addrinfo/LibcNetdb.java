@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver.addrinfo;
 
-import dev.rdmacm.resolver.posix.Libc;
+import dev.rdmacm.verbs.posix.Libc;
 
 /**
  * What {@code netdb.h} defines for the glibc name-service calls librdmacm itself makes: the hint flags,

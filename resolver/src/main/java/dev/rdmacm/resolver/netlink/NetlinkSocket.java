@@ -1,8 +1,8 @@
 package dev.rdmacm.resolver.netlink;
 
 import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
-import dev.rdmacm.resolver.posix.Libc;
-import dev.rdmacm.resolver.posix.NativeCallException;
+import dev.rdmacm.verbs.posix.Libc;
+import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.verbs.Errno;
 import org.agrona.concurrent.UnsafeBuffer;
 

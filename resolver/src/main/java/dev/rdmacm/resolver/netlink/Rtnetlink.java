@@ -2,7 +2,7 @@ package dev.rdmacm.resolver.netlink;
 
 import dev.rdmacm.protocol.netlink.NetlinkAttribute;
 import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
-import dev.rdmacm.resolver.posix.Libc;
+import dev.rdmacm.verbs.posix.Libc;
 import dev.rdmacm.verbs.Errno;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;

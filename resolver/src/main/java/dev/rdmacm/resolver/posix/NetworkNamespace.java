@@ -1,5 +1,8 @@
 package dev.rdmacm.resolver.posix;
 
+import dev.rdmacm.verbs.posix.Libc;
+import dev.rdmacm.verbs.posix.NativeCallException;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

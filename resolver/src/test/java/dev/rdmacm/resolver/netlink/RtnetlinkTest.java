@@ -220,8 +220,8 @@ class RtnetlinkTest
         {
             final java.lang.foreign.MemorySegment pollfd = arena.allocate(8, 4);
             pollfd.set(java.lang.foreign.ValueLayout.JAVA_INT, 0, events.fd());
-            pollfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 4, dev.rdmacm.resolver.posix.Libc.POLLIN);
-            dev.rdmacm.resolver.posix.Libc.poll(new dev.rdmacm.resolver.posix.Libc.CallState(arena), pollfd, 1, 1000);
+            pollfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 4, dev.rdmacm.verbs.posix.Libc.POLLIN);
+            dev.rdmacm.verbs.posix.Libc.poll(new dev.rdmacm.verbs.posix.Libc.CallState(arena), pollfd, 1, 1000);
             events.drain((header, buffer, end) -> { });
         }
     }

@@ -2,17 +2,12 @@ package dev.rdmacm.sa.transport.verbs;
 
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.verbs.posix.Libc;
+import dev.rdmacm.verbs.posix.NativeCallException;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
@@ -25,72 +20,20 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * A negative watched descriptor is ignored by poll(2), so the waiter also works with nothing but its
  * wake-up, which is how it is tested on a machine without an RDMA device.
  * <p>
- * The libc handles are looked up once, here; every call is checked and its errno captured right after
- * it, so a failure names the call, the errno number and its name.
+ * The libc calls go through {@link Libc}, the project's one libc binding, which checks each call and
+ * names the errno; here a failure becomes a {@link MadTransportException} that also names the waiter.
  */
 public final class FdWaiter implements AutoCloseable
 {
-    private static final int EFD_NONBLOCK = 0x800;
-    private static final int EFD_CLOEXEC = 0x80000;
-    private static final short POLLIN = 0x1;
-    private static final int EINTR = 4;
-    /** {@code struct pollfd}: int fd, short events, short revents. */
-    private static final int POLLFD_SIZE = 8;
-    private static final int POLLFD_FD_OFFSET = 0;
-    private static final int POLLFD_EVENTS_OFFSET = 4;
-    private static final int POLLFD_REVENTS_OFFSET = 6;
-
-    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO =
-        CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final String DENIED;
-    private static final MethodHandle EVENTFD;
-    private static final MethodHandle POLL;
-    private static final MethodHandle READ;
-    private static final MethodHandle WRITE;
-    private static final MethodHandle CLOSE;
-
-    static
-    {
-        final Linker linker = Linker.nativeLinker();
-        final Linker.Option errno = Linker.Option.captureCallState("errno");
-        String denied = null;
-        MethodHandle eventfd = null;
-        MethodHandle poll = null;
-        MethodHandle read = null;
-        MethodHandle write = null;
-        MethodHandle close = null;
-        try
-        {
-            final var libc = linker.defaultLookup();
-            eventfd = linker.downcallHandle(libc.findOrThrow("eventfd"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), errno);
-            poll = linker.downcallHandle(libc.findOrThrow("poll"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), errno);
-            read = linker.downcallHandle(libc.findOrThrow("read"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
-            write = linker.downcallHandle(libc.findOrThrow("write"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
-            close = linker.downcallHandle(libc.findOrThrow("close"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
-        }
-        catch (final IllegalCallerException ex)
-        {
-            denied = "native access to libc (eventfd, poll) is denied: start the JVM with " +
-                "--enable-native-access=ALL-UNNAMED (" + ex.getMessage() + ")";
-        }
-        DENIED = denied;
-        EVENTFD = eventfd;
-        POLL = poll;
-        READ = read;
-        WRITE = write;
-        CLOSE = close;
-    }
-
     private final String name;
     /** Freed only by close(), after the waiting thread has stopped and no one calls wakeUp any more. */
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment pollFds = arena.allocate(2L * POLLFD_SIZE, 8);
+    private final MemorySegment pollFds = arena.allocate(2L * Libc.POLLFD_SIZE, 8);
     private final MemorySegment counter = arena.allocate(JAVA_LONG);
     private final MemorySegment one = arena.allocate(JAVA_LONG);
-    private final MemorySegment waitErrno = arena.allocate(CAPTURE_LAYOUT);
+    private final Libc.CallState waitState = new Libc.CallState(arena);
     /** wakeUp may run on many threads at once: each needs its own errno capture. */
-    private final ThreadLocal<MemorySegment> wakeErrno = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
+    private final ThreadLocal<Libc.CallState> wakeState = ThreadLocal.withInitial(() -> new Libc.CallState(Arena.ofAuto()));
     private final int wakeFd;
     private volatile boolean closed;
 
@@ -102,33 +45,26 @@ public final class FdWaiter implements AutoCloseable
     public FdWaiter(final int watchedFd, final String name)
     {
         this.name = name;
-        if (DENIED != null)
-        {
-            arena.close();
-            throw new MadTransportException(name + ": " + DENIED);
-        }
-        final int fd;
         try
         {
-            fd = (int)EVENTFD.invokeExact(waitErrno, 0, EFD_NONBLOCK | EFD_CLOEXEC);
+            wakeFd = Libc.eventfd(waitState, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
         }
-        catch (final Throwable ex)
+        catch (final NativeCallException ex)
         {
             arena.close();
-            throw unexpected("eventfd", ex);
+            throw failure(ex);
         }
-        if (fd < 0)
+        catch (final IllegalStateException ex)
         {
-            final MadTransportException failure = failure("eventfd", errno(waitErrno));
+            // native access denied: Libc's message says how to grant it
             arena.close();
-            throw failure;
+            throw new MadTransportException(name + ": " + ex.getMessage(), ex);
         }
-        wakeFd = fd;
         one.set(JAVA_LONG, 0, 1L);
-        pollFds.set(JAVA_INT, POLLFD_FD_OFFSET, watchedFd);
-        pollFds.set(JAVA_SHORT, POLLFD_EVENTS_OFFSET, POLLIN);
-        pollFds.set(JAVA_INT, POLLFD_SIZE + POLLFD_FD_OFFSET, wakeFd);
-        pollFds.set(JAVA_SHORT, POLLFD_SIZE + POLLFD_EVENTS_OFFSET, POLLIN);
+        pollFds.set(JAVA_INT, Libc.POLLFD_FD_OFFSET, watchedFd);
+        pollFds.set(JAVA_SHORT, Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
+        pollFds.set(JAVA_INT, Libc.POLLFD_SIZE + Libc.POLLFD_FD_OFFSET, wakeFd);
+        pollFds.set(JAVA_SHORT, Libc.POLLFD_SIZE + Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
     }
 
     /**
@@ -150,41 +86,24 @@ public final class FdWaiter implements AutoCloseable
             // Rounded up: waking before the deadline would only make the caller wait again.
             timeoutMs = remaining <= 0 ? 0 : (int)Math.min(Integer.MAX_VALUE, (remaining + 999_999) / 1_000_000);
         }
-        final int ready;
         try
         {
-            ready = (int)POLL.invokeExact(waitErrno, pollFds, 2L, timeoutMs);
-        }
-        catch (final Throwable ex)
-        {
-            throw unexpected("poll", ex);
-        }
-        if (ready < 0)
-        {
-            final int errno = errno(waitErrno);
-            if (errno == EINTR)
+            // 0 ready: the timeout passed or a signal interrupted the wait (revents are not to be read)
+            if (Libc.poll(waitState, pollFds, 2, timeoutMs) == 0)
             {
                 return false;
             }
-            throw failure("poll", errno);
+            if ((pollFds.get(JAVA_SHORT, Libc.POLLFD_SIZE + Libc.POLLFD_REVENTS_OFFSET) & Libc.POLLIN) != 0)
+            {
+                // -1 (EAGAIN): the counter was already read, nothing to consume
+                Libc.read(waitState, wakeFd, counter, 8L, "eventfd");
+            }
         }
-        if ((pollFds.get(JAVA_SHORT, POLLFD_SIZE + POLLFD_REVENTS_OFFSET) & POLLIN) != 0)
+        catch (final NativeCallException ex)
         {
-            final long read;
-            try
-            {
-                read = (long)READ.invokeExact(waitErrno, wakeFd, counter, 8L);
-            }
-            catch (final Throwable ex)
-            {
-                throw unexpected("read(eventfd)", ex);
-            }
-            if (read < 0)
-            {
-                throw failure("read(eventfd)", errno(waitErrno));
-            }
+            throw failure(ex);
         }
-        return (pollFds.get(JAVA_SHORT, POLLFD_REVENTS_OFFSET) & POLLIN) != 0;
+        return (pollFds.get(JAVA_SHORT, Libc.POLLFD_REVENTS_OFFSET) & Libc.POLLIN) != 0;
     }
 
     /** Any thread: ends the current wait, or the next one before it starts. */
@@ -194,20 +113,17 @@ public final class FdWaiter implements AutoCloseable
         {
             return;
         }
-        final MemorySegment errnoState = wakeErrno.get();
-        final long written;
         try
         {
-            written = (long)WRITE.invokeExact(errnoState, wakeFd, one, 8L);
+            Libc.write(wakeState.get(), wakeFd, one, 8L, "eventfd");
         }
-        catch (final Throwable ex)
+        catch (final NativeCallException ex)
         {
-            throw unexpected("write(eventfd)", ex);
-        }
-        // EAGAIN: the counter is saturated, so the waiter wakes anyway.
-        if (written < 0 && errno(errnoState) != Errno.EAGAIN)
-        {
-            throw failure("write(eventfd)", errno(errnoState));
+            // EAGAIN: the counter is saturated, so the waiter wakes anyway.
+            if (ex.errno() != Errno.EAGAIN)
+            {
+                throw failure(ex);
+            }
         }
     }
 
@@ -222,19 +138,11 @@ public final class FdWaiter implements AutoCloseable
         closed = true;
         try
         {
-            final int rc = (int)CLOSE.invokeExact(waitErrno, wakeFd);
-            if (rc < 0)
-            {
-                throw failure("close(eventfd)", errno(waitErrno));
-            }
+            Libc.close(waitState, wakeFd);
         }
-        catch (final MadTransportException ex)
+        catch (final NativeCallException ex)
         {
-            throw ex;
-        }
-        catch (final Throwable ex)
-        {
-            throw unexpected("close(eventfd)", ex);
+            throw failure(ex);
         }
         finally
         {
@@ -242,18 +150,8 @@ public final class FdWaiter implements AutoCloseable
         }
     }
 
-    private static int errno(final MemorySegment state)
+    private MadTransportException failure(final NativeCallException ex)
     {
-        return (int)ERRNO.get(state, 0L);
-    }
-
-    private MadTransportException failure(final String call, final int errno)
-    {
-        return new MadTransportException(name + ": " + call + " failed: " + Errno.describe(errno));
-    }
-
-    private MadTransportException unexpected(final String call, final Throwable ex)
-    {
-        return new MadTransportException(name + ": " + call + ": unexpected " + ex, ex);
+        return new MadTransportException(name + ": " + ex.getMessage(), ex);
     }
 }

@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver.posix;
+package dev.rdmacm.verbs.posix;
 
 import dev.rdmacm.verbs.Errno;
 

@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver.posix;
+package dev.rdmacm.verbs.posix;
 
 import dev.rdmacm.verbs.Errno;
 
@@ -13,14 +13,16 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * Every libc function this module calls, as FFM downcall handles looked up once, here and nowhere
- * else. Each wrapper checks the result and turns a failure into a {@link NativeCallException} naming
- * the call and the errno captured right after it ({@code Linker.Option.captureCallState}), because
- * the JVM may overwrite {@code errno} between two Java statements.
+ * Every libc function the project calls, as FFM downcall handles looked up once, here and nowhere
+ * else (the verbs module hosts every native binding; the modules above call these wrappers). Each
+ * wrapper checks the result and turns a failure into a {@link NativeCallException} naming the call
+ * and the errno captured right after it ({@code Linker.Option.captureCallState}), because the JVM
+ * may overwrite {@code errno} between two Java statements.
  * <p>
  * The {@link CallState} passed to each call holds that captured errno; it belongs to one thread.
  */
@@ -46,6 +48,8 @@ public final class Libc
     public static final int CLONE_NEWNET = 0x40000000;
     public static final int EFD_NONBLOCK = 0x800;
     public static final int EFD_CLOEXEC = 0x80000;
+    /** {@code IF_NAMESIZE} of {@code net/if.h}: the buffer {@link #ifIndexToName} fills. */
+    public static final int IF_NAMESIZE = 16;
 
     /** {@code struct pollfd}: int fd, short events, short revents. */
     public static final int POLLFD_SIZE = 8;
@@ -76,13 +80,21 @@ public final class Libc
     private static final MethodHandle FREEADDRINFO;
     /** {@code const char *gai_strerror(int errcode)}: sets no errno. */
     private static final MethodHandle GAI_STRERROR;
+    /** {@code char *if_indextoname(unsigned ifindex, char *ifname)}: NULL and errno ENXIO for no such interface. */
+    private static final MethodHandle IF_INDEXTONAME;
+    /**
+     * {@code const char *strerrordesc_np(int errnum)}: glibc 2.32+ only, so {@code null} without the
+     * symbol; sets no errno and returns NULL for an unknown value.
+     */
+    private static final MethodHandle STRERRORDESC_NP;
 
     static
     {
         IllegalCallerException denied = null;
         MethodHandle socket = null, bind = null, getsockname = null, setsockopt = null, sendto = null,
             recvfrom = null, poll = null, close = null, open = null, setns = null, eventfd = null, read = null,
-            write = null, getaddrinfo = null, freeaddrinfo = null, gaiStrerror = null;
+            write = null, getaddrinfo = null, freeaddrinfo = null, gaiStrerror = null, ifIndexToName = null,
+            strerrordescNp = null;
         try
         {
             socket = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
@@ -106,6 +118,11 @@ public final class Libc
             freeaddrinfo = Linker.nativeLinker().downcallHandle(symbol("freeaddrinfo"), FunctionDescriptor.ofVoid(ADDRESS));
             gaiStrerror = Linker.nativeLinker().downcallHandle(symbol("gai_strerror"),
                 FunctionDescriptor.of(ADDRESS, JAVA_INT));
+            ifIndexToName = downcall("if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
+            strerrordescNp = Linker.nativeLinker().defaultLookup().find("strerrordesc_np")
+                .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
+                    ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, JAVA_BYTE)), JAVA_INT)))
+                .orElse(null);
         }
         catch (final IllegalCallerException ex)
         {
@@ -128,6 +145,8 @@ public final class Libc
         GETADDRINFO = getaddrinfo;
         FREEADDRINFO = freeaddrinfo;
         GAI_STRERROR = gaiStrerror;
+        IF_INDEXTONAME = ifIndexToName;
+        STRERRORDESC_NP = strerrordescNp;
     }
 
     private Libc()
@@ -437,6 +456,62 @@ public final class Libc
             throw unexpected("gai_strerror", t);
         }
         return text.reinterpret(Long.MAX_VALUE).getString(0);
+    }
+
+    /**
+     * The name of the network interface with index {@code ifindex}, written into {@code buffer} (at
+     * least {@link #IF_NAMESIZE} bytes); {@code null} when no interface has that index (ENXIO), as
+     * happens when a netdev vanishes between listing it and naming it.
+     */
+    public static String ifIndexToName(final CallState state, final int ifindex, final MemorySegment buffer)
+        throws NativeCallException
+    {
+        if (buffer.byteSize() < IF_NAMESIZE)
+        {
+            throw new IllegalArgumentException("if_indextoname: buffer of " + buffer.byteSize() +
+                " bytes is smaller than IF_NAMESIZE (" + IF_NAMESIZE + ")");
+        }
+        final MemorySegment name;
+        try
+        {
+            name = (MemorySegment)handle(IF_INDEXTONAME, "if_indextoname").invokeExact(state.segment, ifindex, buffer);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("if_indextoname", t);
+        }
+        if (name.address() == 0)
+        {
+            if (state.errno() == Errno.ENXIO)
+            {
+                return null;
+            }
+            throw new NativeCallException("if_indextoname(" + ifindex + ")", state.errno());
+        }
+        return buffer.getString(0);
+    }
+
+    /**
+     * glibc's text for an errno ({@code strerrordesc_np}), or {@code null} when glibc does not know
+     * the value, lacks the symbol (before 2.32) or native access is denied: naming an errno must never
+     * fail, so this is the one wrapper that does not throw for a denied access.
+     */
+    public static String strerrordesc(final int errno)
+    {
+        if (ACCESS_DENIED != null || STRERRORDESC_NP == null)
+        {
+            return null;
+        }
+        final MemorySegment text;
+        try
+        {
+            text = (MemorySegment)STRERRORDESC_NP.invokeExact(errno);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("strerrordesc_np", t);
+        }
+        return text.equals(MemorySegment.NULL) ? null : text.getString(0);
     }
 
     private static int check(final String call, final int rc, final CallState state) throws NativeCallException
