@@ -95,7 +95,7 @@ class SaOutageAndFaultsAgainstOpenSmTest
     }
 
     @Test
-    void shouldEndEveryQueryByItsDeadlineWhileOpenSmIsKilledAndRestarted() throws Exception
+    void shouldEndEveryQueryByItsDeadlineWhileOpenSmIsStoppedAndRestarted() throws Exception
     {
         expectedPaths = expectedFromHca2();
         final List<Outcome> outcomes = new ArrayList<>();
@@ -111,7 +111,10 @@ class SaOutageAndFaultsAgainstOpenSmTest
                 final long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 if (!killed && elapsed > 400)
                 {
-                    fabric().killSubnetManager();
+                    // SIGTERM, not SIGKILL: a SIGKILLed OpenSM keeps its ibsim client slot, and ibsim
+                    // then sometimes keeps delivering SA MADs to the dead client, so that the restarted
+                    // OpenSM never hears a query (seen in CI runs). The client sees the same outage.
+                    fabric().stopSubnetManager();
                     killed = true;
                 }
                 if (killed && !restarted && elapsed > 1_200)
