@@ -2,9 +2,9 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.netlink.NetlinkException;
-import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.verbs.posix.NativeCallException;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 

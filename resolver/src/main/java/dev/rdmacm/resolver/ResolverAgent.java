@@ -1,16 +1,16 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
-import dev.rdmacm.resolver.netlink.NetlinkSocket;
 import dev.rdmacm.resolver.netlink.Neighbour;
+import dev.rdmacm.resolver.netlink.NetlinkSocket;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
+import dev.rdmacm.resolver.posix.NetworkNamespace;
 import dev.rdmacm.resolver.route.ResolvedRoute;
 import dev.rdmacm.resolver.route.RouteException;
+import dev.rdmacm.sa.BlockingIdleStrategy;
 import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.verbs.posix.Libc;
 import dev.rdmacm.verbs.posix.NativeCallException;
-import dev.rdmacm.resolver.posix.NetworkNamespace;
-import dev.rdmacm.verbs.Errno;
 import org.agrona.DeadlineTimerWheel;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -219,34 +219,7 @@ final class ResolverAgent implements Agent
     /** The loop's idle strategy: poll(2) until an event, a wake-up or the earliest deadline. */
     IdleStrategy idleStrategy()
     {
-        return new IdleStrategy()
-        {
-            @Override
-            public void idle(final int workCount)
-            {
-                if (workCount <= 0)
-                {
-                    awaitWork();
-                }
-            }
-
-            @Override
-            public void idle()
-            {
-                awaitWork();
-            }
-
-            @Override
-            public void reset()
-            {
-            }
-
-            @Override
-            public String alias()
-            {
-                return "poll";
-            }
-        };
+        return new BlockingIdleStrategy(this::awaitWork, "poll");
     }
 
     private void awaitWork()

@@ -151,34 +151,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     /** What the engine thread does after a duty cycle without work: it blocks, it does not spin or sleep. */
     IdleStrategy idleStrategy()
     {
-        return new IdleStrategy()
-        {
-            @Override
-            public void idle(final int workCount)
-            {
-                if (workCount <= 0)
-                {
-                    awaitWork();
-                }
-            }
-
-            @Override
-            public void idle()
-            {
-                awaitWork();
-            }
-
-            @Override
-            public void reset()
-            {
-            }
-
-            @Override
-            public String alias()
-            {
-                return "await-transport";
-            }
-        };
+        return new BlockingIdleStrategy(this::awaitWork, "await-transport");
     }
 
     private void awaitWork()
