@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
     name = "acm-server",
     mixinStandardHelpOptions = true,
     description = {
-        "Serve the ibacm client protocol (RESOLVE, PERF_QUERY, EP_QUERY) on a unix socket and, in loop/open",
-        "mode, a TCP port, from address and route caches. Options come from a file in ibacm_opts.cfg format."
+        "Serves the ibacm client protocol (RESOLVE, PERF_QUERY, EP_QUERY), as ibacm does.",
+        "It listens on a unix socket and, in loop/open mode, a TCP port, and answers from address and route caches. Options come from a file in ibacm_opts.cfg format."
     })
 final class AcmServerCommand implements Callable<Integer>
 {

@@ -59,8 +59,8 @@ import java.util.concurrent.TimeUnit;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-        "A guided run on a simulated InfiniBand fabric: setup, ibsim + OpenSM, getaddrinfo, resolve_addr",
-        "and resolve_route with every step shown. Needs no RDMA hardware. Exit 0 when every walk went as expected."
+        "A guided run of getaddrinfo, resolve_addr and resolve_route on a simulated InfiniBand fabric.",
+        "It runs setup, starts ibsim + OpenSM, shows every step and stops what it started. Needs no RDMA hardware. Exit 0 when every walk went as expected."
     })
 public final class DemoCommand implements Callable<Integer>
 {

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
     name = "path",
     mixinStandardHelpOptions = true,
     description = {
-        "Query the Subnet Administrator for PathRecords to a destination GID or LID and print every field.",
+        "Queries the Subnet Administrator for PathRecords to a destination GID or LID and prints every field.",
         "Exit status: 0 paths found, 1 the SA said no (NO_RECORDS, INVALID_GID...) or did not answer (ETIMEDOUT), 2 bad usage."
     })
 public final class PathCommand implements Callable<Integer>

@@ -58,7 +58,7 @@ import java.util.concurrent.TimeUnit;
     name = "resolve-route",
     mixinStandardHelpOptions = true,
     description = {
-        "Resolves an IP address and then a route to it, as rdma_resolve_addr and rdma_resolve_route do:",
+        "Resolves an IP address and then a route to it, as rdma_resolve_addr and rdma_resolve_route do.",
         "InfiniBand asks the SA for one PathRecord, RoCE builds the path from the route and the netdev.",
         "Exit 0 resolved, 1 failed, 2 usage."
     })
