@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -53,25 +53,9 @@ public final class CProgram
         }
     }
 
-    private static String run(final List<String> command) throws IOException
+    private static String run(final List<String> command)
     {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try
-        {
-            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly();
-                throw new AssertionError(command.get(0) + " did not finish in 60 s");
-            }
-            return output;
-        }
-        catch (final InterruptedException ex)
-        {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while running " + command.get(0), ex);
-        }
+        return HostCommand.run(Duration.ofSeconds(60), null, command).output();
     }
 
     private static void deleteTree(final Path dir)

@@ -1,0 +1,96 @@
+package dev.rdmacm.testing.guest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runs a JUnit selection inside a {@link KernelGuest}, in one JVM (a JVM start costs seconds under
+ * TCG), with this JVM's own test class path, which the guest sees at the same paths through the
+ * shared root. Test classes meant for the guest are named {@code *InGuest}, so that Surefire on the
+ * host never selects them; a host test class runs them and replays each outcome as a dynamic test:
+ * <pre>
+ *   &#64;TestFactory
+ *   Stream&lt;DynamicTest&gt; shouldPassOnSoftRoce()
+ *   {
+ *       try (KernelGuest guest = KernelGuest.boot(spec))
+ *       {
+ *           return GuestJUnit.run(guest, Duration.ofMinutes(3), DeviceQueriesInGuest.class).stream()
+ *               .map(GuestTestOutcome::dynamicTest);
+ *       }
+ *   }
+ * </pre>
+ */
+public final class GuestJUnit
+{
+    /** C1 only and the serial collector: under TCG a JVM spends its first seconds compiling, not testing. */
+    private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+        "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+    private static int runs;
+
+    private GuestJUnit()
+    {
+    }
+
+    /**
+     * The outcome of every test of {@code classes}, run in {@code guest} within {@code limit}. A class
+     * that reported nothing (the guest JVM died or was killed first) gets one FAILED outcome carrying the
+     * JVM's exit status and output.
+     */
+    public static List<GuestTestOutcome> run(final KernelGuest guest, final Duration limit, final Class<?>... classes)
+    {
+        final int run = ++runs;
+        final Path results = guest.sharedDirectory().resolve("junit-" + run + ".tsv");
+        final Path arguments = guest.sharedDirectory().resolve("junit-" + run + ".args");
+        final List<String> lines = new ArrayList<>(JVM_OPTIONS);
+        lines.addAll(List.of("-cp", System.getProperty("java.class.path"), GuestJUnitMain.class.getName(), guest.guestPathOf(results)));
+        Arrays.stream(classes).map(Class::getName).forEach(lines::add);
+        try
+        {
+            Files.write(arguments, lines.stream().map(GuestJUnit::argumentFileQuoted).toList());
+            Files.writeString(results, "");
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot write the guest JUnit arguments " + arguments + ": " + ex, ex);
+        }
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final GuestResult jvm = guest.run(limit, KernelGuest.shellQuoted(java) + " @" + KernelGuest.shellQuoted(guest.guestPathOf(arguments)));
+        final List<GuestTestOutcome> outcomes = readOutcomes(results);
+        final Set<String> reported = outcomes.stream().map(GuestTestOutcome::className).collect(Collectors.toSet());
+        for (final Class<?> type : classes)
+        {
+            if (!reported.contains(type.getName()))
+            {
+                outcomes.add(new GuestTestOutcome(type.getName(), "(the whole class)", GuestTestOutcome.Status.FAILED, jvm.elapsed(),
+                    "the guest JVM reported no test of this class\n" + jvm.describe() + guest.consoleTail()));
+            }
+        }
+        return outcomes;
+    }
+
+    private static List<GuestTestOutcome> readOutcomes(final Path results)
+    {
+        try
+        {
+            return Files.readAllLines(results).stream().filter(l -> !l.isBlank()).map(GuestTestOutcome::fromLine)
+                .collect(Collectors.toCollection(ArrayList::new));
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot read the guest JUnit results " + results + ": " + ex, ex);
+        }
+    }
+
+    /** A java @argfile argument: double-quoted, with backslashes and quotes escaped. */
+    private static String argumentFileQuoted(final String argument)
+    {
+        return "\"" + argument.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+}
