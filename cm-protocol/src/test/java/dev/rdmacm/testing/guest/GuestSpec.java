@@ -14,10 +14,13 @@ import java.util.List;
  * @param memoryMib     guest RAM; the JVM in the guest takes a quarter of it by default
  * @param cpus          virtual CPUs (each one a host thread under TCG)
  * @param bootLimit     from QEMU's start to the end of the boot job
+ * @param lifetime      the guest powers itself off when idle past this uptime, so that a host JVM
+ *                      killed outright (no shutdown hook) leaves no guest running
  * @param qemuArguments appended to QEMU's command line, e.g. a {@code -netdev socket} joining two guests
  */
 public record GuestSpec(
-    String name, List<String> modules, GuestTopology topology, int memoryMib, int cpus, Duration bootLimit, List<String> qemuArguments)
+    String name, List<String> modules, GuestTopology topology, int memoryMib, int cpus, Duration bootLimit, Duration lifetime,
+    List<String> qemuArguments)
 {
     /** The RDMA stack with the kernel's own CM: rxe, verbs, umad, rdma_ucm (which loads ib_cm and rdma_cm). */
     public static final List<String> KERNEL_CM_MODULES = List.of("rdma_rxe", "ib_uverbs", "rdma_ucm", "ib_umad", "veth", "8021q");
@@ -48,31 +51,36 @@ public record GuestSpec(
         qemuArguments = List.copyOf(qemuArguments);
     }
 
-    /** Two CPUs, 3 GiB, the kernel CM's modules, no topology, two minutes to boot. */
+    /** Two CPUs, 3 GiB, the kernel CM's modules, no topology, two minutes to boot, twenty to live. */
     public static GuestSpec named(final String name)
     {
-        return new GuestSpec(name, KERNEL_CM_MODULES, GuestTopology.create(), 3072, 2, Duration.ofMinutes(2), List.of());
+        return new GuestSpec(name, KERNEL_CM_MODULES, GuestTopology.create(), 3072, 2, Duration.ofMinutes(2), Duration.ofMinutes(20), List.of());
     }
 
     public GuestSpec topology(final GuestTopology newTopology)
     {
-        return new GuestSpec(name, modules, newTopology, memoryMib, cpus, bootLimit, qemuArguments);
+        return new GuestSpec(name, modules, newTopology, memoryMib, cpus, bootLimit, lifetime, qemuArguments);
     }
 
     public GuestSpec modules(final List<String> newModules)
     {
-        return new GuestSpec(name, newModules, topology, memoryMib, cpus, bootLimit, qemuArguments);
+        return new GuestSpec(name, newModules, topology, memoryMib, cpus, bootLimit, lifetime, qemuArguments);
     }
 
     public GuestSpec size(final int newMemoryMib, final int newCpus)
     {
-        return new GuestSpec(name, modules, topology, newMemoryMib, newCpus, bootLimit, qemuArguments);
+        return new GuestSpec(name, modules, topology, newMemoryMib, newCpus, bootLimit, lifetime, qemuArguments);
+    }
+
+    public GuestSpec lifetime(final Duration newLifetime)
+    {
+        return new GuestSpec(name, modules, topology, memoryMib, cpus, bootLimit, newLifetime, qemuArguments);
     }
 
     public GuestSpec qemuArguments(final String... arguments)
     {
         final List<String> all = new ArrayList<>(qemuArguments);
         all.addAll(List.of(arguments));
-        return new GuestSpec(name, modules, topology, memoryMib, cpus, bootLimit, all);
+        return new GuestSpec(name, modules, topology, memoryMib, cpus, bootLimit, lifetime, all);
     }
 }

@@ -311,7 +311,8 @@ public final class KernelGuest implements AutoCloseable
             Files.write(agent, GuestInitramfs.resource("agent.sh"));
             Files.writeString(share.resolve("guest.env"), "GUEST_RELEASE=" + shellQuoted(kernel.release()) + "\n"
                 + "GUEST_MODULES=" + shellQuoted(kernel.modules().toAbsolutePath().toString()) + "\n"
-                + "GUEST_HOSTNAME=" + shellQuoted(spec.name()) + "\n");
+                + "GUEST_HOSTNAME=" + shellQuoted(spec.name()) + "\n"
+                + "GUEST_LIFETIME=" + spec.lifetime().toSeconds() + "\n");
         }
         catch (final IOException ex)
         {

@@ -2,7 +2,8 @@
 # Stage 2 of the rdmacm-java kernel guest, PID 1 after switch_root (see KernelGuest). It runs the
 # jobs that the host drops into the share, in order: job N is jobs/N.sh, its time limit in seconds
 # jobs/N.limit, and jobs/N.go says both are complete. It writes N.out and N.err, and N.status last.
-# Job 0 is the boot job: modules and topology. A "poweroff" file ends the loop.
+# Job 0 is the boot job: modules and topology. A "poweroff" file ends the loop, and so does the end
+# of the guest's lifetime: a host JVM killed outright (no shutdown hook ran) leaves no guest behind.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
 share=/run/rdmacm-guest
 # A fresh /proc, /sys and /dev: without a /proc of this root, /proc/self/exe is missing and the JDK
@@ -29,6 +30,9 @@ while :; do
         mv "$job.status.tmp" "$job.status"
         n=$((n + 1))
     elif [ -e "$share/poweroff" ]; then
+        break
+    elif [ "$(cut -d. -f1 /proc/uptime)" -ge "$GUEST_LIFETIME" ]; then
+        echo "rdmacm-guest: lifetime of $GUEST_LIFETIME s over, powering off"
         break
     else
         sleep 0.05
