@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 /**
  * Runs a JUnit selection inside a {@link KernelGuest}, in one JVM (a JVM start costs seconds under
  * TCG), with this JVM's own test class path, which the guest sees at the same paths through the
- * shared root. Test classes meant for the guest are named {@code *InGuest}, so that Surefire on the
+ * shared root, reordered and AOT-cached by {@link GuestJvm}. Test classes meant for the guest are named {@code *InGuest}, so that Surefire on the
  * host never selects them; a host test class runs them and replays each outcome as a dynamic test:
  * <pre>
  *   &#64;TestFactory
@@ -29,9 +29,6 @@ import java.util.stream.Collectors;
  */
 public final class GuestJUnit
 {
-    /** C1 only and the serial collector: under TCG a JVM spends its first seconds compiling, not testing. */
-    private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
     private static int runs;
 
     private GuestJUnit()
@@ -48,8 +45,8 @@ public final class GuestJUnit
         final int run = ++runs;
         final Path results = guest.sharedDirectory().resolve("junit-" + run + ".tsv");
         final Path arguments = guest.sharedDirectory().resolve("junit-" + run + ".args");
-        final List<String> lines = new ArrayList<>(JVM_OPTIONS);
-        lines.addAll(List.of("-cp", System.getProperty("java.class.path"), GuestJUnitMain.class.getName(), guest.guestPathOf(results)));
+        final List<String> lines = new ArrayList<>(GuestJvm.commandLine(System.getProperty("java.class.path"), checkout()));
+        lines.add(guest.guestPathOf(results));
         Arrays.stream(classes).map(Class::getName).forEach(lines::add);
         try
         {
@@ -86,6 +83,13 @@ public final class GuestJUnit
         {
             throw new AssertionError("cannot read the guest JUnit results " + results + ": " + ex, ex);
         }
+    }
+
+    /** The checkout's root: Surefire's {@code RDMACM_TEST_ROOT}, else the parent of the module directory. */
+    private static String checkout()
+    {
+        final String root = System.getenv("RDMACM_TEST_ROOT");
+        return root != null && !root.isBlank() ? root : Path.of("").toAbsolutePath().getParent().toString();
     }
 
     /** A java @argfile argument: double-quoted, with backslashes and quotes escaped. */

@@ -87,6 +87,12 @@ public record KernelPackage(String packageName, String release, Path root)
         {
             dir = Path.of(System.getProperty("user.home"), ".cache", "rdmacm-java", "kernel-guest");
         }
+        if (dir.toAbsolutePath().startsWith("/run") || dir.toAbsolutePath().startsWith("/proc")
+            || dir.toAbsolutePath().startsWith("/sys") || dir.toAbsolutePath().startsWith("/dev"))
+        {
+            throw new AssertionError("RDMACM_GUEST_CACHE=" + dir + ": the guest reads the unpacked kernel's modules through the "
+                + "shared host root, where /run, /proc, /sys and /dev are its own; choose a directory elsewhere");
+        }
         try
         {
             return Files.createDirectories(dir);

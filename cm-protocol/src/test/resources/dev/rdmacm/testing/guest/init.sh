@@ -26,10 +26,10 @@ mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 hostroo
 mount -t tmpfs -o mode=0755 tmpfs /rw || fail "tmpfs for the overlay"
 mkdir -p /rw/upper /rw/work
 mount -t overlay overlay -o lowerdir=/host,upperdir=/rw/upper,workdir=/rw/work /newroot || fail "overlay root"
-# The host's /run and /tmp stay out of sight: the guest's own namespaces, sockets and temp files
-# start empty, as on a freshly booted machine.
+# The host's /run stays out of sight: the guest's own namespaces and sockets start empty, as on a
+# freshly booted machine. /tmp stays visible (writes go to the overlay), because a checkout, and so
+# the class path the guest runs, may live there.
 mount -t tmpfs -o mode=0755 tmpfs /newroot/run || fail "tmpfs /run"
-mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp || fail "tmpfs /tmp"
 mkdir -p /newroot/run/rdmacm-guest
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 share /newroot/run/rdmacm-guest || fail "mount of the job share (9p)"
 umount /proc /sys /dev

@@ -1,0 +1,190 @@
+package dev.rdmacm.testing.guest;
+
+import dev.rdmacm.testing.HostCommand;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+
+/**
+ * The JVM command line that runs tests inside a guest, with an AOT cache (JDK 25, JEP 483/514) of the
+ * classes every run loads. Under TCG a JVM is about ten times slower than on the host, and most of a
+ * small run goes to loading, verifying and linking the JUnit launcher and engine; with the cache the
+ * guest maps them ready-linked.
+ * <p>
+ * The cache needs a class path of jars only, and is valid for any class path that starts with the
+ * one it was trained on. So the guest's class path is put in this order:
+ * <pre>
+ *   launcher jar | jars from outside the checkout (~/.m2) | the checkout's jars and directories
+ *   '------------- trained prefix: the AOT cache ------'
+ * </pre>
+ * The launcher jar holds this package's in-guest classes ({@link GuestJUnitMain}, {@link GuestTestOutcome},
+ * {@link GuestJvmTraining}); the training run is {@code GuestJUnitMain} on {@code GuestJvmTraining}, on
+ * the host, once per prefix (keyed by the JDK, the options and each jar's path, size and mtime) and
+ * cached beside the kernel. A cache that cannot be built leaves the run without one, only slower.
+ */
+final class GuestJvm
+{
+    /** C1 only and the serial collector: under TCG a JVM spends its first seconds compiling, not testing. */
+    static final List<String> OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+    private static final Duration TRAINING_LIMIT = Duration.ofMinutes(2);
+    /** With their nested classes. */
+    private static final List<Class<?>> LAUNCHER_CLASSES = List.of(GuestJUnitMain.class, GuestTestOutcome.class,
+        GuestJvmTraining.class);
+
+    private GuestJvm()
+    {
+    }
+
+    /** {@code java} options, class path and main class for {@code GuestJUnitMain} in the guest. */
+    static List<String> commandLine(final String classPath, final String checkout)
+    {
+        final Path dir = Path.of(KernelPackage.cacheDirectory().toString(), "aot");
+        final List<String> outside = new ArrayList<>();
+        final List<String> inside = new ArrayList<>();
+        for (final String entry : classPath.split(":"))
+        {
+            final boolean trainable = entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry))
+                && !Path.of(entry).toAbsolutePath().startsWith(checkout);
+            (trainable ? outside : inside).add(entry);
+        }
+        final List<String> command = new ArrayList<>(OPTIONS);
+        try
+        {
+            Files.createDirectories(dir);
+            final Path launcher = launcherJar(dir);
+            final List<String> prefix = new ArrayList<>(List.of(launcher.toString()));
+            prefix.addAll(outside);
+            final Path cache = dir.resolve(key(prefix) + ".aot");
+            if (Files.exists(cache) || train(prefix, cache))
+            {
+                command.add("-XX:AOTCache=" + cache);
+            }
+            final List<String> ordered = new ArrayList<>(prefix);
+            ordered.addAll(inside);
+            command.addAll(List.of("-cp", String.join(":", ordered), GuestJUnitMain.class.getName()));
+            return command;
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot prepare the guest JVM's launcher jar or AOT cache in " + dir + ": " + ex, ex);
+        }
+    }
+
+    /** The launcher jar, named by the digest of its classes so that a changed class gives a new one. */
+    private static Path launcherJar(final Path dir) throws IOException
+    {
+        final MessageDigest digest = sha256();
+        final List<byte[]> classes = new ArrayList<>();
+        final List<String> names = new ArrayList<>();
+        for (final Class<?> type : LAUNCHER_CLASSES)
+        {
+            for (final Class<?> nested : withNested(type))
+            {
+                final String name = nested.getName().replace('.', '/') + ".class";
+                try (InputStream in = nested.getClassLoader().getResourceAsStream(name))
+                {
+                    final byte[] bytes = in.readAllBytes();
+                    names.add(name);
+                    classes.add(bytes);
+                    digest.update(bytes);
+                }
+            }
+        }
+        final Path jar = dir.resolve("launcher-" + HexFormat.of().formatHex(digest.digest()).substring(0, 16) + ".jar");
+        if (!Files.exists(jar))
+        {
+            final Path partial = Files.createTempFile(dir, "launcher", ".partial");
+            try
+            {
+                try (OutputStream file = Files.newOutputStream(partial); JarOutputStream out = new JarOutputStream(file))
+                {
+                    for (int i = 0; i < names.size(); i++)
+                    {
+                        out.putNextEntry(new JarEntry(names.get(i)));
+                        out.write(classes.get(i));
+                        out.closeEntry();
+                    }
+                }
+                Files.move(partial, jar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            finally
+            {
+                Files.deleteIfExists(partial);
+            }
+        }
+        return jar;
+    }
+
+    private static List<Class<?>> withNested(final Class<?> type)
+    {
+        final List<Class<?>> all = new ArrayList<>(List.of(type));
+        all.addAll(List.of(type.getDeclaredClasses()));
+        return all;
+    }
+
+    /** One training run on the host; true when it left a cache. */
+    private static boolean train(final List<String> prefix, final Path cache) throws IOException
+    {
+        final Path partial = cache.resolveSibling(cache.getFileName() + ".partial");
+        final Path results = Files.createTempFile(cache.getParent(), "training", ".tsv");
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(OPTIONS);
+        command.addAll(List.of("-XX:AOTCacheOutput=" + partial, "-cp", String.join(":", prefix), GuestJUnitMain.class.getName(),
+            results.toString(), GuestJvmTraining.class.getName()));
+        try
+        {
+            final HostCommand.Outcome training = HostCommand.run(TRAINING_LIMIT, null, command);
+            if (!training.succeeded() || !Files.exists(partial))
+            {
+                return false;
+            }
+            Files.move(partial, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return true;
+        }
+        finally
+        {
+            Files.deleteIfExists(results);
+            Files.deleteIfExists(partial);
+        }
+    }
+
+    private static String key(final List<String> prefix) throws IOException
+    {
+        final MessageDigest digest = sha256();
+        digest.update((System.getProperty("java.home") + "\n" + System.getProperty("java.vm.version") + "\n" + OPTIONS + "\n")
+            .getBytes(StandardCharsets.UTF_8));
+        for (final String entry : prefix)
+        {
+            final Path jar = Path.of(entry);
+            digest.update((entry + " " + Files.size(jar) + " " + Files.getLastModifiedTime(jar).toMillis() + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        }
+        return "junit-" + HexFormat.of().formatHex(digest.digest()).substring(0, 24);
+    }
+
+    private static MessageDigest sha256()
+    {
+        try
+        {
+            return MessageDigest.getInstance("SHA-256");
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new AssertionError("the JDK lacks SHA-256", ex);
+        }
+    }
+}
