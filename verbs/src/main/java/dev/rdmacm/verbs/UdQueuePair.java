@@ -159,8 +159,10 @@ public final class UdQueuePair extends NativeResource
 
     /**
      * {@code ibv_post_send} of one datagram: {@code length} bytes at {@code offset} in {@code region}
-     * to QP {@code remoteQpn} behind {@code destination}, with {@code remoteQkey} (bit 31 set: use
-     * this QP's own Q_Key).
+     * to QP {@code remoteQpn} behind {@code destination}, with {@code remoteQkey}. IBA lets a Q_Key
+     * with bit 31 set stand for the sending QP's own, but rxe (Linux 6.1) sends it as given, so the
+     * receiver drops it as a Q_Key violation: name the receiver's Q_Key itself. A datagram longer
+     * than the path MTU is posted and completes, and the receiver never sees it.
      */
     public void postSend(final long wrId, final MemoryRegion region, final long offset, final int length,
         final AddressHandle destination, final int remoteQpn, final long remoteQkey, final boolean signaled)
