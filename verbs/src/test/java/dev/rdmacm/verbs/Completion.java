@@ -5,6 +5,8 @@ import dev.rdmacm.verbs.posix.NativeCallException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,25 +32,31 @@ record Completion(long wrId, int status, int opcode, long byteLength, int qpNumb
     /** Polls {@code cq} until it yields exactly one completion, for at most 10 s. */
     static Completion awaitOne(final CompletionQueue cq)
     {
-        try (WorkCompletions completions = new WorkCompletions(4))
+        return awaitAll(cq, 1).getFirst();
+    }
+
+    /** Polls {@code cq} until it has yielded exactly {@code count} completions, for at most 10 s. */
+    static List<Completion> awaitAll(final CompletionQueue cq, final int count)
+    {
+        final List<Completion> seen = new ArrayList<>();
+        try (WorkCompletions completions = new WorkCompletions(count + 1))
         {
             final long deadline = System.nanoTime() + LIMIT_NANOS;
-            while (System.nanoTime() - deadline < 0)
+            while (seen.size() < count && System.nanoTime() - deadline < 0)
             {
                 final int polled = cq.poll(completions);
-                if (polled == 1)
+                for (int i = 0; i < polled; i++)
                 {
-                    return of(completions, 0);
-                }
-                if (polled > 1)
-                {
-                    throw new AssertionError(cq + " yielded " + polled + " completions, expected one: " + of(completions, 0)
-                        + ", " + of(completions, 1));
+                    seen.add(of(completions, i));
                 }
                 // rxe does its work in the guest's kernel threads: leave them the CPU
                 LockSupport.parkNanos(POLL_PAUSE_NANOS);
             }
-            throw new AssertionError(cq + " yielded no completion within 10 s");
+            if (seen.size() != count || cq.poll(completions) != 0)
+            {
+                throw new AssertionError(cq + " yielded " + seen + " within 10 s, expected " + count + " completion(s)");
+            }
+            return seen;
         }
     }
 

@@ -31,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code rxe0} to a QP on {@code rxe1}, over the veth between their netdevs, addressed to
  * {@code rxe1}'s RoCE v2 GID of its IPv4 address. The exchange happens once; each test checks one
  * thing it left: the payload, the completions, the GRH area, the completion event, the veth's counters.
+ * Two more datagrams follow, each in its own test: one with a wrong Q_Key, one to the sender's own GID.
  * <p>
  * For RoCE v2 over IPv4 the 40 bytes in front of a UD payload are not a GRH: rxe (like every RoCE
  * v2 device) leaves the first 20 zero and puts the received IPv4 header in the last 20.
@@ -42,6 +43,8 @@ class UdTrafficInGuest
     private static final int PAYLOAD = 200;
     private static final long RECEIVE_WR_ID = 0x5151;
     private static final long SEND_WR_ID = 0x5e5e;
+    /** Where in the sender's region the looped-back datagram lands, clear of the payload at 0. */
+    private static final int LOOPBACK_OFFSET = 1024;
     private static final int IPV4_HEADER_LENGTH = 20;
     private static final int UDP_HEADER_LENGTH = 8;
     /** RoCE v2's UDP destination port (IANA). */
@@ -53,6 +56,7 @@ class UdTrafficInGuest
     private static UdQueuePair receiverQp;
     private static CompletionQueue receiveCq;
     private static CompletionQueue sendCq;
+    private static ProtectionDomain senderPd;
     private static MemoryRegion senderRegion;
     private static MemoryRegion receiverRegion;
     private static AddressHandle toReceiver;
@@ -80,7 +84,7 @@ class UdTrafficInGuest
         receiverRegion = receiverPd.allocateMemoryRegion(4096, IbvConstants.IBV_ACCESS_LOCAL_WRITE);
 
         sender = Verbs.open(SENDER);
-        final ProtectionDomain senderPd = sender.allocateProtectionDomain();
+        senderPd = sender.allocateProtectionDomain();
         sendCq = sender.createCompletionQueue(16, null);
         senderQp = senderPd.createUdQueuePair(sendCq, sendCq, QueuePairCapabilities.forMads()).activate(PORT, 0, QKEY);
         senderRegion = senderPd.allocateMemoryRegion(4096, IbvConstants.IBV_ACCESS_LOCAL_WRITE);
@@ -249,6 +253,27 @@ class UdTrafficInGuest
         try (WorkCompletions none = new WorkCompletions(1))
         {
             assertEquals(0, receiveCq.poll(none), "the receive stays posted");
+        }
+    }
+
+    @Test
+    void shouldLoopADatagramToTheSendersOwnGidBackToTheSendingQp()
+    {
+        // the AH resolves a GID of rxe0's own netdev to e0's own MAC, and rxe hands a packet for its
+        // own MAC straight to its own receive path
+        final GuestNetdev own = new GuestNetdev(SENDER_NETDEV);
+        try (AddressHandle toSelf = senderPd.createAddressHandle(AddressVector.global(PORT, 0, 0, own.ipv4Gid(), sgidIndex, 64)))
+        {
+            senderQp.postReceive(RECEIVE_WR_ID + 2, senderRegion, LOOPBACK_OFFSET, GRH_LENGTH + PAYLOAD);
+
+            senderQp.postSend(SEND_WR_ID + 2, senderRegion, 0, PAYLOAD, toSelf, senderQp.qpNumber(), QKEY, true);
+
+            final Completion looped = Completion.awaitAll(sendCq, 2).stream().filter(c -> c.opcode() == IbvConstants.IBV_WC_RECV)
+                .findFirst().orElseThrow(() -> new AssertionError("no receive completion on " + senderQp));
+            assertEquals(IbvConstants.IBV_WC_SUCCESS, looped.status(), looped.toString());
+            assertEquals(senderQp.qpNumber(), looped.sourceQp(), looped.toString());
+            assertEquals(GRH_LENGTH + PAYLOAD, looped.byteLength(), looped.toString());
+            assertArrayEquals(sentPayload, senderRegion.memory().asSlice(LOOPBACK_OFFSET + GRH_LENGTH, PAYLOAD).toArray(JAVA_BYTE));
         }
     }
 
