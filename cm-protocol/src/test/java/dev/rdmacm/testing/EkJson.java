@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the JSON that {@code tshark -T ek} prints, one document a line: objects, arrays and strings
- * become {@link Map}, {@link List} and {@link String}; numbers, booleans and null stay as their text.
- * Enough for tshark's output, not a general JSON library.
+ * Reads the JSON that the tools the tests compare with print: {@code tshark -T ek} (one document a
+ * line), {@code rdma -j} and {@code ip -j}. Objects, arrays and strings become {@link Map},
+ * {@link List} and {@link String}; numbers, booleans and null stay as their text. Enough for their
+ * output, not a general JSON library; it costs no start-up, where a JSON library's first use takes
+ * seconds in a JVM under QEMU's TCG.
  */
-final class EkJson
+public final class EkJson
 {
     private final String text;
     private int position;
@@ -20,7 +22,7 @@ final class EkJson
         this.text = text;
     }
 
-    static Object parse(final String line)
+    public static Object parse(final String line)
     {
         final EkJson parser = new EkJson(line);
         final Object value = parser.value();
@@ -178,6 +180,6 @@ final class EkJson
 
     private IllegalStateException error(final String what)
     {
-        return new IllegalStateException("tshark -T ek output, column " + position + ": " + what + " in " + text);
+        return new IllegalStateException("JSON, column " + position + ": " + what + " in " + text);
     }
 }

@@ -15,6 +15,8 @@ public final class IbvConstants
     public static final int IBV_QPS_INIT = 1;
     public static final int IBV_QPS_RTR = 2;
     public static final int IBV_QPS_RTS = 3;
+    public static final int IBV_QPS_SQD = 4;
+    public static final int IBV_QPS_SQE = 5;
     public static final int IBV_QPS_ERR = 6;
 
     // enum ibv_qp_attr_mask

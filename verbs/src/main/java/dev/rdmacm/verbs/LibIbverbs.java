@@ -63,6 +63,7 @@ final class LibIbverbs
     static final MethodHandle ACK_CQ_EVENTS;
     static final MethodHandle CREATE_QP;
     static final MethodHandle MODIFY_QP;
+    static final MethodHandle QUERY_QP;
     static final MethodHandle DESTROY_QP;
     static final MethodHandle CREATE_AH;
     static final MethodHandle DESTROY_AH;
@@ -137,6 +138,7 @@ final class LibIbverbs
         ACK_CQ_EVENTS = bind.plain("ibv_ack_cq_events", null, ADDRESS, JAVA_INT);
         CREATE_QP = bind.errno("ibv_create_qp", ADDRESS, ADDRESS, ADDRESS);
         MODIFY_QP = bind.errno("ibv_modify_qp", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+        QUERY_QP = bind.errno("ibv_query_qp", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS);
         DESTROY_QP = bind.errno("ibv_destroy_qp", JAVA_INT, ADDRESS);
         CREATE_AH = bind.errno("ibv_create_ah", ADDRESS, ADDRESS, ADDRESS);
         DESTROY_AH = bind.errno("ibv_destroy_ah", JAVA_INT, ADDRESS);

@@ -46,6 +46,8 @@ public final class UdQueuePair extends NativeResource
     static final long ATTR_SQ_PSN_OFFSET = offset(IBV_QP_ATTR, "sq_psn");
     static final long ATTR_PKEY_INDEX_OFFSET = offset(IBV_QP_ATTR, "pkey_index");
     static final long ATTR_PORT_NUM_OFFSET = offset(IBV_QP_ATTR, "port_num");
+    /** What {@link #query()} asks for. */
+    static final int QUERY_MASK = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY | IBV_QP_SQ_PSN;
 
     private final MemorySegment qp;
     private final int qpNumber;
@@ -85,9 +87,25 @@ public final class UdQueuePair extends NativeResource
         return qpNumber & 0xff_ffff;
     }
 
+    /** The state the last successful transition reached; {@link #query()} asks the kernel. */
     public QpState state()
     {
         return state;
+    }
+
+    /** {@code ibv_query_qp}: the state, Q_Key, P_Key index, port and send PSN as the kernel has them. */
+    public QueuePairAttributes query()
+    {
+        requireOpen("ibv_query_qp");
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment attr = arena.allocate(IBV_QP_ATTR);
+            // the provider writes the creation attributes too, so the struct must be there even if unread
+            final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
+            LibIbverbs.check("ibv_query_qp", toString(),
+                errno -> (int)LibIbverbs.QUERY_QP.invokeExact(errno, qp, attr, QUERY_MASK, init));
+            return readAttributes(attr);
+        }
     }
 
     /**
@@ -141,8 +159,10 @@ public final class UdQueuePair extends NativeResource
 
     /**
      * {@code ibv_post_send} of one datagram: {@code length} bytes at {@code offset} in {@code region}
-     * to QP {@code remoteQpn} behind {@code destination}, with {@code remoteQkey} (bit 31 set: use
-     * this QP's own Q_Key).
+     * to QP {@code remoteQpn} behind {@code destination}, with {@code remoteQkey}. IBA lets a Q_Key
+     * with bit 31 set stand for the sending QP's own, but rxe (Linux 6.1) sends it as given, so the
+     * receiver drops it as a Q_Key violation: name the receiver's Q_Key itself. A datagram longer
+     * than the path MTU is posted and completes, and the receiver never sees it.
      */
     public void postSend(final long wrId, final MemoryRegion region, final long offset, final int length,
         final AddressHandle destination, final int remoteQpn, final long remoteQkey, final boolean signaled)
@@ -217,6 +237,17 @@ public final class UdQueuePair extends NativeResource
     static void writeRtsAttributes(final MemorySegment attr, final int sqPsn)
     {
         attr.set(JAVA_INT, ATTR_SQ_PSN_OFFSET, sqPsn & 0xff_ffff);
+    }
+
+    /** Decodes the fields of a {@code struct ibv_qp_attr} that {@link #QUERY_MASK} asks for. */
+    static QueuePairAttributes readAttributes(final MemorySegment attr)
+    {
+        return new QueuePairAttributes(
+            QpState.ofValue(attr.get(JAVA_INT, ATTR_QP_STATE_OFFSET)),
+            Integer.toUnsignedLong(attr.get(JAVA_INT, ATTR_QKEY_OFFSET)),
+            Short.toUnsignedInt(attr.get(JAVA_SHORT, ATTR_PKEY_INDEX_OFFSET)),
+            Byte.toUnsignedInt(attr.get(JAVA_BYTE, ATTR_PORT_NUM_OFFSET)),
+            attr.get(JAVA_INT, ATTR_SQ_PSN_OFFSET) & 0xff_ffff);
     }
 
     private static MemorySegment slice(final MemoryRegion region, final long offset, final int length, final String call)

@@ -14,12 +14,14 @@ public final class VerbsException extends RuntimeException
 
     private final String call;
     private final int errno;
+    private final String detail;
 
     public VerbsException(final String call, final int errno, final String detail)
     {
         super(message(call, errno, detail));
         this.call = call;
         this.errno = errno;
+        this.detail = detail == null ? "" : detail;
     }
 
     /** The native call that failed, e.g. {@code ibv_open_device}. */
@@ -32,6 +34,12 @@ public final class VerbsException extends RuntimeException
     public int errno()
     {
         return errno;
+    }
+
+    /** What was being done, e.g. {@code UD QP 17 on rxe0 RESET -> INIT}; empty when nothing was said. */
+    public String detail()
+    {
+        return detail;
     }
 
     /** The symbolic errno name, e.g. {@code ENOSYS}. */

@@ -18,9 +18,11 @@ class QkeyTest
 
         assertEquals("ibv_modify_qp", explained.call());
         assertEquals(Errno.EPERM, explained.errno());
-        assertEquals("ibv_modify_qp failed: errno 1 EPERM: the kernel refused the privileged Q_Key 0x80010000 (bit 31 set):"
-            + " setting it needs CAP_NET_RAW, or run `rdma system set privileged-qkey on` (Linux 6.4 or later) to allow"
-            + " it for every user", explained.getMessage());
+        assertSame(refused, explained.getCause());
+        assertEquals("ibv_modify_qp failed: errno 1 EPERM: UD QP 17 on rxe0 RESET -> INIT: the kernel refused the privileged"
+            + " Q_Key 0x80010000 (bit 31 set): setting it needs CAP_NET_RAW, or the kernel's privileged-qkey mode on for every"
+            + " user: `rdma system set privileged-qkey on` (Linux 6.7, or a kernel with its backport, and an rdma tool newer"
+            + " than iproute2 6.1's, which does not know the setting)", explained.getMessage());
     }
 
     @Test

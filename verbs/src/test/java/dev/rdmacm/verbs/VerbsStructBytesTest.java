@@ -210,6 +210,20 @@ class VerbsStructBytesTest
         }
     }
 
+    @Test
+    void shouldReadQueriedQpAttributesAsCWroteThem()
+    {
+        final String c = CHeaders.bytesOf(VERBS, """
+            struct ibv_qp_attr a;
+            memset(&a, 0xa5, sizeof a);
+            a.qp_state = IBV_QPS_SQE; a.qkey = 0x80010000; a.pkey_index = 0xfffe; a.port_num = 255; a.sq_psn = 0xabcdef;
+            """, "a");
+
+        final QueuePairAttributes attributes = UdQueuePair.readAttributes(segment(c));
+
+        assertEquals(new QueuePairAttributes(QpState.SQE, 0x8001_0000L, 0xfffe, 255, 0xab_cdef), attributes);
+    }
+
     /** The bytes in native memory, aligned as the C struct was (heap byte arrays are not). */
     private static MemorySegment segment(final String hex)
     {
