@@ -4,6 +4,7 @@ import dev.rdmacm.verbs.DeviceInfo;
 import dev.rdmacm.verbs.DeviceListing;
 import dev.rdmacm.verbs.RdmaDevice;
 import dev.rdmacm.verbs.RdmaDevices;
+import dev.rdmacm.verbs.RdmaPort;
 import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.VerbsContext;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
@@ -19,15 +20,15 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code rdmacm devices [--json]}: the RDMA devices, their ports (state, LIDs, link layer, rate),
- * GID tables (type and netdev) and P_Key tables, read through libibverbs when it lists devices and
- * from sysfs ({@code $SYSFS_PATH} or {@code /sys}) otherwise.
+ * {@code rdmacm devices [--json]}: the RDMA devices, their ports (state, LIDs, link layer, rate,
+ * and through libibverbs the MTUs), GID tables (type and netdev) and P_Key tables, read through
+ * libibverbs when it lists devices and from sysfs ({@code $SYSFS_PATH} or {@code /sys}) otherwise.
  */
 @Command(
     name = "devices",
     mixinStandardHelpOptions = true,
     description = {
-        "Lists RDMA devices, ports, state, LIDs, link layer, GIDs with type and netdev, and P_Keys.",
+        "Lists RDMA devices, ports, state, LIDs, link layer, MTUs, GIDs with type and netdev, and P_Keys.",
         "Reads libibverbs when it has devices, sysfs otherwise ($SYSFS_PATH when set, else /sys)."
     })
 public final class DevicesCommand implements Callable<Integer>
@@ -71,6 +72,7 @@ public final class DevicesCommand implements Callable<Integer>
         final Source source = source();
         final Optional<String> libibverbsNote;
         final RdmaDevices devices;
+        final PortMtus mtus = new PortMtus();
         if (source == Source.SYSFS)
         {
             libibverbsNote = Optional.empty();
@@ -82,7 +84,7 @@ public final class DevicesCommand implements Callable<Integer>
             if (!listing.isEmpty())
             {
                 libibverbsNote = Optional.empty();
-                devices = describe(listing);
+                devices = describe(listing, mtus);
             }
             else if (source == Source.LIBIBVERBS)
             {
@@ -97,24 +99,29 @@ public final class DevicesCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         if (json)
         {
-            out.println(DevicesJson.toJson(devices, libibverbsNote));
+            out.println(DevicesJson.toJson(devices, mtus, libibverbsNote));
         }
         else
         {
-            DevicesText.write(devices, libibverbsNote, out);
+            DevicesText.write(devices, mtus, libibverbsNote, out);
         }
         out.flush();
         return Main.EXIT_OK;
     }
 
-    private static RdmaDevices describe(final DeviceListing listing)
+    private static RdmaDevices describe(final DeviceListing listing, final PortMtus mtus)
     {
         final List<RdmaDevice> devices = new ArrayList<>();
         for (final DeviceInfo info : listing.devices())
         {
             try (VerbsContext context = Verbs.open(info.name()))
             {
-                devices.add(context.describe());
+                final RdmaDevice device = context.describe();
+                for (final RdmaPort port : device.ports())
+                {
+                    mtus.put(device.name(), port.number(), PortMtus.Mtu.of(context.queryPort(port.number())));
+                }
+                devices.add(device);
             }
         }
         return new RdmaDevices("libibverbs", devices);

@@ -15,8 +15,9 @@ import java.util.Optional;
  * The {@code --json} form of {@code rdmacm devices}:
  * {@code {"source": ..., ["libibverbs": why it was not used,] "devices": [{"name", "node_type",
  * "node_guid", "ports": [{"port", "state", "phys_state", "link_layer", "lid", "lmc", "sm_lid",
- * "sm_sl", "rate", "gids": [{"index", "gid", "type", "netdev"}], "pkeys": [{"index", "pkey"}]}]}]}}.
- * LIDs are numbers, GUIDs, GIDs and P_Keys strings as sysfs prints them.
+ * "sm_sl", "rate", ["max_mtu", "active_mtu",] "gids": [{"index", "gid", "type", "netdev"}],
+ * "pkeys": [{"index", "pkey"}]}]}]}}. LIDs and MTUs (bytes; only through libibverbs) are numbers,
+ * GUIDs, GIDs and P_Keys strings as sysfs prints them.
  */
 final class DevicesJson
 {
@@ -26,7 +27,7 @@ final class DevicesJson
     {
     }
 
-    static String toJson(final RdmaDevices devices, final Optional<String> libibverbsNote)
+    static String toJson(final RdmaDevices devices, final PortMtus mtus, final Optional<String> libibverbsNote)
     {
         final ObjectNode root = MAPPER.createObjectNode().put("source", devices.source());
         libibverbsNote.ifPresent(note -> root.put("libibverbs", note));
@@ -38,12 +39,12 @@ final class DevicesJson
                 .put("node_type", device.nodeType().text())
                 .put("node_guid", RdmaDevice.guidText(device.nodeGuid()));
             final ArrayNode ports = node.putArray("ports");
-            device.ports().forEach(port -> port(ports.addObject(), port));
+            device.ports().forEach(port -> port(ports.addObject(), port, mtus.of(device.name(), port.number())));
         }
         return JsonOutput.write(root);
     }
 
-    private static void port(final ObjectNode node, final RdmaPort port)
+    private static void port(final ObjectNode node, final RdmaPort port, final Optional<PortMtus.Mtu> mtu)
     {
         node.put("port", port.number())
             .put("state", port.state().text())
@@ -54,6 +55,7 @@ final class DevicesJson
             .put("sm_lid", port.smLid())
             .put("sm_sl", port.smSl())
             .put("rate", port.rate());
+        mtu.ifPresent(m -> node.put("max_mtu", m.maxBytes()).put("active_mtu", m.activeBytes()));
         final ArrayNode gids = node.putArray("gids");
         for (final GidEntry gid : port.gids())
         {

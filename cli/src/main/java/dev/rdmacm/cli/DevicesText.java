@@ -17,6 +17,7 @@ import java.util.Optional;
  * mlx5_0: CA, node GUID 0002:c903:00a1:b2c4
  *   port 1: ACTIVE (LinkUp), InfiniBand, 100 Gb/sec (4X EDR)
  *     LID 0x0005, LMC 0, SM LID 0x0001, SM SL 0
+ *     MTU 4096 max, 4096 active            (through libibverbs only)
  *     GID 0: fe80::2:c903:a1:b2c5 IB
  *     P_Key 0: 0xffff
  * </pre>
@@ -27,7 +28,7 @@ final class DevicesText
     {
     }
 
-    static void write(final RdmaDevices devices, final Optional<String> libibverbsNote, final PrintWriter out)
+    static void write(final RdmaDevices devices, final PortMtus mtus, final Optional<String> libibverbsNote, final PrintWriter out)
     {
         out.println("source: " + devices.source() + libibverbsNote.map(note -> ", because " + note).orElse(""));
         if (devices.devices().isEmpty())
@@ -43,6 +44,8 @@ final class DevicesText
                     + port.linkLayer().text() + ", " + port.rate());
                 out.println("    LID " + lid(port.lid()) + ", LMC " + port.lmc() + ", SM LID " + lid(port.smLid())
                     + ", SM SL " + port.smSl());
+                mtus.of(device.name(), port.number()).ifPresent(mtu ->
+                    out.println("    MTU " + mtu.maxBytes() + " max, " + mtu.activeBytes() + " active"));
                 for (final GidEntry gid : port.gids())
                 {
                     out.println("    GID " + gid.index() + ": " + gid.gid() + " " + gid.type().text()

@@ -13,40 +13,40 @@ import java.util.regex.Pattern;
  * {@code GID[ i]: gid, type} lines. Continuation lines without a key (the names of the set
  * capability bits) are left out; the hex number above them carries the same bits.
  */
-record IbvDevinfo(List<Device> devices)
+public record IbvDevinfo(List<Device> devices)
 {
     private static final Pattern FIELD = Pattern.compile("^\\s*([A-Za-z0-9_]+):\\s*(.*?)\\s*$");
     private static final Pattern GID = Pattern.compile("^\\s*GID\\[\\s*(\\d+)\\]:\\s*(\\S+), (.+?)\\s*$");
     private static final Pattern CODE_IN_PARENTHESES = Pattern.compile(".*\\((\\d+)\\)$");
 
-    record Device(String name, Map<String, String> fields, List<Port> ports)
+    public record Device(String name, Map<String, String> fields, List<Port> ports)
     {
-        String field(final String key)
+        public String field(final String key)
         {
             return IbvDevinfo.field(fields, key, name);
         }
     }
 
-    record Port(int number, Map<String, String> fields, List<GidLine> gids)
+    public record Port(int number, Map<String, String> fields, List<GidLine> gids)
     {
-        String field(final String key)
+        public String field(final String key)
         {
             return IbvDevinfo.field(fields, key, "port " + number);
         }
     }
 
     /** {@code GID[  1]:  ::ffff:192.0.2.1, RoCE v2}. */
-    record GidLine(int index, String gid, String type)
+    public record GidLine(int index, String gid, String type)
     {
     }
 
     /** Runs {@code ibv_devinfo -v} and parses it. */
-    static IbvDevinfo run()
+    public static IbvDevinfo run()
     {
         return parse(PeerTools.output("ibv_devinfo", "-v"));
     }
 
-    static IbvDevinfo parse(final String text)
+    public static IbvDevinfo parse(final String text)
     {
         final List<Device> devices = new ArrayList<>();
         Map<String, String> fields = null;
@@ -80,7 +80,7 @@ record IbvDevinfo(List<Device> devices)
         return new IbvDevinfo(devices);
     }
 
-    Device device(final String name)
+    public Device device(final String name)
     {
         return devices.stream().filter(d -> d.name().equals(name)).findFirst()
             .orElseThrow(() -> new AssertionError("ibv_devinfo -v printed no hca_id " + name + ": " + devices));
@@ -90,7 +90,7 @@ record IbvDevinfo(List<Device> devices)
      * A number as {@code ibv_devinfo} prints it: the code in parentheses when there is one
      * ({@code PORT_ACTIVE (4)}, {@code 4096 (5)}, {@code 10.0 Gbps (8)}), else hex with {@code 0x}, else decimal.
      */
-    static long number(final String value)
+    public static long number(final String value)
     {
         final Matcher code = CODE_IN_PARENTHESES.matcher(value);
         if (code.matches())
@@ -105,7 +105,7 @@ record IbvDevinfo(List<Device> devices)
     }
 
     /** A GUID as {@code ibv_devinfo} prints it, {@code d0e2:8cff:feb7:2435}. */
-    static long guid(final String value)
+    public static long guid(final String value)
     {
         return Long.parseUnsignedLong(value.replace(":", ""), 16);
     }

@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code ibv_devinfo}, {@code rdma} and {@code ip}, run as processes, their JSON parsed as it is
  * (numbers stay text, see {@link EkJson}).
  */
-final class PeerTools
+public final class PeerTools
 {
     private static final Duration LIMIT = Duration.ofSeconds(30);
 
@@ -22,14 +22,14 @@ final class PeerTools
     }
 
     /** What {@code command} printed; fails the test naming the command when it exits non-zero. */
-    static String output(final String... command)
+    public static String output(final String... command)
     {
         Peers.requireCommand(command[0], debianPackage(command[0]));
         return HostCommand.run(LIMIT, command).orFail(command[0]).output();
     }
 
     /** The JSON array of objects that {@code rdma -j} or {@code ip -j} prints. */
-    static List<Map<String, Object>> jsonArray(final String... command)
+    public static List<Map<String, Object>> jsonArray(final String... command)
     {
         return parseArray(output(command));
     }
@@ -50,7 +50,7 @@ final class PeerTools
     }
 
     /** The one object of a JSON array, e.g. {@code ip -j link show dev e0}. */
-    static Map<String, Object> jsonObject(final String... command)
+    public static Map<String, Object> jsonObject(final String... command)
     {
         final List<Map<String, Object>> array = jsonArray(command);
         if (array.size() != 1)

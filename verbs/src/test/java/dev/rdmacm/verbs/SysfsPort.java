@@ -15,26 +15,26 @@ import java.util.stream.Stream;
  * oracle for the {@code *InGuest} tests, deliberately not through {@code SysfsDevices}, which is
  * code under test too.
  */
-record SysfsPort(String device, int port)
+public record SysfsPort(String device, int port)
 {
     private static final Path CLASS = Path.of("/sys/class/infiniband");
     private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
     private static final Map<SysfsPort, List<Gid>> GID_TABLES = new ConcurrentHashMap<>();
 
     /** A valid GID table entry as sysfs shows it: {@code gids/N}, {@code gid_attrs/types/N}, {@code gid_attrs/ndevs/N}. */
-    record Gid(int index, String gid, String type, String ndev)
+    public record Gid(int index, String gid, String type, String ndev)
     {
     }
 
     /** The device-level file {@code name}, e.g. {@code node_type}, stripped. */
-    String deviceFile(final String name)
+    public String deviceFile(final String name)
     {
         return read(CLASS.resolve(device).resolve(name)).orElseThrow(() -> new AssertionError("no " + CLASS.resolve(device)
             .resolve(name)));
     }
 
     /** The port file {@code name}, e.g. {@code state} or {@code gids/0}, stripped. */
-    String file(final String name)
+    public String file(final String name)
     {
         return read(directory().resolve(name)).orElseThrow(() -> new AssertionError("no " + directory().resolve(name)));
     }
@@ -43,9 +43,17 @@ record SysfsPort(String device, int port)
      * Every non-zero GID with its type and netdev, by index. Read once per port: the table is
      * 1024 files that cost seconds under TCG, and the guest's addresses do not change during a run.
      */
-    List<Gid> gids()
+    public List<Gid> gids()
     {
         return GID_TABLES.computeIfAbsent(this, SysfsPort::readGids);
+    }
+
+    /** The table as it is now, for a test that changes the guest's addresses; the cached copy is refreshed. */
+    public List<Gid> freshGids()
+    {
+        final List<Gid> gids = readGids();
+        GID_TABLES.put(this, gids);
+        return gids;
     }
 
     private List<Gid> readGids()
@@ -65,7 +73,7 @@ record SysfsPort(String device, int port)
     }
 
     /** The index of the first empty GID entry. */
-    int firstEmptyGidIndex()
+    public int firstEmptyGidIndex()
     {
         final int length = count("gids");
         for (int i = 0; i < length; i++)
@@ -79,14 +87,14 @@ record SysfsPort(String device, int port)
     }
 
     /** The index of the GID {@code gid} (sysfs text) of type {@code type}. */
-    int gidIndex(final String gid, final String type)
+    public int gidIndex(final String gid, final String type)
     {
         return gids().stream().filter(g -> g.gid().equals(gid) && g.type().equals(type)).mapToInt(Gid::index).findFirst()
             .orElseThrow(() -> new AssertionError("no " + type + " GID " + gid + " in " + gids()));
     }
 
     /** How many ports the device has: the entries of its {@code ports/}. */
-    int portCount()
+    public int portCount()
     {
         try (Stream<Path> entries = Files.list(CLASS.resolve(device).resolve("ports")))
         {
@@ -99,7 +107,7 @@ record SysfsPort(String device, int port)
     }
 
     /** The entries of {@code pkeys/}. */
-    List<String> pkeys()
+    public List<String> pkeys()
     {
         final int length = count("pkeys");
         final List<String> pkeys = new ArrayList<>();
