@@ -13,6 +13,7 @@ import dev.rdmacm.protocol.sa.SaStatus;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
+import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
 import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.DirectBuffer;
@@ -45,9 +46,10 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * thread, which calls {@link MadTransport#wakeUp} when the engine is (about to be) blocked. An idle
  * engine therefore costs no CPU, and a query is sent as soon as it is submitted.
  * <p>
- * A response is accepted only when its TID (low 48 bits: ibsim rewrites the top 16), source LID and QP,
- * method and attribute all match an outstanding transaction, and every record passes the request's
- * {@link RecordCheck}; everything else is counted and dropped.
+ * A response is accepted only when its TID (low 48 bits: ibsim rewrites the top 16), source (LID and
+ * QP, and GID when the SA is addressed by GID, as on RoCE), method and attribute all match an
+ * outstanding transaction, and every record passes the request's {@link RecordCheck}; everything
+ * else is counted and dropped.
  */
 final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHandler
 {
@@ -112,7 +114,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         this.config = config;
         this.counters = counters;
         this.localPort = transport.localPort();
-        this.saAddress = MadAddress.gsi(localPort.smLid(), localPort.smSl());
+        this.saAddress = localPort.saAddress();
         this.cache = new ResponseCache(config.cacheTtl().toNanos());
         this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, System.nanoTime(), TICK_NANOS, TICKS_PER_WHEEL);
         // Start somewhere random in the 48-bit space so two clients on one port rarely collide.
@@ -468,8 +470,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         if (now - tx.deadlineNanos >= 0)
         {
             counters.increment(SaCounter.QUERIES_TIMED_OUT);
-            fail(tx, SaError.TIMED_OUT, -1, tx.request.description() + ": no answer from the SA at LID " +
-                (tx.destination == null ? saAddress.lid() : tx.destination.lid()) + " within " +
+            fail(tx, SaError.TIMED_OUT, -1, tx.request.description() + ": no answer from the SA at " +
+                (tx.destination == null ? saAddress : tx.destination).where() + " within " +
                 TimeUnit.NANOSECONDS.toMillis(tx.deadlineNanos - tx.startNanos) + " ms (" + (tx.retriesSent) +
                 " retries, ETIMEDOUT)");
             return true;
@@ -505,10 +507,10 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     // Receiving
 
     @Override
-    public void onMad(final int sourceLid, final int sourceQp, final DirectBuffer buffer, final int offset, final int length)
+    public void onMad(final MadSource source, final DirectBuffer buffer, final int offset, final int length)
     {
         counters.increment(SaCounter.MADS_RECEIVED);
-        config.recorder().onMad(false, localPort.lid(), sourceLid, sourceQp, buffer, offset, length);
+        config.recorder().onMad(false, localPort.lid(), source.lid(), source.qp(), buffer, offset, length);
         if (length < SaMad.DATA_OFFSET)
         {
             counters.increment(SaCounter.DROPPED_MALFORMED);
@@ -528,7 +530,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             counters.increment(header.isResponse() ? SaCounter.DROPPED_UNKNOWN_TID : SaCounter.DROPPED_UNSOLICITED);
             return;
         }
-        if (sourceLid != tx.destination.lid() || sourceQp != tx.destination.qp())
+        // On RoCE every LID is 0: there the GID is what tells the SA from anyone else answering on QP1.
+        if (!source.isFrom(tx.destination))
         {
             counters.increment(SaCounter.DROPPED_WRONG_SOURCE);
             return;

@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
+import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.verbs.AddressHandle;
@@ -65,6 +66,7 @@ public final class VerbsTransport implements MadTransport
     private final Int2ObjectHashMap<AddressHandle> handles = new Int2ObjectHashMap<>();
     private final UnsafeBuffer view;
     private final LocalPort localPort;
+    private final MadSource source = new MadSource();
     private final int port;
     private int sendsInFlight;
     private long sendSequence;
@@ -207,7 +209,7 @@ public final class VerbsTransport implements MadTransport
             final int slot = (int)(completions.wrId(i) - RECEIVE_WR_BASE);
             if (completions.status(i) == IbvConstants.IBV_WC_SUCCESS && completions.byteLength(i) > GRH_LENGTH)
             {
-                receiver.onMad(completions.sourceLid(i), completions.sourceQp(i), view, slot * SLOT + GRH_LENGTH,
+                receiver.onMad(source.set(completions.sourceLid(i), completions.sourceQp(i)), view, slot * SLOT + GRH_LENGTH,
                     (int)Math.min(MadAddress.MAX_MAD_LENGTH, completions.byteLength(i) - GRH_LENGTH));
             }
             if (!closed)
