@@ -287,7 +287,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             inFlightByKey.put(key, tx);
         }
         ensureClassPortInfo(now);
-        admit(tx, now);
+        admit(tx);
     }
 
     void invalidate(final Object key)
@@ -322,12 +322,12 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         return tx;
     }
 
-    private void admit(final SaTransaction tx, final long now)
+    private void admit(final SaTransaction tx)
     {
         if (outstanding < config.saDepth())
         {
             outstanding++;
-            transmit(tx, now, true);
+            transmit(tx, true);
         }
         else
         {
@@ -351,7 +351,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         result.whenComplete((response, failure) -> onClassPortInfo(response));
         tx.waiters.add(result);
         // Not counted against sa_depth: it is the client's own, and it shapes every other query.
-        transmit(tx, now, true);
+        transmit(tx, true);
     }
 
     private void onClassPortInfo(final SaResponse response)
@@ -403,7 +403,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         tx.mad.putBytes(saMad.dataOffset(), request.payloadUnsafe());
     }
 
-    private void transmit(final SaTransaction tx, final long now, final boolean first)
+    private void transmit(final SaTransaction tx, final boolean first)
     {
         if (first)
         {
@@ -421,7 +421,9 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         }
         tx.sent = true;
         send(tx.destination, tx.mad);
-        schedule(tx, Math.min(now + tx.intervalNanos, tx.deadlineNanos));
+        // The interval runs from when the MAD left, as the kernel's starts at the send completion (mad.c
+        // wait_for_response): a slow post (a cold JVM, a blocking address handle) does not shorten it.
+        schedule(tx, Math.min(System.nanoTime() + tx.intervalNanos, tx.deadlineNanos));
     }
 
     private void send(final MadAddress destination, final UnsafeBuffer mad)
@@ -478,14 +480,14 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         }
         switch (tx.state)
         {
-            case AWAITING_RESPONSE -> retry(tx, now);
+            case AWAITING_RESPONSE -> retry(tx);
             case RECEIVING_SEGMENTS -> reAcknowledge(tx, now);
             default -> schedule(tx, tx.deadlineNanos);
         }
         return true;
     }
 
-    private void retry(final SaTransaction tx, final long now)
+    private void retry(final SaTransaction tx)
     {
         if (tx.retriesSent >= config.retryPolicy().retries())
         {
@@ -494,7 +496,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         }
         tx.retriesSent++;
         tx.intervalNanos = config.retryPolicy().nextIntervalNanos(tx.retriesSent, tx.intervalNanos);
-        transmit(tx, now, false);
+        transmit(tx, false);
     }
 
     private void reAcknowledge(final SaTransaction tx, final long now)
@@ -633,7 +635,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             return;
         }
         // Everything still waiting goes to the new SA address; this one is resent there right now.
-        transmit(tx, System.nanoTime(), true);
+        transmit(tx, true);
     }
 
     private void onSegment(final SaTransaction tx, final DirectBuffer buffer, final int offset, final int length)
@@ -817,12 +819,11 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         if (held)
         {
             outstanding--;
-            final long now = System.nanoTime();
             while (outstanding < config.saDepth() && !queued.isEmpty())
             {
                 final SaTransaction next = queued.pollFirst();
                 outstanding++;
-                transmit(next, now, true);
+                transmit(next, true);
             }
         }
     }
