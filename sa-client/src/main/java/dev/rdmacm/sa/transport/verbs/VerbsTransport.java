@@ -91,8 +91,9 @@ public final class VerbsTransport implements MadTransport
     private final int sgidIndex;
     private int sendsInFlight;
     private long sendSequence;
-    /** Receive completions already taken from the CQ (while arming) and not yet handed over. */
-    private int pendingReceives;
+    /** Receive completions taken from the CQ (by a poll or while arming): entries next..taken-1 are not yet handed over. */
+    private int taken;
+    private int next;
     private boolean armed;
     private boolean closed;
 
@@ -281,10 +282,16 @@ public final class VerbsTransport implements MadTransport
     public int poll(final MadReceiver receiver, final int limit)
     {
         reapSends();
-        final int count = pendingReceives > 0 ? pendingReceives : receiveCq.poll(completions);
-        pendingReceives = 0;
-        for (int i = 0; i < count; i++)
+        if (next == taken)
         {
+            taken = receiveCq.poll(completions);
+            next = 0;
+        }
+        int delivered = 0;
+        // At most limit: what is left stays in completions for the next poll, which takes it first.
+        while (next < taken && delivered < limit)
+        {
+            final int i = next++;
             final int slot = (int)(completions.wrId(i) - RECEIVE_WR_BASE);
             if (completions.status(i) == IbvConstants.IBV_WC_SUCCESS && completions.byteLength(i) > GRH_LENGTH)
             {
@@ -299,19 +306,20 @@ public final class VerbsTransport implements MadTransport
                 }
                 receiver.onMad(source, view, slot * SLOT + GRH_LENGTH,
                     (int)Math.min(MadAddress.MAX_MAD_LENGTH, completions.byteLength(i) - GRH_LENGTH));
+                delivered++;
             }
             if (!closed)
             {
                 qp.postReceive(completions.wrId(i), region, (long)slot * SLOT, SLOT);
             }
         }
-        return count;
+        return delivered;
     }
 
     @Override
     public void awaitReadable(final long deadlineNanos)
     {
-        if (pendingReceives > 0)
+        if (next < taken)
         {
             return;
         }
@@ -322,8 +330,9 @@ public final class VerbsTransport implements MadTransport
                 receiveCq.requestNotification(false);
                 armed = true;
                 // A completion that arrived between the engine's last poll and the arming raises no event.
-                pendingReceives = receiveCq.poll(completions);
-                if (pendingReceives > 0)
+                taken = receiveCq.poll(completions);
+                next = 0;
+                if (taken > 0)
                 {
                     return;
                 }

@@ -21,6 +21,7 @@ import dev.rdmacm.sa.testing.TestSaOverUmad.Sent;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.AddressHandle;
@@ -295,6 +296,33 @@ class VerbsTransportInGuest
             final long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             assertEquals(List.of("GID " + SA_GID + " LID 0 QP 1 tid=0x" + Long.toHexString(tid)), answers, sa.log());
             assertTrue(elapsedMillis < 5000, "the answer took " + elapsedMillis + " ms to wake the wait, " + waits + " waits");
+        }
+    }
+
+    @Test
+    void shouldHandOverNoMoreAnswersPerPollThanAskedFor(final TestInfo test) throws Exception
+    {
+        startSa(test, Script.answering());
+        try (VerbsTransport transport = VerbsTransport.open(CLIENT, 1, SA_GID))
+        {
+            final UnsafeBuffer get = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
+            for (long tid = 0x5a_0000_0011L; tid <= 0x5a_0000_0013L; tid++)
+            {
+                pathRecordGet(get, tid);
+                assertTrue(transport.send(transport.localPort().saAddress(), get, 0, MadAddress.MAX_MAD_LENGTH));
+            }
+            assertEquals(3, sa.awaitSent(TestSaOverUmad.PATH_RECORD, 3, SETTLE).size(), sa.log());
+            // All three answers are in the CQ before the first poll takes them.
+            Thread.sleep(ARRIVAL.toMillis());
+            final List<Long> tids = new ArrayList<>();
+            final MadReceiver collect =
+                (source, buffer, offset, length) -> tids.add(buffer.getLong(offset + MadHeader.TRANSACTION_ID_OFFSET, BIG_ENDIAN));
+
+            final List<Integer> handedOver =
+                List.of(transport.poll(collect, 1), transport.poll(collect, 1), transport.poll(collect, 1), transport.poll(collect, 1));
+
+            assertEquals(List.of(1, 1, 1, 0), handedOver);
+            assertEquals(List.of(0x5a_0000_0011L, 0x5a_0000_0012L, 0x5a_0000_0013L), tids);
         }
     }
 
