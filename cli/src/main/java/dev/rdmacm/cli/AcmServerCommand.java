@@ -59,7 +59,7 @@ final class AcmServerCommand implements Callable<Integer>
     Integer logLevel;
 
     @Option(names = "--fabric", paramLabel = "FABRIC",
-        description = "send route misses to the SA over verbs[:DEV[:PORT]] or ibsim:HOST:PORT:NODE (default: no SA, misses get ENODATA)")
+        description = "send route misses to the SA over verbs[:DEV[:PORT[:sa-gid=GID]]] or ibsim:HOST:PORT:NODE (default: no SA, misses get ENODATA)")
     String fabric;
 
     @Option(names = {"-P", "--foreground"},

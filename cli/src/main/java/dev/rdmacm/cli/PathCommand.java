@@ -82,7 +82,7 @@ public final class PathCommand implements Callable<Integer>
     boolean table;
 
     @Option(names = "--fabric", paramLabel = "FABRIC", defaultValue = "verbs",
-        description = "verbs[:DEV[:PORT]] or ibsim:HOST:PORT:NODE (default ${DEFAULT-VALUE})")
+        description = "verbs[:DEV[:PORT[:sa-gid=GID]]] or ibsim:HOST:PORT:NODE (default ${DEFAULT-VALUE})")
     String fabric;
 
     @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",

@@ -84,7 +84,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
     int timeoutMs;
 
     @Option(names = "--fabric", paramLabel = "FABRIC",
-        description = "verbs[:DEV[:PORT]] or ibsim:HOST:PORT:NODE: where SA queries go (InfiniBand routes)")
+        description = "verbs[:DEV[:PORT[:sa-gid=GID]]] or ibsim:HOST:PORT:NODE: where SA queries go (InfiniBand routes)")
     String fabric;
 
     @Option(names = "--hosts", paramLabel = "FILE",

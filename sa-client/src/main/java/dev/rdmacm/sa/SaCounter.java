@@ -18,7 +18,7 @@ public enum SaCounter
     RESPONSES_ACCEPTED,
     /** Responses whose TID matches no outstanding transaction: late, duplicated or foreign. */
     DROPPED_UNKNOWN_TID,
-    /** Right TID, but not from the SA LID/QP the query went to. */
+    /** Right TID, but not from the SA LID/QP (and GID, when addressed by one) the query went to. */
     DROPPED_WRONG_SOURCE,
     DROPPED_WRONG_METHOD,
     DROPPED_WRONG_ATTRIBUTE,

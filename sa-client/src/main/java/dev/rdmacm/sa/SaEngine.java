@@ -13,6 +13,7 @@ import dev.rdmacm.protocol.sa.SaStatus;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
+import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
 import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.DirectBuffer;
@@ -45,9 +46,10 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * thread, which calls {@link MadTransport#wakeUp} when the engine is (about to be) blocked. An idle
  * engine therefore costs no CPU, and a query is sent as soon as it is submitted.
  * <p>
- * A response is accepted only when its TID (low 48 bits: ibsim rewrites the top 16), source LID and QP,
- * method and attribute all match an outstanding transaction, and every record passes the request's
- * {@link RecordCheck}; everything else is counted and dropped.
+ * A response is accepted only when its TID (low 48 bits: ibsim rewrites the top 16), source (LID and
+ * QP, and GID when the SA is addressed by GID, as on RoCE), method and attribute all match an
+ * outstanding transaction, and every record passes the request's {@link RecordCheck}; everything
+ * else is counted and dropped.
  */
 final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHandler
 {
@@ -112,7 +114,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         this.config = config;
         this.counters = counters;
         this.localPort = transport.localPort();
-        this.saAddress = MadAddress.gsi(localPort.smLid(), localPort.smSl());
+        this.saAddress = localPort.saAddress();
         this.cache = new ResponseCache(config.cacheTtl().toNanos());
         this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, System.nanoTime(), TICK_NANOS, TICKS_PER_WHEEL);
         // Start somewhere random in the 48-bit space so two clients on one port rarely collide.
@@ -285,7 +287,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             inFlightByKey.put(key, tx);
         }
         ensureClassPortInfo(now);
-        admit(tx, now);
+        admit(tx);
     }
 
     void invalidate(final Object key)
@@ -320,12 +322,12 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         return tx;
     }
 
-    private void admit(final SaTransaction tx, final long now)
+    private void admit(final SaTransaction tx)
     {
         if (outstanding < config.saDepth())
         {
             outstanding++;
-            transmit(tx, now, true);
+            transmit(tx, true);
         }
         else
         {
@@ -349,7 +351,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         result.whenComplete((response, failure) -> onClassPortInfo(response));
         tx.waiters.add(result);
         // Not counted against sa_depth: it is the client's own, and it shapes every other query.
-        transmit(tx, now, true);
+        transmit(tx, true);
     }
 
     private void onClassPortInfo(final SaResponse response)
@@ -401,7 +403,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         tx.mad.putBytes(saMad.dataOffset(), request.payloadUnsafe());
     }
 
-    private void transmit(final SaTransaction tx, final long now, final boolean first)
+    private void transmit(final SaTransaction tx, final boolean first)
     {
         if (first)
         {
@@ -419,7 +421,9 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         }
         tx.sent = true;
         send(tx.destination, tx.mad);
-        schedule(tx, Math.min(now + tx.intervalNanos, tx.deadlineNanos));
+        // The interval runs from when the MAD left, as the kernel's starts at the send completion (mad.c
+        // wait_for_response): a slow post (a cold JVM, a blocking address handle) does not shorten it.
+        schedule(tx, Math.min(System.nanoTime() + tx.intervalNanos, tx.deadlineNanos));
     }
 
     private void send(final MadAddress destination, final UnsafeBuffer mad)
@@ -468,22 +472,22 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         if (now - tx.deadlineNanos >= 0)
         {
             counters.increment(SaCounter.QUERIES_TIMED_OUT);
-            fail(tx, SaError.TIMED_OUT, -1, tx.request.description() + ": no answer from the SA at LID " +
-                (tx.destination == null ? saAddress.lid() : tx.destination.lid()) + " within " +
+            fail(tx, SaError.TIMED_OUT, -1, tx.request.description() + ": no answer from the SA at " +
+                (tx.destination == null ? saAddress : tx.destination).where() + " within " +
                 TimeUnit.NANOSECONDS.toMillis(tx.deadlineNanos - tx.startNanos) + " ms (" + (tx.retriesSent) +
                 " retries, ETIMEDOUT)");
             return true;
         }
         switch (tx.state)
         {
-            case AWAITING_RESPONSE -> retry(tx, now);
+            case AWAITING_RESPONSE -> retry(tx);
             case RECEIVING_SEGMENTS -> reAcknowledge(tx, now);
             default -> schedule(tx, tx.deadlineNanos);
         }
         return true;
     }
 
-    private void retry(final SaTransaction tx, final long now)
+    private void retry(final SaTransaction tx)
     {
         if (tx.retriesSent >= config.retryPolicy().retries())
         {
@@ -492,7 +496,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         }
         tx.retriesSent++;
         tx.intervalNanos = config.retryPolicy().nextIntervalNanos(tx.retriesSent, tx.intervalNanos);
-        transmit(tx, now, false);
+        transmit(tx, false);
     }
 
     private void reAcknowledge(final SaTransaction tx, final long now)
@@ -505,10 +509,10 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     // Receiving
 
     @Override
-    public void onMad(final int sourceLid, final int sourceQp, final DirectBuffer buffer, final int offset, final int length)
+    public void onMad(final MadSource source, final DirectBuffer buffer, final int offset, final int length)
     {
         counters.increment(SaCounter.MADS_RECEIVED);
-        config.recorder().onMad(false, localPort.lid(), sourceLid, sourceQp, buffer, offset, length);
+        config.recorder().onMad(false, localPort.lid(), source.lid(), source.qp(), buffer, offset, length);
         if (length < SaMad.DATA_OFFSET)
         {
             counters.increment(SaCounter.DROPPED_MALFORMED);
@@ -528,7 +532,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             counters.increment(header.isResponse() ? SaCounter.DROPPED_UNKNOWN_TID : SaCounter.DROPPED_UNSOLICITED);
             return;
         }
-        if (sourceLid != tx.destination.lid() || sourceQp != tx.destination.qp())
+        // On RoCE every LID is 0: there the GID is what tells the SA from anyone else answering on QP1.
+        if (!source.isFrom(tx.destination))
         {
             counters.increment(SaCounter.DROPPED_WRONG_SOURCE);
             return;
@@ -630,7 +635,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             return;
         }
         // Everything still waiting goes to the new SA address; this one is resent there right now.
-        transmit(tx, System.nanoTime(), true);
+        transmit(tx, true);
     }
 
     private void onSegment(final SaTransaction tx, final DirectBuffer buffer, final int offset, final int length)
@@ -814,12 +819,11 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         if (held)
         {
             outstanding--;
-            final long now = System.nanoTime();
             while (outstanding < config.saDepth() && !queued.isEmpty())
             {
                 final SaTransaction next = queued.pollFirst();
                 outstanding++;
-                transmit(next, now, true);
+                transmit(next, true);
             }
         }
     }

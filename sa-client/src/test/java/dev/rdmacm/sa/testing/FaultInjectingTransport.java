@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
+import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -23,7 +24,8 @@ public final class FaultInjectingTransport implements MadTransport
 {
     private static final int HEADERS_LENGTH = 56;
 
-    private record Packet(int sourceLid, int sourceQp, byte[] mad, long dueNanos)
+    /** The source is a copy: the delegate reuses its own. */
+    private record Packet(MadSource source, byte[] mad, long dueNanos)
     {
     }
 
@@ -85,7 +87,7 @@ public final class FaultInjectingTransport implements MadTransport
                 it.remove();
                 delivered++;
                 final UnsafeBuffer buffer = new UnsafeBuffer(packet.mad);
-                receiver.onMad(packet.sourceLid, packet.sourceQp, buffer, 0, packet.mad.length);
+                receiver.onMad(packet.source, buffer, 0, packet.mad.length);
             }
         }
         return delivered;
@@ -115,11 +117,11 @@ public final class FaultInjectingTransport implements MadTransport
         delegate.wakeUp();
     }
 
-    private void collect(final int sourceLid, final int sourceQp, final DirectBuffer buffer, final int offset, final int length)
+    private void collect(final MadSource source, final DirectBuffer buffer, final int offset, final int length)
     {
         final byte[] copy = new byte[length];
         buffer.getBytes(offset, copy);
-        arrived.add(new Packet(sourceLid, sourceQp, copy, 0));
+        arrived.add(new Packet(new MadSource().set(source), copy, 0));
     }
 
     private void inject(final Packet packet, final long now)
@@ -129,7 +131,7 @@ public final class FaultInjectingTransport implements MadTransport
             dropped++;
             return;
         }
-        int sourceLid = packet.sourceLid;
+        MadSource source = packet.source;
         final byte[] mad = packet.mad;
         if (chance(faults.corrupt()))
         {
@@ -145,7 +147,9 @@ public final class FaultInjectingTransport implements MadTransport
         if (chance(faults.wrongSource()))
         {
             wrongSources++;
-            sourceLid = (sourceLid + 1 + random.nextInt(100)) & 0xffff;
+            final int otherLid = (source.lid() + 1 + random.nextInt(100)) & 0xffff;
+            source = source.hasGid() ? new MadSource().set(otherLid, source.qp(), source.gidPrefix(), source.gidInterfaceId()) :
+                new MadSource().set(otherLid, source.qp());
         }
         long due = now;
         if (chance(faults.delay()))
@@ -153,7 +157,7 @@ public final class FaultInjectingTransport implements MadTransport
             delayed++;
             due = now + faults.delayBy().toNanos();
         }
-        final Packet damaged = new Packet(sourceLid, packet.sourceQp, mad, due);
+        final Packet damaged = new Packet(source, mad, due);
         if (chance(faults.reorder()) && !held.isEmpty())
         {
             reordered++;
@@ -166,7 +170,7 @@ public final class FaultInjectingTransport implements MadTransport
         if (chance(faults.duplicate()))
         {
             duplicated++;
-            held.add(new Packet(sourceLid, packet.sourceQp, mad.clone(), due));
+            held.add(new Packet(source, mad.clone(), due));
         }
     }
 

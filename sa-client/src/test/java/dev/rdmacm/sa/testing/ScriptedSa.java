@@ -5,6 +5,7 @@ import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
+import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
 import dev.rdmacm.sa.transport.ThreadParker;
 import org.agrona.DirectBuffer;
@@ -52,6 +53,7 @@ public final class ScriptedSa implements MadTransport
         "ScriptedHca", LOCAL_LID, 0x100004L, new Gid(Gid.LINK_LOCAL_PREFIX, 0x100004L), SA_LID, 0);
     private final Map<Integer, List<byte[]>> tables = new HashMap<>();
     private final ArrayDeque<Packet> outbox = new ArrayDeque<>();
+    private final MadSource source = new MadSource();
     private final ThreadParker parker = new ThreadParker();
     private final Map<Long, Transfer> transfers = new HashMap<>();
     private final Set<Long> loseOnce = new HashSet<>();
@@ -313,7 +315,7 @@ public final class ScriptedSa implements MadTransport
         {
             final Packet packet = outbox.pollFirst();
             delivered++;
-            receiver.onMad(packet.sourceLid, packet.sourceQp, new UnsafeBuffer(packet.mad), 0, packet.mad.length);
+            receiver.onMad(source.set(packet.sourceLid, packet.sourceQp), new UnsafeBuffer(packet.mad), 0, packet.mad.length);
         }
         return delivered;
     }

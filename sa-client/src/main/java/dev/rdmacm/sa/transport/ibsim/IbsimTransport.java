@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
+import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
 import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.DirectBuffer;
@@ -56,6 +57,7 @@ public final class IbsimTransport implements MadTransport
     private final ByteBuffer receiveBytes = ByteBuffer.allocateDirect(2 * SimRequest.LENGTH);
     private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(receiveBytes);
     private final SimRequest receiveRequest = new SimRequest().wrap(receiveBuffer, 0);
+    private final MadSource source = new MadSource();
     private long bouncedPackets;
     private long malformedPackets;
     private long unreachable;
@@ -260,8 +262,8 @@ public final class IbsimTransport implements MadTransport
                 continue;
             }
             delivered++;
-            receiver.onMad(receiveRequest.slid(), (int)receiveRequest.sqp(), receiveBuffer, receiveRequest.madOffset(),
-                (int)length);
+            receiver.onMad(source.set(receiveRequest.slid(), (int)receiveRequest.sqp()), receiveBuffer,
+                receiveRequest.madOffset(), (int)length);
         }
         return delivered;
     }

@@ -76,11 +76,11 @@ class IbsimTransportTest
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
             while (seen.get() == null && System.nanoTime() < deadline)
             {
-                transport.poll((lid, qp, buffer, offset, length) ->
+                transport.poll((source, buffer, offset, length) ->
                 {
                     final MadHeader header = new MadHeader().wrap(buffer, offset, length);
                     seen.set(String.format("lid=%d qp=%d method=0x%02x tid48=0x%012x top=%d status=0x%04x",
-                        lid, qp, header.method(), header.transactionId() & 0xffff_ffff_ffffL,
+                        source.lid(), source.qp(), header.method(), header.transactionId() & 0xffff_ffff_ffffL,
                         header.transactionId() >>> 48, header.status()));
                 }, 1);
             }
