@@ -25,18 +25,22 @@ public record GuestTestOutcome(String className, String displayName, Status stat
         SUCCESSFUL, FAILED, ABORTED, SKIPPED
     }
 
-    /** This outcome replayed on the host, named {@code SimpleClassName.displayName (in guest, N ms)}. */
+    /**
+     * This outcome replayed on the host, named {@code SimpleClassName.displayName in the guest}: a name
+     * that stays the same from run to run, so reports can be compared.
+     */
     public DynamicTest dynamicTest()
     {
         final String simpleName = className.substring(className.lastIndexOf('.') + 1);
-        return DynamicTest.dynamicTest(simpleName + "." + displayName + " (in the guest, " + elapsed.toMillis() + " ms)", () ->
+        return DynamicTest.dynamicTest(simpleName + "." + displayName + " in the guest", () ->
         {
             switch (status)
             {
                 case SUCCESSFUL ->
                 {
                 }
-                case FAILED -> throw new AssertionError("failed in the guest: " + className + "." + displayName + "\n" + detail);
+                case FAILED -> throw new AssertionError("failed in the guest after " + elapsed.toMillis() + " ms: " + className + "."
+                    + displayName + "\n" + detail);
                 case ABORTED, SKIPPED -> Assumptions.abort("in the guest: " + detail);
             }
         });
