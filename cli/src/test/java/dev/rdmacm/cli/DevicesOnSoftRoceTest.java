@@ -1,14 +1,11 @@
 package dev.rdmacm.cli;
 
 import dev.rdmacm.testing.guest.GuestJUnit;
-import dev.rdmacm.testing.guest.GuestTestOutcome;
-import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -24,11 +21,6 @@ class DevicesOnSoftRoceTest
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     Stream<DynamicTest> shouldShowWhatIbvDevinfoAndSysfsShow()
     {
-        final List<GuestTestOutcome> outcomes;
-        try (KernelGuest guest = KernelGuest.boot(DevicesGuest.spec()))
-        {
-            outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT, DevicesCommandInGuest.class);
-        }
-        return outcomes.stream().map(GuestTestOutcome::dynamicTest);
+        return GuestJUnit.inNewGuest(DevicesGuest.spec(), IN_GUEST_LIMIT, DevicesCommandInGuest.class);
     }
 }

@@ -1,5 +1,7 @@
 package dev.rdmacm.testing.guest;
 
+import org.junit.jupiter.api.DynamicTest;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,22 +10,21 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Runs a JUnit selection inside a {@link KernelGuest}, in one JVM (a JVM start costs seconds under
  * TCG), with this JVM's own test class path, which the guest sees at the same paths through the
- * shared root, reordered and AOT-cached by {@link GuestJvm}. Test classes meant for the guest are named {@code *InGuest}, so that Surefire on the
- * host never selects them; a host test class runs them and replays each outcome as a dynamic test:
+ * shared root, reordered and AOT-cached by {@link GuestJvm}. Test classes meant for the guest are
+ * named {@code *InGuest}, so that Surefire on the host never selects them; a host test class runs them and replays each outcome as a dynamic test:
  * <pre>
  *   &#64;TestFactory
+ *   &#64;Timeout(value = 8, unit = TimeUnit.MINUTES)
  *   Stream&lt;DynamicTest&gt; shouldPassOnSoftRoce()
  *   {
- *       try (KernelGuest guest = KernelGuest.boot(spec))
- *       {
- *           return GuestJUnit.run(guest, Duration.ofMinutes(3), DeviceQueriesInGuest.class).stream()
- *               .map(GuestTestOutcome::dynamicTest);
- *       }
+ *       return GuestJUnit.inNewGuest(spec, Duration.ofMinutes(4), DeviceQueriesInGuest.class, UdTrafficInGuest.class);
  *   }
  * </pre>
  */
@@ -33,6 +34,29 @@ public final class GuestJUnit
 
     private GuestJUnit()
     {
+    }
+
+    /**
+     * What a module's host runner does: boots {@code spec}, lets {@code prepare} put what the tests need
+     * into the guest (a compiled test double in the share, say), runs {@code classes} in one guest JVM,
+     * powers the guest off, and returns every outcome as a dynamic test under its own name.
+     */
+    public static Stream<DynamicTest> inNewGuest(
+        final GuestSpec spec, final Duration limit, final Consumer<KernelGuest> prepare, final Class<?>... classes)
+    {
+        try (KernelGuest guest = KernelGuest.boot(spec))
+        {
+            prepare.accept(guest);
+            return run(guest, limit, classes).stream().map(GuestTestOutcome::dynamicTest).toList().stream();
+        }
+    }
+
+    /** {@link #inNewGuest(GuestSpec, Duration, Consumer, Class[])} with nothing to prepare. */
+    public static Stream<DynamicTest> inNewGuest(final GuestSpec spec, final Duration limit, final Class<?>... classes)
+    {
+        return inNewGuest(spec, limit, guest ->
+        {
+        }, classes);
     }
 
     /**
@@ -60,6 +84,10 @@ public final class GuestJUnit
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final GuestResult jvm = guest.run(limit, KernelGuest.shellQuoted(java) + " @" + KernelGuest.shellQuoted(guest.guestPathOf(arguments)));
         final List<GuestTestOutcome> outcomes = readOutcomes(results);
+        // The guest part has a time budget: keep its figures in the build log.
+        System.out.printf("kernel guest %s: boot %d ms (%s), guest JUnit %d ms for %d tests of %s%n", guest.name(),
+            guest.bootTime().toMillis(), guest.accelerator(), jvm.elapsed().toMillis(), outcomes.size(),
+            Arrays.stream(classes).map(Class::getSimpleName).toList());
         final Set<String> reported = outcomes.stream().map(GuestTestOutcome::className).collect(Collectors.toSet());
         for (final Class<?> type : classes)
         {

@@ -135,6 +135,11 @@ public final class KernelGuest implements AutoCloseable
         return share;
     }
 
+    public String name()
+    {
+        return spec.name();
+    }
+
     public Duration bootTime()
     {
         return bootTime;

@@ -3,14 +3,11 @@ package dev.rdmacm.sa.transport.verbs;
 import dev.rdmacm.sa.testing.TestSaOverUmad;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestSpec;
-import dev.rdmacm.testing.guest.GuestTestOutcome;
-import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -31,16 +28,7 @@ class VerbsTransportOnSoftRoceTest
     Stream<DynamicTest> shouldPassTheVerbsTransportTestsOnSoftRoce()
     {
         final GuestSpec spec = GuestSpec.named("sa-verbs").modules(SoftRoceLan.MODULES).topology(SoftRoceLan.topology());
-        try (KernelGuest guest = KernelGuest.boot(spec))
-        {
-            TestSaOverUmad.compile(guest.sharedDirectory());
-            final long started = System.nanoTime();
-            final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, GUEST_JUNIT_LIMIT, VerbsTransportInGuest.class);
-            // The budget is the point of running one guest and one JVM: keep its figures in the build log.
-            System.out.printf("VerbsTransportOnSoftRoceTest: boot %d ms (%s), guest JUnit %d ms for %d tests%n",
-                guest.bootTime().toMillis(), guest.accelerator(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-                outcomes.size());
-            return outcomes.stream().map(GuestTestOutcome::dynamicTest);
-        }
+        return GuestJUnit.inNewGuest(spec, GUEST_JUNIT_LIMIT, guest -> TestSaOverUmad.compile(guest.sharedDirectory()),
+            VerbsTransportInGuest.class);
     }
 }
