@@ -124,6 +124,24 @@ class DevicesCommandInGuest
     }
 
     @Test
+    void shouldPrintEachGidLineOfTheTextFormAsIbvDevinfoAndSysfsShowIt()
+    {
+        final String text = devicesText();
+        final IbvDevinfo devinfo = IbvDevinfo.run();
+
+        for (final IbvDevinfo.Device device : devinfo.devices())
+        {
+            final List<SysfsPort.Gid> netdevs = new SysfsPort(device.name(), 1).freshGids();
+            for (final IbvDevinfo.GidLine gid : device.ports().get(0).gids())
+            {
+                final String netdev = netdevs.stream().filter(g -> g.index() == gid.index()).findFirst().orElseThrow().ndev();
+                final String line = "\n    GID " + gid.index() + ": " + gid.gid() + " " + gid.type() + " " + netdev + "\n";
+                assertTrue(text.contains(line), "no line '" + line.strip() + "' in:\n" + text);
+            }
+        }
+    }
+
+    @Test
     void shouldShowAnIpv6AddressAddedAfterTheDeviceWasCreated() throws IOException
     {
         final SysfsPort sysfs = new SysfsPort(DevicesGuest.CHANGING_DEVICE, 1);
