@@ -29,6 +29,9 @@ import java.util.Optional;
  */
 final class AddressResolver implements AddressRules
 {
+    /** The P_Key of a resolved RoCE address, as the kernel reports it before the route: 0 (why: where it is set). */
+    static final int ROCE_ADDRESS_PKEY = 0;
+
     /** The kernel's default TTL and IPv6 hop limit, used when the sysctl cannot be read. */
     private static final int DEFAULT_HOP_LIMIT = 64;
     private static final byte[] IPV4_LOOPBACK = {127, 0, 0, 1};
@@ -249,7 +252,10 @@ final class AddressResolver implements AddressRules
         final byte[] dstHw = p.destinationHardwareAddress;
         final Gid dgid = ib && dstHw.length == GidDerivation.IPOIB_HARDWARE_ADDRESS_LENGTH ?
             GidDerivation.ipoibGid(dstHw) : ib ? sgid : GidDerivation.ipToGid(p.destination);
-        final int pkey = ib ? GidDerivation.ipoibPkey(netdev.broadcastAddress()) : GidDerivation.DEFAULT_PKEY;
+        // ib_addr_get_pkey (include/rdma/ib_addr.h) reads bytes 8-9 of the netdev's broadcast address: an
+        // Ethernet one is 6 bytes in a zeroed MAX_ADDR_LEN array, so on RoCE the id's P_Key reads 0 after
+        // resolve_addr (the real kernel in KernelCmOnSoftRoceTest); the path's 0xffff comes with the route.
+        final int pkey = ib ? GidDerivation.ipoibPkey(netdev.broadcastAddress()) : ROCE_ADDRESS_PKEY;
         final NetworkType networkType = p.route.hasGateway() && !ib ?
             (p.destination instanceof Inet4Address ? NetworkType.IPV4 : NetworkType.IPV6) : NetworkType.IB;
         final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name());

@@ -1,0 +1,96 @@
+package dev.rdmacm.resolver.kernel;
+
+import dev.rdmacm.resolver.RdmaCm;
+import dev.rdmacm.resolver.SysfsGidDirectory;
+import dev.rdmacm.testing.Peers;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * {@code rdma_resolve_addr}, ours against the real kernel CM through the real librdmacm, case by case
+ * in the same guest ({@link KernelCmGuest}): the event or the synchronous errno, and on success the
+ * device, port, source and destination, GIDs and P_Key, as text, field by field.
+ * <p>
+ * The first step of issue 12: the cases below are the ones whose address fields agree today. Ports
+ * (the kernel binds a random source port; we have none yet), the route fields and loopback
+ * (the kernel resolves 127.0.0.1 to {@code ::ffff:127.0.0.1} on the first device) are that issue's.
+ */
+class AddressResolutionAgainstKernelCmInGuest
+{
+    static final List<CmCase> CASES = List.of(
+        new CmCase("onlink-ipv4", KernelCmGuest.PEER_IPV4, null, 2000),
+        new CmCase("onlink-ipv6", KernelCmGuest.PEER_IPV6, null, 2000),
+        new CmCase("bound-source-ipv4", KernelCmGuest.PEER_IPV4, KernelCmGuest.OWN_IPV4, 2000),
+        new CmCase("bound-source-ipv6", KernelCmGuest.PEER_IPV6, KernelCmGuest.OWN_IPV6, 2000),
+        new CmCase("local-address", KernelCmGuest.OWN_IPV4, null, 2000),
+        new CmCase("silent-peer", KernelCmGuest.SILENT_IPV4, null, 1000),
+        new CmCase("no-route", KernelCmGuest.UNROUTED_IPV4, null, 1000),
+        new CmCase("unreachable-route", KernelCmGuest.UNREACHABLE_IPV4, null, 1000),
+        new CmCase("source-not-configured", KernelCmGuest.PEER_IPV4, KernelCmGuest.UNCONFIGURED_IPV4, 1000));
+
+    private static Map<String, Map<String, String>> kernel;
+    private static RdmaCm cm;
+
+    @BeforeAll
+    static void askTheKernel() throws Exception
+    {
+        final String share = System.getenv("RDMACM_GUEST_SHARE");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelCmOnSoftRoceTest)");
+        kernel = KernelCmOracle.run(Path.of(share, "cm_oracle"), CASES);
+        // The guest's real GID tables: RdmaCm's default directory has no devices at all.
+        cm = RdmaCm.open(RdmaCm.Options.defaults().gids(SysfsGidDirectory.read(SysfsDevices.root(System.getenv()))));
+    }
+
+    @AfterAll
+    static void close()
+    {
+        if (cm != null)
+        {
+            cm.close();
+        }
+    }
+
+    static List<CmCase> cases()
+    {
+        return CASES;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void shouldResolveTheAddressAsTheKernelCmDoes(final CmCase which) throws Exception
+    {
+        final Map<String, String> ours = OurCm.resolveAddress(cm, which);
+        final Map<String, String> theirs = kernel.get(which.name());
+        assertNotNull(theirs, "the oracle printed nothing for " + which);
+
+        final Map<String, String> expected = new LinkedHashMap<>();
+        for (final String key : ours.keySet())
+        {
+            expected.put(key, theirs.get(key));
+        }
+        assertEquals(expected, ours, "kernel said " + theirs);
+        assertEquals(keysOfTheAddressPart(theirs), List.copyOf(ours.keySet()), "kernel said " + theirs);
+    }
+
+    /** The oracle's keys up to the route part: what {@link OurCm#resolveAddress} must produce too. */
+    private static List<String> keysOfTheAddressPart(final Map<String, String> theirs)
+    {
+        return theirs.keySet().stream()
+            .filter(k -> !k.startsWith("route_") && !k.equals("end") && !k.endsWith("_port") && !k.equals("num_paths")
+                && !k.startsWith("path_") && !List.of("dlid", "slid", "raw_traffic", "flow_label", "hop_limit", "traffic_class",
+                    "reversible", "numb_path", "pkey", "sl", "mtu_selector", "mtu", "rate_selector", "rate",
+                    "packet_life_time_selector", "packet_life_time", "preference").contains(k))
+            .toList();
+    }
+}

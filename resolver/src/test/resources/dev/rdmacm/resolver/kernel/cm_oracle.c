@@ -1,0 +1,153 @@
+/*
+ * The kernel RDMA CM as an oracle: for each case read from stdin, what the real librdmacm hands the
+ * application after rdma_resolve_addr and rdma_resolve_route. Test code, compiled at test time
+ * (KernelCmOracle) and run inside the kernel guest.
+ *
+ * Input, one case per line:  NAME DST SRC TOS TIMEOUT_MS   (SRC "-" for none, TOS "-" for unset;
+ *                            DST and SRC are numeric, "ADDR" or "[ADDR]:PORT" style is not used:
+ *                            a port goes in as ADDR#PORT)
+ * Output, one field per line: NAME key=value, in a fixed order, ending with NAME end=1.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <rdma/rdma_cma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_address(const char *text, struct sockaddr_storage *out)
+{
+    char host[128];
+    const char *port = "0";
+    const char *hash = strchr(text, '#');
+    size_t length = hash ? (size_t)(hash - text) : strlen(text);
+    struct addrinfo hints, *found;
+    if (length >= sizeof(host))
+        return -1;
+    memcpy(host, text, length);
+    host[length] = 0;
+    if (hash)
+        port = hash + 1;
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+    hints.ai_family = AF_UNSPEC;
+    if (getaddrinfo(host, port, &hints, &found))
+        return -1;
+    memset(out, 0, sizeof(*out));
+    memcpy(out, found->ai_addr, found->ai_addrlen);
+    freeaddrinfo(found);
+    return 0;
+}
+
+static void print_sockaddr(const char *name, const char *key, struct sockaddr *sa)
+{
+    char text[INET6_ADDRSTRLEN] = "-";
+    int port = 0;
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((struct sockaddr_in *)sa)->sin_addr, text, sizeof(text));
+        port = ntohs(((struct sockaddr_in *)sa)->sin_port);
+    } else if (sa->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((struct sockaddr_in6 *)sa)->sin6_addr, text, sizeof(text));
+        port = ntohs(((struct sockaddr_in6 *)sa)->sin6_port);
+    }
+    printf("%s %s=%s\n%s %s_port=%d\n", name, key, text, name, key, port);
+}
+
+static void print_gid(const char *name, const char *key, const union ibv_gid *gid)
+{
+    char text[INET6_ADDRSTRLEN];
+    inet_ntop(AF_INET6, gid->raw, text, sizeof(text));
+    printf("%s %s=%s\n", name, key, text);
+}
+
+/* Waits for the next event on the channel; prints it; returns its type, or -1 when none came. */
+static int await_event(const char *name, const char *step, struct rdma_event_channel *channel, int timeout_ms)
+{
+    struct pollfd fd = { .fd = channel->fd, .events = POLLIN };
+    struct rdma_cm_event *event;
+    int type;
+    if (poll(&fd, 1, timeout_ms + 5000) != 1 || rdma_get_cm_event(channel, &event)) {
+        printf("%s %s_event=NONE\n", name, step);
+        return -1;
+    }
+    type = event->event;
+    printf("%s %s_event=%s\n%s %s_status=%d\n", name, step, rdma_event_str(event->event), name, step, event->status);
+    rdma_ack_cm_event(event);
+    return type;
+}
+
+static void print_route(const char *name, struct rdma_cm_id *id)
+{
+    struct ibv_sa_path_rec *p = id->route.path_rec;
+    printf("%s num_paths=%d\n", name, id->route.num_paths);
+    if (id->route.num_paths < 1 || !p)
+        return;
+    print_gid(name, "path_dgid", &p->dgid);
+    print_gid(name, "path_sgid", &p->sgid);
+    printf("%s dlid=%u\n%s slid=%u\n%s raw_traffic=%d\n%s flow_label=%u\n%s hop_limit=%u\n%s traffic_class=%u\n",
+        name, ntohs(p->dlid), name, ntohs(p->slid), name, p->raw_traffic, name, ntohl(p->flow_label), name, p->hop_limit,
+        name, p->traffic_class);
+    printf("%s reversible=%d\n%s numb_path=%u\n%s pkey=0x%04x\n%s sl=%u\n%s mtu_selector=%u\n%s mtu=%u\n",
+        name, p->reversible, name, p->numb_path, name, ntohs(p->pkey), name, p->sl, name, p->mtu_selector, name, p->mtu);
+    printf("%s rate_selector=%u\n%s rate=%u\n%s packet_life_time_selector=%u\n%s packet_life_time=%u\n%s preference=%u\n",
+        name, p->rate_selector, name, p->rate, name, p->packet_life_time_selector, name, p->packet_life_time, name,
+        p->preference);
+}
+
+static void run_case(const char *name, const char *dst_text, const char *src_text, const char *tos_text, int timeout_ms)
+{
+    struct sockaddr_storage dst, src;
+    struct rdma_event_channel *channel = rdma_create_event_channel();
+    struct rdma_cm_id *id = NULL;
+    if (!channel || rdma_create_id(channel, &id, NULL, RDMA_PS_TCP)) {
+        printf("%s setup_errno=%d\n%s end=1\n", name, errno, name);
+        return;
+    }
+    if (parse_address(dst_text, &dst) || (strcmp(src_text, "-") && parse_address(src_text, &src))) {
+        printf("%s parse_error=1\n%s end=1\n", name, name);
+        goto out;
+    }
+    if (strcmp(tos_text, "-")) {
+        uint8_t tos = (uint8_t)atoi(tos_text);
+        if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
+            printf("%s tos_errno=%d\n", name, errno);
+    }
+    if (rdma_resolve_addr(id, strcmp(src_text, "-") ? (struct sockaddr *)&src : NULL, (struct sockaddr *)&dst, timeout_ms)) {
+        printf("%s addr_errno=%d\n%s end=1\n", name, errno, name);
+        goto out;
+    }
+    if (await_event(name, "addr", channel, timeout_ms) != RDMA_CM_EVENT_ADDR_RESOLVED) {
+        printf("%s end=1\n", name);
+        goto out;
+    }
+    printf("%s device=%s\n%s port_num=%u\n", name, id->verbs ? ibv_get_device_name(id->verbs->device) : "-", name, id->port_num);
+    print_sockaddr(name, "src", rdma_get_local_addr(id));
+    print_sockaddr(name, "dst", rdma_get_peer_addr(id));
+    print_gid(name, "sgid", &id->route.addr.addr.ibaddr.sgid);
+    print_gid(name, "dgid", &id->route.addr.addr.ibaddr.dgid);
+    printf("%s addr_pkey=0x%04x\n", name, id->route.addr.addr.ibaddr.pkey);
+    if (rdma_resolve_route(id, timeout_ms)) {
+        printf("%s route_errno=%d\n%s end=1\n", name, errno, name);
+        goto out;
+    }
+    if (await_event(name, "route", channel, timeout_ms) == RDMA_CM_EVENT_ROUTE_RESOLVED)
+        print_route(name, id);
+    printf("%s end=1\n", name);
+out:
+    rdma_destroy_id(id);
+    rdma_destroy_event_channel(channel);
+}
+
+int main(void)
+{
+    char line[512], name[64], dst[160], src[160], tos[16];
+    int timeout_ms;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    while (fgets(line, sizeof(line), stdin)) {
+        if (sscanf(line, "%63s %159s %159s %15s %d", name, dst, src, tos, &timeout_ms) == 5)
+            run_case(name, dst, src, tos, timeout_ms);
+    }
+    return 0;
+}
