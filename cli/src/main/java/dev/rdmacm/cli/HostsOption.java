@@ -1,6 +1,9 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.RdmaCm;
 import dev.rdmacm.resolver.hosts.HostsFile;
+import dev.rdmacm.sa.transport.LocalPort;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -33,5 +36,11 @@ final class HostsOption
         {
             throw new IllegalArgumentException("--hosts " + hosts + ": " + ex.getMessage());
         }
+    }
+
+    /** {@code options} with {@code file} as the neighbour table of port 1 of the fabric's local port. */
+    static RdmaCm.Options neighbours(final RdmaCm.Options options, final HostsFile file, final LocalPort local)
+    {
+        return options.hostsNeighbours(new HostsNeighbours(file, HostsNeighbours.infinibandPort(local.name(), 1, local.gid())));
     }
 }

@@ -12,7 +12,12 @@ import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.resolver.netlink.HardwareAddress;
+import dev.rdmacm.resolver.hosts.HostsFile;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.transport.LocalPort;
+import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
@@ -22,6 +27,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +64,13 @@ public final class ResolveAddrCommand implements Callable<Integer>
     @CommandLine.Mixin
     private TraceOption trace = new TraceOption();
 
+    /** With --hosts: the fabric whose local port the hosts file is matched against. */
+    @CommandLine.Mixin
+    private FabricOption fabric = new FabricOption();
+
+    @CommandLine.Mixin
+    private HostsOption hosts = new HostsOption();
+
     @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
     private String networkNamespace;
 
@@ -81,6 +94,41 @@ public final class ResolveAddrCommand implements Callable<Integer>
     public Integer call()
     {
         final int timeoutMs = timeout.atLeast(0);
+        if (hosts.given() != fabric.given())
+        {
+            throw new IllegalArgumentException(hosts.given() ?
+                "--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric" :
+                "--fabric needs --hosts: resolve-addr asks no SA, the fabric only names the local port of the hosts file");
+        }
+        final HostsFile hostsFile = hosts.read();
+        if (!fabric.given())
+        {
+            return resolve(timeoutMs, null, null);
+        }
+        final SaClient sa;
+        try
+        {
+            sa = SaClient.start(fabric.spec().open(Duration.ofMillis(Math.min(Math.max(timeoutMs, 1), 5_000))),
+                SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+        }
+        catch (final MadTransportException ex)
+        {
+            final String message = "--fabric " + fabric.fabric + ": " + ex.getMessage();
+            if (json.json)
+            {
+                JsonOutput.print(spec.commandLine().getOut(), JsonOutput.errno(Errno.ENODEV, message));
+            }
+            spec.commandLine().getErr().println("rdmacm: " + message);
+            return Main.EXIT_RESOLUTION_FAILURE;
+        }
+        try (sa)
+        {
+            return resolve(timeoutMs, hostsFile, sa.localPort());
+        }
+    }
+
+    private int resolve(final int timeoutMs, final HostsFile hostsFile, final LocalPort local)
+    {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final List<String> transitions = new CopyOnWriteArrayList<>();
@@ -89,6 +137,10 @@ public final class ResolveAddrCommand implements Callable<Integer>
             .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
             .listener((id, from, to, reason) -> transitions.add(String.format(java.util.Locale.ROOT,
                 "%10.3f ms %s -> %s (%s)", (System.nanoTime() - start) / 1e6, from, to, reason)));
+        if (hostsFile != null)
+        {
+            options = HostsOption.neighbours(options, hostsFile, local);
+        }
         if (networkNamespace != null)
         {
             options = options.networkNamespace(NetworkNamespace.byName(networkNamespace));

@@ -9,7 +9,6 @@ import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.CmEvent;
 import dev.rdmacm.resolver.CmEventType;
 import dev.rdmacm.resolver.EventChannel;
-import dev.rdmacm.resolver.HostsNeighbours;
 import dev.rdmacm.resolver.RdmaCm;
 import dev.rdmacm.resolver.RdmaCmException;
 import dev.rdmacm.resolver.RdmaCmId;
@@ -23,7 +22,6 @@ import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
-import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
@@ -182,9 +180,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
         }
         if (hostsFile != null)
         {
-            final LocalPort local = sa.localPort();
-            options = options.hostsNeighbours(new HostsNeighbours(hostsFile,
-                HostsNeighbours.infinibandPort(local.name(), 1, local.gid())));
+            options = HostsOption.neighbours(options, hostsFile, sa.localPort());
         }
         if (networkNamespace != null)
         {

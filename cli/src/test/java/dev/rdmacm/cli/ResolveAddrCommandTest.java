@@ -98,6 +98,14 @@ class ResolveAddrCommandTest
     }
 
     @Test
+    void shouldExitTwoOnAHostsFileWithoutAFabric()
+    {
+        final Run run = runMain("resolve-addr", "10.0.0.5", "--hosts", "/nonexistent/hosts");
+        assertEquals(Main.EXIT_USAGE, run.exit());
+        assertTrue(run.err().contains("--hosts needs --fabric"), run.err());
+    }
+
+    @Test
     void shouldReportARouteErrorWithFailureStatus()
     {
         final Run run = resolve("198.18.1.1");
