@@ -10,7 +10,7 @@ import dev.rdmacm.resolver.acm.AcmServer;
 import dev.rdmacm.resolver.acm.SaPathQuerier;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
-import dev.rdmacm.sa.transport.FabricSpec;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
     mixinStandardHelpOptions = true,
     description = {
         "Serves the ibacm client protocol (RESOLVE, PERF_QUERY, EP_QUERY), as ibacm does.",
-        "It listens on a unix socket and, in loop/open mode, a TCP port, and answers from address and route caches. Options come from a file in ibacm_opts.cfg format."
+        "It listens on a unix socket and, in loop/open mode, a TCP port, and answers from address and route caches. Options come from a file in ibacm_opts.cfg format.",
+        "Route misses go to the SA of --fabric; without --fabric they get ENODATA."
     })
 final class AcmServerCommand implements Callable<Integer>
 {
@@ -58,9 +59,9 @@ final class AcmServerCommand implements Callable<Integer>
     @Option(names = "--log-level", paramLabel = "N", description = "0 errors, 1 clients, 2 every request")
     Integer logLevel;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC",
-        description = "send route misses to the SA over verbs[:DEV[:PORT[:sa-gid=GID]]] or ibsim:HOST:PORT:NODE (default: no SA, misses get ENODATA)")
-    String fabric;
+    /** Where route misses go; without it there is no SA and misses get ENODATA. */
+    @CommandLine.Mixin
+    FabricOption fabric = new FabricOption();
 
     @Option(names = {"-P", "--foreground"},
         description = "accepted for ibacm compatibility: the service always runs in the foreground")
@@ -103,7 +104,7 @@ final class AcmServerCommand implements Callable<Integer>
         }
         final AcmPathQuerier querier;
         final SaClient saClient;
-        if (fabric == null)
+        if (!fabric.given())
         {
             saClient = null;
             querier = AcmPathQuerier.NONE;
@@ -112,7 +113,7 @@ final class AcmServerCommand implements Callable<Integer>
         {
             final Duration timeout = Duration.ofMillis((long)options.timeoutMs() * (options.retries() + 1));
             // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
-            saClient = SaClient.start(FabricSpec.parse(fabric).open(Duration.ofSeconds(5)),
+            saClient = SaClient.start(fabric.spec().open(Duration.ofSeconds(5)),
                 SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
             querier = new SaPathQuerier(index -> saClient, timeout);
         }

@@ -72,12 +72,16 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--no-setup", description = "do not run scripts/setup first")
     boolean noSetup;
 
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
-        description = "timeout of each resolution (default ${DEFAULT-VALUE}; the unknown address waits 200 ms)")
-    int timeoutMs;
+    /** Each resolution's timeout; the unknown address waits 200 ms. */
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption();
 
-    @Option(names = "--json", description = "print one JSON object (setup, fabric, hosts, every walk with its events, route and steps) instead of text")
-    boolean json;
+    /** One JSON object: setup, fabric, hosts, every walk with its events, route and steps. */
+    @CommandLine.Mixin
+    JsonOption jsonOption = new JsonOption();
+
+    private boolean json;
+    private int timeoutMs;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -92,10 +96,8 @@ public final class DemoCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException, InterruptedException
     {
-        if (timeoutMs <= 0)
-        {
-            throw new IllegalArgumentException("--timeout-ms " + timeoutMs + ": must be at least 1");
-        }
+        timeoutMs = timeout.atLeast(1);
+        json = jsonOption.json;
         out = spec.commandLine().getOut();
         if (!noSetup && !setup())
         {
@@ -134,7 +136,7 @@ public final class DemoCommand implements Callable<Integer>
         report.put("stopped", true).put("ok", ok);
         if (json)
         {
-            out.println(MAPPER.writeValueAsString(report));
+            out.println(JsonOutput.write(report));
         }
         out.flush();
         return ok ? Main.EXIT_OK : Main.EXIT_RESOLUTION_FAILURE;
@@ -263,13 +265,14 @@ public final class DemoCommand implements Callable<Integer>
         }
         final ArrayNode events = walk.putArray("events");
         final ArrayNode stepsJson = walk.putArray("steps");
+        String call = "rdma_resolve_addr";
         try
         {
             say("rdma_resolve_addr(dst " + destination.getHostAddress() + ":" + PORT + ", timeout " + timeout + " ms)");
             id.resolveAddr(null, new InetSocketAddress(destination, PORT), timeout);
             final CmEvent addr = event(channel, timeout);
             steps(addr.trace().steps(), stepsJson);
-            events.addObject().put("event", addr.type().name()).put("status", addr.status());
+            events.add(event(addr));
             if (addr.type() != CmEventType.ADDR_RESOLVED)
             {
                 say(addr.type() + " status " + addr.status() + " (" + Errno.name(-addr.status()) + "): " + addr.detail());
@@ -278,10 +281,11 @@ public final class DemoCommand implements Callable<Integer>
             say("ADDR_RESOLVED sgid " + addr.resolution().sgid() + " dgid " + addr.resolution().dgid() + " pkey 0x" +
                 Integer.toHexString(addr.resolution().pkey()));
             say("rdma_resolve_route(timeout " + timeout + " ms)");
+            call = "rdma_resolve_route";
             id.resolveRoute(timeout);
             final CmEvent route = event(channel, timeout);
             steps(route.trace().steps(), stepsJson);
-            events.addObject().put("event", route.type().name()).put("status", route.status());
+            events.add(event(route));
             if (route.type() != CmEventType.ROUTE_RESOLVED)
             {
                 say(route.type() + " status " + route.status() + " (" + Errno.name(-route.status()) + "): " +
@@ -299,8 +303,7 @@ public final class DemoCommand implements Callable<Integer>
         catch (final RdmaCmException ex)
         {
             say("returned " + Errno.name(ex.errno()) + ": " + ex.getMessage());
-            events.addObject().put("returned", Errno.name(ex.errno())).put("code", ex.errno())
-                .put("message", ex.getMessage());
+            events.add(JsonOutput.callError(call, ex.errno(), ex.getMessage()));
             return false;
         }
         finally
@@ -308,6 +311,16 @@ public final class DemoCommand implements Callable<Integer>
             id.destroy();
             walk = null;
         }
+    }
+
+    /** A success as {@code {"event": TYPE, "status": 0}}, a failure event as the renderer's event error. */
+    private static ObjectNode event(final CmEvent event)
+    {
+        if (event.status() == 0)
+        {
+            return MAPPER.createObjectNode().put("event", event.type().name()).put("status", 0);
+        }
+        return JsonOutput.eventError(event, event.type() + " status " + event.status() + ": " + event.detail());
     }
 
     private static CmEvent event(final EventChannel channel, final int timeout) throws InterruptedException
@@ -326,9 +339,8 @@ public final class DemoCommand implements Callable<Integer>
         for (final ResolutionStep step : steps)
         {
             say("  step " + step);
-            json.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
-                .put("took_us", step.tookNanos() / 1000).put("detail", step.detail());
         }
+        json.addAll(JsonOutput.steps(steps));
     }
 
     private static InetAddress address(final LocalPort port)

@@ -42,8 +42,8 @@ public final class DevicesCommand implements Callable<Integer>
         SYSFS
     }
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    private boolean json;
+    @CommandLine.Mixin
+    private JsonOption json = new JsonOption();
 
     @Option(names = "--source", paramLabel = "auto|libibverbs|sysfs", defaultValue = "auto",
         description = "Where to read the devices: libibverbs, sysfs, or auto: libibverbs when it lists devices, "
@@ -97,7 +97,7 @@ public final class DevicesCommand implements Callable<Integer>
             }
         }
         final PrintWriter out = spec.commandLine().getOut();
-        if (json)
+        if (json.json)
         {
             out.println(DevicesJson.toJson(devices, mtus, libibverbsNote));
         }

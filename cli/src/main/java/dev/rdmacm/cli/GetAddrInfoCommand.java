@@ -80,8 +80,8 @@ public final class GetAddrInfoCommand implements Callable<Integer>
         description = "ai_dst_addr: written as --src.")
     private RdmaSockaddr dst;
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    private boolean json;
+    @CommandLine.Mixin
+    private JsonOption json = new JsonOption();
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -92,7 +92,7 @@ public final class GetAddrInfoCommand implements Callable<Integer>
         final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.withDefaults();
         final AddrInfoResult result = resolver.getaddrinfo(absentIfDash(node), absentIfDash(service), hints());
         final PrintWriter out = spec.commandLine().getOut();
-        if (json)
+        if (json.json)
         {
             out.println(GetAddrInfoJson.toJson(result));
         }

@@ -16,12 +16,14 @@ import java.util.HexFormat;
 
 /**
  * The {@code --json} form of a getaddrinfo result: {@code {"entries": [...]}} with the C struct's field
- * names and librdmacm's numeric values, or {@code {"error": NAME, "code": N, "message": TEXT}}.
+ * names and librdmacm's numeric values, or the error of {@link JsonOutput} with {@code "call": "rdma_getaddrinfo"}.
  * IP addresses are strings as the text output prints them, AF_IB addresses objects.
  */
 final class GetAddrInfoJson
 {
     private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
+
+    private static final String CALL = "rdma_getaddrinfo";
 
     private GetAddrInfoJson()
     {
@@ -29,18 +31,19 @@ final class GetAddrInfoJson
 
     static String toJson(final AddrInfoResult result)
     {
-        final ObjectNode root = MAPPER.createObjectNode();
-        switch (result)
+        final ObjectNode root = switch (result)
         {
             case AddrInfoResult.Success success ->
             {
-                final ArrayNode entries = root.putArray("entries");
+                final ObjectNode object = MAPPER.createObjectNode();
+                final ArrayNode entries = object.putArray("entries");
                 success.entries().forEach(entry -> entries.add(entry(entry)));
+                yield object;
             }
-            case AddrInfoResult.EaiError eai -> root.put("error", eai.name()).put("code", eai.code()).put("message", eai.message());
+            case AddrInfoResult.EaiError eai -> JsonOutput.error(eai.name(), eai.code(), eai.message()).put("call", CALL);
             case AddrInfoResult.ErrnoError errno ->
-                root.put("error", errno.name()).put("code", errno.errno()).put("message", errno.message());
-        }
+                JsonOutput.error(errno.name(), errno.errno(), errno.message()).put("call", CALL);
+        };
         return JsonOutput.write(root);
     }
 

@@ -2,10 +2,27 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.resolver.CmEvent;
+import dev.rdmacm.resolver.ResolutionStep;
+import dev.rdmacm.verbs.Errno;
+
+import java.io.PrintWriter;
+import java.util.List;
 
 /**
- * The one Jackson configuration behind every {@code --json} output of the CLI, so that all commands
- * write the same compact one-line JSON, and how a tree becomes that line.
+ * The one renderer of every {@code --json} output of the CLI: the Jackson configuration, how a tree
+ * becomes one compact line, and the shapes all commands share.
+ * <ul>
+ * <li>an error is {@code {"error": NAME, "code": N, "message": TEXT}}, NAME the errno (or EAI) name and
+ * N its number; a failed synchronous call adds {@code "call"} (e.g. {@code "rdma_resolve_addr"}), a
+ * failure event adds {@code "event"} ({@code "ADDR_ERROR"}) and {@code "status"} (the event's status,
+ * -errno);</li>
+ * <li>a success names its event: {@code "event": "ADDR_RESOLVED"};</li>
+ * <li>a trace is {@code "steps": [{"step", "start_us", "took_us", "detail"}...]} and
+ * {@code "transitions": [TEXT...]}.</li>
+ * </ul>
  */
 final class JsonOutput
 {
@@ -27,5 +44,69 @@ final class JsonOutput
             // only a bug can get here: every tree the CLI builds is plain data
             throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
         }
+    }
+
+    /** {@code tree} as one line on {@code out}, flushed. */
+    static void print(final PrintWriter out, final Object tree)
+    {
+        out.println(write(tree));
+        out.flush();
+    }
+
+    /** {@code {"error": NAME, "code": N, "message": TEXT}}. */
+    static ObjectNode error(final String name, final int code, final String message)
+    {
+        return MAPPER.createObjectNode().put("error", name).put("code", code).put("message", message);
+    }
+
+    /** The error of an errno without a call or event (a setup step such as opening the fabric). */
+    static ObjectNode errno(final int errno, final String message)
+    {
+        return error(Errno.name(errno), errno, message);
+    }
+
+    /** A synchronous call that returned {@code errno}: the error plus {@code "call": CALL}. */
+    static ObjectNode callError(final String call, final int errno, final String message)
+    {
+        return errno(errno, message).put("call", call);
+    }
+
+    /** A failure event: the error of its -status plus {@code "event": TYPE, "status": STATUS}. */
+    static ObjectNode eventError(final CmEvent event, final String message)
+    {
+        return errno(-event.status(), message).put("event", event.type().name()).put("status", event.status());
+    }
+
+    /** The number of an errno name ({@code ENODATA} is 61); -1 for a name Linux does not define. */
+    static int errnoNumber(final String name)
+    {
+        for (int errno = 1; errno <= Errno.MAX; errno++)
+        {
+            if (Errno.name(errno).equals(name))
+            {
+                return errno;
+            }
+        }
+        return -1;
+    }
+
+    /** The steps of a trace: {@code [{"step", "start_us", "took_us", "detail"}...]}. */
+    static ArrayNode steps(final List<ResolutionStep> steps)
+    {
+        final ArrayNode list = MAPPER.createArrayNode();
+        for (final ResolutionStep step : steps)
+        {
+            list.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
+                .put("took_us", step.tookNanos() / 1000).put("detail", step.detail());
+        }
+        return list;
+    }
+
+    /** The id state transitions of a trace, one text each. */
+    static ArrayNode transitions(final List<String> transitions)
+    {
+        final ArrayNode list = MAPPER.createArrayNode();
+        transitions.forEach(list::add);
+        return list;
     }
 }

@@ -19,7 +19,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -34,6 +33,7 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     description = {
         "Queries the Subnet Administrator for PathRecords to a destination GID or LID and prints every field.",
+        "Without --fabric the SA is reached over verbs (the first device); --timeout-ms bounds the whole query, retries included.",
         "Exit status: 0 paths found, 1 the SA said no (NO_RECORDS, INVALID_GID...) or did not answer (ETIMEDOUT), 2 bad usage."
     })
 public final class PathCommand implements Callable<Integer>
@@ -81,19 +81,21 @@ public final class PathCommand implements Callable<Integer>
     @Option(names = "--table", description = "SubnAdmGetTable (every record, as saquery) instead of SubnAdmGet")
     boolean table;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", defaultValue = "verbs",
-        description = "verbs[:DEV[:PORT[:sa-gid=GID]]] or ibsim:HOST:PORT:NODE (default ${DEFAULT-VALUE})")
-    String fabric;
+    /** Without {@code --fabric}: the first verbs device. */
+    static final String DEFAULT_FABRIC = "verbs";
 
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
-        description = "deadline of the whole query, retries included (default ${DEFAULT-VALUE})")
-    String timeoutMs;
+    @CommandLine.Mixin
+    FabricOption fabric = new FabricOption();
 
-    @Option(names = "--pcap", paramLabel = "FILE", description = "write every MAD sent and received to FILE (pcap, ERF framing)")
-    String pcap;
+    /** Here the deadline of the whole query, retries included. */
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption();
 
-    @Option(names = "--json", description = "print JSON instead of text")
-    boolean json;
+    @CommandLine.Mixin
+    PcapOption pcap = new PcapOption();
+
+    @CommandLine.Mixin
+    JsonOption json = new JsonOption();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -101,18 +103,14 @@ public final class PathCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final FabricSpec fabricSpec = FabricSpec.parse(fabric);
-        final long timeout = unsigned("--timeout-ms", timeoutMs, Integer.MAX_VALUE);
-        if (timeout == 0)
-        {
-            throw new IllegalArgumentException("--timeout-ms: must be at least 1");
-        }
-        final PcapMadRecorder recorder = pcap == null ? null : PcapMadRecorder.create(Path.of(pcap));
+        final FabricSpec fabricSpec = FabricSpec.parse(fabric.orElse(DEFAULT_FABRIC));
+        final long timeoutMs = timeout.atLeast(1);
+        final PcapMadRecorder recorder = pcap.recorder();
         try (recorder)
         {
-            final MadTransport transport = fabricSpec.open(Duration.ofMillis(Math.min(timeout, 5_000)));
+            final MadTransport transport = fabricSpec.open(Duration.ofMillis(Math.min(timeoutMs, 5_000)));
             final SaClientConfig config = recorder == null ? SaClientConfig.defaults() : SaClientConfig.defaults().withRecorder(recorder);
-            return query(transport, config, timeout);
+            return query(transport, config, timeoutMs);
         }
     }
 
@@ -130,10 +128,9 @@ public final class PathCommand implements Callable<Integer>
             {
                 if (ex.getCause() instanceof SaQueryException failure)
                 {
-                    if (json)
+                    if (json.json)
                     {
-                        spec.commandLine().getOut().println(PathJson.toJson(failure));
-                        spec.commandLine().getOut().flush();
+                        JsonOutput.print(spec.commandLine().getOut(), PathJson.toJson(failure));
                     }
                     spec.commandLine().getErr().println("rdmacm path: " + failure.error() + " (" + failure.error().errno() + "): " +
                         failure.getMessage());
@@ -146,7 +143,7 @@ public final class PathCommand implements Callable<Integer>
                 throw new IllegalStateException("rdmacm path: the SA client did not end the query", ex);
             }
             final PrintWriter out = spec.commandLine().getOut();
-            out.print(json ? PathJson.toJson(paths) + System.lineSeparator() : PathText.format(paths));
+            out.print(json.json ? PathJson.toJson(paths) + System.lineSeparator() : PathText.format(paths));
             out.flush();
             return Main.EXIT_OK;
         }

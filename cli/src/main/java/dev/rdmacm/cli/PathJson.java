@@ -1,6 +1,5 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +11,8 @@ import java.util.List;
 /**
  * The {@code --json} form of {@code rdmacm path}: {@code {"paths": [...]}} with every PathRecord field
  * under its IBA name in snake case, numbers as numbers, GIDs as text, or
- * {@code {"error": NAME, "errno": NAME, "mad_status": N, "message": TEXT}}.
+ * the error of {@link JsonOutput}, {@code {"error": ERRNO, "code": N, "message": TEXT}}, plus the SA's
+ * own {@code "sa_error": NAME} and {@code "mad_status": N}.
  */
 final class PathJson
 {
@@ -30,15 +30,14 @@ final class PathJson
         {
             array.add(path(path));
         }
-        return write(root);
+        return JsonOutput.write(root);
     }
 
-    static String toJson(final SaQueryException failure)
+    static ObjectNode toJson(final SaQueryException failure)
     {
-        final ObjectNode root = MAPPER.createObjectNode();
-        root.put("error", failure.error().name()).put("errno", failure.error().errno())
-            .put("mad_status", failure.madStatus()).put("message", failure.getMessage());
-        return write(root);
+        final String errno = failure.error().errno();
+        return JsonOutput.error(errno, JsonOutput.errnoNumber(errno), failure.getMessage())
+            .put("sa_error", failure.error().name()).put("mad_status", failure.madStatus());
     }
 
     private static ObjectNode path(final PathRecordValue path)
@@ -66,17 +65,5 @@ final class PathJson
         node.put("packet_life_time", path.packetLifeTime());
         node.put("preference", path.preference());
         return node;
-    }
-
-    private static String write(final ObjectNode root)
-    {
-        try
-        {
-            return MAPPER.writeValueAsString(root);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.CmEvent;
 import dev.rdmacm.resolver.CmEventType;
@@ -11,7 +12,12 @@ import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.resolver.netlink.HardwareAddress;
+import dev.rdmacm.resolver.hosts.HostsFile;
 import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.transport.LocalPort;
+import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
@@ -21,7 +27,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.net.InetAddress;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,15 +55,21 @@ public final class ResolveAddrCommand implements Callable<Integer>
     @Option(names = "--src", paramLabel = "SRC", description = "source address to bind (default: the route's choice)")
     private String source;
 
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
-        description = "how long to wait for the neighbour (default ${DEFAULT-VALUE})")
-    private int timeoutMs;
+    @CommandLine.Mixin
+    private TimeoutOption timeout = new TimeoutOption();
 
-    @Option(names = "--json", description = "print the result as one JSON object")
-    private boolean json;
+    @CommandLine.Mixin
+    private JsonOption json = new JsonOption();
 
-    @Option(names = "--trace", description = "print every step and id state transition with timestamps")
-    private boolean trace;
+    @CommandLine.Mixin
+    private TraceOption trace = new TraceOption();
+
+    /** With --hosts: the fabric whose local port the hosts file is matched against. */
+    @CommandLine.Mixin
+    private FabricOption fabric = new FabricOption();
+
+    @CommandLine.Mixin
+    private HostsOption hosts = new HostsOption();
 
     @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
     private String networkNamespace;
@@ -81,10 +93,42 @@ public final class ResolveAddrCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        if (timeoutMs < 0)
+        final int timeoutMs = timeout.atLeast(0);
+        if (hosts.given() != fabric.given())
         {
-            throw new IllegalArgumentException("--timeout-ms " + timeoutMs + ": must be 0 or more");
+            throw new IllegalArgumentException(hosts.given() ?
+                "--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric" :
+                "--fabric needs --hosts: resolve-addr asks no SA, the fabric only names the local port of the hosts file");
         }
+        final HostsFile hostsFile = hosts.read();
+        if (!fabric.given())
+        {
+            return resolve(timeoutMs, null, null);
+        }
+        final SaClient sa;
+        try
+        {
+            sa = SaClient.start(fabric.spec().open(Duration.ofMillis(Math.min(Math.max(timeoutMs, 1), 5_000))),
+                SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+        }
+        catch (final MadTransportException ex)
+        {
+            final String message = "--fabric " + fabric.fabric + ": " + ex.getMessage();
+            if (json.json)
+            {
+                JsonOutput.print(spec.commandLine().getOut(), JsonOutput.errno(Errno.ENODEV, message));
+            }
+            spec.commandLine().getErr().println("rdmacm: " + message);
+            return Main.EXIT_RESOLUTION_FAILURE;
+        }
+        try (sa)
+        {
+            return resolve(timeoutMs, hostsFile, sa.localPort());
+        }
+    }
+
+    private int resolve(final int timeoutMs, final HostsFile hostsFile, final LocalPort local)
+    {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final List<String> transitions = new CopyOnWriteArrayList<>();
@@ -93,6 +137,10 @@ public final class ResolveAddrCommand implements Callable<Integer>
             .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
             .listener((id, from, to, reason) -> transitions.add(String.format(java.util.Locale.ROOT,
                 "%10.3f ms %s -> %s (%s)", (System.nanoTime() - start) / 1e6, from, to, reason)));
+        if (hostsFile != null)
+        {
+            options = HostsOption.neighbours(options, hostsFile, local);
+        }
         if (networkNamespace != null)
         {
             options = options.networkNamespace(NetworkNamespace.byName(networkNamespace));
@@ -104,6 +152,10 @@ public final class ResolveAddrCommand implements Callable<Integer>
         }
         catch (final RdmaCmException ex)
         {
+            if (json.json)
+            {
+                JsonOutput.print(out, JsonOutput.errno(ex.errno(), ex.getMessage()));
+            }
             err.println("rdmacm: " + ex.getMessage());
             return Main.EXIT_RESOLUTION_FAILURE;
         }
@@ -118,15 +170,17 @@ public final class ResolveAddrCommand implements Callable<Integer>
             }
             catch (final RdmaCmException ex)
             {
-                return report(out, err, dst, null, ex.errno(), ex.getMessage(), ex.trace(), transitions);
+                return report(out, err, dst, null, JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()),
+                    ex.getMessage(), ex.trace(), transitions);
             }
             final CmEvent event = channel.getEvent();
             event.ack();
             if (event.type() == CmEventType.ADDR_RESOLVED)
             {
-                return report(out, err, dst, event.resolution(), 0, null, event.trace(), transitions);
+                return report(out, err, dst, event.resolution(), null, null, event.trace(), transitions);
             }
-            return report(out, err, dst, null, -event.status(), event.toString(), event.trace(), transitions);
+            return report(out, err, dst, null, JsonOutput.eventError(event, event.toString()), event.toString(),
+                event.trace(), transitions);
         }
         catch (final InterruptedException ex)
         {
@@ -150,39 +204,28 @@ public final class ResolveAddrCommand implements Callable<Integer>
     }
 
     private int report(final PrintWriter out, final PrintWriter err, final InetAddress dst,
-        final AddressResolution resolution, final int errno, final String message, final ResolutionTrace steps,
+        final AddressResolution resolution, final ObjectNode error, final String message, final ResolutionTrace steps,
         final List<String> transitions)
     {
         final List<ResolutionStep> trail = resolution != null ? resolution.steps() :
             steps != null ? steps.steps() : List.of();
-        if (json)
+        if (json.json)
         {
-            final Map<String, Object> object = new LinkedHashMap<>();
-            object.put("destination", dst.getHostAddress());
+            final ObjectNode object;
             if (resolution != null)
             {
-                object.putAll(fields(resolution));
+                object = JsonOutput.MAPPER.createObjectNode().put("event", CmEventType.ADDR_RESOLVED.name());
+                object.put("destination", dst.getHostAddress());
+                object.setAll(JsonOutput.MAPPER.<ObjectNode>valueToTree(fields(resolution)));
             }
             else
             {
-                object.put("error", Errno.name(errno));
-                object.put("errno", errno);
-                object.put("message", message);
+                object = error.put("destination", dst.getHostAddress());
             }
-            if (trace)
+            if (trace.trace)
             {
-                final List<Object> list = new ArrayList<>();
-                for (final ResolutionStep step : trail)
-                {
-                    final Map<String, Object> s = new LinkedHashMap<>();
-                    s.put("step", step.name());
-                    s.put("start_us", step.startNanos() / 1000);
-                    s.put("took_us", step.tookNanos() / 1000);
-                    s.put("detail", step.detail());
-                    list.add(s);
-                }
-                object.put("steps", list);
-                object.put("transitions", List.copyOf(transitions));
+                object.set("steps", JsonOutput.steps(trail));
+                object.set("transitions", JsonOutput.transitions(transitions));
             }
             out.println(JsonOutput.write(object));
         }
@@ -196,7 +239,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
             {
                 err.println("rdmacm: resolve-addr " + dst.getHostAddress() + ": " + message);
             }
-            if (trace)
+            if (trace.trace)
             {
                 out.println("steps:");
                 trail.forEach(step -> out.println("  " + step));

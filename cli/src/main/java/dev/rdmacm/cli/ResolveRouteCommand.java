@@ -1,6 +1,5 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,7 +9,6 @@ import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.CmEvent;
 import dev.rdmacm.resolver.CmEventType;
 import dev.rdmacm.resolver.EventChannel;
-import dev.rdmacm.resolver.HostsNeighbours;
 import dev.rdmacm.resolver.RdmaCm;
 import dev.rdmacm.resolver.RdmaCmException;
 import dev.rdmacm.resolver.RdmaCmId;
@@ -24,7 +22,6 @@ import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
-import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
@@ -32,12 +29,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,34 +73,32 @@ public final class ResolveRouteCommand implements Callable<Integer>
     @Option(names = "--tos", paramLabel = "T", description = "type of service (rdma_set_service_type), 0-255")
     Integer tos;
 
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
-        description = "timeout of each resolution step (default ${DEFAULT-VALUE})")
-    int timeoutMs;
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption();
 
-    @Option(names = "--fabric", paramLabel = "FABRIC",
-        description = "verbs[:DEV[:PORT[:sa-gid=GID]]] or ibsim:HOST:PORT:NODE: where SA queries go (InfiniBand routes)")
-    String fabric;
+    @CommandLine.Mixin
+    FabricOption fabric = new FabricOption();
 
-    @Option(names = "--hosts", paramLabel = "FILE",
-        description = "ibacm hosts file (address GID per line) used as the IPoIB neighbour table; needs --fabric")
-    Path hosts;
+    @CommandLine.Mixin
+    HostsOption hosts = new HostsOption();
 
     @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
     String networkNamespace;
 
-    @Option(names = "--trace", description = "print every step and id state transition with timestamps")
-    boolean trace;
+    @CommandLine.Mixin
+    TraceOption trace = new TraceOption();
 
-    @Option(names = "--pcap", paramLabel = "FILE", description = "write every MAD sent and received to FILE (pcap, ERF framing: tshark reads it)")
-    Path pcap;
+    @CommandLine.Mixin
+    PcapOption pcap = new PcapOption();
 
-    @Option(names = "--json", description = "print the result as one JSON object")
-    boolean json;
+    @CommandLine.Mixin
+    JsonOption json = new JsonOption();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     private final List<String> transitions = new CopyOnWriteArrayList<>();
+    private int timeoutMs;
     private final Map<String, String> environment;
 
     public ResolveRouteCommand()
@@ -125,9 +117,9 @@ public final class ResolveRouteCommand implements Callable<Integer>
     {
         validate();
         final PrintWriter out = spec.commandLine().getOut();
-        final HostsFile hostsFile = readHosts();
-        final FabricSpec fabricSpec = fabric == null ? null : FabricSpec.parse(fabric);
-        try (PcapMadRecorder recorder = pcap == null ? null : PcapMadRecorder.create(pcap))
+        final HostsFile hostsFile = hosts.read();
+        final FabricSpec fabricSpec = fabric.spec();
+        try (PcapMadRecorder recorder = pcap.recorder())
         {
             SaClient sa = null;
             try
@@ -142,7 +134,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             }
             catch (final MadTransportException ex)
             {
-                return fail(out, Errno.ENODEV, "--fabric " + fabric + ": " + ex.getMessage(), null);
+                return fail(out, JsonOutput.errno(Errno.ENODEV, "--fabric " + fabric.fabric + ": " + ex.getMessage()), null);
             }
             finally
             {
@@ -156,10 +148,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
 
     private void validate()
     {
-        if (timeoutMs <= 0)
-        {
-            throw new IllegalArgumentException("--timeout-ms " + timeoutMs + ": must be at least 1");
-        }
+        timeoutMs = timeout.atLeast(1);
         if (port < 0 || port > 0xffff)
         {
             throw new IllegalArgumentException("--port " + port + ": must be 0-65535");
@@ -168,29 +157,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--tos " + tos + ": must be 0-255");
         }
-        if (hosts != null && fabric == null)
+        if (hosts.given() && !fabric.given())
         {
             throw new IllegalArgumentException("--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric");
         }
-        if (pcap != null && fabric == null)
+        if (pcap.given() && !fabric.given())
         {
             throw new IllegalArgumentException("--pcap needs --fabric: it records the SA MADs sent on that fabric");
-        }
-    }
-
-    private HostsFile readHosts()
-    {
-        if (hosts == null)
-        {
-            return null;
-        }
-        try
-        {
-            return HostsFile.read(hosts);
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalArgumentException("--hosts " + hosts + ": " + ex.getMessage());
         }
     }
 
@@ -207,9 +180,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
         }
         if (hostsFile != null)
         {
-            final LocalPort local = sa.localPort();
-            options = options.hostsNeighbours(new HostsNeighbours(hostsFile,
-                HostsNeighbours.infinibandPort(local.name(), 1, local.gid())));
+            options = HostsOption.neighbours(options, hostsFile, sa.localPort());
         }
         if (networkNamespace != null)
         {
@@ -222,7 +193,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
         }
         catch (final RdmaCmException ex)
         {
-            return fail(out, ex.errno(), ex.getMessage(), null);
+            return fail(out, JsonOutput.errno(ex.errno(), ex.getMessage()), null);
         }
         try (cm; EventChannel channel = cm.createEventChannel())
         {
@@ -240,13 +211,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
             }
             catch (final RdmaCmException ex)
             {
-                return fail(out, ex.errno(), ex.getMessage(),
+                return fail(out, JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()),
                     new Trail(ex.trace() == null ? List.of() : ex.trace().steps(), List.of()));
             }
             final CmEvent addr = next(channel);
             if (addr.type() != CmEventType.ADDR_RESOLVED)
             {
-                return fail(out, -addr.status(), "rdma_resolve_addr: " + addr,
+                return fail(out, JsonOutput.eventError(addr, "rdma_resolve_addr: " + addr),
                     new Trail(addr.trace().steps(), List.of()));
             }
             final AddressResolution resolution = addr.resolution();
@@ -256,13 +227,14 @@ public final class ResolveRouteCommand implements Callable<Integer>
             }
             catch (final RdmaCmException ex)
             {
-                return fail(out, ex.errno(), ex.getMessage(), new Trail(resolution.steps(), ex.trace() == null ?
+                return fail(out, JsonOutput.callError("rdma_resolve_route", ex.errno(), ex.getMessage()),
+                    new Trail(resolution.steps(), ex.trace() == null ?
                     List.of() : ex.trace().steps()));
             }
             final CmEvent route = next(channel);
             if (route.type() != CmEventType.ROUTE_RESOLVED)
             {
-                return fail(out, -route.status(), "rdma_resolve_route: " + route,
+                return fail(out, JsonOutput.eventError(route, "rdma_resolve_route: " + route),
                     new Trail(resolution.steps(), route.trace().steps()));
             }
             print(out, resolution, route.route(), new Trail(resolution.steps(), route.trace().steps()));
@@ -271,7 +243,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            return fail(out, Errno.EINTR, "interrupted", null);
+            return fail(out, JsonOutput.errno(Errno.EINTR, "interrupted"), null);
         }
     }
 
@@ -295,9 +267,9 @@ public final class ResolveRouteCommand implements Callable<Integer>
 
     private void print(final PrintWriter out, final AddressResolution a, final ResolvedRoute route, final Trail steps)
     {
-        if (json)
+        if (json.json)
         {
-            final ObjectNode root = MAPPER.createObjectNode();
+            final ObjectNode root = MAPPER.createObjectNode().put("event", CmEventType.ROUTE_RESOLVED.name());
             root.put("destination", a.destination().getHostAddress());
             root.put("source", a.source().getHostAddress());
             root.put("sgid", a.sgid().toString());
@@ -309,7 +281,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             final ArrayNode records = root.putArray("route");
             route.pathData().forEach(record -> records.add(PathDataJson.of(MAPPER, record)));
             traceJson(root, steps);
-            out.println(write(root));
+            out.println(JsonOutput.write(root));
         }
         else
         {
@@ -331,15 +303,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
         out.flush();
     }
 
-    private int fail(final PrintWriter out, final int errno, final String message, final Trail steps)
+    private int fail(final PrintWriter out, final ObjectNode error, final Trail steps)
     {
-        if (json)
+        final String message = error.get("message").asText();
+        if (json.json)
         {
-            final ObjectNode root = MAPPER.createObjectNode()
-                .put("error", Errno.name(errno)).put("code", errno).put("message", message);
-            traceJson(root, steps == null ? Trail.NONE : steps);
-            out.println(write(root));
-            out.flush();
+            traceJson(error, steps == null ? Trail.NONE : steps);
+            JsonOutput.print(out, error);
         }
         else
         {
@@ -353,28 +323,18 @@ public final class ResolveRouteCommand implements Callable<Integer>
 
     private void traceJson(final ObjectNode root, final Trail trail)
     {
-        if (!trace)
+        if (!trace.trace)
         {
             return;
         }
-        steps(root.putArray("steps"), trail.address());
-        steps(root.putArray("route_steps"), trail.route());
-        final ArrayNode states = root.putArray("transitions");
-        transitions.forEach(states::add);
-    }
-
-    private static void steps(final ArrayNode list, final List<ResolutionStep> steps)
-    {
-        for (final ResolutionStep step : steps)
-        {
-            list.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
-                .put("took_us", step.tookNanos() / 1000).put("detail", step.detail());
-        }
+        root.set("steps", JsonOutput.steps(trail.address()));
+        root.set("route_steps", JsonOutput.steps(trail.route()));
+        root.set("transitions", JsonOutput.transitions(transitions));
     }
 
     private void traceText(final PrintWriter out, final Trail trail)
     {
-        if (!trace)
+        if (!trace.trace)
         {
             return;
         }
@@ -387,17 +347,5 @@ public final class ResolveRouteCommand implements Callable<Integer>
         }
         out.println("transitions:");
         transitions.forEach(t -> out.println("  " + t));
-    }
-
-    private static String write(final ObjectNode root)
-    {
-        try
-        {
-            return MAPPER.writeValueAsString(root);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new UncheckedIOException("cannot write a JSON tree", ex);
-        }
     }
 }

@@ -84,7 +84,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--json", "--numeric-host", "localhost", "7471");
 
         assertEquals(1, run.exit());
-        assertEquals("{\"error\":\"EAI_NONAME\",\"code\":-2,\"message\":\"Name or service not known\"}\n", run.out());
+        assertEquals("{\"error\":\"EAI_NONAME\",\"code\":-2,\"message\":\"Name or service not known\",\"call\":\"rdma_getaddrinfo\"}\n", run.out());
     }
 
     @Test
@@ -93,7 +93,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--json");
 
         assertEquals(1, run.exit());
-        assertEquals("{\"error\":\"EINVAL\",\"code\":22,\"message\":\"Invalid argument\"}\n", run.out());
+        assertEquals("{\"error\":\"EINVAL\",\"code\":22,\"message\":\"Invalid argument\",\"call\":\"rdma_getaddrinfo\"}\n", run.out());
     }
 
     @Test
@@ -144,7 +144,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--json", "--sa", "node", "0x1234");
 
         assertEquals(1, run.exit());
-        assertEquals("{\"error\":\"EOPNOTSUPP\",\"code\":95,\"message\":\"Operation not supported\"}\n", run.out());
+        assertEquals("{\"error\":\"EOPNOTSUPP\",\"code\":95,\"message\":\"Operation not supported\",\"call\":\"rdma_getaddrinfo\"}\n", run.out());
     }
 
     @Test
@@ -153,7 +153,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--json", "--sa", "-", "0x1234");
 
         assertEquals(1, run.exit());
-        assertEquals("{\"error\":\"ENOENT\",\"code\":2,\"message\":\"No such file or directory\"}\n", run.out());
+        assertEquals("{\"error\":\"ENOENT\",\"code\":2,\"message\":\"No such file or directory\",\"call\":\"rdma_getaddrinfo\"}\n", run.out());
     }
 
     @Test

@@ -73,7 +73,8 @@ class PathCommandTest
     {
         final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--json");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.out());
-        assertTrue(run.out().startsWith("{\"error\":\"NO_RECORDS\",\"errno\":\"ENODATA\",\"mad_status\":768,"), run.out());
+        assertTrue(run.out().startsWith("{\"error\":\"ENODATA\",\"code\":61,\"message\":"), run.out());
+        assertTrue(run.out().contains(",\"sa_error\":\"NO_RECORDS\",\"mad_status\":768}"), run.out());
     }
 
     @Test

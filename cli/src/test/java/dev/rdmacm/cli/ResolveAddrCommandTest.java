@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -97,6 +98,14 @@ class ResolveAddrCommandTest
     }
 
     @Test
+    void shouldExitTwoOnAHostsFileWithoutAFabric()
+    {
+        final Run run = runMain("resolve-addr", "10.0.0.5", "--hosts", "/nonexistent/hosts");
+        assertEquals(Main.EXIT_USAGE, run.exit());
+        assertTrue(run.err().contains("--hosts needs --fabric"), run.err());
+    }
+
+    @Test
     void shouldReportARouteErrorWithFailureStatus()
     {
         final Run run = resolve("198.18.1.1");
@@ -126,6 +135,38 @@ class ResolveAddrCommandTest
         final JsonNode transitions = json.get("transitions");
         assertTrue(transitions.get(transitions.size() - 1).asText().endsWith("ADDR_QUERY -> ADDR_RESOLVED (ADDR_RESOLVED 192.0.2.2)"),
             transitions.toString());
+    }
+
+    @Test
+    void shouldNameTheAddrResolvedEventInJson() throws Exception
+    {
+        final Run run = resolve("192.0.2.2", "--json");
+        assertEquals(Main.EXIT_OK, run.exit(), run.err());
+        assertEquals("ADDR_RESOLVED", JSON.readTree(run.out()).get("event").asText());
+    }
+
+    @Test
+    void shouldNameTheCallThatFailedSynchronouslyInJson() throws Exception
+    {
+        final Run run = resolve("198.18.1.1", "--json");
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
+        final JsonNode json = JSON.readTree(run.out());
+        assertEquals("EHOSTUNREACH", json.get("error").asText());
+        assertEquals(113, json.get("code").asInt());
+        assertEquals("rdma_resolve_addr", json.get("call").asText());
+        assertFalse(json.has("event"), json.toString());
+        assertFalse(json.has("errno"), json.toString());
+    }
+
+    @Test
+    void shouldNameTheAddrErrorEventAndItsStatusInJson() throws Exception
+    {
+        final Run run = resolve("192.0.2.250", "--json", "--timeout-ms", "200");
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
+        final JsonNode json = JSON.readTree(run.out());
+        assertEquals("ADDR_ERROR", json.get("event").asText(), json.toString());
+        assertEquals(-json.get("code").asInt(), json.get("status").asInt(), json.toString());
+        assertFalse(json.has("call"), json.toString());
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.Map;
 
 import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code rdmacm resolve-route} on ibsim + OpenSM with a hosts file, checked against saquery. */
@@ -99,6 +100,29 @@ class ResolveRouteCommandTest
         final JsonNode root = new ObjectMapper().readTree(run.out());
         assertEquals("ETIMEDOUT", root.get("error").asText());
         assertEquals(110, root.get("code").asInt());
+    }
+
+    @Test
+    void shouldNameTheRouteResolvedEventInJson() throws Exception
+    {
+        final CommandRun run = run("resolve-route", "10.0.0." + fabric.port("Hca3").lid(), "--fabric", fabricOption("Hca2"),
+            "--hosts", hosts.toString(), "--json");
+
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("ROUTE_RESOLVED", new ObjectMapper().readTree(run.out()).get("event").asText());
+    }
+
+    @Test
+    void shouldNameTheAddrErrorEventAndItsStatusInJson() throws Exception
+    {
+        final CommandRun run = run("resolve-route", "10.0.0.99", "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(),
+            "--timeout-ms", "100", "--json");
+
+        assertEquals(1, run.exit());
+        final JsonNode root = new ObjectMapper().readTree(run.out());
+        assertEquals("ADDR_ERROR", root.get("event").asText(), root.toString());
+        assertEquals(-110, root.get("status").asInt(), root.toString());
+        assertFalse(root.has("call"), root.toString());
     }
 
     @Test
