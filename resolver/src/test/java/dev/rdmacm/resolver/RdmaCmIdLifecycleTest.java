@@ -156,9 +156,11 @@ class RdmaCmIdLifecycleTest
     {
         try (RdmaCmId first = cm.createId(null); RdmaCmId second = cm.createId(null))
         {
-            // A silent neighbour: the future completes 300 ms later, on the loop, after handle() is attached.
+            // A silent neighbour: the future completes on the loop when the timeout ends, which must be after
+            // handle() is attached (or the callback would run here, off the loop). Attaching takes
+            // microseconds; 3 s leaves that margin to any stall short of a fault.
             final CompletableFuture<Throwable> refused = first
-                .resolveAddrAsync(null, InetAddress.getByName("10.4.0.90"), 300)
+                .resolveAddrAsync(null, InetAddress.getByName("10.4.0.90"), 3000)
                 .handle((resolution, error) ->
                 {
                     try

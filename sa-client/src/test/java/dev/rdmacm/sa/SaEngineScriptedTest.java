@@ -135,9 +135,14 @@ class SaEngineScriptedTest
             final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertEquals(SaError.TIMED_OUT, ex.error());
             assertEquals("ETIMEDOUT", ex.error().errno());
-            assertTrue(elapsedMs >= 1000 && elapsedMs < 1300, "ended after " + elapsedMs + " ms");
+            // Never before the deadline; the upper bound is failure()'s 10 s wait, as a loaded machine may be
+            // late to run the engine thread by any amount without that being a fault.
+            assertTrue(elapsedMs >= 1000, "ended after " + elapsedMs + " ms");
             // 100 ms intervals (1000 / 10): retries at 100, 200, 300, then 400 doubling: 500, 900 - the deadline stops it.
-            assertEquals(5, client.counters().get(SaCounter.RETRIES_SENT), client.counters().toString());
+            // The intervals are minimums, so a late engine thread sends fewer, never more; the engine reads the
+            // system clock, so the exact count is not something a test on a shared machine can promise.
+            final long retries = client.counters().get(SaCounter.RETRIES_SENT);
+            assertTrue(retries >= 1 && retries <= 5, client.counters().toString());
         }
     }
 
@@ -153,8 +158,10 @@ class SaEngineScriptedTest
             sa.dropQueries(true);
             final long retriesBefore = client.counters().get(SaCounter.RETRIES_SENT);
             assertEquals(SaError.TIMED_OUT, failure(client.query(table(null), Duration.ofSeconds(3))).error());
-            // Retries at 1074 and 2148 ms; the next would be after the 3 s deadline.
-            assertEquals(2, client.counters().get(SaCounter.RETRIES_SENT) - retriesBefore, client.counters().toString());
+            // Retries at 1074 and 2148 ms; the next would be after the 3 s deadline. More than two is a retry
+            // faster than the SA's response time; fewer only means the engine thread was run late.
+            final long retries = client.counters().get(SaCounter.RETRIES_SENT) - retriesBefore;
+            assertTrue(retries >= 1 && retries <= 2, client.counters().toString());
         }
     }
 
@@ -195,7 +202,8 @@ class SaEngineScriptedTest
             assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
             final SaRequest get = SaRequest.get("test get", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, null);
             assertArrayEquals(records.get(0), client.query(get, TIMEOUT).get(5, TimeUnit.SECONDS).records().get(0));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            // A bound for a hang, not a measurement: the twins are usually dropped within milliseconds.
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (client.counters().get(SaCounter.DROPPED_UNKNOWN_TID) < 2 && System.nanoTime() < deadline)
             {
                 Thread.sleep(5);
@@ -258,12 +266,15 @@ class SaEngineScriptedTest
     {
         final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);
         final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records);
-        try (SaClient client = SaClient.start(sa, fastConfig().withCacheTtl(Duration.ofMillis(200))))
+        // Long enough that only a stalled machine could let it lapse between two back-to-back queries; the
+        // engine reads the system clock, so outliving it takes a real wait.
+        final Duration ttl = Duration.ofSeconds(2);
+        try (SaClient client = SaClient.start(sa, fastConfig().withCacheTtl(ttl)))
         {
             assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
             assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
             assertEquals(1, client.counters().get(SaCounter.SA_QUERIES_SENT));
-            Thread.sleep(300);
+            Thread.sleep(ttl.plusMillis(100).toMillis());
             assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
             assertEquals(2, client.counters().get(SaCounter.SA_QUERIES_SENT));
             client.invalidateCache("ttl");

@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The {@code rdmacm acm-server} service: the ibacm client protocol on a unix stream socket and,
@@ -45,14 +46,14 @@ public final class AcmServer implements AutoCloseable
     private final List<AcmConnection> connections = new ArrayList<>();
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final long startNs = System.nanoTime();
     private volatile boolean running = true;
     private int tcpPort = -1;
     private long nextConnectionId = 1;
     private boolean closed;
 
     private AcmServer(final AcmOptions options, final List<AcmEndpoint> endpoints,
-        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log) throws IOException
+        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
+        final LongSupplier clock) throws IOException
     {
         this.options = options;
         this.log = log;
@@ -100,7 +101,7 @@ public final class AcmServer implements AutoCloseable
         this.unixListener = unix;
         this.tcpListener = tcp;
         this.service = new AcmService(options, endpoints, addressResolver, pathQuerier, log,
-            () -> System.nanoTime() - startNs, selector::wakeup);
+            clock, selector::wakeup);
         this.thread = new Thread(this::run, "acm-server");
     }
 
@@ -111,7 +112,20 @@ public final class AcmServer implements AutoCloseable
     public static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
         final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log) throws IOException
     {
-        final AcmServer server = new AcmServer(options, endpoints, addressResolver, pathQuerier, log);
+        final long startNs = System.nanoTime();
+        return start(options, endpoints, addressResolver, pathQuerier, log, () -> System.nanoTime() - startNs);
+    }
+
+    /**
+     * As {@link #start(AcmOptions, List, AcmAddressResolver, AcmPathQuerier, AcmLog)}, with cache lifetimes
+     * and SA deadlines measured on {@code clock} (monotonic nanoseconds), so that tests can move time
+     * themselves; after moving it they call {@link #wakeUp()} for the deadlines to be looked at again.
+     */
+    static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
+        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
+        final LongSupplier clock) throws IOException
+    {
+        final AcmServer server = new AcmServer(options, endpoints, addressResolver, pathQuerier, log, clock);
         try
         {
             server.preload();
@@ -177,6 +191,12 @@ public final class AcmServer implements AutoCloseable
     public int tcpPort()
     {
         return tcpPort;
+    }
+
+    /** Makes the selector thread look at its deadlines again, as after a change of the clock it was given. */
+    void wakeUp()
+    {
+        selector.wakeup();
     }
 
     public AcmServerFiles files()

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static dev.rdmacm.resolver.acm.AcmRequests.header;
@@ -21,20 +22,27 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Route misses go to the SA one query at a time per endpoint (sa_depth 1), coalesced and timed. */
+/**
+ * Route misses go to the SA one query at a time per endpoint (sa_depth 1), coalesced and timed. The
+ * server runs on a clock only the test moves, so the 400 ms SA deadline (timeout 200 x (retries 1 + 1))
+ * passes when a test says so and never because the machine was slow between two of its steps.
+ */
 class AcmSaQueueTest
 {
     private static final long TIMEOUT_MS = 5_000;
     private static final Gid SGID = Gid.parse("fe80::2:c903:0:1");
+    private static final Duration SA_DEADLINE = Duration.ofMillis(400);
 
     private HeldPathQuerier sa;
+    private ManualClock clock;
     private AcmServerFixture fixture;
 
     @BeforeEach
     void startServer() throws IOException
     {
         sa = new HeldPathQuerier();
-        fixture = AcmServerFixture.start("", sa);
+        clock = new ManualClock();
+        fixture = AcmServerFixture.start("", sa, AcmAddressResolver.NONE, clock);
     }
 
     @AfterEach
@@ -48,6 +56,16 @@ class AcmSaQueueTest
         final RawAcmClient client = new RawAcmClient(fixture.unixSocket());
         client.send(AcmRequests.resolveGid(SGID, dgid, flags));
         return client;
+    }
+
+    private void awaitCounter(final AcmCounter counter, final long atLeast) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+        while (fixture.server.service().counters().get(counter) < atLeast && System.nanoTime() < deadline)
+        {
+            Thread.sleep(5);
+        }
+        assertEquals(atLeast, fixture.server.service().counters().get(counter), counter.label());
     }
 
     private static Gid dgidOf(final HeldPathQuerier.Query query)
@@ -110,11 +128,13 @@ class AcmSaQueueTest
              RawAcmClient b = ask(Gid.parse("fe80::a"), 0))
         {
             final HeldPathQuerier.Query query = sa.next(TIMEOUT_MS);
-            Thread.sleep(100);
+            // Both requests in before the answer, or b would be a cache hit instead of a coalesced waiter.
+            awaitCounter(AcmCounter.RESOLVE, 2);
             query.answer();
             assertEquals(AcmStatus.SUCCESS, header(a.receive(TIMEOUT_MS)).status());
             assertEquals(AcmStatus.SUCCESS, header(b.receive(TIMEOUT_MS)).status());
             assertNull(sa.next(100), "one SA query served both clients");
+            assertEquals(1, fixture.server.service().counters().get(AcmCounter.ROUTE_QUERY));
         }
     }
 
@@ -145,11 +165,20 @@ class AcmSaQueueTest
             assertNotNull(query, "the lookup keeps going in the background");
             query.answer();
         }
-        Thread.sleep(100);
-        try (RawAcmClient again = ask(Gid.parse("fe80::a"), AcmEpFlags.NODELAY))
+        // The answer reaches the cache on the server's thread some time after answer() returns: ask until
+        // it is there, each ask again a NODELAY one that must not start another SA query.
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+        int status;
+        do
         {
-            assertEquals(AcmStatus.SUCCESS, header(again.receive(TIMEOUT_MS)).status());
+            try (RawAcmClient again = ask(Gid.parse("fe80::a"), AcmEpFlags.NODELAY))
+            {
+                status = header(again.receive(TIMEOUT_MS)).status();
+            }
         }
+        while (status == AcmStatus.ENODATA && System.nanoTime() < deadline);
+        assertEquals(AcmStatus.SUCCESS, status);
+        assertNull(sa.next(100), "the cache answered, not a second SA query");
     }
 
     @Test
@@ -162,6 +191,7 @@ class AcmSaQueueTest
             final boolean aFirst = dgidOf(first).equals(Gid.parse("fe80::a"));
             final RawAcmClient unanswered = aFirst ? a : b;
             final RawAcmClient answered = aFirst ? b : a;
+            fixture.advance(clock, SA_DEADLINE);
             assertEquals(AcmStatus.ETIMEDOUT, header(unanswered.receive(TIMEOUT_MS)).status(),
                 "timeout 200 ms x (retries 1 + 1)");
             final HeldPathQuerier.Query second = sa.next(TIMEOUT_MS);
@@ -193,7 +223,8 @@ class AcmSaQueueTest
         final RawAcmClient leaving = ask(Gid.parse("fe80::a"), 0);
         final HeldPathQuerier.Query query = sa.next(TIMEOUT_MS);
         leaving.close();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        // A bound for a hang, not a measurement: the server notices the close within milliseconds.
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (fixture.server.connectionCount() > 0 && System.nanoTime() < deadline)
         {
             Thread.sleep(10);

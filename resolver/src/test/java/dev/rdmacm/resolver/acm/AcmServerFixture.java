@@ -6,8 +6,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -74,6 +76,14 @@ public final class AcmServerFixture implements AutoCloseable
     static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier,
         final AcmAddressResolver resolver) throws IOException
     {
+        final long startNs = System.nanoTime();
+        return start(extraOptions, querier, resolver, () -> System.nanoTime() - startNs);
+    }
+
+    /** A server whose deadlines and lifetimes run on {@code clock}; see {@link #advance(ManualClock, Duration)}. */
+    static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier,
+        final AcmAddressResolver resolver, final LongSupplier clock) throws IOException
+    {
         final Path dir = Files.createTempDirectory("rdmacm-acm");
         Files.writeString(dir.resolve("ibacm_addr.cfg"), ENDPOINTS);
         Files.writeString(dir.resolve("ibacm_hosts.data"), HOSTS);
@@ -97,7 +107,7 @@ public final class AcmServerFixture implements AutoCloseable
         final AcmLog log = new AcmLog(new PrintStream(bytes, true, StandardCharsets.UTF_8), 1);
         try
         {
-            final AcmServer server = AcmServer.start(options, endpoints, resolver, querier, log);
+            final AcmServer server = AcmServer.start(options, endpoints, resolver, querier, log, clock);
             return new AcmServerFixture(dir, server);
         }
         catch (final IOException | RuntimeException ex)
@@ -105,6 +115,13 @@ public final class AcmServerFixture implements AutoCloseable
             deleteTree(dir);
             throw ex;
         }
+    }
+
+    /** Moves the server's clock on and has it look at its deadlines. */
+    void advance(final ManualClock clock, final Duration by)
+    {
+        clock.advance(by);
+        server.wakeUp();
     }
 
     Path unixSocket()

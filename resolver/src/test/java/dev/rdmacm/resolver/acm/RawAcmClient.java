@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver.acm;
 
 import dev.rdmacm.protocol.acm.AcmHeader;
+import dev.rdmacm.protocol.acm.AcmOp;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -18,6 +19,9 @@ import java.nio.file.Path;
  */
 final class RawAcmClient implements AutoCloseable
 {
+    /** A transaction id no test request uses, to tell the marker's reply from any other. */
+    private static final long MARKER_TID = 0x6d61_726b_6572_0001L;
+
     private final SocketChannel channel;
     private final Selector selector;
 
@@ -62,6 +66,20 @@ final class RawAcmClient implements AutoCloseable
         System.arraycopy(header, 0, all, 0, AcmHeader.LENGTH);
         System.arraycopy(body, 0, all, AcmHeader.LENGTH, body.length);
         return all;
+    }
+
+    /**
+     * True when the next reply is the one to a marker request sent now, that is when no other reply was
+     * still to come. The server answers one connection's requests in order, so unlike
+     * {@link #silentFor(long)} this has no quiet period that a slow machine could outlast.
+     */
+    boolean nothingBeforeMarker(final long timeoutMs) throws IOException
+    {
+        final byte[] marker = AcmRequests.perfQuery();
+        new AcmHeader().wrap(new UnsafeBuffer(marker), 0).tid(MARKER_TID);
+        send(marker);
+        final AcmHeader reply = AcmRequests.header(receive(timeoutMs));
+        return reply.opcode() == (AcmOp.PERF_QUERY | AcmOp.ACK) && reply.tid() == MARKER_TID;
     }
 
     /** True when nothing arrives within {@code timeoutMs}. */

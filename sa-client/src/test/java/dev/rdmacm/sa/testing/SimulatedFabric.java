@@ -27,7 +27,12 @@ import java.util.stream.Stream;
  */
 public final class SimulatedFabric implements AutoCloseable
 {
-    public static final String UMAD2SIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+    /**
+     * umad2sim's preload library, wherever this machine's multiarch layout put it (Debian's libumad2sim0
+     * installs it under /usr/lib/&lt;triplet&gt;/umad2sim/); when it is nowhere, the path it has on x86-64,
+     * so that {@link #requirePeers()} names both the path and the package to install.
+     */
+    public static final String UMAD2SIM = findUmad2sim();
     /** The node OpenSM attaches as; its SA answers at this node's LID. */
     public static final String SM_NODE = "Hca1";
     /** The HCA names of {@code topo.net}. */
@@ -101,6 +106,26 @@ public final class SimulatedFabric implements AutoCloseable
         Peers.requireCommand("opensm", "opensm");
         Peers.requireCommand("saquery", "infiniband-diags");
         Peers.requireFile(UMAD2SIM, "libumad2sim0 (ibsim-utils)");
+    }
+
+    private static String findUmad2sim()
+    {
+        final String library = "umad2sim/libumad2sim.so";
+        final List<Path> candidates = new ArrayList<>();
+        try (Stream<Path> libDirs = Files.list(Path.of("/usr/lib")))
+        {
+            // The multiarch triplets (x86_64-linux-gnu, aarch64-linux-gnu, ...), sorted for a stable choice.
+            libDirs.filter(Files::isDirectory).sorted().forEach(dir -> candidates.add(dir.resolve(library)));
+        }
+        catch (final IOException ex)
+        {
+            // No /usr/lib to list: fall through to the fixed places and the requirement's message.
+        }
+        candidates.add(Path.of("/usr/lib", library));
+        candidates.add(Path.of("/usr/lib64", library));
+        candidates.add(Path.of("/usr/local/lib", library));
+        return candidates.stream().filter(Files::isRegularFile).findFirst()
+            .orElse(Path.of("/usr/lib/x86_64-linux-gnu", library)).toString();
     }
 
     private static SimulatedFabric startIbsim(final Path dir, final Path topology)
