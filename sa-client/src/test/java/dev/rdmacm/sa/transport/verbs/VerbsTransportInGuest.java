@@ -192,7 +192,9 @@ class VerbsTransportInGuest
         startSa(test, Script.droppingFirst(2));
         start(SaClientConfig.defaults().withRetryPolicy(EVERY_SECOND));
 
-        final PathRecordValue path = getPath(Duration.ofSeconds(3));
+        // A deadline far past the two one-second intervals: under TCG on a loaded host a retry can come
+        // late, and that must not turn into a timeout here.
+        final PathRecordValue path = getPath(Duration.ofSeconds(10));
 
         final List<Received> gets = sa.awaitReceived(TestSaOverUmad.PATH_RECORD, 3, SETTLE);
         assertEquals(3, gets.size(), sa.log());
@@ -201,8 +203,10 @@ class VerbsTransportInGuest
         for (int i = 1; i < gets.size(); i++)
         {
             final long gapMicros = gets.get(i).micros() - gets.get(i - 1).micros();
-            // The interval is never shortened; the wire may stretch or squeeze it by its jitter.
-            assertTrue(gapMicros > 950_000 && gapMicros < 1_500_000, "retry " + i + " came " + gapMicros + " us after the last\n" + sa.log());
+            // The interval is never shortened (less the wire's jitter); a late one only means a loaded host,
+            // so the upper bound catches a lost timer, not a slow one.
+            assertTrue(gapMicros > 950_000 && gapMicros < 5_000_000, "retry " + i + " came " + gapMicros + " us after the last\n"
+                + sa.log());
         }
         assertEquals(2, client.counters().get(SaCounter.RETRIES_SENT));
         assertEquals(1, client.counters().get(SaCounter.SA_QUERIES_SENT));
@@ -224,11 +228,12 @@ class VerbsTransportInGuest
         final SaQueryException failure = (SaQueryException)ex.getCause();
         assertEquals(SaError.TIMED_OUT, failure.error());
         assertEquals(-1, failure.madStatus());
-        assertEquals(TO_THE_SA_PORT.toRequest().description() + ": no answer from the SA at GID " + SA_GID +
-            " within 3000 ms (2 retries, ETIMEDOUT)", failure.getMessage());
-        assertTrue(elapsedMillis >= 3000 && elapsedMillis < 4000, "failed after " + elapsedMillis + " ms");
+        assertTrue(elapsedMillis >= 3000 && elapsedMillis < 10_000, "failed after " + elapsedMillis + " ms");
+        // Two retries fit in 3 s at one a second; a loaded host may fit only one before the deadline, never three.
         final List<Received> gets = sa.awaitReceived(TestSaOverUmad.PATH_RECORD, 3, SETTLE);
-        assertEquals(3, gets.size(), sa.log());
+        assertTrue(gets.size() == 2 || gets.size() == 3, sa.log());
+        assertEquals(TO_THE_SA_PORT.toRequest().description() + ": no answer from the SA at GID " + SA_GID +
+            " within 3000 ms (" + (gets.size() - 1) + " retries, ETIMEDOUT)", failure.getMessage());
         assertEquals(1, gets.stream().map(Received::tid).distinct().count(), sa.log());
         assertEquals(List.of(), sa.sent());
     }
