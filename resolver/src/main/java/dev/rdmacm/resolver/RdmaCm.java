@@ -5,6 +5,7 @@ import dev.rdmacm.resolver.netlink.NetlinkException;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.Errno;
 import dev.rdmacm.verbs.posix.NativeCallException;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
@@ -46,10 +47,16 @@ public final class RdmaCm implements AutoCloseable
         Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener,
         HostsNeighbours hostsNeighbours, SaClient sa)
     {
+        /**
+         * This machine's RDMA devices as sysfs shows them now ({@code $SYSFS_PATH} or {@code /sys}; none
+         * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no SA.
+         *
+         * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
+         */
         public static Options defaults()
         {
-            return new Options(null, GidDirectory.NONE, NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE,
-                null, null);
+            return new Options(null, SysfsGidDirectory.read(SysfsDevices.root(System.getenv())),
+                NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null);
         }
 
         public Options networkNamespace(final Path path)

@@ -1,9 +1,7 @@
 package dev.rdmacm.resolver.kernel;
 
 import dev.rdmacm.resolver.RdmaCm;
-import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.testing.Peers;
-import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,8 +46,8 @@ class AddressResolutionAgainstKernelCmInGuest
         final String share = System.getenv("RDMACM_GUEST_SHARE");
         Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelCmOnSoftRoceTest)");
         kernel = KernelCmOracle.run(Path.of(share, "cm_oracle"), CASES);
-        // The guest's real GID tables: RdmaCm's default directory has no devices at all.
-        cm = RdmaCm.open(RdmaCm.Options.defaults().gids(SysfsGidDirectory.read(SysfsDevices.root(System.getenv()))));
+        // The defaults, as an application would open it: the guest's real devices, read from sysfs.
+        cm = RdmaCm.open();
     }
 
     @AfterAll
