@@ -9,6 +9,7 @@ import dev.rdmacm.resolver.netlink.Route;
 import dev.rdmacm.resolver.netlink.Rtnetlink;
 import dev.rdmacm.verbs.posix.NativeCallException;
 import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.verbs.GidType;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -279,9 +280,14 @@ final class AddressResolver implements AddressRules
         }
         p.trace.record("gid match", start, binding + " (loopback: DGID = SGID)");
         final InetAddress source = p.source != null ? p.source : loopbackOf(p.destination);
+        // On RoCE the GIDs an id reports are rdma_ip2gid of its addresses (rdma_read_gids, which
+        // librdmacm's RDMA_USER_CM_QUERY_GID returns), not the bound port's GID: 127.0.0.1 gives
+        // ::ffff:127.0.0.1 (the real kernel in KernelCmOnSoftRoceTest). InfiniBand keeps the port's GID.
+        final boolean roce = binding.gidType() != GidType.IB;
+        final Gid sgid = roce ? GidDerivation.ipToGid(source) : binding.gid();
+        final Gid dgid = roce ? GidDerivation.ipToGid(p.destination) : binding.gid();
         return new AddressResolution(source, p.destination, true, 0, null, 0, null, NetworkType.IB, 0,
-            new byte[0], new byte[0], new byte[0], binding.gid(), binding.gid(), binding.pkey(), binding,
-            p.trace.steps());
+            new byte[0], new byte[0], new byte[0], sgid, dgid, binding.pkey(), binding, p.trace.steps());
     }
 
     /** {@code cma_acquire_dev_by_src_ip} for one netdev: IPoIB by hardware-address GID, RoCE by IP GID. */

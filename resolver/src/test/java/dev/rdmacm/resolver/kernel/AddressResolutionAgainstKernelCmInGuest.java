@@ -20,9 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * in the same guest ({@link KernelCmGuest}): the event or the synchronous errno, and on success the
  * device, port, source and destination, GIDs and P_Key, as text, field by field.
  * <p>
- * The first step of issue 12: the cases below are the ones whose address fields agree today. Ports
- * (the kernel binds a random source port; we have none yet), the route fields and loopback
- * (the kernel resolves 127.0.0.1 to {@code ::ffff:127.0.0.1} on the first device) are that issue's.
+ * The first step of issue 12: every case here agrees. Still to compare there: ports (the kernel binds a
+ * random source port; we have none yet), the route fields, and an IPv4-mapped IPv6 destination, which
+ * the kernel refuses with ENETUNREACH while Java's {@code InetAddress} turns it into IPv4 before our
+ * resolver sees it.
  */
 class AddressResolutionAgainstKernelCmInGuest
 {
@@ -35,7 +36,17 @@ class AddressResolutionAgainstKernelCmInGuest
         new CmCase("silent-peer", KernelCmGuest.SILENT_IPV4, null, 1000),
         new CmCase("no-route", KernelCmGuest.UNROUTED_IPV4, null, 1000),
         new CmCase("unreachable-route", KernelCmGuest.UNREACHABLE_IPV4, null, 1000),
-        new CmCase("source-not-configured", KernelCmGuest.PEER_IPV4, KernelCmGuest.UNCONFIGURED_IPV4, 1000));
+        new CmCase("source-not-configured", KernelCmGuest.PEER_IPV4, KernelCmGuest.UNCONFIGURED_IPV4, 1000),
+        new CmCase("wildcard-source-ipv4", KernelCmGuest.PEER_IPV4, "0.0.0.0", 2000),
+        new CmCase("wildcard-source-ipv6", KernelCmGuest.PEER_IPV6, "::", 2000),
+        new CmCase("source-on-another-netdev", KernelCmGuest.PEER_IPV4, KernelCmGuest.PLAIN_OWN_IPV4, 1000),
+        new CmCase("netdev-without-rdma", KernelCmGuest.PLAIN_PEER_IPV4, null, 1000),
+        new CmCase("blackhole-route", KernelCmGuest.BLACKHOLE_IPV4, null, 1000),
+        new CmCase("prohibit-route", KernelCmGuest.PROHIBIT_IPV4, null, 1000),
+        new CmCase("loopback-ipv4", "127.0.0.1", null, 1000),
+        new CmCase("loopback-ipv6", "::1", null, 1000),
+        new CmCase("zero-ipv4", "0.0.0.0", null, 1000),
+        new CmCase("zero-ipv6", "::", null, 1000));
 
     private static Map<String, Map<String, String>> kernel;
     private static RdmaCm cm;
