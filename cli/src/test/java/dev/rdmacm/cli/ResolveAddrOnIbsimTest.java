@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.resolver.testing.FabricHosts;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -18,31 +18,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** {@code rdmacm resolve-addr --fabric F --hosts FILE} on ibsim + OpenSM: the shared --hosts option. */
 class ResolveAddrOnIbsimTest
 {
-    private static SimulatedFabric fabric;
-    private static Path hosts;
+    @RegisterExtension
+    static final SimulatedFabricExtension FABRIC = SimulatedFabricExtension.perClass();
 
     @TempDir
-    static Path dir;
-
-    @BeforeAll
-    static void start() throws Exception
-    {
-        fabric = SimulatedFabric.start();
-        hosts = FabricHosts.write(fabric, dir);
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        if (fabric != null)
-        {
-            fabric.close();
-        }
-    }
+    Path dir;
 
     @Test
     void shouldResolveTheDestinationGidFromTheHostsFile() throws Exception
     {
+        final SimulatedFabric fabric = FABRIC.fabric();
+        final Path hosts = FabricHosts.write(fabric, dir);
         final FabricPort destination = fabric.port("Hca3");
 
         final CommandRun run = run("resolve-addr", "10.0.0." + destination.lid(), "--json",

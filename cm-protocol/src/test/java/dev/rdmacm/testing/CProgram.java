@@ -1,6 +1,7 @@
 package dev.rdmacm.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +52,36 @@ public final class CProgram
         {
             deleteTree(dir);
         }
+    }
+
+    /**
+     * Compiles the C source {@code resource} (found beside {@code owner}) with gcc and {@code flags} into
+     * {@code directory}/{@code binaryName}, and returns the binary: for a test double or an oracle that a
+     * test runs itself, on the host or inside a kernel guest. Fails the test with gcc's diagnostics.
+     */
+    public static Path compile(final Class<?> owner, final String resource, final Path directory, final String binaryName,
+        final String... flags)
+    {
+        Peers.requireCommand("gcc", "gcc");
+        final Path source = directory.resolve(resource);
+        final Path binary = directory.resolve(binaryName);
+        try (InputStream in = owner.getResourceAsStream(resource))
+        {
+            if (in == null)
+            {
+                throw new AssertionError(resource + " is not on the test class path beside " + owner.getName());
+            }
+            Files.createDirectories(directory);
+            Files.write(source, in.readAllBytes());
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot write " + source + ": " + ex, ex);
+        }
+        final List<String> command = new ArrayList<>(List.of("gcc", "-o", binary.toString(), source.toString()));
+        command.addAll(List.of(flags));
+        HostCommand.run(Duration.ofMinutes(2), directory, command).orFail("compiling " + resource);
+        return binary;
     }
 
     private static String run(final List<String> command)

@@ -1,10 +1,10 @@
 package dev.rdmacm.resolver.kernel;
 
+import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.Peers;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,19 +32,7 @@ final class KernelCmOracle
     static Path compile(final Path directory)
     {
         Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
-        final Path source = directory.resolve("cm_oracle.c");
-        final Path binary = directory.resolve("cm_oracle");
-        try (InputStream in = KernelCmOracle.class.getResourceAsStream("cm_oracle.c"))
-        {
-            Files.write(source, in.readAllBytes());
-        }
-        catch (final IOException | NullPointerException ex)
-        {
-            throw new AssertionError("cannot write cm_oracle.c into " + directory + ": " + ex, ex);
-        }
-        HostCommand.run(LIMIT, "gcc", "-O0", "-Wall", "-o", binary.toString(), source.toString(), "-lrdmacm", "-libverbs")
-            .orFail("compiling the kernel-CM oracle");
-        return binary;
+        return CProgram.compile(KernelCmOracle.class, "cm_oracle.c", directory, "cm_oracle", "-O0", "-Wall", "-lrdmacm", "-libverbs");
     }
 
     /** Runs every case through the oracle at {@code binary}; fields by case name, in output order. */

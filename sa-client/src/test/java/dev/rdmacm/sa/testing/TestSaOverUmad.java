@@ -1,11 +1,10 @@
 package dev.rdmacm.sa.testing;
 
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -94,11 +92,11 @@ public final class TestSaOverUmad implements AutoCloseable
     {
     }
 
-    private final Process process;
+    private final StartedProcess process;
     private final Path log;
     private final String device;
 
-    private TestSaOverUmad(final Process process, final Path log, final String device)
+    private TestSaOverUmad(final StartedProcess process, final Path log, final String device)
     {
         this.process = process;
         this.log = log;
@@ -108,29 +106,8 @@ public final class TestSaOverUmad implements AutoCloseable
     /** Compiles the double with gcc against libibumad into {@code directory}; returns the binary. */
     public static Path compile(final Path directory)
     {
-        Peers.requireCommand("gcc", "gcc");
         Peers.requireFile("/usr/include/infiniband/umad.h", "libibumad-dev");
-        try
-        {
-            Files.createDirectories(directory);
-            final Path source = directory.resolve(SOURCE);
-            try (InputStream in = TestSaOverUmad.class.getResourceAsStream(SOURCE))
-            {
-                if (in == null)
-                {
-                    throw new AssertionError(SOURCE + " is not on the test class path next to " + TestSaOverUmad.class.getName());
-                }
-                Files.write(source, in.readAllBytes());
-            }
-            final Path binary = directory.resolve(BINARY_NAME);
-            HostCommand.run(Duration.ofMinutes(2), directory, List.of("gcc", "-O1", "-Wall", "-Werror", "-o", binary.toString(),
-                source.toString(), "-libumad")).orFail("compiling the umad SA test double");
-            return binary;
-        }
-        catch (final IOException ex)
-        {
-            throw new AssertionError("cannot write " + SOURCE + " to " + directory + ": " + ex, ex);
-        }
+        return CProgram.compile(TestSaOverUmad.class, SOURCE, directory, BINARY_NAME, "-O1", "-Wall", "-Werror", "-libumad");
     }
 
     /**
@@ -144,16 +121,7 @@ public final class TestSaOverUmad implements AutoCloseable
     {
         final List<String> command = new ArrayList<>(List.of(binary.toString(), "--device", device, "--port", "1"));
         command.addAll(script.arguments());
-        final Process process;
-        try
-        {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
-        }
-        catch (final IOException ex)
-        {
-            throw new AssertionError("cannot start " + String.join(" ", command) + ": " + ex, ex);
-        }
+        final StartedProcess process = StartedProcess.start("the umad SA test double", command, binary.getParent(), Map.of(), log);
         final TestSaOverUmad sa = new TestSaOverUmad(process, log, device);
         final long deadline = System.nanoTime() + limit.toNanos();
         while (true)
@@ -226,20 +194,7 @@ public final class TestSaOverUmad implements AutoCloseable
     @Override
     public void close()
     {
-        process.destroy();
-        try
-        {
-            if (!process.waitFor(3, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly();
-                process.waitFor(3, TimeUnit.SECONDS);
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        process.close();
     }
 
     private <T> List<T> parse(final String kind, final Function<Map<String, String>, T> decode)
