@@ -1,11 +1,11 @@
 package dev.rdmacm.benchmarks;
 
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.resolver.FixedGidDirectory;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.cm.FixedGidDirectory;
+import dev.rdmacm.cm.GidDirectory;
 import dev.rdmacm.verbs.GidType;
-import dev.rdmacm.resolver.RdmaPortBinding;
-import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.cm.RdmaPortBinding;
+import dev.rdmacm.libc.NetworkNamespace;
 
 import java.nio.file.Path;
 import java.util.List;

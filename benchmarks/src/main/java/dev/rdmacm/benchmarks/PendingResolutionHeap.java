@@ -1,9 +1,9 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.resolver.CmEvent;
-import dev.rdmacm.resolver.EventChannel;
-import dev.rdmacm.resolver.RdmaCm;
-import dev.rdmacm.resolver.RdmaCmId;
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmId;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;

@@ -1,12 +1,12 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.resolver.AddressResolution;
-import dev.rdmacm.resolver.RdmaCm;
-import dev.rdmacm.resolver.RdmaCmId;
-import dev.rdmacm.resolver.netlink.Neighbour;
-import dev.rdmacm.resolver.netlink.Route;
-import dev.rdmacm.resolver.netlink.Rtnetlink;
-import dev.rdmacm.resolver.posix.NetworkNamespace;
+import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.netlink.Neighbour;
+import dev.rdmacm.netlink.Route;
+import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.libc.NetworkNamespace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,13 +1,13 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.resolver.acm.AcmAddressResolver;
-import dev.rdmacm.resolver.acm.AcmEndpoint;
-import dev.rdmacm.resolver.acm.AcmEndpointFile;
-import dev.rdmacm.resolver.acm.AcmLog;
-import dev.rdmacm.resolver.acm.AcmOptions;
-import dev.rdmacm.resolver.acm.AcmPathQuerier;
-import dev.rdmacm.resolver.acm.AcmServer;
-import dev.rdmacm.resolver.acm.SaPathQuerier;
+import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmEndpoint;
+import dev.rdmacm.acm.AcmEndpointFile;
+import dev.rdmacm.acm.AcmLog;
+import dev.rdmacm.acm.AcmOptions;
+import dev.rdmacm.acm.AcmPathQuerier;
+import dev.rdmacm.acm.AcmServer;
+import dev.rdmacm.acm.SaPathQuerier;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import picocli.CommandLine;

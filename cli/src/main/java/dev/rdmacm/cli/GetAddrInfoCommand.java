@@ -1,13 +1,13 @@
 package dev.rdmacm.cli;
 
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
-import dev.rdmacm.resolver.addrinfo.AddressFamily;
-import dev.rdmacm.resolver.addrinfo.QpType;
-import dev.rdmacm.resolver.addrinfo.RaiFlags;
-import dev.rdmacm.resolver.addrinfo.RdmaAddrInfoHints;
-import dev.rdmacm.resolver.addrinfo.RdmaGetAddrInfo;
-import dev.rdmacm.resolver.addrinfo.RdmaSockaddr;
+import dev.rdmacm.addrinfo.AddrInfoResult;
+import dev.rdmacm.addrinfo.AddressFamily;
+import dev.rdmacm.addrinfo.QpType;
+import dev.rdmacm.addrinfo.RaiFlags;
+import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
+import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
+import dev.rdmacm.addrinfo.RdmaSockaddr;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.ServiceId;
-import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
-import dev.rdmacm.resolver.addrinfo.IbSockaddr;
-import dev.rdmacm.resolver.addrinfo.OpaqueSockaddr;
-import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
-import dev.rdmacm.resolver.addrinfo.RdmaSockaddr;
+import dev.rdmacm.addrinfo.AddrInfoResult;
+import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.addrinfo.OpaqueSockaddr;
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.addrinfo.RdmaSockaddr;
 
 import java.util.HexFormat;
 

@@ -2,12 +2,12 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.path.IbvPathData;
-import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
-import dev.rdmacm.resolver.addrinfo.AddressFamily;
-import dev.rdmacm.resolver.addrinfo.QpType;
-import dev.rdmacm.resolver.addrinfo.RaiFlags;
-import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
-import dev.rdmacm.resolver.addrinfo.RdmaSockaddr;
+import dev.rdmacm.addrinfo.AddrInfoResult;
+import dev.rdmacm.addrinfo.AddressFamily;
+import dev.rdmacm.addrinfo.QpType;
+import dev.rdmacm.addrinfo.RaiFlags;
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.addrinfo.RdmaSockaddr;
 
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,8 +1,8 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.resolver.HostsNeighbours;
-import dev.rdmacm.resolver.RdmaCm;
-import dev.rdmacm.resolver.hosts.HostsFile;
+import dev.rdmacm.cm.HostsNeighbours;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.sa.transport.LocalPort;
 import picocli.CommandLine.Option;
 

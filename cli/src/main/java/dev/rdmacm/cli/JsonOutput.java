@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.resolver.CmEvent;
-import dev.rdmacm.resolver.ResolutionStep;
-import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.ResolutionStep;
+import dev.rdmacm.libc.Errno;
 
 import java.io.PrintWriter;
 import java.util.List;

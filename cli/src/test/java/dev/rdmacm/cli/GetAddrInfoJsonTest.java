@@ -3,10 +3,10 @@ package dev.rdmacm.cli;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.Selector;
-import dev.rdmacm.resolver.addrinfo.AddrInfoResult;
-import dev.rdmacm.resolver.addrinfo.AddressFamily;
-import dev.rdmacm.resolver.addrinfo.IbSockaddr;
-import dev.rdmacm.resolver.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.addrinfo.AddrInfoResult;
+import dev.rdmacm.addrinfo.AddressFamily;
+import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

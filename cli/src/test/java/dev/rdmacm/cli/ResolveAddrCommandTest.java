@@ -2,7 +2,7 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rdmacm.resolver.testing.NamespaceTopology;
+import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -2,7 +2,7 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rdmacm.resolver.testing.FabricHosts;
+import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.testing.Tshark;

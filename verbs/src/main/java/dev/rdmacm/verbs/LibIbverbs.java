@@ -1,5 +1,6 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.libc.Errno;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -16,7 +17,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Every method handle into libibverbs, looked up once when this class initialises, in the manner of
  * Lucene's {@code PosixNativeAccess}. The libc calls the verbs need ({@code if_indextoname}) are in
- * {@link dev.rdmacm.verbs.posix.Libc}, the project's one libc binding.
+ * {@link dev.rdmacm.libc.Libc}, the project's one libc binding.
  * <p>
  * Exported functions are bound to their symbols and capture errno. The entry points that
  * {@code verbs.h} defines as {@code static inline} (post_send, post_recv, poll_cq, req_notify_cq and

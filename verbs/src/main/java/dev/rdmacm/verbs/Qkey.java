@@ -1,5 +1,7 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.libc.Errno;
+
 /**
  * Q_Keys and the rule about privileged ones: a Q_Key with bit 31 set (such as the SA's and GSI's
  * well-known 0x80010000) may be set on a user QP only with CAP_NET_RAW (Linux 6.4, and the stable

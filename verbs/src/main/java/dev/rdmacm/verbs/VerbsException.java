@@ -1,5 +1,7 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.libc.Errno;
+
 /**
  * The one exception this module throws for a failed native call: it names the libibverbs (or libc)
  * call, the errno number and its symbolic name, and what was being done, e.g.

@@ -1,7 +1,7 @@
 package dev.rdmacm.verbs;
 
-import dev.rdmacm.verbs.posix.Libc;
-import dev.rdmacm.verbs.posix.NativeCallException;
+import dev.rdmacm.libc.Libc;
+import dev.rdmacm.libc.NativeCallException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,5 +1,6 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,9 +1,9 @@
 package dev.rdmacm.sa.transport.verbs;
 
 import dev.rdmacm.sa.transport.MadTransportException;
-import dev.rdmacm.verbs.Errno;
-import dev.rdmacm.verbs.posix.Libc;
-import dev.rdmacm.verbs.posix.NativeCallException;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.Libc;
+import dev.rdmacm.libc.NativeCallException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

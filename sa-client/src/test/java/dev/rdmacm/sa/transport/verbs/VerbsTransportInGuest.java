@@ -27,7 +27,7 @@ import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.AddressHandle;
 import dev.rdmacm.verbs.AddressVector;
 import dev.rdmacm.verbs.CompletionQueue;
-import dev.rdmacm.verbs.Errno;
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.verbs.IbvConstants;
 import dev.rdmacm.verbs.MemoryRegion;
 import dev.rdmacm.verbs.ProtectionDomain;

@@ -1,0 +1,29 @@
+package dev.rdmacm.acm;
+
+import dev.rdmacm.protocol.Gid;
+
+/**
+ * Where destination GIDs come from on an address-cache miss (normally the netlink neighbour
+ * resolver: an IPoIB neighbour's hardware address holds the GID in bytes 4-19). Completes each
+ * lookup at most once, from any thread; the service enforces the deadline.
+ */
+public interface AcmAddressResolver extends AutoCloseable
+{
+    /** The resolver used when none is configured: every lookup ends in ENODATA at once. */
+    AcmAddressResolver NONE = (endpoint, destination, completion) ->
+        completion.onError(dev.rdmacm.protocol.acm.AcmStatus.ENODATA, "no address resolver configured");
+
+    void resolve(AcmEndpoint endpoint, AcmAddress destination, Completion completion);
+
+    @Override
+    default void close()
+    {
+    }
+
+    interface Completion
+    {
+        void onGid(Gid gid);
+
+        void onError(int acmStatus, String reason);
+    }
+}

@@ -1,0 +1,122 @@
+package dev.rdmacm.acm;
+
+import dev.rdmacm.protocol.Gid;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The endpoint file: ibacm's {@code ibacm_addr.cfg} ({@code address device port pkey} per line,
+ * {@code #} comments, addresses on the same device, port and P_Key forming one endpoint), extended
+ * with two columns ibacm ignores, the port's {@code gid} and {@code lid}, because this service cannot
+ * ask a device for them on a machine without RDMA hardware:
+ * <pre>
+ *   # address     device  port  pkey    gid                  lid
+ *   192.0.2.2     mlx5_0  1     0xffff  fe80::2:c903:0:1     1
+ *   node-a        mlx5_0  1     0xffff  fe80::2:c903:0:1     1
+ * </pre>
+ * Endpoints are numbered from 1 in the order of their first line, which is the index EP_QUERY and
+ * PERF_QUERY use. The number of ports of a device is the highest port number given for it.
+ */
+public final class AcmEndpointFile
+{
+    private AcmEndpointFile()
+    {
+    }
+
+    public static List<AcmEndpoint> read(final Path file) throws IOException
+    {
+        return parse(Files.readAllLines(file, StandardCharsets.UTF_8), file.toString());
+    }
+
+    public static List<AcmEndpoint> parse(final List<String> lines, final String fileName)
+    {
+        record Key(String device, int port, int pkey)
+        {
+        }
+        record Line(String where, String address, Key key, Gid gid, int lid)
+        {
+        }
+        final List<Line> parsed = new ArrayList<>();
+        final Map<String, Integer> portCount = new LinkedHashMap<>();
+        int number = 0;
+        for (final String raw : lines)
+        {
+            number++;
+            final String where = fileName + ":" + number;
+            final String line = raw.trim();
+            if (line.isEmpty() || line.startsWith("#"))
+            {
+                continue;
+            }
+            final String[] words = line.split("\\s+");
+            if (words.length < 6)
+            {
+                throw new IllegalArgumentException(where + ": expected 'address device port pkey gid lid', got '"
+                    + line + "'");
+            }
+            final int port = number(words[2], where, "port", 1, 255);
+            final int pkey = number(words[3], where, "pkey", 0, 0xffff);
+            final Gid gid;
+            try
+            {
+                gid = Gid.parse(words[4]);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException(where + ": " + ex.getMessage());
+            }
+            final int lid = number(words[5], where, "lid", 0, 0xffff);
+            final AcmAddress address;
+            try
+            {
+                address = AcmAddress.parse(words[0]);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException(where + ": " + ex.getMessage());
+            }
+            parsed.add(new Line(where, words[0], new Key(words[1], port, pkey), gid, lid));
+            portCount.merge(words[1], port, Math::max);
+        }
+        final Map<Key, AcmEndpoint> endpoints = new LinkedHashMap<>();
+        for (final Line line : parsed)
+        {
+            final AcmEndpoint endpoint = endpoints.computeIfAbsent(line.key(), key -> new AcmEndpoint(
+                endpoints.size() + 1, key.device(), key.port(), portCount.get(key.device()), key.pkey(),
+                line.gid(), line.lid()));
+            if (!endpoint.gid().equals(line.gid()) || endpoint.lid() != line.lid())
+            {
+                throw new IllegalArgumentException(line.where() + ": " + line.key().device() + " port "
+                    + line.key().port() + " was given gid " + endpoint.gid() + " lid " + endpoint.lid()
+                    + " on an earlier line, not " + line.gid() + " lid " + line.lid());
+            }
+            endpoint.addAddress(AcmAddress.parse(line.address()), line.where());
+        }
+        return List.copyOf(endpoints.values());
+    }
+
+    static int number(final String text, final String where, final String what, final int min, final int max)
+    {
+        final long value;
+        try
+        {
+            value = Long.decode(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(where + ": " + what + " '" + text + "' is not a number");
+        }
+        if (value < min || value > max)
+        {
+            throw new IllegalArgumentException(where + ": " + what + " " + text + " is outside " + min + ".." + max);
+        }
+        return (int)value;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.rdmacm.acm;
+
+import java.util.ArrayDeque;
+
+/**
+ * What a route and an address-cache entry share: a state in the style of Aeron's Election (every
+ * change through {@link #transition}, which the service traces), the requests waiting for the
+ * lookup, its expiry and deadline, and a generation that is bumped on every query so that a
+ * completion arriving after a timeout is recognised and dropped.
+ */
+abstract class AcmLookup<S extends Enum<S>>
+{
+    final ArrayDeque<AcmPendingRequest> waiters = new ArrayDeque<>();
+    private S state;
+    long expiresAtNs;
+    long deadlineNs;
+    long generation;
+
+    AcmLookup(final S initial)
+    {
+        this.state = initial;
+    }
+
+    final S state()
+    {
+        return state;
+    }
+
+    /** The one place the state changes; returns the previous one for the trace. */
+    final S transition(final S next)
+    {
+        final S previous = state;
+        state = next;
+        return previous;
+    }
+
+    /** In {@code valid} and not yet expired at {@code nowNs}. */
+    final boolean isValid(final S valid, final long nowNs)
+    {
+        return state == valid && nowNs < expiresAtNs;
+    }
+}

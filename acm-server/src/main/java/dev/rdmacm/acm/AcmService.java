@@ -1,0 +1,934 @@
+package dev.rdmacm.acm;
+
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.acm.AcmCounter;
+import dev.rdmacm.protocol.acm.AcmEpAddrData;
+import dev.rdmacm.protocol.acm.AcmEpConfigData;
+import dev.rdmacm.protocol.acm.AcmEpFlags;
+import dev.rdmacm.protocol.acm.AcmEpType;
+import dev.rdmacm.protocol.acm.AcmHeader;
+import dev.rdmacm.protocol.acm.AcmMessage;
+import dev.rdmacm.protocol.acm.AcmOp;
+import dev.rdmacm.protocol.acm.AcmPerfData;
+import dev.rdmacm.protocol.acm.AcmStatus;
+import dev.rdmacm.protocol.path.IbvPathRecord;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongSupplier;
+
+/**
+ * The protocol logic of the ACM service: RESOLVE (address to path, path by GID or LID, SA query),
+ * PERF_QUERY and EP_QUERY, with the address cache, each endpoint's route table and SA queue, and the
+ * counters. Single-threaded: only the server's selector thread calls it; lookups complete through
+ * {@link #completions}, which the duty cycle drains ({@link #doWork()}).
+ * <p>
+ * Every request gets exactly one reply whose {@code length} is the number of bytes sent. Success
+ * replies to RESOLVE are built as ibacm's acmp provider builds them (request header, opcode
+ * unchanged, data zeroed, PATH entry with flags 0x2b, then the chosen SOURCE entry when the client
+ * gave none); error replies as ibacm's core does (opcode with ACK, status, data zeroed, length 16).
+ * Status rules follow {@code acm_svr_verify_resolve}, {@code acm_svr_resolve_path} and
+ * {@code acm_svr_query_path}; where ibacm would drop or disconnect (bad version, unknown opcode, a
+ * length it cannot frame) this service answers EINVAL instead, because it never closes a client.
+ */
+public final class AcmService
+{
+    public static final String PROVIDER_NAME = "rdmacm-java";
+
+    private final AcmOptions options;
+    private final List<AcmEndpoint> endpoints;
+    private final Map<AcmAddress, AcmEndpoint> endpointByAddress = new HashMap<>();
+    private final AcmAddressResolver addressResolver;
+    private final AcmPathQuerier pathQuerier;
+    private final AcmLog log;
+    private final LongSupplier clock;
+    private final Runnable wakeup;
+    private final AcmCounters counters = new AcmCounters();
+    private final Map<AcmAddress, AcmAddressEntry> addresses = new HashMap<>();
+    private final List<AcmRoute> queryingRoutes = new ArrayList<>();
+    private final List<AcmAddressEntry> queryingAddresses = new ArrayList<>();
+    private final Queue<Runnable> completions = new ConcurrentLinkedQueue<>();
+    private final long addrLifetimeNs;
+    private final long routeLifetimeNs;
+
+    private final AcmHeader header = new AcmHeader();
+    private final AcmHeader replyHeader = new AcmHeader();
+    private final AcmEpAddrData entry = new AcmEpAddrData();
+    private final AcmEpAddrData replyEntry = new AcmEpAddrData();
+    private final AcmPerfData perfData = new AcmPerfData();
+    private final AcmEpConfigData epConfig = new AcmEpConfigData();
+    private final IbvPathRecord pathView = new IbvPathRecord();
+    private final UnsafeBuffer reply = new UnsafeBuffer(new byte[AcmConnection.MAX_REPLY_LENGTH]);
+    private final UnsafeBuffer chosenSource = new UnsafeBuffer(new byte[AcmEpAddrData.LENGTH]);
+    private long requests;
+
+    /**
+     * @param clock  nanoseconds, monotonic (e.g. {@code System::nanoTime}); cache lifetimes and SA
+     *               deadlines are measured on it.
+     * @param wakeup called after a completion is queued from another thread, to wake the selector.
+     */
+    public AcmService(final AcmOptions options, final List<AcmEndpoint> endpoints,
+        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
+        final LongSupplier clock, final Runnable wakeup)
+    {
+        this.options = options;
+        this.endpoints = List.copyOf(endpoints);
+        this.addressResolver = addressResolver;
+        this.pathQuerier = pathQuerier;
+        this.log = log;
+        this.clock = clock;
+        this.wakeup = wakeup;
+        this.addrLifetimeNs = AcmOptions.lifetimeNs(options.addrTimeoutMinutes());
+        this.routeLifetimeNs = AcmOptions.lifetimeNs(options.routeTimeoutMinutes());
+        for (final AcmEndpoint endpoint : this.endpoints)
+        {
+            for (final AcmAddress address : endpoint.addresses())
+            {
+                endpointByAddress.putIfAbsent(address, endpoint);
+            }
+        }
+    }
+
+    public List<AcmEndpoint> endpoints()
+    {
+        return endpoints;
+    }
+
+    public AcmCounters counters()
+    {
+        return counters;
+    }
+
+    /** Requests received since start, for logs and benchmarks. */
+    public long requests()
+    {
+        return requests;
+    }
+
+    /** Seeds the address cache (ibacm hosts file): {@code address} resolves to {@code gid}. */
+    public void preloadAddress(final AcmAddress address, final Gid gid)
+    {
+        final AcmAddressEntry cached = new AcmAddressEntry(address, AcmAddressEntry.State.RESOLVED);
+        cached.gid = gid;
+        cached.expiresAtNs = expiry(addrLifetimeNs);
+        addresses.put(address, cached);
+    }
+
+    /**
+     * Seeds {@code endpoint}'s route table with a path (OpenSM path-record dump), reachable by its
+     * DGID and by its DLID. Routes to the endpoint itself never expire, as in ibacm.
+     */
+    public void preloadRoute(final AcmEndpoint endpoint, final byte[] path)
+    {
+        final IbvPathRecord record = PathRecordTemplate.view(path);
+        final Gid dgid = record.dgid();
+        final int dlid = record.dlid();
+        final long expires = dlid == endpoint.lid() ? Long.MAX_VALUE : expiry(routeLifetimeNs);
+        for (final AcmAddress key : new AcmAddress[] {AcmAddress.gid(dgid), AcmAddress.lid(dlid)})
+        {
+            final AcmRoute route = new AcmRoute(endpoint, key, path);
+            route.path = path;
+            route.expiresAtNs = expires;
+            route.transition(AcmRoute.State.READY);
+            endpoint.routes.put(key, route);
+        }
+    }
+
+    private long now()
+    {
+        return clock.getAsLong();
+    }
+
+    private long expiry(final long lifetimeNs)
+    {
+        final long now = now();
+        return lifetimeNs >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + lifetimeNs;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Requests
+
+    /** One framed request from {@code connection}; {@code bytesHeld} of its {@code declaredLength} bytes. */
+    void onRequest(final AcmClientChannel connection, final UnsafeBuffer request, final int bytesHeld,
+        final int declaredLength)
+    {
+        requests++;
+        header.wrap(request, 0, bytesHeld);
+        if (log.enabled(2))
+        {
+            log.log(2, "client " + connection.id() + " request " + header);
+        }
+        if (header.version() != AcmHeader.VERSION)
+        {
+            log.log(1, "client " + connection.id() + ": version " + header.version() + ", only 1 is spoken");
+            replyError(connection, request, AcmStatus.EINVAL);
+            return;
+        }
+        if (declaredLength < AcmHeader.LENGTH || declaredLength > AcmMessage.MAX_LENGTH || bytesHeld != declaredLength)
+        {
+            log.log(1, "client " + connection.id() + ": length " + declaredLength + " outside 16.."
+                + AcmMessage.MAX_LENGTH);
+            replyError(connection, request, AcmStatus.EINVAL);
+            return;
+        }
+        switch (header.operation())
+        {
+            case AcmOp.RESOLVE -> resolve(connection, request, declaredLength);
+            case AcmOp.PERF_QUERY -> perfQuery(connection, request, declaredLength);
+            case AcmOp.EP_QUERY -> epQuery(connection, request);
+            default ->
+            {
+                log.log(1, "client " + connection.id() + ": unknown opcode 0x" + Integer.toHexString(header.opcode()));
+                replyError(connection, request, AcmStatus.EINVAL);
+            }
+        }
+    }
+
+    private void resolve(final AcmClientChannel connection, final UnsafeBuffer request, final int length)
+    {
+        counters.increment(AcmCounter.RESOLVE);
+        final int body = length - AcmHeader.LENGTH;
+        if (body % AcmEpAddrData.LENGTH != 0)
+        {
+            replyError(connection, request, AcmStatus.EINVAL);
+            return;
+        }
+        final int count = body / AcmEpAddrData.LENGTH;
+        if (count == 0)
+        {
+            replyError(connection, request, AcmStatus.EDESTTYPE);
+            return;
+        }
+        entry.wrap(request, AcmHeader.LENGTH, body);
+        if (entry.type() == AcmEpType.PATH)
+        {
+            if (entry.hasFlag(AcmEpFlags.QUERY_SA))
+            {
+                querySa(connection, request, count);
+            }
+            else
+            {
+                resolvePath(connection, request, length);
+            }
+            return;
+        }
+        resolveAddress(connection, request, length, count);
+    }
+
+    private void resolveAddress(final AcmClientChannel connection, final UnsafeBuffer request, final int length,
+        final int count)
+    {
+        int source = -1;
+        int destination = -1;
+        for (int i = 0; i < count; i++)
+        {
+            entry.wrap(request, entryOffset(i), AcmEpAddrData.LENGTH);
+            if (entry.hasFlag(AcmEpFlags.SOURCE))
+            {
+                if (source >= 0)
+                {
+                    replyError(connection, request, AcmStatus.ESRCADDR);
+                    return;
+                }
+                if (!AcmEpType.isAddressType(entry.type()))
+                {
+                    replyError(connection, request, AcmStatus.ESRCTYPE);
+                    return;
+                }
+                source = i;
+            }
+            if (entry.hasFlag(AcmEpFlags.DEST))
+            {
+                if (destination >= 0)
+                {
+                    replyError(connection, request, AcmStatus.EDESTADDR);
+                    return;
+                }
+                if (!AcmEpType.isAddressType(entry.type()))
+                {
+                    replyError(connection, request, AcmStatus.EDESTTYPE);
+                    return;
+                }
+                destination = i;
+            }
+        }
+        if (destination < 0)
+        {
+            replyError(connection, request, AcmStatus.EDESTTYPE);
+            return;
+        }
+
+        entry.wrap(request, entryOffset(destination), AcmEpAddrData.LENGTH);
+        final boolean nodelay = entry.hasFlag(AcmEpFlags.NODELAY);
+        final AcmAddress dest = AcmAddress.of(entry);
+        final AcmAddress src;
+        DirectBuffer selected = null;
+        if (source >= 0)
+        {
+            entry.wrap(request, entryOffset(source), AcmEpAddrData.LENGTH);
+            src = AcmAddress.of(entry);
+        }
+        else
+        {
+            src = selectSource(dest);
+            if (src == null)
+            {
+                replyError(connection, request, dest.type() == AcmEpType.ADDRESS_IP
+                    || dest.type() == AcmEpType.ADDRESS_IP6 ? AcmStatus.ESRCADDR : AcmStatus.EDESTTYPE);
+                return;
+            }
+            chosenSource.setMemory(0, AcmEpAddrData.LENGTH, (byte)0);
+            replyEntry.wrap(chosenSource, 0).flags(AcmEpFlags.SOURCE);
+            src.writeTo(replyEntry);
+            selected = chosenSource;
+        }
+        final AcmEndpoint endpoint = endpointByAddress.get(src);
+        if (endpoint == null)
+        {
+            log.log(1, "client " + connection.id() + ": no local endpoint has source address " + src);
+            replyError(connection, request, AcmStatus.ESRCADDR);
+            return;
+        }
+        endpoint.counters().increment(AcmCounter.RESOLVE);
+
+        switch (dest.type())
+        {
+            case AcmEpType.ADDRESS_GID -> routeStage(connection, request, length, selected, endpoint,
+                dest, new Gid(dest.high(), dest.low()), 0, nodelay, null);
+            case AcmEpType.ADDRESS_LID -> routeStage(connection, request, length, selected, endpoint,
+                dest, null, (int)(dest.high() >>> 48), nodelay, null);
+            default -> addressStage(connection, request, length, selected, endpoint, dest, nodelay);
+        }
+    }
+
+    /** ibacm's source selection: the address the kernel would send from toward {@code dest}. */
+    private static AcmAddress selectSource(final AcmAddress dest)
+    {
+        final boolean v4 = dest.type() == AcmEpType.ADDRESS_IP;
+        if (!v4 && dest.type() != AcmEpType.ADDRESS_IP6)
+        {
+            return null;
+        }
+        try (DatagramChannel probe = DatagramChannel.open(v4 ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6))
+        {
+            final InetAddress target = v4
+                ? InetAddress.getByAddress(new byte[] {(byte)(dest.ipv4Value() >>> 24), (byte)(dest.ipv4Value() >>> 16),
+                (byte)(dest.ipv4Value() >>> 8), (byte)dest.ipv4Value()})
+                : InetAddress.getByAddress(dest.bytes16());
+            probe.connect(new InetSocketAddress(target, 9));
+            final InetAddress local = ((InetSocketAddress)probe.getLocalAddress()).getAddress();
+            if (local instanceof Inet4Address && v4)
+            {
+                final byte[] b = local.getAddress();
+                return AcmAddress.ipv4(((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff));
+            }
+            if (local instanceof Inet6Address)
+            {
+                return AcmAddress.ipv6(local.getAddress());
+            }
+            return null;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return null;
+        }
+    }
+
+    private void addressStage(final AcmClientChannel connection, final UnsafeBuffer request, final int length,
+        final DirectBuffer selected, final AcmEndpoint endpoint, final AcmAddress dest, final boolean nodelay)
+    {
+        AcmAddressEntry cached = addresses.get(dest);
+        if (cached != null && cached.isResolved(now()))
+        {
+            count(endpoint, AcmCounter.ADDR_CACHE);
+            routeStage(connection, request, length, selected, endpoint, AcmAddress.gid(cached.gid), cached.gid, 0,
+                nodelay, null);
+            return;
+        }
+        if (cached == null || cached.state() == AcmAddressEntry.State.RESOLVED)
+        {
+            cached = new AcmAddressEntry(dest, AcmAddressEntry.State.QUERYING);
+            addresses.put(dest, cached);
+            startAddressQuery(endpoint, cached);
+        }
+        if (nodelay)
+        {
+            count(endpoint, AcmCounter.NODATA);
+            replyError(connection, request, AcmStatus.ENODATA);
+            return;
+        }
+        cached.waiters.add(new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
+    }
+
+    private void startAddressQuery(final AcmEndpoint endpoint, final AcmAddressEntry cached)
+    {
+        count(endpoint, AcmCounter.ADDR_QUERY);
+        final long generation = ++cached.generation;
+        cached.deadlineNs = now() + options.saDeadlineNs();
+        queryingAddresses.add(cached);
+        log.log(2, "address query for " + cached.address + " from " + endpoint);
+        try
+        {
+            addressResolver.resolve(endpoint, cached.address, new AcmAddressResolver.Completion()
+            {
+                public void onGid(final Gid gid)
+                {
+                    execute(() -> onAddressResult(cached, generation, gid, AcmStatus.SUCCESS, null));
+                }
+
+                public void onError(final int acmStatus, final String reason)
+                {
+                    execute(() -> onAddressResult(cached, generation, null, acmStatus, reason));
+                }
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            execute(() -> onAddressResult(cached, generation, null, AcmStatus.ENODATA, ex.toString()));
+        }
+    }
+
+    private void onAddressResult(final AcmAddressEntry cached, final long generation, final Gid gid,
+        final int status, final String reason)
+    {
+        if (cached.generation != generation || cached.state() != AcmAddressEntry.State.QUERYING)
+        {
+            return;
+        }
+        cached.generation++;
+        queryingAddresses.remove(cached);
+        if (gid != null)
+        {
+            cached.gid = gid;
+            cached.expiresAtNs = expiry(addrLifetimeNs);
+            traceTransition(cached.address, cached.transition(AcmAddressEntry.State.RESOLVED), AcmAddressEntry.State.RESOLVED);
+        }
+        else
+        {
+            log.log(1, "address " + cached.address + " not resolved: " + AcmStatus.name(status) + " (" + reason + ")");
+            if (addresses.get(cached.address) == cached)
+            {
+                addresses.remove(cached.address);
+            }
+        }
+        AcmPendingRequest waiter;
+        while ((waiter = cached.waiters.poll()) != null)
+        {
+            if (gid != null)
+            {
+                routeStage(waiter.connection, waiter.request, waiter.length, selectedOf(waiter), waiter.endpoint,
+                    AcmAddress.gid(gid), gid, 0, false, waiter);
+            }
+            else
+            {
+                fail(waiter, status);
+            }
+        }
+    }
+
+    private void resolvePath(final AcmClientChannel connection, final UnsafeBuffer request, final int length)
+    {
+        entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
+        final IbvPathRecord path = entry.path(pathView);
+        final int dlid = path.dlid();
+        final long dgidHigh = path.dgidPrefix();
+        final long dgidLow = path.dgidInterfaceId();
+        if (dlid == 0 && dgidHigh == 0 && dgidLow == 0)
+        {
+            replyError(connection, request, AcmStatus.EDESTADDR);
+            return;
+        }
+        final AcmEndpoint endpoint = endpointForPath(path);
+        if (endpoint == null)
+        {
+            replyError(connection, request, AcmStatus.ESRCADDR);
+            return;
+        }
+        endpoint.counters().increment(AcmCounter.RESOLVE);
+        final boolean nodelay = entry.hasFlag(AcmEpFlags.NODELAY);
+        if (dlid != 0)
+        {
+            routeStage(connection, request, length, null, endpoint, AcmAddress.lid(dlid), null, dlid, nodelay, null);
+        }
+        else
+        {
+            final Gid dgid = new Gid(dgidHigh, dgidLow);
+            routeStage(connection, request, length, null, endpoint, AcmAddress.gid(dgid), dgid, 0, nodelay, null);
+        }
+    }
+
+    /** ibacm's {@code acm_is_path_from_port} and P_Key match, over our endpoints. */
+    private AcmEndpoint endpointForPath(final IbvPathRecord path)
+    {
+        final long sgidHigh = path.sgidPrefix();
+        final long sgidLow = path.sgidInterfaceId();
+        final int slid = path.slid();
+        final long dgidHigh = path.dgidPrefix();
+        final long dgidLow = path.dgidInterfaceId();
+        final int pkey = path.pKey();
+        AcmEndpoint sameSubnet = null;
+        for (final AcmEndpoint endpoint : endpoints)
+        {
+            if (pkey != 0 && (pkey & 0x7fff) != (endpoint.pkey() & 0x7fff))
+            {
+                continue;
+            }
+            final Gid gid = endpoint.gid();
+            if (sgidHigh != 0 || sgidLow != 0)
+            {
+                if (gid.subnetPrefix() == sgidHigh && gid.interfaceId() == sgidLow)
+                {
+                    return endpoint;
+                }
+                continue;
+            }
+            if (slid != 0)
+            {
+                if (endpoint.lid() == slid)
+                {
+                    return endpoint;
+                }
+                continue;
+            }
+            if ((dgidHigh == 0 && dgidLow == 0) || (gid.subnetPrefix() == dgidHigh && gid.interfaceId() == dgidLow))
+            {
+                return endpoint;
+            }
+            if (sameSubnet == null && gid.subnetPrefix() == dgidHigh)
+            {
+                sameSubnet = endpoint;
+            }
+        }
+        return sameSubnet;
+    }
+
+    private void routeStage(final AcmClientChannel connection, final UnsafeBuffer request, final int length,
+        final DirectBuffer selected, final AcmEndpoint endpoint, final AcmAddress key, final Gid dgid, final int dlid,
+        final boolean nodelay, final AcmPendingRequest pending)
+    {
+        AcmRoute route = endpoint.routes.get(key);
+        final long now = now();
+        if (route != null && route.isReady(now))
+        {
+            count(endpoint, AcmCounter.ROUTE_CACHE);
+            replyPath(connection, request, selected, route.path);
+            if (pending != null)
+            {
+                pending.answered = true;
+            }
+            return;
+        }
+        if (route == null)
+        {
+            route = new AcmRoute(endpoint, key, PathRecordTemplate.query(endpoint, dgid, dlid));
+            endpoint.routes.put(key, route);
+        }
+        if (route.state() == AcmRoute.State.READY)
+        {
+            route.path = null;
+            transition(route, AcmRoute.State.IDLE);
+        }
+        if (route.state() == AcmRoute.State.IDLE)
+        {
+            transition(route, AcmRoute.State.QUEUED);
+            endpoint.saQueue.add(route);
+            pumpSaQueue(endpoint);
+        }
+        if (nodelay)
+        {
+            count(endpoint, AcmCounter.NODATA);
+            replyError(connection, request, AcmStatus.ENODATA);
+            if (pending != null)
+            {
+                pending.answered = true;
+            }
+            return;
+        }
+        if (route.state() == AcmRoute.State.READY)
+        {
+            count(endpoint, AcmCounter.ROUTE_CACHE);
+            replyPath(connection, request, selected, route.path);
+            return;
+        }
+        route.waiters.add(pending != null ? pending
+            : new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
+    }
+
+    /** Starts queued SA queries while the endpoint has fewer than {@code sa_depth} outstanding. */
+    private void pumpSaQueue(final AcmEndpoint endpoint)
+    {
+        while (endpoint.saOutstanding < options.saDepth() && !endpoint.saQueue.isEmpty())
+        {
+            final AcmRoute route = endpoint.saQueue.poll();
+            endpoint.saOutstanding++;
+            transition(route, AcmRoute.State.QUERYING);
+            count(endpoint, AcmCounter.ROUTE_QUERY);
+            final long generation = ++route.generation;
+            route.deadlineNs = now() + options.saDeadlineNs();
+            queryingRoutes.add(route);
+            try
+            {
+                pathQuerier.query(endpoint, route.template.clone(), new AcmPathQuerier.Completion()
+                {
+                    public void onPath(final byte[] path)
+                    {
+                        execute(() -> onRouteResult(route, generation, path, AcmStatus.SUCCESS, null));
+                    }
+
+                    public void onError(final int acmStatus, final String reason)
+                    {
+                        execute(() -> onRouteResult(route, generation, null, acmStatus, reason));
+                    }
+                });
+            }
+            catch (final RuntimeException ex)
+            {
+                execute(() -> onRouteResult(route, generation, null, AcmStatus.ENODATA, ex.toString()));
+            }
+        }
+    }
+
+    private void onRouteResult(final AcmRoute route, final long generation, final byte[] path, final int status,
+        final String reason)
+    {
+        if (route.generation != generation || route.state() != AcmRoute.State.QUERYING)
+        {
+            return;
+        }
+        route.generation++;
+        queryingRoutes.remove(route);
+        route.endpoint.saOutstanding--;
+        final boolean ok = path != null && path.length == PathRecordTemplate.LENGTH;
+        if (ok)
+        {
+            route.path = path.clone();
+            route.expiresAtNs = expiry(routeLifetimeNs);
+            transition(route, AcmRoute.State.READY);
+        }
+        else
+        {
+            log.log(1, route + ": no path, " + AcmStatus.name(status) + " (" + reason + ")");
+            transition(route, AcmRoute.State.IDLE);
+            // a failed destination keeps no memory: fuzzed or mistyped GIDs must not grow the table
+            route.endpoint.routes.remove(route.destination, route);
+        }
+        AcmPendingRequest waiter;
+        while ((waiter = route.waiters.poll()) != null)
+        {
+            if (ok)
+            {
+                replyPath(waiter.connection, waiter.request, selectedOf(waiter), route.path);
+                waiter.answered = true;
+            }
+            else
+            {
+                fail(waiter, status == AcmStatus.SUCCESS ? AcmStatus.ENODATA : status);
+            }
+        }
+        pumpSaQueue(route.endpoint);
+    }
+
+    private void querySa(final AcmClientChannel connection, final UnsafeBuffer request, final int count)
+    {
+        if (count != 1)
+        {
+            replyError(connection, request, AcmStatus.EINVAL);
+            return;
+        }
+        entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
+        final AcmEndpoint endpoint = endpointForPath(entry.path(pathView));
+        if (endpoint == null)
+        {
+            replyError(connection, request, AcmStatus.ESRCADDR);
+            return;
+        }
+        count(endpoint, AcmCounter.ROUTE_QUERY);
+        final byte[] template = new byte[PathRecordTemplate.LENGTH];
+        request.getBytes(AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET, template);
+        final AcmPendingRequest pending = new AcmPendingRequest(connection, request,
+            AcmMessage.resolveLength(1), endpoint, null);
+        try
+        {
+            pathQuerier.query(endpoint, template, new AcmPathQuerier.Completion()
+            {
+                public void onPath(final byte[] path)
+                {
+                    execute(() -> onSaQueryResult(pending, path, AcmStatus.SUCCESS));
+                }
+
+                public void onError(final int acmStatus, final String reason)
+                {
+                    execute(() -> onSaQueryResult(pending, null, acmStatus));
+                }
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            execute(() -> onSaQueryResult(pending, null, AcmStatus.ENODATA));
+        }
+    }
+
+    private void onSaQueryResult(final AcmPendingRequest pending, final byte[] path, final int status)
+    {
+        if (pending.answered)
+        {
+            return;
+        }
+        pending.answered = true;
+        if (path == null || path.length != PathRecordTemplate.LENGTH)
+        {
+            count(pending.endpoint, status == AcmStatus.ENODATA ? AcmCounter.NODATA : AcmCounter.ERROR);
+            replyError(pending.connection, pending.request, status == AcmStatus.SUCCESS ? AcmStatus.ENODATA : status);
+            return;
+        }
+        reply.putBytes(0, pending.request, 0, AcmMessage.resolveLength(1));
+        replyHeader.wrap(reply, 0).status(AcmStatus.SUCCESS).data(0, 0, 0).length(AcmMessage.resolveLength(1));
+        reply.putBytes(AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET, path);
+        pending.connection.reply(reply, 0, AcmMessage.resolveLength(1));
+    }
+
+    private void fail(final AcmPendingRequest waiter, final int status)
+    {
+        count(waiter.endpoint, status == AcmStatus.ENODATA ? AcmCounter.NODATA : AcmCounter.ERROR);
+        replyError(waiter.connection, waiter.request, status);
+        waiter.answered = true;
+    }
+
+    private void perfQuery(final AcmClientChannel connection, final UnsafeBuffer request, final int length)
+    {
+        final int index = header.srcIndex();
+        AcmCounters source = null;
+        boolean global = false;
+        if (length < AcmMessage.resolveLength(1))
+        {
+            if (index < 1)
+            {
+                global = true;
+            }
+            else if (index <= endpoints.size())
+            {
+                source = endpoints.get(index - 1).counters();
+            }
+        }
+        else
+        {
+            entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
+            if (!entry.hasFlag(AcmEpFlags.SOURCE))
+            {
+                global = true;
+            }
+            else if (AcmEpType.isAddressType(entry.type()))
+            {
+                final AcmEndpoint endpoint = endpointByAddress.get(AcmAddress.of(entry));
+                source = endpoint == null ? null : endpoint.counters();
+            }
+        }
+        if (global)
+        {
+            source = counters;
+        }
+        reply.putBytes(0, request, 0, AcmHeader.LENGTH);
+        replyHeader.wrap(reply, 0).opcode(header.opcode() | AcmOp.ACK).status(AcmStatus.SUCCESS).dstIndex(0);
+        if (source == null)
+        {
+            replyHeader.status(AcmStatus.ESRCADDR).length(AcmHeader.LENGTH);
+            connection.reply(reply, 0, AcmHeader.LENGTH);
+            return;
+        }
+        perfData.wrap(reply, AcmHeader.LENGTH);
+        for (final AcmCounter counter : AcmCounter.values())
+        {
+            perfData.counter(counter.ordinal(), source.get(counter));
+        }
+        final int replyLength = AcmHeader.LENGTH + AcmPerfData.LENGTH;
+        replyHeader.srcOut(AcmCounter.COUNT).length(replyLength);
+        connection.reply(reply, 0, replyLength);
+    }
+
+    private void epQuery(final AcmClientChannel connection, final UnsafeBuffer request)
+    {
+        final AcmEndpoint endpoint = endpointByIndex(header.srcOut(), header.srcIndex());
+        reply.putBytes(0, request, 0, AcmHeader.LENGTH);
+        replyHeader.wrap(reply, 0).opcode(header.opcode() | AcmOp.ACK).srcIndex(0).dstIndex(0);
+        if (endpoint == null)
+        {
+            replyHeader.status(AcmStatus.EINVAL).length(AcmHeader.LENGTH);
+            connection.reply(reply, 0, AcmHeader.LENGTH);
+            return;
+        }
+        final List<AcmAddress> names = endpoint.addresses();
+        epConfig.wrap(reply, AcmHeader.LENGTH).devGuid(endpoint.devGuid()).portNum(endpoint.portNum())
+            .physPortCnt(endpoint.physPortCnt()).pkey(endpoint.pkey()).addrCnt(names.size()).provName(PROVIDER_NAME);
+        for (int i = 0; i < names.size(); i++)
+        {
+            epConfig.addr(i, names.get(i).toString());
+        }
+        final int replyLength = AcmHeader.LENGTH + AcmEpConfigData.encodedLength(names.size());
+        replyHeader.status(AcmStatus.SUCCESS).length(replyLength);
+        connection.reply(reply, 0, replyLength);
+    }
+
+    /** ibacm's {@code acm_get_ep}: the index-th (1-based) endpoint among those on {@code port} (0 = any). */
+    private AcmEndpoint endpointByIndex(final int index, final int port)
+    {
+        int seen = 0;
+        for (final AcmEndpoint endpoint : endpoints)
+        {
+            if (port != 0 && endpoint.portNum() != port)
+            {
+                continue;
+            }
+            if (++seen == index)
+            {
+                return endpoint;
+            }
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Replies
+
+    private void replyError(final AcmClientChannel connection, final DirectBuffer request, final int status)
+    {
+        reply.putBytes(0, request, 0, AcmHeader.LENGTH);
+        replyHeader.wrap(reply, 0);
+        replyHeader.opcode(replyHeader.opcode() | AcmOp.ACK).status(status).data(0, 0, 0).length(AcmHeader.LENGTH);
+        connection.reply(reply, 0, AcmHeader.LENGTH);
+    }
+
+    private void replyPath(final AcmClientChannel connection, final DirectBuffer request, final DirectBuffer selected,
+        final byte[] path)
+    {
+        final int entries = selected != null ? 2 : 1;
+        final int length = AcmMessage.resolveLength(entries);
+        reply.putBytes(0, request, 0, AcmHeader.LENGTH);
+        replyHeader.wrap(reply, 0).status(AcmStatus.SUCCESS).data(0, 0, 0).length(length);
+        reply.setMemory(AcmHeader.LENGTH, AcmEpAddrData.LENGTH, (byte)0);
+        replyEntry.wrap(reply, AcmHeader.LENGTH).flags(AcmEpFlags.RESOLVED_PATH).type(AcmEpType.PATH);
+        reply.putBytes(replyEntry.infoOffset(), path);
+        if (selected != null)
+        {
+            reply.putBytes(entryOffset(1), selected, 0, AcmEpAddrData.LENGTH);
+        }
+        connection.reply(reply, 0, length);
+    }
+
+    private static int entryOffset(final int index)
+    {
+        return AcmHeader.LENGTH + index * AcmEpAddrData.LENGTH;
+    }
+
+    private static byte[] copy(final DirectBuffer selected)
+    {
+        if (selected == null)
+        {
+            return null;
+        }
+        final byte[] bytes = new byte[AcmEpAddrData.LENGTH];
+        selected.getBytes(0, bytes);
+        return bytes;
+    }
+
+    private static DirectBuffer selectedOf(final AcmPendingRequest waiter)
+    {
+        return waiter.selectedSource == null ? null : new UnsafeBuffer(waiter.selectedSource);
+    }
+
+    private void count(final AcmEndpoint endpoint, final AcmCounter counter)
+    {
+        counters.increment(counter);
+        endpoint.counters().increment(counter);
+    }
+
+    private void transition(final AcmRoute route, final AcmRoute.State next)
+    {
+        final AcmRoute.State previous = route.transition(next);
+        if (log.enabled(2))
+        {
+            log.log(2, "route " + route.endpoint.index() + "->" + route.destination + ": " + previous + " -> " + next);
+        }
+    }
+
+    private void traceTransition(final AcmAddress address, final Enum<?> previous, final Enum<?> next)
+    {
+        if (log.enabled(2))
+        {
+            log.log(2, "address " + address + ": " + previous + " -> " + next);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Duty cycle
+
+    /** Runs {@code completion} on the server thread at its next duty cycle; callable from any thread. */
+    void execute(final Runnable completion)
+    {
+        completions.add(completion);
+        wakeup.run();
+    }
+
+    /** Runs completed lookups and expires overdue ones; returns the amount of work done. */
+    int doWork()
+    {
+        int work = 0;
+        Runnable completion;
+        while ((completion = completions.poll()) != null)
+        {
+            completion.run();
+            work++;
+        }
+        final long now = now();
+        if (!queryingRoutes.isEmpty())
+        {
+            for (final AcmRoute route : new ArrayList<>(queryingRoutes))
+            {
+                if (now - route.deadlineNs >= 0)
+                {
+                    onRouteResult(route, route.generation, null, AcmStatus.ETIMEDOUT, "no answer within the SA deadline");
+                    work++;
+                }
+            }
+        }
+        if (!queryingAddresses.isEmpty())
+        {
+            for (final AcmAddressEntry cached : new ArrayList<>(queryingAddresses))
+            {
+                if (now - cached.deadlineNs >= 0)
+                {
+                    onAddressResult(cached, cached.generation, null, AcmStatus.ETIMEDOUT, "no answer within the deadline");
+                    work++;
+                }
+            }
+        }
+        return work;
+    }
+
+    /** Nanoseconds until the earliest lookup deadline, or -1 when nothing is outstanding. */
+    long nanosToNextDeadline()
+    {
+        long earliest = Long.MAX_VALUE;
+        for (final AcmRoute route : queryingRoutes)
+        {
+            earliest = Math.min(earliest, route.deadlineNs);
+        }
+        for (final AcmAddressEntry cached : queryingAddresses)
+        {
+            earliest = Math.min(earliest, cached.deadlineNs);
+        }
+        return earliest == Long.MAX_VALUE ? -1 : Math.max(0, earliest - now());
+    }
+}

@@ -1,0 +1,178 @@
+package dev.rdmacm.acm;
+
+import dev.rdmacm.protocol.acm.AcmCounter;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.testing.FabricPort;
+import dev.rdmacm.sa.testing.SimulatedFabric;
+import dev.rdmacm.sa.testing.SimulatedFabricExtension;
+import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real ib_acme against our server whose route misses go to OpenSM's SA on an ibsim fabric through
+ * sa-client: the path ib_acme prints equals the one saquery gets for the same query. The server's one
+ * endpoint is Hca2's port (OpenSM runs on Hca1).
+ */
+class IbAcmeAgainstOpenSmTest
+{
+    @RegisterExtension
+    static final SimulatedFabricExtension FABRIC = SimulatedFabricExtension.perClass();
+
+    private static final String LOCAL = "Hca2";
+    private static Path dir;
+    private static SaClient client;
+    private static AcmServer server;
+    private static String socket;
+
+    private static SimulatedFabric fabric()
+    {
+        return FABRIC.fabric();
+    }
+
+    private static String address(final FabricPort port)
+    {
+        return "192.0.2." + (10 + SimulatedFabric.HCAS.indexOf(port.node()));
+    }
+
+    @BeforeAll
+    static void startServer() throws IOException
+    {
+        final FabricPort local = fabric().port(LOCAL);
+        dir = Files.createTempDirectory("rdmacm-acm-opensm");
+        Files.writeString(dir.resolve("ibacm_addr.cfg"),
+            address(local) + " ibsim0 1 0xffff " + local.gid() + " " + local.lid() + "\n");
+        final StringBuilder hosts = new StringBuilder();
+        for (final FabricPort port : fabric().hcaPorts())
+        {
+            hosts.append(address(port)).append(' ').append(port.gid()).append('\n');
+        }
+        Files.writeString(dir.resolve("ibacm_hosts.data"), hosts.toString());
+        final AcmOptions options = new AcmOptions();
+        options.apply("run_dir " + dir.resolve("run"), "test");
+        options.apply("addr_preload acm_hosts", "test");
+        options.apply("addr_data_file " + dir.resolve("ibacm_hosts.data"), "test");
+        client = SaClient.start(IbsimTransport.attach(fabric().host(), fabric().ctlPort(), LOCAL, Duration.ofSeconds(2)),
+            SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+        server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("ibacm_addr.cfg")), AcmAddressResolver.NONE,
+            new SaPathQuerier(index -> client, Duration.ofSeconds(3)),
+            new AcmLog(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), 0));
+        socket = server.files().unixSocket().toString();
+    }
+
+    @AfterAll
+    static void stopServer()
+    {
+        if (server != null)
+        {
+            server.close();
+        }
+        if (client != null)
+        {
+            client.close();
+        }
+        AcmServerFixture.deleteTree(dir);
+    }
+
+    /** What ib_acme's show_path prints for saquery's record of the same path. */
+    private static String expectedPath(final String sgid, final String dgid, final String... selector)
+    {
+        final List<Map<String, String>> records = fabric().saquery(LOCAL, selector).records();
+        assertEquals(1, records.size(), "saquery " + String.join(" ", selector));
+        final Map<String, String> path = records.get(0);
+        final long hopFlow = Long.decode(path.get("hop_flow_raw"));
+        return "Path information\n"
+            + "  dgid: " + dgid + "\n"
+            + "  sgid: " + sgid + "\n"
+            + "  dlid: " + Long.decode(path.get("dlid")) + "\n"
+            + "  slid: " + Long.decode(path.get("slid")) + "\n"
+            + "  flow label: 0x" + Long.toHexString((hopFlow >>> 8) & 0xfffff) + "\n"
+            + "  hop limit: " + (hopFlow & 0xff) + "\n"
+            + "  tclass: " + Long.decode(path.get("tclass")) + "\n"
+            + "  reversible: " + (Long.decode(path.get("num_path_revers")) >>> 7) + "\n"
+            + "  pkey: 0x" + Long.toHexString(Long.decode(path.get("pkey"))) + "\n"
+            + "  sl: " + (Long.decode(path.get("sl")) & 0xf) + "\n"
+            + "  mtu: " + (Long.decode(path.get("mtu")) & 0x1f) + "\n"
+            + "  rate: " + (Long.decode(path.get("rate")) & 0x1f) + "\n"
+            + "  packet lifetime: " + (Long.decode(path.get("pkt_life")) & 0x1f) + "\n";
+    }
+
+    @Test
+    void shouldPrintSaquerysPathForEveryDestinationByGid()
+    {
+        final FabricPort local = fabric().port(LOCAL);
+        for (final FabricPort destination : fabric().hcaPorts())
+        {
+            final String expected = expectedPath(local.gid().toString(), destination.gid().toString(), "-p",
+                "--sgid", local.gid().toString(), "--dgid", destination.gid().toString());
+            final IbAcme.Result result = IbAcme.run("-S", socket, "-f", "g", "-s", local.gid().toString(), "-d",
+                destination.gid().toString());
+            assertTrue(result.output().contains(expected), destination.node() + ":\n" + result.output() + "\nexpected:\n"
+                + expected);
+        }
+    }
+
+    @Test
+    void shouldPrintSaquerysPathByLid()
+    {
+        final FabricPort local = fabric().port(LOCAL);
+        final FabricPort destination = fabric().port("Hca4");
+        final String expected = expectedPath(local.gid().toString(), destination.gid().toString(), "-p",
+            "--slid", Integer.toString(local.lid()), "--dlid", Integer.toString(destination.lid()));
+        final IbAcme.Result result = IbAcme.run("-S", socket, "-f", "l", "-s", Integer.toString(local.lid()), "-d",
+            Integer.toString(destination.lid()));
+        assertTrue(result.output().contains(expected), result.output() + "\nexpected:\n" + expected);
+    }
+
+    @Test
+    void shouldPrintSaquerysPathForAnIpAddressAndVerifyItWithTheSa()
+    {
+        final FabricPort local = fabric().port(LOCAL);
+        final FabricPort destination = fabric().port("Hca3");
+        final String expected = expectedPath(local.gid().toString(), destination.gid().toString(), "-p",
+            "--sgid", local.gid().toString(), "--dgid", destination.gid().toString());
+        final IbAcme.Result result = IbAcme.run("-S", socket, "-v", "-f", "i", "-s", address(local), "-d",
+            address(destination));
+        assertTrue(result.output().contains(expected), result.output() + "\nexpected:\n" + expected);
+        assertTrue(result.output().contains("SA verification: success"), result.output());
+        assertEquals(0, result.exitCode(), result.output());
+    }
+
+    @Test
+    void shouldServeRepeatedResolutionsFromTheRouteCache()
+    {
+        final FabricPort local = fabric().port(LOCAL);
+        final FabricPort destination = fabric().port("Hca1");
+        IbAcme.run("-S", socket, "-f", "g", "-s", local.gid().toString(), "-d", destination.gid().toString());
+        final long queries = server.service().counters().get(AcmCounter.ROUTE_QUERY);
+        final IbAcme.Result again = IbAcme.run("-S", socket, "-f", "g", "-s", local.gid().toString(), "-d",
+            destination.gid().toString(), "-C", "5");
+        assertEquals(0, again.exitCode(), again.output());
+        assertEquals(queries, server.service().counters().get(AcmCounter.ROUTE_QUERY), "no SA query for cached routes");
+    }
+
+    @Test
+    void shouldAnswerUnknownGidWithNoData()
+    {
+        final FabricPort local = fabric().port(LOCAL);
+        final IbAcme.Result result = IbAcme.run("-S", socket, "-f", "g", "-s", local.gid().toString(), "-d",
+            "fe80::99:0:4");
+        assertTrue(result.output().contains("ib_acm_resolve_path failed: No data available"), result.output());
+    }
+}

@@ -1,0 +1,103 @@
+package dev.rdmacm.libc;
+
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** libc failures become exceptions naming the call, the errno and its name; a denied access says how to grant it. */
+class LibcTest
+{
+    @Test
+    void shouldNameTheCallAndErrnoWhenCloseFails()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final NativeCallException error =
+                assertThrows(NativeCallException.class, () -> Libc.close(new Libc.CallState(arena), -1));
+            assertEquals(Errno.EBADF, error.errno());
+            assertEquals("close(-1) failed: errno 9 EBADF (Bad file descriptor)", error.getMessage());
+        }
+    }
+
+    @Test
+    void shouldReportAnUnsupportedSocketFamily()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final NativeCallException error = assertThrows(NativeCallException.class,
+                () -> Libc.socket(new Libc.CallState(arena), 4242, Libc.SOCK_RAW, 0));
+            assertEquals(Errno.EAFNOSUPPORT, error.errno());
+            assertEquals("socket(domain 4242, type 3, protocol 0) failed: errno 97 EAFNOSUPPORT " +
+                "(Address family not supported by protocol)", error.getMessage());
+        }
+    }
+
+    @Test
+    void shouldNameTheLoopbackInterfaceByItsIndex() throws NativeCallException
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            // the kernel gives lo index 1 in every network namespace
+            assertEquals("lo", Libc.ifIndexToName(new Libc.CallState(arena), 1, arena.allocate(Libc.IF_NAMESIZE)));
+        }
+    }
+
+    @Test
+    void shouldNameNoInterfaceForAnAbsentIndex() throws NativeCallException
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            assertNull(Libc.ifIndexToName(new Libc.CallState(arena), Integer.MAX_VALUE, arena.allocate(Libc.IF_NAMESIZE)));
+        }
+    }
+
+    @Test
+    void shouldRejectABufferSmallerThanAnInterfaceName()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> Libc.ifIndexToName(new Libc.CallState(arena), 1, arena.allocate(8)));
+            assertEquals("if_indextoname: buffer of 8 bytes is smaller than IF_NAMESIZE (16)", error.getMessage());
+        }
+    }
+
+    @Test
+    void shouldDescribeAnErrnoGlibcDoesNotKnowAsUnknown()
+    {
+        assertNull(Libc.strerrordesc(134));
+        assertEquals("Unknown error 134", Errno.description(134));
+    }
+
+    @Test
+    void shouldNameErrnosAndExplainTheFlagWhenNativeAccessIsDenied() throws IOException, InterruptedException
+    {
+        final Process process = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--illegal-native-access=deny",
+            "-cp", System.getProperty("java.class.path"), LibcDeniedProbe.class.getName())
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try
+        {
+            process.getOutputStream().close();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the probe JVM did not finish in 60 s");
+            assertEquals("errno 110 ETIMEDOUT (Unknown error 110)\n" +
+                "native access to libc (close) is denied: start the JVM with --enable-native-access=ALL-UNNAMED " +
+                "(the rdmacm launcher and jar manifest do)\n", output);
+        }
+        finally
+        {
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.rdmacm.cm;
+
+/**
+ * The states of an RDMA CM id around address resolution (the kernel's {@code enum rdma_cm_state}):
+ * IDLE -> ADDR_BOUND -> ADDR_QUERY -> ADDR_RESOLVED, or back to ADDR_BOUND after an error.
+ */
+public enum CmIdState
+{
+    IDLE,
+    ADDR_BOUND,
+    ADDR_QUERY,
+    ADDR_RESOLVED,
+    ROUTE_QUERY,
+    ROUTE_RESOLVED,
+    DESTROYING
+}

@@ -1,0 +1,42 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.protocol.PortSpace;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One {@code rdma_resolve_route} in flight: what the kernel reads from the id when it builds the
+ * query or the RoCE path, fixed when the call is made.
+ */
+final class PendingRoute
+{
+    final RdmaCmId id;
+    final AddressResolution resolution;
+    final PortSpace portSpace;
+    final int sourcePort;
+    final int destinationPort;
+    final int sourceFlowinfo;
+    /** {@code rdma_set_service_type}, or null when never set. */
+    final Integer tos;
+    /** {@code rdma_set_ack_timeout}, or null when never set. */
+    final Integer ackTimeout;
+    final int timeoutMs;
+    final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+    final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
+
+    PendingRoute(
+        final RdmaCmId id, final AddressResolution resolution, final PortSpace portSpace, final int sourcePort,
+        final int destinationPort, final int sourceFlowinfo, final Integer tos, final Integer ackTimeout,
+        final int timeoutMs)
+    {
+        this.id = id;
+        this.resolution = resolution;
+        this.portSpace = portSpace;
+        this.sourcePort = sourcePort;
+        this.destinationPort = destinationPort;
+        this.sourceFlowinfo = sourceFlowinfo;
+        this.tos = tos;
+        this.ackTimeout = ackTimeout;
+        this.timeoutMs = timeoutMs;
+    }
+}

@@ -1,0 +1,263 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.netlink.NetlinkException;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The entry point, what librdmacm's global state is: one event-loop thread that resolves the
+ * addresses of all ids created here, in the network namespace given (or the caller's).
+ * <pre>{@code
+ * try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().gids(directory));
+ *      EventChannel channel = cm.createEventChannel())
+ * {
+ *     RdmaCmId id = cm.createId(channel);
+ *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), 2000);
+ *     CmEvent event = channel.getEvent();   // ADDR_RESOLVED or ADDR_ERROR
+ *     event.ack();
+ * }
+ * }</pre>
+ */
+public final class RdmaCm implements AutoCloseable
+{
+    private static final System.Logger LOG = System.getLogger(RdmaCm.class.getName());
+
+    /**
+     * @param networkNamespace a namespace to resolve in (e.g. /run/netns/NAME), or null for the caller's.
+     * @param gids             the RDMA devices' GID tables.
+     * @param trigger          how neighbour resolution is started.
+     * @param listener         sees every id state transition.
+     * @param hostsNeighbours  an ibacm hosts file standing in for IPoIB and the IP stack, or null.
+     * @param sa               the SA that InfiniBand routes are asked of ({@code resolveRoute}), or null.
+     */
+    public record Options(
+        Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener,
+        HostsNeighbours hostsNeighbours, SaClient sa)
+    {
+        /**
+         * This machine's RDMA devices as sysfs shows them now ({@code $SYSFS_PATH} or {@code /sys}; none
+         * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no SA.
+         *
+         * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
+         */
+        public static Options defaults()
+        {
+            return new Options(null, SysfsGidDirectory.read(SysfsDevices.root(System.getenv())),
+                NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null);
+        }
+
+        public Options networkNamespace(final Path path)
+        {
+            return new Options(path, gids, trigger, listener, hostsNeighbours, sa);
+        }
+
+        public Options gids(final GidDirectory directory)
+        {
+            return new Options(networkNamespace, directory, trigger, listener, hostsNeighbours, sa);
+        }
+
+        public Options trigger(final NeighbourTriggerMode mode)
+        {
+            return new Options(networkNamespace, gids, mode, listener, hostsNeighbours, sa);
+        }
+
+        public Options listener(final StateTransitionListener transitionListener)
+        {
+            return new Options(networkNamespace, gids, trigger, transitionListener, hostsNeighbours, sa);
+        }
+
+        /** Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim). */
+        public Options hostsNeighbours(final HostsNeighbours neighbours)
+        {
+            return new Options(networkNamespace, gids, trigger, listener, neighbours, sa);
+        }
+
+        /** Ask InfiniBand routes of {@code client}'s SA; the caller keeps ownership of the client. */
+        public Options sa(final SaClient client)
+        {
+            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client);
+        }
+    }
+
+    private final Options options;
+    private final ResolverAgent agent;
+    private final AgentRunner runner;
+    private final AtomicLong ids = new AtomicLong();
+    private boolean closed;
+
+    private RdmaCm(final Options options) throws NativeCallException
+    {
+        this.options = options;
+        this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
+            options.hostsNeighbours());
+        this.runner = new AgentRunner(agent.idleStrategy(),
+            error ->
+            {
+                if (!(error instanceof AgentTerminationException))
+                {
+                    LOG.log(System.Logger.Level.ERROR, "rdmacm resolver loop: " + error.getMessage(), error);
+                }
+            },
+            null, agent);
+    }
+
+    /**
+     * Starts the event loop and waits until it has its netlink sockets.
+     *
+     * @throws RdmaCmException when the namespace cannot be entered or a socket cannot be opened.
+     */
+    public static RdmaCm open(final Options options) throws RdmaCmException
+    {
+        final RdmaCm cm;
+        try
+        {
+            cm = new RdmaCm(options);
+        }
+        catch (final NativeCallException ex)
+        {
+            throw new RdmaCmException("starting the resolver", ex.errno(), ex.getMessage(), true);
+        }
+        AgentRunner.startOnThread(cm.runner);
+        try
+        {
+            cm.agent.started().get(30, TimeUnit.SECONDS);
+            return cm;
+        }
+        catch (final ExecutionException | TimeoutException ex)
+        {
+            cm.close();
+            final Throwable cause = ex instanceof ExecutionException ? ex.getCause() : ex;
+            final int errno = cause instanceof NativeCallException n ? n.errno() :
+                Errno.EIO;
+            throw new RdmaCmException("starting the resolver", errno, cause.getMessage(), true);
+        }
+        catch (final InterruptedException ex)
+        {
+            cm.close();
+            Thread.currentThread().interrupt();
+            throw new RdmaCmException("starting the resolver", Errno.EINTR, "interrupted", true);
+        }
+    }
+
+    public static RdmaCm open() throws RdmaCmException
+    {
+        return open(Options.defaults());
+    }
+
+    /** {@code rdma_create_event_channel}. */
+    public EventChannel createEventChannel()
+    {
+        return new EventChannel();
+    }
+
+    /** {@code rdma_create_id}; a null channel makes a synchronous id. */
+    public RdmaCmId createId(final EventChannel channel)
+    {
+        return createId(channel, PortSpace.TCP);
+    }
+
+    /** {@code rdma_create_id} in a port space (its Service IDs are {@code (ps << 16) + port}). */
+    public RdmaCmId createId(final EventChannel channel, final PortSpace portSpace)
+    {
+        return new RdmaCmId(this, channel, ids.incrementAndGet(), portSpace);
+    }
+
+    /**
+     * The index of the interface called {@code name} in the resolver's network namespace, e.g. to turn
+     * {@code fe80::2%eth0} into a scope id.
+     *
+     * @throws RdmaCmException ENODEV when there is no such interface.
+     */
+    public int interfaceIndex(final String name) throws RdmaCmException
+    {
+        requireNotLoopThread("interfaceIndex");
+        final CompletableFuture<Integer> result = new CompletableFuture<>();
+        submit(agent -> agent.interfaceIndex(name, result));
+        try
+        {
+            return result.get();
+        }
+        catch (final ExecutionException ex)
+        {
+            final int errno = ex.getCause() instanceof NetlinkException n ? n.errno() :
+                Errno.EIO;
+            throw new RdmaCmException("interface " + name, errno, null, true);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new RdmaCmException("interface " + name, Errno.EINTR, "interrupted", true);
+        }
+    }
+
+    Options options()
+    {
+        return options;
+    }
+
+    StateTransitionListener listener()
+    {
+        return options.listener();
+    }
+
+    /**
+     * Refuses a blocking call made on the event loop itself (e.g. from a future's callback), which would
+     * wait for work only that thread can do.
+     */
+    void requireNotLoopThread(final String call)
+    {
+        if (agent.isLoopThread())
+        {
+            throw new IllegalStateException(call + " blocks and was called on the resolver's event loop " +
+                "(from a callback): use resolveAddrAsync there");
+        }
+    }
+
+    synchronized void submit(final Consumer<ResolverAgent> command)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("this RdmaCm is closed");
+        }
+        agent.submit(command);
+    }
+
+    synchronized void submitIfOpen(final Consumer<ResolverAgent> command)
+    {
+        if (!closed)
+        {
+            agent.submit(command);
+        }
+    }
+
+    /** Stops the loop; resolutions still waiting end with ADDR_ERROR (EINTR). */
+    @Override
+    public void close()
+    {
+        synchronized (this)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+        }
+        agent.requestClose();
+        runner.close();
+        agent.failQueued();
+        agent.releaseWakeUp();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.libc.Errno;
+
+/**
+ * An RDMA CM operation failed with an errno, either returned by the call (as librdmacm returns -1 and
+ * sets errno) or reported by an error event (status = -errno).
+ */
+public final class RdmaCmException extends Exception
+{
+    private static final long serialVersionUID = 1L;
+
+    private final int errno;
+    private final boolean returnedByCall;
+    private final transient ResolutionTrace trace;
+
+    public RdmaCmException(final String operation, final int errno, final String detail, final boolean returnedByCall)
+    {
+        this(operation, errno, detail, returnedByCall, null);
+    }
+
+    public RdmaCmException(
+        final String operation, final int errno, final String detail, final boolean returnedByCall,
+        final ResolutionTrace trace)
+    {
+        super(operation + " failed: " + Errno.name(errno) + " (" + Errno.description(errno) + ")" +
+            (detail == null || detail.isEmpty() ? "" : ": " + detail));
+        this.errno = errno;
+        this.returnedByCall = returnedByCall;
+        this.trace = trace;
+    }
+
+    /** The steps of the resolution that failed, or null when it never started. */
+    public ResolutionTrace trace()
+    {
+        return trace;
+    }
+
+    /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
+    public int errno()
+    {
+        return errno;
+    }
+
+    /** True when the call itself failed (no event was produced); false for an error event. */
+    public boolean returnedByCall()
+    {
+        return returnedByCall;
+    }
+}

@@ -1,0 +1,617 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.verbs.GidType;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code struct rdma_cm_id} for address resolution: bind, resolve, receive ADDR_RESOLVED or
+ * ADDR_ERROR, retry after an error. Created with an {@link EventChannel} its events go there; created
+ * without one it is synchronous, like librdmacm's NULL channel: {@link #resolveAddr} waits for the
+ * outcome and throws the error event's errno.
+ * <p>
+ * Every state change goes through {@link #transition}, which reports it to the
+ * {@link StateTransitionListener} of the {@link RdmaCm}. Thread-safe.
+ */
+public final class RdmaCmId implements AutoCloseable
+{
+    private final RdmaCm cm;
+    private final EventChannel channel;
+    private final long number;
+    private final AtomicInteger unacknowledged = new AtomicInteger();
+
+    private CmIdState state = CmIdState.IDLE;
+    private InetAddress boundSource;
+    private int boundIfindex;
+    private RdmaPortBinding binding;
+    private AddressResolution resolution;
+    private PendingResolution pending;
+
+    private final PortSpace portSpace;
+    private int sourcePort;
+    private int destinationPort;
+    private int sourceFlowinfo;
+    private Integer tos;
+    private Integer ackTimeout;
+    private ResolvedRoute route;
+    private PendingRoute pendingRoute;
+
+    RdmaCmId(final RdmaCm cm, final EventChannel channel, final long number, final PortSpace portSpace)
+    {
+        this.cm = cm;
+        this.channel = channel;
+        this.number = number;
+        this.portSpace = portSpace;
+    }
+
+    public PortSpace portSpace()
+    {
+        return portSpace;
+    }
+
+    /** The route after ROUTE_RESOLVED, or null. */
+    public synchronized ResolvedRoute route()
+    {
+        return route;
+    }
+
+    /**
+     * {@code rdma_set_service_type}: the ToS, which becomes the QoS class of an IPv4 InfiniBand path
+     * query and the traffic class (and, through the priority, the SL) of a RoCE path.
+     */
+    public synchronized void setServiceType(final int typeOfService)
+    {
+        if (typeOfService < 0 || typeOfService > 0xff)
+        {
+            throw new IllegalArgumentException("ToS " + typeOfService + " out of range 0..255");
+        }
+        this.tos = typeOfService;
+    }
+
+    /** {@code rdma_set_ack_timeout}: a non-zero value makes a RoCE path's packet lifetime {@code timeout - 1}. */
+    public synchronized void setAckTimeout(final int timeout)
+    {
+        if (timeout < 0 || timeout > 0xff)
+        {
+            throw new IllegalArgumentException("ACK timeout " + timeout + " out of range 0..255");
+        }
+        this.ackTimeout = timeout;
+    }
+
+    /** The {@code sin6_flowinfo} of an IPv6 source (host order): its traffic class and flow label. */
+    public synchronized void setSourceFlowinfo(final int flowinfo)
+    {
+        this.sourceFlowinfo = flowinfo;
+    }
+
+    /**
+     * {@code rdma_resolve_addr} with ports, as librdmacm takes socket addresses: the destination port
+     * makes the Service ID of the path query and, with the source port, the RoCE v2 flow label. The
+     * kernel gives an unbound id a random source port; here the source port is the one given (0 if none).
+     */
+    public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final int timeoutMs)
+        throws RdmaCmException
+    {
+        synchronized (this)
+        {
+            sourcePort = source == null ? 0 : source.getPort();
+            destinationPort = destination.getPort();
+        }
+        resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(), timeoutMs);
+    }
+
+    /**
+     * {@code rdma_resolve_route}. Errors found up front (timeout not positive, the id not
+     * ADDR_RESOLVED, no SA for an InfiniBand port, no netdev or too small an MTU for RoCE) are thrown
+     * with {@link RdmaCmException#returnedByCall()}; the outcome is a ROUTE_RESOLVED or ROUTE_ERROR
+     * event (status -EINVAL for an SA error status, -ETIMEDOUT when the SA never answers). A
+     * synchronous id waits for it and returns normally only on ROUTE_RESOLVED.
+     */
+    public void resolveRoute(final int timeoutMs) throws RdmaCmException
+    {
+        final CompletableFuture<ResolvedRoute> completion = beginRoute(timeoutMs);
+        if (channel == null)
+        {
+            try
+            {
+                await(completion);
+            }
+            catch (final ResolutionFailure impossible)
+            {
+                throw new IllegalStateException(impossible);
+            }
+        }
+    }
+
+    /** The same, without blocking: the future completes with the route or an {@link RdmaCmException}. */
+    public CompletableFuture<ResolvedRoute> resolveRouteAsync(final int timeoutMs)
+    {
+        try
+        {
+            return beginRoute(timeoutMs);
+        }
+        catch (final RdmaCmException ex)
+        {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    private CompletableFuture<ResolvedRoute> beginRoute(final int timeoutMs) throws RdmaCmException
+    {
+        final PendingRoute r;
+        synchronized (this)
+        {
+            if (timeoutMs <= 0)
+            {
+                throw new RdmaCmException("rdma_resolve_route", Errno.EINVAL, "timeout " + timeoutMs +
+                    " ms must be positive", true);
+            }
+            if (state != CmIdState.ADDR_RESOLVED)
+            {
+                throw new RdmaCmException("rdma_resolve_route", Errno.EINVAL, "id is " + state +
+                    "; resolving a route needs ADDR_RESOLVED", true);
+            }
+            r = new PendingRoute(this, resolution, portSpace, sourcePort, destinationPort, sourceFlowinfo, tos,
+                ackTimeout, timeoutMs);
+            transition(CmIdState.ROUTE_QUERY, "resolve_route " + resolution.destination().getHostAddress());
+            pendingRoute = r;
+        }
+        if (r.resolution.binding().gidType() == GidType.IB)
+        {
+            final SaClient sa = cm.options().sa();
+            if (sa == null)
+            {
+                throw routeCallFailed(r, Errno.ENOSYS, "no SA to ask for an InfiniBand path (RdmaCm.Options.sa)");
+            }
+            RouteResolver.queryInfiniband(sa, r).whenComplete((resolved, failure) -> routeFinished(r, resolved, failure));
+            return r.completion;
+        }
+        final CompletableFuture<ResolvedRoute> built = new CompletableFuture<>();
+        try
+        {
+            cm.submit(agent -> agent.roceRoute(r, built));
+        }
+        catch (final IllegalStateException closed)
+        {
+            throw routeCallFailed(r, Errno.EINTR, closed.getMessage());
+        }
+        final ResolvedRoute resolved;
+        try
+        {
+            resolved = built.join();
+        }
+        catch (final CompletionException ex)
+        {
+            final Throwable cause = ex.getCause();
+            throw routeCallFailed(r, cause instanceof RouteException re ? re.errno() : Errno.EIO, cause.getMessage());
+        }
+        routeFinished(r, resolved, null);
+        return r.completion;
+    }
+
+    /** A failure of the call itself: back to ADDR_RESOLVED, no event. */
+    private RdmaCmException routeCallFailed(final PendingRoute r, final int errno, final String detail)
+    {
+        synchronized (this)
+        {
+            if (state == CmIdState.ROUTE_QUERY && pendingRoute == r)
+            {
+                pendingRoute = null;
+                transition(CmIdState.ADDR_RESOLVED, "resolve_route returned " + Errno.name(errno));
+            }
+        }
+        final RdmaCmException ex = new RdmaCmException("rdma_resolve_route", errno, detail, true, r.trace);
+        r.completion.completeExceptionally(ex);
+        return ex;
+    }
+
+    private void routeFinished(final PendingRoute r, final ResolvedRoute resolved, final Throwable failure)
+    {
+        if (failure != null)
+        {
+            final Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            final int errno = cause instanceof RouteException re ? re.errno() : Errno.EIO;
+            synchronized (this)
+            {
+                if (state != CmIdState.ROUTE_QUERY || pendingRoute != r)
+                {
+                    return;
+                }
+                pendingRoute = null;
+                transition(CmIdState.ADDR_RESOLVED, "ROUTE_ERROR " + Errno.name(errno));
+            }
+            deliver(new CmEvent(this, CmEventType.ROUTE_ERROR, -errno, r.resolution, cause.getMessage(), r.trace, null));
+            r.completion.completeExceptionally(
+                new RdmaCmException("rdma_resolve_route", errno, cause.getMessage(), false, r.trace));
+            return;
+        }
+        synchronized (this)
+        {
+            if (state != CmIdState.ROUTE_QUERY || pendingRoute != r)
+            {
+                return;
+            }
+            pendingRoute = null;
+            route = resolved;
+            transition(CmIdState.ROUTE_RESOLVED, "ROUTE_RESOLVED " + r.resolution.destination().getHostAddress());
+        }
+        deliver(new CmEvent(this, CmEventType.ROUTE_RESOLVED, 0, r.resolution, null, r.trace, resolved));
+        r.completion.complete(resolved);
+    }
+
+    public synchronized CmIdState state()
+    {
+        return state;
+    }
+
+    /** The event channel, or null for a synchronous id. */
+    public EventChannel channel()
+    {
+        return channel;
+    }
+
+    /** The last successful resolution, or null. */
+    public synchronized AddressResolution resolution()
+    {
+        return resolution;
+    }
+
+    /** The bound source address (a wildcard after auto-binding to one), or null while IDLE. */
+    public synchronized InetAddress boundSource()
+    {
+        return boundSource;
+    }
+
+    /** Events delivered and not yet acknowledged. */
+    public int unacknowledgedEvents()
+    {
+        return unacknowledged.get();
+    }
+
+    /**
+     * {@code rdma_bind_addr}: a wildcard binds at once; a concrete address must be configured on a
+     * netdev (else EADDRNOTAVAIL) that has an RDMA port with its GID (else ENODEV).
+     */
+    public void bindAddr(final InetAddress source) throws RdmaCmException
+    {
+        cm.requireNotLoopThread("rdma_bind_addr");
+        synchronized (this)
+        {
+            if (source == null)
+            {
+                throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "source address is null", true);
+            }
+            if (state != CmIdState.IDLE)
+            {
+                throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "id is " + state + ", not IDLE", true);
+            }
+            if (source.isAnyLocalAddress())
+            {
+                boundSource = source;
+                transition(CmIdState.ADDR_BOUND, "bind to wildcard " + source.getHostAddress());
+                return;
+            }
+        }
+        final CompletableFuture<AddressResolver.BoundSource> bound = new CompletableFuture<>();
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        cm.submit(agent -> agent.bind(source, trace, bound));
+        try
+        {
+            final AddressResolver.BoundSource result = await(bound);
+            synchronized (this)
+            {
+                if (state != CmIdState.IDLE)
+                {
+                    throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "id changed state to " + state, true);
+                }
+                bound(source, result.ifindex(), result.binding());
+                transition(CmIdState.ADDR_BOUND, "bind to " + source.getHostAddress() + " on " + result.binding());
+            }
+        }
+        catch (final ResolutionFailure failure)
+        {
+            throw new RdmaCmException("rdma_bind_addr", failure.errno, failure.getMessage(), true);
+        }
+    }
+
+    /**
+     * {@code rdma_resolve_addr}. Errors found up front (state, families, source not configured, no RDMA
+     * port for the source, route errors) are thrown here with {@link RdmaCmException#returnedByCall()};
+     * the rest arrive as an ADDR_RESOLVED or ADDR_ERROR event on the channel. A synchronous id (no
+     * channel) waits for that event and returns normally only on ADDR_RESOLVED.
+     *
+     * @param source    null or a wildcard to let the route choose; ignored when the id is already bound.
+     * @param timeoutMs bounds only the wait for the neighbour (ARP/ND).
+     */
+    public void resolveAddr(final InetAddress source, final InetAddress destination, final int timeoutMs)
+        throws RdmaCmException
+    {
+        cm.requireNotLoopThread("rdma_resolve_addr");
+        final PendingResolution p = begin(source, destination, timeoutMs);
+        try
+        {
+            await(p.accepted);
+            if (channel == null)
+            {
+                await(p.completion);
+            }
+        }
+        catch (final ResolutionFailure impossible)
+        {
+            throw new IllegalStateException(impossible);
+        }
+    }
+
+    /**
+     * The same resolution, without blocking: the future completes with the result or exceptionally with
+     * an {@link RdmaCmException} (up-front errors included). Events are still posted to the channel.
+     * The future completes on the event-loop thread: callbacks attached to it must not block.
+     */
+    public CompletableFuture<AddressResolution> resolveAddrAsync(
+        final InetAddress source, final InetAddress destination, final int timeoutMs)
+    {
+        try
+        {
+            return begin(source, destination, timeoutMs).completion;
+        }
+        catch (final RdmaCmException ex)
+        {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    private PendingResolution begin(final InetAddress source, final InetAddress destination, final int timeoutMs)
+        throws RdmaCmException
+    {
+        final PendingResolution p;
+        final CmIdState before;
+        synchronized (this)
+        {
+            before = state;
+            if (destination == null)
+            {
+                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
+            }
+            if (timeoutMs < 0)
+            {
+                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "timeout " + timeoutMs + " ms is negative", true);
+            }
+            final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
+            final long timeoutNanos = timeoutMs * 1_000_000L;
+            if (state == CmIdState.IDLE)
+            {
+                if (source != null && !sameFamily(source, destination))
+                {
+                    throw familyMismatch(source, destination);
+                }
+                if (source != null && !source.isAnyLocalAddress())
+                {
+                    transition(CmIdState.ADDR_BOUND, "auto-bind to " + source.getHostAddress() + " (to be validated)");
+                    transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
+                    p = new PendingResolution(this, source, null, 0, null, destination, timeoutNanos, completion);
+                }
+                else
+                {
+                    // cma_bind_addr: the wildcard of the destination's family, scoped like a link-local destination.
+                    final int scope = destination instanceof Inet6Address v6 && v6.isLinkLocalAddress() ?
+                        v6.getScopeId() : 0;
+                    boundSource = source != null ? source : AddressResolver.wildcardOf(destination);
+                    boundIfindex = scope;
+                    transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard" + (scope == 0 ? "" : " scope " + scope));
+                    transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
+                    p = new PendingResolution(this, null, null, scope, null, destination, timeoutNanos, completion);
+                }
+            }
+            else if (state == CmIdState.ADDR_BOUND)
+            {
+                if (boundSource != null && !sameFamily(boundSource, destination))
+                {
+                    throw familyMismatch(boundSource, destination);
+                }
+                final InetAddress concrete = boundSource == null || boundSource.isAnyLocalAddress() ? null : boundSource;
+                transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
+                p = new PendingResolution(this, null, concrete, boundIfindex, concrete == null ? null : binding,
+                    destination, timeoutNanos, completion);
+            }
+            else
+            {
+                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL,
+                    "id is " + state + "; resolving needs IDLE or ADDR_BOUND", true);
+            }
+            pending = p;
+        }
+        try
+        {
+            cm.submit(agent -> agent.start(p));
+        }
+        catch (final IllegalStateException closed)
+        {
+            synchronized (this)
+            {
+                pending = null;
+                transition(before, "resolve_addr refused: " + closed.getMessage());
+            }
+            throw closed;
+        }
+        return p;
+    }
+
+    /** {@code rdma_destroy_id}: cancels a pending resolution; no event follows. */
+    public void destroy()
+    {
+        final PendingResolution p;
+        synchronized (this)
+        {
+            if (state == CmIdState.DESTROYING)
+            {
+                return;
+            }
+            transition(CmIdState.DESTROYING, "destroy");
+            p = pending;
+            pending = null;
+            pendingRoute = null;
+        }
+        if (p != null)
+        {
+            cm.submitIfOpen(agent -> agent.cancel(p));
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        destroy();
+    }
+
+    // ---- called by the event loop ----
+
+    synchronized void bound(final InetAddress source, final int ifindex, final RdmaPortBinding binding)
+    {
+        this.boundSource = source;
+        this.boundIfindex = ifindex;
+        this.binding = binding;
+    }
+
+    void accepted(final PendingResolution p)
+    {
+        p.accepted.complete(null);
+    }
+
+    void callFailed(final PendingResolution p, final int errno, final String detail, final CmIdState backTo)
+    {
+        synchronized (this)
+        {
+            if (state == CmIdState.ADDR_QUERY && pending == p)
+            {
+                pending = null;
+                if (backTo == CmIdState.IDLE)
+                {
+                    boundSource = null;
+                    boundIfindex = 0;
+                }
+                transition(backTo, "resolve_addr returned " + Errno.name(errno));
+            }
+        }
+        final RdmaCmException ex = new RdmaCmException("rdma_resolve_addr", errno, detail, true, p.trace);
+        p.accepted.completeExceptionally(ex);
+        p.completion.completeExceptionally(ex);
+    }
+
+    void resolved(final PendingResolution p, final AddressResolution result)
+    {
+        synchronized (this)
+        {
+            if (state != CmIdState.ADDR_QUERY || pending != p)
+            {
+                return;
+            }
+            pending = null;
+            resolution = result;
+            transition(CmIdState.ADDR_RESOLVED, "ADDR_RESOLVED " + result.destination().getHostAddress());
+        }
+        deliver(new CmEvent(this, CmEventType.ADDR_RESOLVED, 0, result, null, p.trace));
+        p.completion.complete(result);
+    }
+
+    void resolutionFailed(final PendingResolution p, final int errno, final String detail)
+    {
+        synchronized (this)
+        {
+            if (state != CmIdState.ADDR_QUERY || pending != p)
+            {
+                return;
+            }
+            pending = null;
+            transition(CmIdState.ADDR_BOUND, "ADDR_ERROR " + Errno.name(errno));
+        }
+        deliver(new CmEvent(this, CmEventType.ADDR_ERROR, -errno, null, detail, p.trace));
+        p.completion.completeExceptionally(new RdmaCmException("rdma_resolve_addr", errno, detail, false, p.trace));
+    }
+
+    void acknowledge(final CmEvent event)
+    {
+        unacknowledged.decrementAndGet();
+    }
+
+    private void deliver(final CmEvent event)
+    {
+        if (channel != null)
+        {
+            unacknowledged.incrementAndGet();
+            channel.post(event);
+        }
+    }
+
+    /** The one place an id changes state. */
+    private void transition(final CmIdState next, final String reason)
+    {
+        final CmIdState previous = state;
+        state = next;
+        cm.listener().onTransition(this, previous, next, reason);
+    }
+
+    private static boolean sameFamily(final InetAddress a, final InetAddress b)
+    {
+        return (a instanceof Inet4Address) == (b instanceof Inet4Address);
+    }
+
+    private static RdmaCmException familyMismatch(final InetAddress source, final InetAddress destination)
+    {
+        return new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "source " + source.getHostAddress() +
+            " and destination " + destination.getHostAddress() + " are of different families", true);
+    }
+
+    private static <T> T await(final CompletableFuture<T> future) throws RdmaCmException, ResolutionFailure
+    {
+        boolean interrupted = false;
+        try
+        {
+            while (true)
+            {
+                try
+                {
+                    return future.get();
+                }
+                catch (final InterruptedException ex)
+                {
+                    interrupted = true; // the event loop completes every future; finish the call first
+                }
+                catch (final ExecutionException ex)
+                {
+                    if (ex.getCause() instanceof RdmaCmException cm)
+                    {
+                        throw cm;
+                    }
+                    if (ex.getCause() instanceof ResolutionFailure failure)
+                    {
+                        throw failure;
+                    }
+                    throw new IllegalStateException(ex.getCause());
+                }
+            }
+        }
+        finally
+        {
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "RdmaCmId#" + number;
+    }
+}

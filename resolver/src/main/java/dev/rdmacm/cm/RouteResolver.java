@@ -1,0 +1,102 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.netlink.Link;
+import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.path.PathQuery;
+import dev.rdmacm.sa.path.PathRecordValue;
+import dev.rdmacm.verbs.GidType;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The kernel's dispatch in {@code rdma_resolve_route}: an InfiniBand port asks the SA
+ * ({@code cma_resolve_ib_route}), a RoCE port builds the path from the route and the netdev
+ * ({@code cma_resolve_iboe_route}).
+ */
+final class RouteResolver
+{
+    private RouteResolver()
+    {
+    }
+
+    /** The SA query of {@code r}; completes (on the SA client's thread) with the route or a {@link RouteException}. */
+    static CompletableFuture<ResolvedRoute> queryInfiniband(final SaClient sa, final PendingRoute r)
+    {
+        final PathQuery query = query(r);
+        final long start = System.nanoTime();
+        return IbRoute.resolve(sa, query, Duration.ofMillis(r.timeoutMs)).whenComplete((route, failure) ->
+        {
+            if (route != null)
+            {
+                r.trace.record("sa path query", start, "PathRecord Get comp_mask 0x" +
+                    Long.toHexString(query.componentMask()) + " " + query + " -> " + describe(route.paths().get(0)));
+            }
+            else
+            {
+                r.trace.record("sa path query", start, "PathRecord Get comp_mask 0x" +
+                    Long.toHexString(query.componentMask()) + " " + query + " -> " + failure.getMessage());
+            }
+        });
+    }
+
+    /** {@code cma_query_ib_route}'s request for the id's addresses, ports and options. */
+    static PathQuery query(final PendingRoute r)
+    {
+        final AddressResolution a = r.resolution;
+        final long serviceId = IbRouteQuery.ipServiceId(r.portSpace, r.destinationPort);
+        if (a.destination() instanceof Inet4Address)
+        {
+            return IbRouteQuery.ipv4(a.sgid(), a.dgid(), a.pkey(), serviceId, r.tos == null ? 0 : r.tos);
+        }
+        return IbRouteQuery.ipv6(a.sgid(), a.dgid(), a.pkey(), serviceId, r.sourceFlowinfo);
+    }
+
+    /**
+     * {@code cma_resolve_iboe_route}, on the event loop's thread (in the resolver's namespace): the
+     * bound netdev's MTU from rtnetlink, the hop limit resolve_addr kept ({@code dev_addr.hoplimit}).
+     */
+    static ResolvedRoute synthesizeRoce(final PendingRoute r, final Rtnetlink rtnetlink) throws RouteException
+    {
+        final AddressResolution a = r.resolution;
+        final long start = System.nanoTime();
+        if (a.ifindex() == 0)
+        {
+            throw new RouteException(Errno.ENODEV, "the id is bound to no netdev (bound_dev_if 0)");
+        }
+        final Link netdev;
+        try
+        {
+            netdev = rtnetlink.link(a.ifindex());
+        }
+        catch (final IOException ex)
+        {
+            throw new RouteException(Errno.ENODEV, "netdev " + a.ifindex() + ": " + ex.getMessage());
+        }
+        final RoceRouteInput input = new RoceRouteInput(GidDerivation.ipToGid(a.source()),
+            GidDerivation.ipToGid(a.destination()), false, a.source() instanceof Inet6Address, r.sourceFlowinfo,
+            r.sourcePort, r.destinationPort, a.hopLimit(), netdev.mtu(), r.tos, 0, r.ackTimeout,
+            a.binding().gidType() == GidType.ROCE_V2, RoceRouteInput.NO_TRAFFIC_CLASSES);
+        final byte[] record = new byte[IbvPathData.LENGTH];
+        new RoceRouteSynthesizer().synthesize(input, new UnsafeBuffer(record), 0);
+        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(record));
+        r.trace.record("roce path", start, netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
+            " -> " + describe(route.paths().get(0)));
+        return route;
+    }
+
+    static String describe(final PathRecordValue path)
+    {
+        return "dlid " + path.dlid() + " slid " + path.slid() + " sl " + path.sl() + " mtu " + path.mtu() +
+            " rate " + path.rate() + " pkt_life " + path.packetLifeTime() + " hop_limit " + path.hopLimit() +
+            " tclass " + path.tClass() + " flow_label 0x" + Integer.toHexString(path.flowLabel());
+    }
+}

@@ -1,0 +1,72 @@
+package dev.rdmacm.cm.kernel;
+
+import dev.rdmacm.testing.CProgram;
+import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.Peers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The real librdmacm over the real kernel RDMA CM: {@code cm_oracle.c}, compiled with gcc on the
+ * host against the installed {@code rdma/rdma_cma.h} and run inside the guest, prints for each
+ * {@link CmCase} what librdmacm hands the application (events and statuses, synchronous errnos,
+ * device and port, addresses with ports, the ibaddr GIDs and P_Key, every {@code ibv_sa_path_rec}
+ * field) as {@code NAME key=value} lines.
+ */
+final class KernelCmOracle
+{
+    private static final Duration LIMIT = Duration.ofMinutes(2);
+
+    private KernelCmOracle()
+    {
+    }
+
+    /** Compiles the oracle into {@code directory} (the guest's share) and returns the binary. */
+    static Path compile(final Path directory)
+    {
+        Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
+        return CProgram.compile(KernelCmOracle.class, "cm_oracle.c", directory, "cm_oracle", "-O0", "-Wall", "-lrdmacm", "-libverbs");
+    }
+
+    /** Runs every case through the oracle at {@code binary}; fields by case name, in output order. */
+    static Map<String, Map<String, String>> run(final Path binary, final List<CmCase> cases)
+    {
+        final Path input;
+        try
+        {
+            input = Files.createTempFile("cm-oracle", ".cases");
+            Files.write(input, cases.stream().map(CmCase::oracleLine).toList());
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot write the oracle's cases: " + ex, ex);
+        }
+        final String output = HostCommand.run(LIMIT, "sh", "-c", "'" + binary + "' < '" + input + "'").orFail("the kernel-CM oracle")
+            .output();
+        return parse(output);
+    }
+
+    static Map<String, Map<String, String>> parse(final String output)
+    {
+        final Map<String, Map<String, String>> byCase = new LinkedHashMap<>();
+        for (final String line : output.lines().collect(Collectors.toList()))
+        {
+            final int space = line.indexOf(' ');
+            final int equals = line.indexOf('=', space + 1);
+            if (space < 0 || equals < 0)
+            {
+                throw new AssertionError("the oracle printed a line that is not 'NAME key=value': " + line);
+            }
+            byCase.computeIfAbsent(line.substring(0, space), name -> new LinkedHashMap<>())
+                .put(line.substring(space + 1, equals), line.substring(equals + 1));
+        }
+        return byCase;
+    }
+}
