@@ -11,6 +11,7 @@ package dev.rdmacm.netlink;
  * @param address          IFLA_ADDRESS (6 bytes Ethernet, 20 bytes IPoIB), empty if none.
  * @param broadcastAddress IFLA_BROADCAST, empty if none.
  * @param operationalState IFLA_OPERSTATE (IF_OPER_*; 6 up, 2 down).
+ * @param vlan             the 802.1Q details when IFLA_LINKINFO says {@code vlan}, else null.
  */
 public record Link(
     int ifindex,
@@ -20,8 +21,14 @@ public record Link(
     int mtu,
     byte[] address,
     byte[] broadcastAddress,
-    int operationalState)
+    int operationalState,
+    Vlan vlan)
 {
+    public boolean isVlan()
+    {
+        return vlan != null;
+    }
+
     public boolean isLoopback()
     {
         return (flags & LinkMessage.IFF_LOOPBACK) != 0 || type == LinkMessage.ARPHRD_LOOPBACK;

@@ -28,7 +28,20 @@ public final class LinkMessage extends MessageBody<LinkMessage>
     public static final int IFLA_BROADCAST = 2;
     public static final int IFLA_IFNAME = 3;
     public static final int IFLA_MTU = 4;
+    public static final int IFLA_LINK = 5;
     public static final int IFLA_OPERSTATE = 16;
+    public static final int IFLA_LINKINFO = 18;
+    /** Nested in IFLA_LINKINFO. */
+    public static final int IFLA_INFO_KIND = 1;
+    public static final int IFLA_INFO_DATA = 2;
+    /** Nested in IFLA_INFO_DATA of kind {@code vlan}. */
+    public static final int IFLA_VLAN_ID = 1;
+    public static final int IFLA_VLAN_EGRESS_QOS = 3;
+    /** Nested in IFLA_VLAN_EGRESS_QOS: {@code struct ifla_vlan_qos_mapping { __u32 from; __u32 to; }}. */
+    public static final int IFLA_VLAN_QOS_MAPPING = 1;
+    public static final int QOS_MAPPING_FROM_OFFSET = 0;
+    public static final int QOS_MAPPING_TO_OFFSET = 4;
+    public static final int QOS_MAPPING_LENGTH = 8;
     /** Request attribute: which extra data to include (RTEXT_FILTER_*); 0 keeps replies small. */
     public static final int IFLA_EXT_MASK = 29;
 

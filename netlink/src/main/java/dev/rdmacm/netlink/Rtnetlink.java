@@ -44,6 +44,8 @@ public final class Rtnetlink implements AutoCloseable
     private final AddressMessage addressMessage = new AddressMessage();
     private final NetlinkAttribute attribute = new NetlinkAttribute();
     private final NetlinkAttribute nested = new NetlinkAttribute();
+    private final NetlinkAttribute linkInfoData = new NetlinkAttribute();
+    private final NetlinkAttribute qosMappings = new NetlinkAttribute();
 
     private Route route;
     private Link link;
@@ -290,12 +292,17 @@ public final class Rtnetlink implements AutoCloseable
         int operationalState = 0;
         byte[] address = new byte[0];
         byte[] broadcast = new byte[0];
+        int lowerIfindex = 0;
+        Vlan vlan = null;
         attribute.wrap(buffer, linkMessage.attributesOffset(), end);
         while (attribute.next())
         {
             switch (attribute.type())
             {
                 case LinkMessage.IFLA_IFNAME -> name = attribute.string();
+                case LinkMessage.IFLA_LINK -> lowerIfindex = (int)attribute.u32();
+                case LinkMessage.IFLA_LINKINFO -> vlan = vlan(buffer, attribute.valueOffset(),
+                    attribute.valueOffset() + attribute.valueLength());
                 case LinkMessage.IFLA_MTU -> mtu = (int)attribute.u32();
                 case LinkMessage.IFLA_ADDRESS -> address = attribute.bytes();
                 case LinkMessage.IFLA_BROADCAST -> broadcast = attribute.bytes();
@@ -305,8 +312,63 @@ public final class Rtnetlink implements AutoCloseable
                 }
             }
         }
+        if (vlan != null)
+        {
+            vlan = new Vlan(vlan.id(), lowerIfindex, vlan.egressQosMap());
+        }
         return new Link(linkMessage.index(), name, linkMessage.type(), linkMessage.flags(), mtu, address, broadcast,
-            operationalState);
+            operationalState, vlan);
+    }
+
+    /** IFLA_LINKINFO in {@code [offset, end)}: a {@link Vlan} (lower ifindex 0) when its kind is vlan, else null. */
+    private Vlan vlan(final DirectBuffer buffer, final int offset, final int end)
+    {
+        String kind = "";
+        int dataOffset = -1;
+        int dataEnd = -1;
+        nested.wrap(buffer, offset, end);
+        while (nested.next())
+        {
+            if (nested.type() == LinkMessage.IFLA_INFO_KIND)
+            {
+                kind = nested.string();
+            }
+            else if (nested.type() == LinkMessage.IFLA_INFO_DATA)
+            {
+                dataOffset = nested.valueOffset();
+                dataEnd = dataOffset + nested.valueLength();
+            }
+        }
+        if (!kind.equals("vlan") || dataOffset < 0)
+        {
+            return null;
+        }
+        int id = 0;
+        final List<Vlan.QosMapping> egress = new ArrayList<>();
+        linkInfoData.wrap(buffer, dataOffset, dataEnd);
+        while (linkInfoData.next())
+        {
+            if (linkInfoData.type() == LinkMessage.IFLA_VLAN_ID && linkInfoData.valueLength() >= Short.BYTES)
+            {
+                id = buffer.getShort(linkInfoData.valueOffset(), NetlinkMessageHeader.ORDER) & 0xffff;
+            }
+            else if (linkInfoData.type() == LinkMessage.IFLA_VLAN_EGRESS_QOS)
+            {
+                qosMappings.wrap(buffer, linkInfoData.valueOffset(), linkInfoData.valueOffset() + linkInfoData.valueLength());
+                while (qosMappings.next())
+                {
+                    if (qosMappings.type() == LinkMessage.IFLA_VLAN_QOS_MAPPING &&
+                        qosMappings.valueLength() >= LinkMessage.QOS_MAPPING_LENGTH)
+                    {
+                        final int at = qosMappings.valueOffset();
+                        egress.add(new Vlan.QosMapping(
+                            buffer.getInt(at + LinkMessage.QOS_MAPPING_FROM_OFFSET, NetlinkMessageHeader.ORDER) & 0xffff_ffffL,
+                            buffer.getInt(at + LinkMessage.QOS_MAPPING_TO_OFFSET, NetlinkMessageHeader.ORDER)));
+                    }
+                }
+            }
+        }
+        return new Vlan(id, 0, egress);
     }
 
     /** Decodes an RTM_NEWNEIGH or RTM_DELNEIGH message (a reply or an RTNLGRP_NEIGH event). */

@@ -124,6 +124,21 @@ class RtnetlinkTest
         }
     }
 
+    /** The VLAN case runs in the kernel guest (KernelCmOnSoftRoceTest): this host's kernel has no 802.1Q support. */
+    @Test
+    void shouldReportNoVlanForAVeth() throws Exception
+    {
+        final int a2 = ifindex("a2");
+        final Link link = inHost.call(() ->
+        {
+            try (Rtnetlink rtnetlink = Rtnetlink.open())
+            {
+                return rtnetlink.link(a2);
+            }
+        });
+        assertEquals(null, link.vlan());
+    }
+
     @Test
     void shouldReportEnodevForAnUnknownIfindex() throws Exception
     {

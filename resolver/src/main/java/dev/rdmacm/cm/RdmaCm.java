@@ -42,10 +42,11 @@ public final class RdmaCm implements AutoCloseable
      * @param listener         sees every id state transition.
      * @param hostsNeighbours  an ibacm hosts file standing in for IPoIB and the IP stack, or null.
      * @param sa               the SA that InfiniBand routes are asked of ({@code resolveRoute}), or null.
+     * @param kernelProfile    the kernel whose rules apply where kernels differ.
      */
     public record Options(
         Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener,
-        HostsNeighbours hostsNeighbours, SaClient sa)
+        HostsNeighbours hostsNeighbours, SaClient sa, KernelProfile kernelProfile)
     {
         /**
          * This machine's RDMA devices as sysfs shows them now ({@code $SYSFS_PATH} or {@code /sys}; none
@@ -56,39 +57,45 @@ public final class RdmaCm implements AutoCloseable
         public static Options defaults()
         {
             return new Options(null, SysfsGidDirectory.read(SysfsDevices.root(System.getenv())),
-                NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null);
+                NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null, KernelProfile.defaultProfile());
         }
 
         public Options networkNamespace(final Path path)
         {
-            return new Options(path, gids, trigger, listener, hostsNeighbours, sa);
+            return new Options(path, gids, trigger, listener, hostsNeighbours, sa, kernelProfile);
         }
 
         public Options gids(final GidDirectory directory)
         {
-            return new Options(networkNamespace, directory, trigger, listener, hostsNeighbours, sa);
+            return new Options(networkNamespace, directory, trigger, listener, hostsNeighbours, sa, kernelProfile);
         }
 
         public Options trigger(final NeighbourTriggerMode mode)
         {
-            return new Options(networkNamespace, gids, mode, listener, hostsNeighbours, sa);
+            return new Options(networkNamespace, gids, mode, listener, hostsNeighbours, sa, kernelProfile);
         }
 
         public Options listener(final StateTransitionListener transitionListener)
         {
-            return new Options(networkNamespace, gids, trigger, transitionListener, hostsNeighbours, sa);
+            return new Options(networkNamespace, gids, trigger, transitionListener, hostsNeighbours, sa, kernelProfile);
         }
 
         /** Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim). */
         public Options hostsNeighbours(final HostsNeighbours neighbours)
         {
-            return new Options(networkNamespace, gids, trigger, listener, neighbours, sa);
+            return new Options(networkNamespace, gids, trigger, listener, neighbours, sa, kernelProfile);
         }
 
         /** Ask InfiniBand routes of {@code client}'s SA; the caller keeps ownership of the client. */
         public Options sa(final SaClient client)
         {
-            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client);
+            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client, kernelProfile);
+        }
+
+        /** Follow {@code profile}'s rules where kernels differ (the default: {@link KernelProfile#defaultProfile()}). */
+        public Options kernelProfile(final KernelProfile profile)
+        {
+            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, profile);
         }
     }
 

@@ -609,6 +609,12 @@ public final class RdmaCmId implements AutoCloseable
         }
     }
 
+    /** The kernel whose rules this id's CM follows. */
+    KernelProfile kernelProfile()
+    {
+        return cm.options().kernelProfile();
+    }
+
     @Override
     public String toString()
     {

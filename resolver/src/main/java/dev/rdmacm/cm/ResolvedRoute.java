@@ -49,6 +49,12 @@ public record ResolvedRoute(Kind kind, List<byte[]> pathData)
         return paths;
     }
 
+    /** The paths as librdmacm hands them to an application ({@code id->route.path_rec}). */
+    public List<PathRec> applicationPaths()
+    {
+        return pathData.stream().map(PathRec::fromPathData).toList();
+    }
+
     /** The {@code IBV_PATH_FLAG_*} bits of record {@code index}. */
     public long flags(final int index)
     {

@@ -19,19 +19,28 @@ import org.agrona.MutableDirectBuffer;
  * <li>MTU: {@code iboe_get_mtu(ndev->mtu)}, which is 0 (EINVAL) below 256 + headers;</li>
  * <li>rate: {@code IB_RATE_PORT_CURRENT} (kernels before 6.5 asked ethtool for the speed);</li>
  * <li>packet lifetime: {@code ack_timeout - 1} when {@code rdma_set_ack_timeout} gave a non-zero
- * value, else {@code CMA_IBOE_PACKET_LIFETIME} (16);</li>
+ * value, else {@code CMA_IBOE_PACKET_LIFETIME} of the {@link KernelProfile} (18 in 6.1, 16 in mainline);</li>
  * <li>flow label, on ports that can do RoCE v2 ({@code rdma_protocol_roce_udp_encap}):
  * {@code cma_get_roce_udp_flow_label}.</li>
  * </ul>
- * The kernel's {@code ucma_query_path} packs only IB and OPA records, so librdmacm reads a RoCE route
- * through {@code QUERY_ROUTE}; we write the same fields into the {@code ibv_path_data} record, with
- * the DLID, SLID and Service ID that a RoCE path does not have left 0.
+ * The DLID, SLID and bit 31 of {@code flowlabel_hoplimit} are kernel artifacts, reproduced because
+ * an application sees them. {@code ucma_query_path} hands a RoCE {@code sa_path_rec} to
+ * {@code ib_sa_pack_path}, which reads {@code ib.dlid}, {@code ib.slid} and {@code ib.raw_traffic}
+ * through the record's union, where a RoCE record keeps {@code roce.route_resolved} (true, set by
+ * {@code cma_iboe_set_path_rec_l2_fields}) and {@code roce.dmac}:
+ * <pre>
+ *  union byte   0               1        2        3        4
+ *  roce         route_resolved  dmac[0]  dmac[1]  dmac[2]  dmac[3]
+ *  ib           dlid (be16)------------  slid (be16)-----  raw_traffic (u8, packed as 1 bit)
+ * </pre>
+ * So DLID is {@code 0x0100 | dmac[0]}, SLID {@code dmac[1] << 8 | dmac[2]}, and the RawTraffic bit is
+ * {@code dmac[3] & 1}, which librdmacm's {@code ucma_convert_path} turns into bit 23 of the flow label.
  */
 final class RoceRouteSynthesizer
 {
-    /** {@code CMA_IBOE_PACKET_LIFETIME}; kernels before 5.7 used 18. */
-    public static final int IBOE_PACKET_LIFETIME = 16;
     public static final int ROCE_PKEY = 0xffff;
+    /** {@code roce.route_resolved} (true) in the byte the DLID's high byte aliases. */
+    static final int ROUTE_RESOLVED_DLID_BITS = 0x0100;
     /** {@code IB_RATE_PORT_CURRENT}. */
     public static final int RATE_PORT_CURRENT = 0;
     /** {@code IB_GRH_FLOWLABEL_MASK}. */
@@ -73,7 +82,11 @@ final class RoceRouteSynthesizer
             .rateSelector(Selector.EXACTLY).rate(RATE_PORT_CURRENT)
             .packetLifeTimeSelector(Selector.EXACTLY)
             .packetLifeTime(input.ackTimeout() != null && input.ackTimeout() != 0 ?
-                input.ackTimeout() - 1 : IBOE_PACKET_LIFETIME);
+                input.ackTimeout() - 1 : input.profile().iboePacketLifetime());
+        final byte[] mac = input.destinationMac();
+        path.dlid(ROUTE_RESOLVED_DLID_BITS | (mac[0] & 0xff))
+            .slid((mac[1] & 0xff) << 8 | (mac[2] & 0xff))
+            .kernelRawTrafficBit((mac[3] & 1) != 0);
         if (input.portSupportsRoceV2())
         {
             path.flowLabel(flowLabel(input.ipv6Source(), input.sourceFlowinfo(), input.sourcePort(),

@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.netlink.Link;
+import dev.rdmacm.netlink.Vlan;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.sa.SaClient;
@@ -13,6 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
+import java.util.function.IntUnaryOperator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -81,16 +83,47 @@ final class RouteResolver
         {
             throw new RouteException(Errno.ENODEV, "netdev " + a.ifindex() + ": " + ex.getMessage());
         }
-        final RoceRouteInput input = new RoceRouteInput(GidDerivation.ipToGid(a.source()),
-            GidDerivation.ipToGid(a.destination()), false, a.source() instanceof Inet6Address, r.sourceFlowinfo,
-            r.sourcePort, r.destinationPort, a.hopLimit(), netdev.mtu(), r.tos, 0, r.ackTimeout,
-            a.binding().gidType() == GidType.ROCE_V2, RoceRouteInput.NO_TRAFFIC_CLASSES);
+        final RoceRouteInput.Builder input = RoceRouteInput.builder()
+            .gids(GidDerivation.ipToGid(a.source()), GidDerivation.ipToGid(a.destination()))
+            .ports(r.sourcePort, r.destinationPort)
+            .hopLimit(a.hopLimit())
+            .netdevMtu(netdev.mtu())
+            .idTos(r.tos)
+            .ackTimeout(r.ackTimeout)
+            .portSupportsRoceV2(a.binding().gidType() == GidType.ROCE_V2)
+            .priorityToTrafficClass(priorityMap(netdev))
+            .destinationMac(destinationMac(a))
+            .profile(r.id.kernelProfile());
+        if (a.source() instanceof Inet6Address)
+        {
+            input.ipv6Source(r.sourceFlowinfo);
+        }
         final byte[] record = new byte[IbvPathData.LENGTH];
-        new RoceRouteSynthesizer().synthesize(input, new UnsafeBuffer(record), 0);
+        new RoceRouteSynthesizer().synthesize(input.build(), new UnsafeBuffer(record), 0);
         final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(record));
         r.trace.record("roce path", start, netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
             " -> " + describe(route.paths().get(0)));
         return route;
+    }
+
+    /**
+     * {@code iboe_tos_to_sl}'s map for the bound netdev: a VLAN's egress QoS map ({@code get_vlan_ndev_tc}).
+     * A netdev's own {@code tc} priority map ({@code num_tc}, set by mqprio) is not read: no case here
+     * configures one, and a netdev without it maps every priority to 0, as the kernel does.
+     */
+    private static IntUnaryOperator priorityMap(final Link netdev)
+    {
+        final Vlan vlan = netdev.vlan();
+        return vlan == null ? RoceRouteInput.NO_TRAFFIC_CLASSES : vlan::egressPriority;
+    }
+
+    /** {@code dev_addr.dst_dev_addr} as a MAC; zeros when the neighbour had none (IFF_NOARP, loopback). */
+    private static byte[] destinationMac(final AddressResolution a)
+    {
+        final byte[] hardware = a.destinationHardwareAddress();
+        final byte[] mac = new byte[RoceRouteInput.MAC_LENGTH];
+        System.arraycopy(hardware, 0, mac, 0, Math.min(hardware.length, mac.length));
+        return mac;
     }
 
     static String describe(final PathRecordValue path)

@@ -97,12 +97,15 @@ class RoceRouteNamespaceTest
             assertEquals(Selector.EXACTLY.code(), path.rateSelector());
             assertEquals(RoceRouteSynthesizer.RATE_PORT_CURRENT, path.rate());
             assertEquals(Selector.EXACTLY.code(), path.packetLifeTimeSelector());
-            assertEquals(RoceRouteSynthesizer.IBOE_PACKET_LIFETIME, path.packetLifeTime());
+            assertEquals(KernelProfile.LINUX_6_1.iboePacketLifetime(), path.packetLifeTime());
             assertEquals(0, path.tClass(), "default_roce_tos");
             assertEquals(0, path.sl(), "a veth has no traffic classes");
             assertEquals((SOURCE_PORT * 31 + DESTINATION_PORT) & 0xfffff, path.flowLabel(), "RoCE v2 flow label");
-            assertEquals(0, path.dlid());
-            assertEquals(0, path.slid());
+            final String[] mac = ((String)topology.ipJson(topology.gateway, "link", "show", "dev", "b0").getFirst()
+                .get("address")).split(":");
+            assertEquals(0x0100 | Integer.parseInt(mac[0], 16), path.dlid(), "route_resolved and dmac[0]: " + mac[0]);
+            assertEquals(Integer.parseInt(mac[1] + mac[2], 16), path.slid(), "dmac[1] and dmac[2]");
+            assertEquals((Integer.parseInt(mac[3], 16) & 1) != 0, path.rawTraffic(), "dmac[3] & 1");
         }
     }
 

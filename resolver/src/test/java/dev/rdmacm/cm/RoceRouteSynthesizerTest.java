@@ -20,10 +20,18 @@ class RoceRouteSynthesizerTest
     private static final Gid SGID = Gid.parse("::ffff:10.1.0.1");
     private static final Gid DGID = Gid.parse("::ffff:10.1.0.2");
 
+    /** A destination MAC whose bytes 0-3 show up in the DLID, SLID and RawTraffic bit. */
+    private static final byte[] MAC = {(byte)0x52, (byte)0x54, (byte)0x00, (byte)0x13, (byte)0x9a, (byte)0xbc};
+
+    private static RoceRouteInput.Builder builder()
+    {
+        return RoceRouteInput.builder().gids(SGID, DGID).ports(1, 2).destinationMac(MAC);
+    }
+
     private static RoceRouteInput input(final int mtu, final Integer tos, final Integer ackTimeout, final boolean v2)
     {
-        return new RoceRouteInput(SGID, DGID, false, false, 0, 40000, 7471, 64, mtu, tos, 0, ackTimeout, v2,
-            RoceRouteInput.NO_TRAFFIC_CLASSES);
+        return builder().ports(40000, 7471).netdevMtu(mtu).idTos(tos).ackTimeout(ackTimeout).portSupportsRoceV2(v2)
+            .build();
     }
 
     private static PathRecordValue synthesize(final RoceRouteInput input) throws RouteException
@@ -40,8 +48,9 @@ class RoceRouteSynthesizerTest
 
         assertEquals(SGID, path.sgid());
         assertEquals(DGID, path.dgid());
-        assertEquals(0, path.dlid());
-        assertEquals(0, path.slid());
+        assertEquals(0x0152, path.dlid(), "roce.route_resolved (1) and dmac[0] under ib.dlid");
+        assertEquals(0x5400, path.slid(), "dmac[1] and dmac[2] under ib.slid");
+        assertTrue(path.rawTraffic(), "dmac[3] (0x13) under ib.raw_traffic, packed as one bit");
         assertEquals(64, path.hopLimit());
         assertTrue(path.reversible());
         assertEquals(0xffff, path.pKey());
@@ -50,7 +59,7 @@ class RoceRouteSynthesizerTest
         assertEquals(Selector.EXACTLY.code(), path.rateSelector());
         assertEquals(RoceRouteSynthesizer.RATE_PORT_CURRENT, path.rate());
         assertEquals(Selector.EXACTLY.code(), path.packetLifeTimeSelector());
-        assertEquals(16, path.packetLifeTime());
+        assertEquals(18, path.packetLifeTime(), "CMA_IBOE_PACKET_LIFETIME of 6.1");
         assertEquals(0, path.tClass());
         assertEquals(0, path.sl());
         assertEquals((40000 * 31 + 7471) & 0xfffff, path.flowLabel());
@@ -98,8 +107,8 @@ class RoceRouteSynthesizerTest
     @Test
     void shouldTakeTheSlFromTheNetdevsPriorityMap() throws RouteException
     {
-        final RoceRouteInput mapped = new RoceRouteInput(SGID, DGID, false, false, 0, 1, 2, 64, 1500, 0x10, 0, null,
-            true, priority -> priority == 6 ? 3 : 0);
+        final RoceRouteInput mapped = builder().idTos(0x10).priorityToTrafficClass(priority -> priority == 6 ? 3 : 0)
+            .build();
 
         final PathRecordValue path = synthesize(mapped);
 
@@ -110,8 +119,7 @@ class RoceRouteSynthesizerTest
     @Test
     void shouldUseThePortsDefaultTosWhenTheIdHasNone() throws RouteException
     {
-        final RoceRouteInput input = new RoceRouteInput(SGID, DGID, false, false, 0, 1, 2, 64, 1500, null, 0x20, null,
-            true, RoceRouteInput.NO_TRAFFIC_CLASSES);
+        final RoceRouteInput input = builder().defaultRoceTos(0x20).build();
 
         assertEquals(0x20, synthesize(input).tClass());
     }
@@ -120,7 +128,29 @@ class RoceRouteSynthesizerTest
     void shouldDerivePacketLifetimeFromANonZeroAckTimeout() throws RouteException
     {
         assertEquals(13, synthesize(input(1500, null, 14, true)).packetLifeTime());
-        assertEquals(16, synthesize(input(1500, null, 0, true)).packetLifeTime());
+        assertEquals(18, synthesize(input(1500, null, 0, true)).packetLifeTime());
+    }
+
+    @Test
+    void shouldUseMainlinesPacketLifetimeUnderTheMainlineProfile() throws RouteException
+    {
+        assertEquals(16, synthesize(builder().profile(KernelProfile.MAINLINE).build()).packetLifeTime());
+    }
+
+    @Test
+    void shouldHandTheApplicationTheFlowLabelWithTheRawTrafficBitAsUcmaConvertPathDoes() throws RouteException
+    {
+        final byte[] bytes = new byte[IbvPathData.LENGTH];
+        new RoceRouteSynthesizer().synthesize(input(1500, null, null, true), new UnsafeBuffer(bytes), 0);
+
+        final PathRec path = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(bytes)).applicationPaths()
+            .getFirst();
+
+        assertEquals(0x800000 | ((40000 * 31 + 7471) & 0xfffff), path.flowLabel());
+        assertEquals(0, path.rawTraffic());
+        assertEquals(1, path.numbPath());
+        assertEquals(43, path.preference());
+        assertEquals(0x0152, path.dlid());
     }
 
     @Test
@@ -141,8 +171,7 @@ class RoceRouteSynthesizerTest
     @Test
     void shouldUseHopLimitOneForAnIbDestination() throws RouteException
     {
-        final RoceRouteInput input = new RoceRouteInput(SGID, DGID, true, false, 0, 1, 2, 64, 1500, null, 0, null,
-            true, RoceRouteInput.NO_TRAFFIC_CLASSES);
+        final RoceRouteInput input = builder().ibDestination(true).build();
 
         assertEquals(1, synthesize(input).hopLimit());
     }

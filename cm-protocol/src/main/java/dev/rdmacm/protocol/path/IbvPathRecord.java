@@ -9,8 +9,10 @@ import org.agrona.MutableDirectBuffer;
  * form in which ibacm hands paths to librdmacm and {@code rdma_set_option(RDMA_OPTION_IB_PATH)} takes
  * them. Every multi-byte field is {@code __be} and sits where the SA PathRecord has it, so the layout
  * drawn in {@link PathRecordLayout} holds; the one difference is that bits 31-28 of
- * {@code flowlabel_hoplimit} are reserved here (RawTraffic in the SA record), and this class does not
- * expose them.
+ * {@code flowlabel_hoplimit} are reserved here (RawTraffic in the SA record). The kernel's
+ * {@code ucma_query_path} still packs its {@code raw_traffic} into bit 31 (a RoCE route has a byte of
+ * the destination MAC there), and librdmacm's {@code ucma_convert_path} shifts it into bit 23 of the
+ * application's flow label, so {@link #kernelRawTrafficBit(boolean)} writes it.
  * <pre>
  *  C field              offset  bits
  *  service_id                0  __be64
@@ -40,6 +42,18 @@ public final class IbvPathRecord extends PathRecordLayout<IbvPathRecord>
     public IbvPathRecord wrap(final MutableDirectBuffer buffer, final int offset)
     {
         wrapForWriting(buffer, offset);
+        return this;
+    }
+
+    /** Bit 31 of {@code flowlabel_hoplimit}, reserved by rdma-core, where the kernel packs {@code raw_traffic}. */
+    public boolean kernelRawTrafficBit()
+    {
+        return rawTrafficBit();
+    }
+
+    public IbvPathRecord kernelRawTrafficBit(final boolean value)
+    {
+        rawTrafficBit(value);
         return this;
     }
 
