@@ -1,0 +1,202 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.PortSpace;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * The ports ids are bound to, per port space, as the kernel CM keeps them in its {@code rdma_bind_list}s
+ * (drivers/infiniband/core/cma.c): {@link #bindAny} is {@code cma_alloc_any_port}, {@link #bind} is
+ * {@code cma_use_port} with {@code cma_check_port}. One table per {@link RdmaCm}: the kernel's is per
+ * network namespace, and ours does not see the ports the kernel's CM handed to other processes.
+ * <p>
+ * Not thread-safe: the caller serialises (the ids' CM does, under its own lock).
+ */
+final class PortBindings
+{
+    /** {@code PROT_SOCK}: ports below it need CAP_NET_BIND_SERVICE. */
+    static final int PRIVILEGED_PORTS_END = 1024;
+
+    /** One id's place in a bind list: what {@code cma_check_port} and {@code cma_port_is_unique} read. */
+    record Owner(Object id, InetAddress source, InetAddress destination, int destinationPort, boolean reuseAddr,
+        boolean afOnly)
+    {
+    }
+
+    private final Map<PortSpace, Map<Integer, List<Owner>>> spaces = new HashMap<>();
+    private final RandomGenerator random;
+    private final boolean mayBindPrivileged;
+    private int lastUsedPort;
+
+    /**
+     * @param random            chooses where the search for a free port starts, as {@code prandom_u32_max} does.
+     * @param mayBindPrivileged whether the process has CAP_NET_BIND_SERVICE.
+     */
+    PortBindings(final RandomGenerator random, final boolean mayBindPrivileged)
+    {
+        this.random = random;
+        this.mayBindPrivileged = mayBindPrivileged;
+    }
+
+    /**
+     * {@code cma_alloc_any_port}: a port from {@code [low, high]} (the namespace's
+     * {@code ip_local_port_range}), starting at a random one and walking up, skipping the port handed
+     * out last, that no id in the same port space shares with {@code owner} by
+     * {@code cma_port_is_unique}'s rules.
+     *
+     * @throws RdmaCmException EADDRNOTAVAIL when every port of the range is taken.
+     */
+    int bindAny(final PortSpace space, final Owner owner, final int low, final int high) throws RdmaCmException
+    {
+        int remaining = high - low + 1;
+        int rover = low + random.nextInt(remaining);
+        while (true)
+        {
+            if (rover != lastUsedPort)
+            {
+                final List<Owner> owners = owners(space, rover);
+                if (owners == null || isUnique(owners, owner))
+                {
+                    add(space, rover, owner);
+                    lastUsedPort = rover;
+                    return rover;
+                }
+            }
+            if (--remaining == 0)
+            {
+                throw new RdmaCmException("rdma_bind_addr", Errno.EADDRNOTAVAIL, "every port of " + low + "-" + high +
+                    " in " + space + " is taken", true);
+            }
+            rover = rover + 1 > high ? low : rover + 1;
+        }
+    }
+
+    /**
+     * {@code cma_use_port}: binds {@code port}, which ids already on it allow when both set reuseaddr,
+     * when both are afonly and of different families, or when both sources are concrete and differ.
+     *
+     * @throws RdmaCmException EACCES for a privileged port without CAP_NET_BIND_SERVICE; EADDRNOTAVAIL
+     *                         when a wildcard meets another id on the port; EADDRINUSE when the same
+     *                         source address already has it.
+     */
+    void bind(final PortSpace space, final int port, final Owner owner) throws RdmaCmException
+    {
+        if (port < PRIVILEGED_PORTS_END && !mayBindPrivileged)
+        {
+            throw new RdmaCmException("rdma_bind_addr", Errno.EACCES, "port " + port +
+                " is below " + PRIVILEGED_PORTS_END + " and the process lacks CAP_NET_BIND_SERVICE", true);
+        }
+        final List<Owner> owners = owners(space, port);
+        if (owners != null)
+        {
+            for (final Owner current : owners)
+            {
+                if (current.id() == owner.id() || owner.reuseAddr() && current.reuseAddr())
+                {
+                    continue;
+                }
+                if (owner.afOnly() && current.afOnly() && family(owner.source()) != family(current.source()))
+                {
+                    continue;
+                }
+                if (owner.source().isAnyLocalAddress() || current.source().isAnyLocalAddress())
+                {
+                    throw new RdmaCmException("rdma_bind_addr", Errno.EADDRNOTAVAIL, "port " + port + " in " + space +
+                        " is bound by another id and one of the two sources is a wildcard", true);
+                }
+                if (same(owner.source(), current.source()))
+                {
+                    throw new RdmaCmException("rdma_bind_addr", Errno.EADDRINUSE, owner.source().getHostAddress() +
+                        " port " + port + " in " + space + " is bound by another id", true);
+                }
+            }
+        }
+        add(space, port, owner);
+    }
+
+    /** Takes {@code id} off {@code port}: {@code cma_release_port}. */
+    void release(final PortSpace space, final int port, final Object id)
+    {
+        final Map<Integer, List<Owner>> ports = spaces.get(space);
+        final List<Owner> owners = ports == null ? null : ports.get(port);
+        if (owners != null)
+        {
+            owners.removeIf(o -> o.id() == id);
+            if (owners.isEmpty())
+            {
+                ports.remove(port);
+            }
+        }
+    }
+
+    /** How many ids hold {@code port}. */
+    int ownerCount(final PortSpace space, final int port)
+    {
+        final List<Owner> owners = owners(space, port);
+        return owners == null ? 0 : owners.size();
+    }
+
+    /**
+     * {@code cma_port_is_unique}: another id on the port is told apart by a different destination port,
+     * source or destination address, each only when both sides have a concrete one.
+     */
+    private static boolean isUnique(final List<Owner> owners, final Owner owner)
+    {
+        for (final Owner current : owners)
+        {
+            if (current.id() == owner.id())
+            {
+                continue;
+            }
+            if (owner.destinationPort() != 0 && current.destinationPort() != 0 &&
+                owner.destinationPort() != current.destinationPort())
+            {
+                continue;
+            }
+            if (concrete(owner.source()) && concrete(current.source()) && !same(owner.source(), current.source()))
+            {
+                continue;
+            }
+            if (concrete(owner.destination()) && concrete(current.destination()) &&
+                !same(owner.destination(), current.destination()))
+            {
+                continue;
+            }
+            return false;
+        }
+        return true;
+    }
+
+    private static boolean concrete(final InetAddress address)
+    {
+        return address != null && !address.isAnyLocalAddress();
+    }
+
+    private static boolean same(final InetAddress a, final InetAddress b)
+    {
+        return Arrays.equals(a.getAddress(), b.getAddress());
+    }
+
+    private static int family(final InetAddress address)
+    {
+        return address.getAddress().length;
+    }
+
+    private List<Owner> owners(final PortSpace space, final int port)
+    {
+        final Map<Integer, List<Owner>> ports = spaces.get(space);
+        return ports == null ? null : ports.get(port);
+    }
+
+    private void add(final PortSpace space, final int port, final Owner owner)
+    {
+        spaces.computeIfAbsent(space, s -> new HashMap<>()).computeIfAbsent(port, p -> new ArrayList<>(1)).add(owner);
+    }
+}
