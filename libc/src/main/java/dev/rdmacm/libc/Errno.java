@@ -27,6 +27,7 @@ public final class Errno
     public static final int EPROTO = 71;
     public static final int EOPNOTSUPP = 95;
     public static final int EAFNOSUPPORT = 97;
+    public static final int EADDRINUSE = 98;
     public static final int EADDRNOTAVAIL = 99;
     public static final int ENETUNREACH = 101;
     public static final int ENOBUFS = 105;

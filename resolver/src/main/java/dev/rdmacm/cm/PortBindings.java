@@ -53,7 +53,8 @@ final class PortBindings
      *
      * @throws RdmaCmException EADDRNOTAVAIL when every port of the range is taken.
      */
-    int bindAny(final PortSpace space, final Owner owner, final int low, final int high) throws RdmaCmException
+    int bindAny(final String call, final PortSpace space, final Owner owner, final int low, final int high)
+        throws RdmaCmException
     {
         int remaining = high - low + 1;
         int rover = low + random.nextInt(remaining);
@@ -71,7 +72,7 @@ final class PortBindings
             }
             if (--remaining == 0)
             {
-                throw new RdmaCmException("rdma_bind_addr", Errno.EADDRNOTAVAIL, "every port of " + low + "-" + high +
+                throw new RdmaCmException(call, Errno.EADDRNOTAVAIL, "every port of " + low + "-" + high +
                     " in " + space + " is taken", true);
             }
             rover = rover + 1 > high ? low : rover + 1;
@@ -86,11 +87,11 @@ final class PortBindings
      *                         when a wildcard meets another id on the port; EADDRINUSE when the same
      *                         source address already has it.
      */
-    void bind(final PortSpace space, final int port, final Owner owner) throws RdmaCmException
+    void bind(final String call, final PortSpace space, final int port, final Owner owner) throws RdmaCmException
     {
         if (port < PRIVILEGED_PORTS_END && !mayBindPrivileged)
         {
-            throw new RdmaCmException("rdma_bind_addr", Errno.EACCES, "port " + port +
+            throw new RdmaCmException(call, Errno.EACCES, "port " + port +
                 " is below " + PRIVILEGED_PORTS_END + " and the process lacks CAP_NET_BIND_SERVICE", true);
         }
         final List<Owner> owners = owners(space, port);
@@ -108,12 +109,12 @@ final class PortBindings
                 }
                 if (owner.source().isAnyLocalAddress() || current.source().isAnyLocalAddress())
                 {
-                    throw new RdmaCmException("rdma_bind_addr", Errno.EADDRNOTAVAIL, "port " + port + " in " + space +
+                    throw new RdmaCmException(call, Errno.EADDRNOTAVAIL, "port " + port + " in " + space +
                         " is bound by another id and one of the two sources is a wildcard", true);
                 }
                 if (same(owner.source(), current.source()))
                 {
-                    throw new RdmaCmException("rdma_bind_addr", Errno.EADDRINUSE, owner.source().getHostAddress() +
+                    throw new RdmaCmException(call, Errno.EADDRINUSE, owner.source().getHostAddress() +
                         " port " + port + " in " + space + " is bound by another id", true);
                 }
             }

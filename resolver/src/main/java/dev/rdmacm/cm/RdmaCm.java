@@ -4,12 +4,14 @@ import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -103,11 +105,15 @@ public final class RdmaCm implements AutoCloseable
     private final ResolverAgent agent;
     private final AgentRunner runner;
     private final AtomicLong ids = new AtomicLong();
+    private final PortBindings ports = new PortBindings(new SecureRandom(),
+        ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
+    private final LocalPortRange localPortRange;
     private boolean closed;
 
     private RdmaCm(final Options options) throws NativeCallException
     {
         this.options = options;
+        this.localPortRange = LocalPortRange.of(options.networkNamespace());
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
             options.hostsNeighbours());
         this.runner = new AgentRunner(agent.idleStrategy(),
@@ -213,6 +219,29 @@ public final class RdmaCm implements AutoCloseable
     Options options()
     {
         return options;
+    }
+
+    /**
+     * {@code cma_get_port}: binds {@code port} of {@code space} to {@code owner}, or, for port 0, a free
+     * one from the namespace's local port range.
+     *
+     * @return the port bound.
+     */
+    synchronized int bindPort(final String call, final PortSpace space, final int port, final PortBindings.Owner owner)
+        throws RdmaCmException
+    {
+        if (port != 0)
+        {
+            ports.bind(call, space, port, owner);
+            return port;
+        }
+        return ports.bindAny(call, space, owner, localPortRange.low(), localPortRange.high());
+    }
+
+    /** {@code cma_release_port}. */
+    synchronized void releasePort(final PortSpace space, final int port, final RdmaCmId id)
+    {
+        ports.release(space, port, id);
     }
 
     StateTransitionListener listener()

@@ -38,8 +38,12 @@ public final class RdmaCmId implements AutoCloseable
     private PendingResolution pending;
 
     private final PortSpace portSpace;
+    /** The port asked for (0: any); once bound, {@link #boundPort} holds the one the id has. */
     private int sourcePort;
+    private int boundPort;
     private int destinationPort;
+    private boolean reuseAddr;
+    private boolean afOnly;
     private int sourceFlowinfo;
     private Integer tos;
     private Integer ackTimeout;
@@ -88,6 +92,46 @@ public final class RdmaCmId implements AutoCloseable
         this.ackTimeout = timeout;
     }
 
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_ID_REUSEADDR)}: ids that all set it may share a bound port.
+     * Allowed while IDLE ({@code rdma_set_reuseaddr}).
+     */
+    public synchronized void setReuseAddr(final boolean reuse) throws RdmaCmException
+    {
+        if (state != CmIdState.IDLE)
+        {
+            throw new RdmaCmException("rdma_set_option", Errno.EINVAL, "REUSEADDR on an id that is " + state +
+                ", not IDLE", true);
+        }
+        this.reuseAddr = reuse;
+    }
+
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_ID_AFONLY)}: a port bound by ids of one family only, so an
+     * IPv4 and an IPv6 id that both set it may share it. Allowed while IDLE or ADDR_BOUND.
+     */
+    public synchronized void setAfOnly(final boolean value) throws RdmaCmException
+    {
+        if (state != CmIdState.IDLE && state != CmIdState.ADDR_BOUND)
+        {
+            throw new RdmaCmException("rdma_set_option", Errno.EINVAL, "AFONLY on an id that is " + state +
+                ", not IDLE or ADDR_BOUND", true);
+        }
+        this.afOnly = value;
+    }
+
+    /** {@code rdma_get_src_port}: the port the id is bound to (a random one unless given), 0 while unbound. */
+    public synchronized int sourcePort()
+    {
+        return boundPort;
+    }
+
+    /** {@code rdma_get_dst_port}: the destination port given to resolveAddr, 0 if none. */
+    public synchronized int destinationPort()
+    {
+        return destinationPort;
+    }
+
     /** The {@code sin6_flowinfo} of an IPv6 source (host order): its traffic class and flow label. */
     public synchronized void setSourceFlowinfo(final int flowinfo)
     {
@@ -96,15 +140,19 @@ public final class RdmaCmId implements AutoCloseable
 
     /**
      * {@code rdma_resolve_addr} with ports, as librdmacm takes socket addresses: the destination port
-     * makes the Service ID of the path query and, with the source port, the RoCE v2 flow label. The
-     * kernel gives an unbound id a random source port; here the source port is the one given (0 if none).
+     * makes the Service ID of the path query and, with the source port, the RoCE v2 flow label. A
+     * source port of 0 (or no source) gets a random free one from the namespace's local port range,
+     * as {@code cma_alloc_any_port} chooses it.
      */
     public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final int timeoutMs)
         throws RdmaCmException
     {
         synchronized (this)
         {
-            sourcePort = source == null ? 0 : source.getPort();
+            if (state == CmIdState.IDLE)
+            {
+                sourcePort = source == null ? 0 : source.getPort();
+            }
             destinationPort = destination.getPort();
         }
         resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(), timeoutMs);
@@ -161,7 +209,7 @@ public final class RdmaCmId implements AutoCloseable
                 throw new RdmaCmException("rdma_resolve_route", Errno.EINVAL, "id is " + state +
                     "; resolving a route needs ADDR_RESOLVED", true);
             }
-            r = new PendingRoute(this, resolution, portSpace, sourcePort, destinationPort, sourceFlowinfo, tos,
+            r = new PendingRoute(this, resolution, portSpace, boundPort, destinationPort, sourceFlowinfo, tos,
                 ackTimeout, timeoutMs);
             transition(CmIdState.ROUTE_QUERY, "resolve_route " + resolution.destination().getHostAddress());
             pendingRoute = r;
@@ -278,6 +326,19 @@ public final class RdmaCmId implements AutoCloseable
         return unacknowledged.get();
     }
 
+    /** {@code rdma_bind_addr} with a port: 0 takes a random free one, another must be free (EADDRINUSE). */
+    public void bindAddr(final InetSocketAddress source) throws RdmaCmException
+    {
+        synchronized (this)
+        {
+            if (state == CmIdState.IDLE)
+            {
+                sourcePort = source.getPort();
+            }
+        }
+        bindAddr(source.getAddress());
+    }
+
     /**
      * {@code rdma_bind_addr}: a wildcard binds at once; a concrete address must be configured on a
      * netdev (else EADDRNOTAVAIL) that has an RDMA port with its GID (else ENODEV).
@@ -297,8 +358,9 @@ public final class RdmaCmId implements AutoCloseable
             }
             if (source.isAnyLocalAddress())
             {
+                bindPort("rdma_bind_addr", source, null);
                 boundSource = source;
-                transition(CmIdState.ADDR_BOUND, "bind to wildcard " + source.getHostAddress());
+                transition(CmIdState.ADDR_BOUND, "bind to wildcard " + source.getHostAddress() + " port " + boundPort);
                 return;
             }
         }
@@ -314,8 +376,10 @@ public final class RdmaCmId implements AutoCloseable
                 {
                     throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "id changed state to " + state, true);
                 }
+                bindPort("rdma_bind_addr", source, null);
                 bound(source, result.ifindex(), result.binding());
-                transition(CmIdState.ADDR_BOUND, "bind to " + source.getHostAddress() + " on " + result.binding());
+                transition(CmIdState.ADDR_BOUND, "bind to " + source.getHostAddress() + " port " + boundPort + " on " +
+                    result.binding());
             }
         }
         catch (final ResolutionFailure failure)
@@ -396,7 +460,9 @@ public final class RdmaCmId implements AutoCloseable
                 }
                 if (source != null && !source.isAnyLocalAddress())
                 {
-                    transition(CmIdState.ADDR_BOUND, "auto-bind to " + source.getHostAddress() + " (to be validated)");
+                    bindPort("rdma_resolve_addr", source, destination);
+                    transition(CmIdState.ADDR_BOUND, "auto-bind to " + source.getHostAddress() + " port " + boundPort +
+                        " (to be validated)");
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
                     p = new PendingResolution(this, source, null, 0, null, destination, timeoutNanos, completion);
                 }
@@ -405,9 +471,12 @@ public final class RdmaCmId implements AutoCloseable
                     // cma_bind_addr: the wildcard of the destination's family, scoped like a link-local destination.
                     final int scope = destination instanceof Inet6Address v6 && v6.isLinkLocalAddress() ?
                         v6.getScopeId() : 0;
-                    boundSource = source != null ? source : AddressResolver.wildcardOf(destination);
+                    final InetAddress wildcard = source != null ? source : AddressResolver.wildcardOf(destination);
+                    bindPort("rdma_resolve_addr", wildcard, destination);
+                    boundSource = wildcard;
                     boundIfindex = scope;
-                    transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard" + (scope == 0 ? "" : " scope " + scope));
+                    transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard port " + boundPort +
+                        (scope == 0 ? "" : " scope " + scope));
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
                     p = new PendingResolution(this, null, null, scope, null, destination, timeoutNanos, completion);
                 }
@@ -457,6 +526,7 @@ public final class RdmaCmId implements AutoCloseable
                 return;
             }
             transition(CmIdState.DESTROYING, "destroy");
+            releasePort();
             p = pending;
             pending = null;
             pendingRoute = null;
@@ -498,6 +568,7 @@ public final class RdmaCmId implements AutoCloseable
                 {
                     boundSource = null;
                     boundIfindex = 0;
+                    releasePort();
                 }
                 transition(backTo, "resolve_addr returned " + Errno.name(errno));
             }
@@ -606,6 +677,23 @@ public final class RdmaCmId implements AutoCloseable
             {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** {@code cma_get_port} for {@code source} (the port asked for, else any), under this id's lock. */
+    private void bindPort(final String call, final InetAddress source, final InetAddress destination)
+        throws RdmaCmException
+    {
+        boundPort = cm.bindPort(call, portSpace, sourcePort,
+            new PortBindings.Owner(this, source, destination, destinationPort, reuseAddr, afOnly));
+    }
+
+    private void releasePort()
+    {
+        if (boundPort != 0)
+        {
+            cm.releasePort(portSpace, boundPort, this);
+            boundPort = 0;
         }
     }
 

@@ -32,6 +32,7 @@ class PortBindingsTest
         }
     };
 
+    private static final String CALL = "rdma_bind_addr";
     private final PortBindings bindings = new PortBindings(LOWEST, false);
 
     private static PortBindings.Owner owner(final String source, final boolean reuse, final boolean afOnly)
@@ -43,10 +44,10 @@ class PortBindingsTest
     @Test
     void shouldRefuseASecondIdOnTheSameAddressAndPortWithEaddrinuse() throws Exception
     {
-        bindings.bind(PortSpace.TCP, 7471, owner("10.0.0.1", false, false));
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner("10.0.0.1", false, false));
 
         final RdmaCmException ex = assertThrows(RdmaCmException.class,
-            () -> bindings.bind(PortSpace.TCP, 7471, owner("10.0.0.1", false, false)));
+            () -> bindings.bind(CALL, PortSpace.TCP, 7471, owner("10.0.0.1", false, false)));
 
         assertEquals(Errno.EADDRINUSE, ex.errno());
     }
@@ -54,10 +55,10 @@ class PortBindingsTest
     @Test
     void shouldRefuseAWildcardBesideAnotherIdWithEaddrnotavail() throws Exception
     {
-        bindings.bind(PortSpace.TCP, 7471, owner("10.0.0.1", false, false));
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner("10.0.0.1", false, false));
 
         final RdmaCmException ex = assertThrows(RdmaCmException.class,
-            () -> bindings.bind(PortSpace.TCP, 7471, owner("0.0.0.0", false, false)));
+            () -> bindings.bind(CALL, PortSpace.TCP, 7471, owner("0.0.0.0", false, false)));
 
         assertEquals(Errno.EADDRNOTAVAIL, ex.errno());
     }
@@ -65,8 +66,8 @@ class PortBindingsTest
     @Test
     void shouldLetTwoReuseaddrIdsShareAPort() throws Exception
     {
-        bindings.bind(PortSpace.TCP, 7471, owner("10.0.0.1", true, false));
-        bindings.bind(PortSpace.TCP, 7471, owner("10.0.0.1", true, false));
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner("10.0.0.1", true, false));
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner("10.0.0.1", true, false));
 
         assertEquals(2, bindings.ownerCount(PortSpace.TCP, 7471));
     }
@@ -74,8 +75,8 @@ class PortBindingsTest
     @Test
     void shouldLetAfonlyIdsOfTwoFamiliesShareAPortEvenAsWildcards() throws Exception
     {
-        bindings.bind(PortSpace.TCP, 7471, owner("0.0.0.0", false, true));
-        bindings.bind(PortSpace.TCP, 7471, owner("::", false, true));
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner("0.0.0.0", false, true));
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner("::", false, true));
 
         assertEquals(2, bindings.ownerCount(PortSpace.TCP, 7471));
     }
@@ -83,8 +84,8 @@ class PortBindingsTest
     @Test
     void shouldKeepPortSpacesApart() throws Exception
     {
-        bindings.bind(PortSpace.TCP, 7471, owner("10.0.0.1", false, false));
-        bindings.bind(PortSpace.UDP, 7471, owner("10.0.0.1", false, false));
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner("10.0.0.1", false, false));
+        bindings.bind(CALL, PortSpace.UDP, 7471, owner("10.0.0.1", false, false));
 
         assertEquals(1, bindings.ownerCount(PortSpace.UDP, 7471));
     }
@@ -93,7 +94,7 @@ class PortBindingsTest
     void shouldRefuseAPrivilegedPortWithoutTheCapabilityWithEacces() throws Exception
     {
         final RdmaCmException ex = assertThrows(RdmaCmException.class,
-            () -> bindings.bind(PortSpace.TCP, 1023, owner("10.0.0.1", false, false)));
+            () -> bindings.bind(CALL, PortSpace.TCP, 1023, owner("10.0.0.1", false, false)));
 
         assertEquals(Errno.EACCES, ex.errno());
     }
@@ -101,8 +102,8 @@ class PortBindingsTest
     @Test
     void shouldSkipTheLastPortHandedOutAndTakenPortsWhenChoosingOne() throws Exception
     {
-        assertEquals(40000, bindings.bindAny(PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40003));
-        assertEquals(40001, bindings.bindAny(PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40003),
+        assertEquals(40000, bindings.bindAny(CALL, PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40003));
+        assertEquals(40001, bindings.bindAny(CALL, PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40003),
             "40000 was handed out last and is taken by a wildcard");
     }
 
@@ -113,10 +114,10 @@ class PortBindingsTest
             InetAddress.getByName("10.0.0.2"), 0, false, false);
         final PortBindings.Owner second = new PortBindings.Owner(new Object(), InetAddress.getByName("0.0.0.0"),
             InetAddress.getByName("10.0.0.3"), 0, false, false);
-        bindings.bindAny(PortSpace.TCP, first, 40000, 40000 + 1);
+        bindings.bindAny(CALL, PortSpace.TCP, first, 40000, 40000 + 1);
 
-        assertEquals(40001, bindings.bindAny(PortSpace.TCP, second, 40000, 40001), "40000 was the last handed out");
-        assertEquals(40000, bindings.bindAny(PortSpace.TCP, new PortBindings.Owner(new Object(),
+        assertEquals(40001, bindings.bindAny(CALL, PortSpace.TCP, second, 40000, 40001), "40000 was the last handed out");
+        assertEquals(40000, bindings.bindAny(CALL, PortSpace.TCP, new PortBindings.Owner(new Object(),
             InetAddress.getByName("0.0.0.0"), InetAddress.getByName("10.0.0.4"), 0, false, false), 40000, 40001),
             "a different destination makes 40000 unique again");
     }
@@ -124,10 +125,10 @@ class PortBindingsTest
     @Test
     void shouldFailWithEaddrnotavailWhenTheRangeIsFull() throws Exception
     {
-        bindings.bindAny(PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40000);
+        bindings.bindAny(CALL, PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40000);
 
         final RdmaCmException ex = assertThrows(RdmaCmException.class,
-            () -> bindings.bindAny(PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40000));
+            () -> bindings.bindAny(CALL, PortSpace.TCP, owner("0.0.0.0", false, false), 40000, 40000));
 
         assertEquals(Errno.EADDRNOTAVAIL, ex.errno());
     }
@@ -136,7 +137,7 @@ class PortBindingsTest
     void shouldFreeThePortWhenItsLastOwnerGoes() throws Exception
     {
         final PortBindings.Owner owner = owner("10.0.0.1", false, false);
-        bindings.bind(PortSpace.TCP, 7471, owner);
+        bindings.bind(CALL, PortSpace.TCP, 7471, owner);
 
         bindings.release(PortSpace.TCP, 7471, owner.id());
 

@@ -4,10 +4,20 @@ import dev.rdmacm.testing.guest.GuestSpec;
 import dev.rdmacm.testing.guest.GuestTopology;
 
 /**
- * The guest the kernel CM is compared in: rxe0 on {@code k0}, whose veth peer {@code k1} lives in the
- * namespace {@code peer} and answers ARP and ND there; {@code k2}, a netdev without rxe whose peer
- * in {@code plain} answers; routes that are {@code unreachable}, {@code blackhole} and {@code prohibit};
- * nothing answers for {@link #SILENT_IPV4}.
+ * The guest the kernel CM is compared in. Each RDMA netdev has a veth peer in a namespace of its own
+ * that answers ARP and ND:
+ * <pre>
+ *  rxe0  k0      mtu 1500  10.20.0.1  2001:db8:20::1  fe80::1   peer  k1      10.20.0.2  2001:db8:20::2  fe80::2
+ *        k0.100  VLAN 100  10.21.0.1  2001:db8:21::1  (egress-qos-map 0:3 2:5 4:6 6:7)
+ *                                                          peer  k1.100  10.21.0.2  2001:db8:21::2
+ *  rxe1  k4      mtu 9000  10.22.0.1  2001:db8:22::1           jumbo k5      10.22.0.2  2001:db8:22::2
+ *  rxe2  k6      mtu 4200  10.23.0.1  2001:db8:23::1           mid   k7      10.23.0.2  2001:db8:23::2
+ *  rxe3  k8      mtu 340   10.24.0.1                           tiny  k9      10.24.0.2
+ *        k2      (no rxe)  10.30.0.1                           plain k3      10.30.0.2
+ * </pre>
+ * Routes: 10.60.0.0/24 and 2001:db8:60::/64 through 10.20.0.2 / 2001:db8:20::2 (on k0);
+ * 10.61.0.0/24 through 10.22.0.2 (on k4); 10.98/16 unreachable, 10.97/16 blackhole, 10.96/16
+ * prohibit. Nothing answers for {@link #SILENT_IPV4} and {@link #SILENT_IPV6}.
  */
 final class KernelCmGuest
 {
@@ -15,7 +25,9 @@ final class KernelCmGuest
     static final String OWN_IPV6 = "2001:db8:20::1";
     static final String PEER_IPV4 = "10.20.0.2";
     static final String PEER_IPV6 = "2001:db8:20::2";
+    static final String PEER_LINK_LOCAL = "fe80::2";
     static final String SILENT_IPV4 = "10.20.0.9";
+    static final String SILENT_IPV6 = "2001:db8:20::9";
     static final String UNROUTED_IPV4 = "10.99.0.1";
     static final String UNREACHABLE_IPV4 = "10.98.0.1";
     static final String UNCONFIGURED_IPV4 = "10.20.0.77";
@@ -24,6 +36,18 @@ final class KernelCmGuest
     static final String PLAIN_PEER_IPV4 = "10.30.0.2";
     static final String BLACKHOLE_IPV4 = "10.97.0.1";
     static final String PROHIBIT_IPV4 = "10.96.0.1";
+    static final String VLAN_OWN_IPV4 = "10.21.0.1";
+    static final String VLAN_PEER_IPV4 = "10.21.0.2";
+    static final String VLAN_PEER_IPV6 = "2001:db8:21::2";
+    static final String JUMBO_OWN_IPV4 = "10.22.0.1";
+    static final String JUMBO_PEER_IPV4 = "10.22.0.2";
+    static final String JUMBO_PEER_IPV6 = "2001:db8:22::2";
+    static final String MID_PEER_IPV4 = "10.23.0.2";
+    static final String MID_PEER_IPV6 = "2001:db8:23::2";
+    static final String TINY_PEER_IPV4 = "10.24.0.2";
+    static final String ROUTED_IPV4 = "10.60.0.5";
+    static final String ROUTED_IPV6 = "2001:db8:60::5";
+    static final String ROUTED_JUMBO_IPV4 = "10.61.0.5";
 
     private KernelCmGuest()
     {
@@ -31,15 +55,46 @@ final class KernelCmGuest
 
     static GuestSpec spec()
     {
-        return GuestSpec.named("kernel-cm").topology(GuestTopology.create()
+        final GuestTopology topology = GuestTopology.create()
             .veth("k0", "k1", "peer")
-            .address("k0", OWN_IPV4 + "/24").address("k0", OWN_IPV6 + "/64")
+            .address("k0", OWN_IPV4 + "/24").address("k0", OWN_IPV6 + "/64").address("k0", "fe80::1/64")
             .address("peer", "k1", PEER_IPV4 + "/24").address("peer", "k1", PEER_IPV6 + "/64")
+            .address("peer", "k1", PEER_LINK_LOCAL + "/64")
+            .vlan("k0", 100, "0:3 2:5 4:6 6:7")
+            .address("k0.100", VLAN_OWN_IPV4 + "/24").address("k0.100", "2001:db8:21::1/64")
+            .command("ip -n peer link add link k1 name k1.100 type vlan id 100")
+            .command("ip -n peer link set k1.100 up")
+            .address("peer", "k1.100", VLAN_PEER_IPV4 + "/24").address("peer", "k1.100", VLAN_PEER_IPV6 + "/64");
+        link(topology, "k4", "k5", "jumbo", 9000, JUMBO_OWN_IPV4, JUMBO_PEER_IPV4, "2001:db8:22::1", JUMBO_PEER_IPV6);
+        link(topology, "k6", "k7", "mid", 4200, "10.23.0.1", MID_PEER_IPV4, "2001:db8:23::1", MID_PEER_IPV6);
+        link(topology, "k8", "k9", "tiny", 340, "10.24.0.1", TINY_PEER_IPV4, null, null);
+        topology
             .veth("k2", "k3", "plain")
             .address("k2", PLAIN_OWN_IPV4 + "/24").address("plain", "k3", PLAIN_PEER_IPV4 + "/24")
+            .command("ip route add 10.60.0.0/24 via " + PEER_IPV4)
+            .command("ip -6 route add 2001:db8:60::/64 via " + PEER_IPV6)
+            .command("ip route add 10.61.0.0/24 via " + JUMBO_PEER_IPV4)
             .command("ip route add unreachable 10.98.0.0/16")
             .command("ip route add blackhole 10.97.0.0/16")
             .command("ip route add prohibit 10.96.0.0/16")
-            .rxe("rxe0", "k0"));
+            .rxe("rxe0", "k0")
+            .rxe("rxe1", "k4")
+            .rxe("rxe2", "k6")
+            .rxe("rxe3", "k8");
+        return GuestSpec.named("kernel-cm").topology(topology);
+    }
+
+    /** A veth {@code own}/{@code peer} with {@code mtu} on both ends, the peer in {@code namespace}. */
+    private static void link(
+        final GuestTopology topology, final String own, final String peer, final String namespace, final int mtu,
+        final String ownIpv4, final String peerIpv4, final String ownIpv6, final String peerIpv6)
+    {
+        topology.veth(own, peer, namespace).mtu(own, mtu)
+            .command("ip -n " + namespace + " link set " + peer + " mtu " + mtu)
+            .address(own, ownIpv4 + "/24").address(namespace, peer, peerIpv4 + "/24");
+        if (ownIpv6 != null)
+        {
+            topology.address(own, ownIpv6 + "/64").address(namespace, peer, peerIpv6 + "/64");
+        }
     }
 }

@@ -3,9 +3,13 @@
  * application after rdma_resolve_addr and rdma_resolve_route. Test code, compiled at test time
  * (KernelCmOracle) and run inside the kernel guest.
  *
- * Input, one case per line:  NAME DST SRC TOS TIMEOUT_MS   (SRC "-" for none, TOS "-" for unset;
- *                            DST and SRC are numeric, "ADDR" or "[ADDR]:PORT" style is not used:
- *                            a port goes in as ADDR#PORT)
+ * Input, one case per line:  NAME DST SRC TOS TIMEOUT_MS OPTIONS
+ *   SRC "-" for none, TOS "-" for unset; DST and SRC are numeric, a port goes in as ADDR#PORT, a
+ *   scope as ADDR%IFNAME. OPTIONS is "-" or a comma-separated list:
+ *     reuse / afonly        RDMA_OPTION_ID_REUSEADDR / RDMA_OPTION_ID_AFONLY on the case's id;
+ *     ack=N                 RDMA_OPTION_ID_ACK_TIMEOUT N on the case's id;
+ *     hold=ADDR#PORT        another id, bound there with rdma_bind_addr before the case runs;
+ *     holdreuse / holdafonly  the options of that other id.
  * Output, one field per line: NAME key=value, in a fixed order, ending with NAME end=1.
  */
 #include <arpa/inet.h>
@@ -96,11 +100,51 @@ static void print_route(const char *name, struct rdma_cm_id *id)
         p->preference);
 }
 
-static void run_case(const char *name, const char *dst_text, const char *src_text, const char *tos_text, int timeout_ms)
+static int has_option(const char *options, const char *option)
 {
-    struct sockaddr_storage dst, src;
+    size_t length = strlen(option);
+    const char *at = options;
+    while ((at = strstr(at, option))) {
+        if ((at == options || at[-1] == ',') && (at[length] == 0 || at[length] == ',' || at[length] == '='))
+            return 1;
+        at += length;
+    }
+    return 0;
+}
+
+/* The value of OPTION=VALUE in options, copied into value; 0 when absent. */
+static int option_value(const char *options, const char *option, char *value, size_t size)
+{
+    char key[32];
+    const char *at;
+    size_t length;
+    snprintf(key, sizeof(key), "%s=", option);
+    at = strstr(options, key);
+    if (!at || (at != options && at[-1] != ','))
+        return 0;
+    at += strlen(key);
+    length = strcspn(at, ",");
+    if (length >= size)
+        return 0;
+    memcpy(value, at, length);
+    value[length] = 0;
+    return 1;
+}
+
+static void set_flag(const char *name, const char *key, struct rdma_cm_id *id, int option)
+{
+    int one = 1;
+    if (rdma_set_option(id, RDMA_OPTION_ID, option, &one, sizeof(one)))
+        printf("%s %s_errno=%d\n", name, key, errno);
+}
+
+static void run_case(const char *name, const char *dst_text, const char *src_text, const char *tos_text, int timeout_ms,
+    const char *options)
+{
+    struct sockaddr_storage dst, src, held;
     struct rdma_event_channel *channel = rdma_create_event_channel();
-    struct rdma_cm_id *id = NULL;
+    struct rdma_cm_id *id = NULL, *holder = NULL;
+    char value[160];
     if (!channel || rdma_create_id(channel, &id, NULL, RDMA_PS_TCP)) {
         printf("%s setup_errno=%d\n%s end=1\n", name, errno, name);
         return;
@@ -108,6 +152,27 @@ static void run_case(const char *name, const char *dst_text, const char *src_tex
     if (parse_address(dst_text, &dst) || (strcmp(src_text, "-") && parse_address(src_text, &src))) {
         printf("%s parse_error=1\n%s end=1\n", name, name);
         goto out;
+    }
+    if (option_value(options, "hold", value, sizeof(value))) {
+        if (parse_address(value, &held) || rdma_create_id(channel, &holder, NULL, RDMA_PS_TCP)) {
+            printf("%s parse_error=1\n%s end=1\n", name, name);
+            goto out;
+        }
+        if (has_option(options, "holdreuse"))
+            set_flag(name, "holdreuse", holder, RDMA_OPTION_ID_REUSEADDR);
+        if (has_option(options, "holdafonly"))
+            set_flag(name, "holdafonly", holder, RDMA_OPTION_ID_AFONLY);
+        if (rdma_bind_addr(holder, (struct sockaddr *)&held))
+            printf("%s hold_errno=%d\n", name, errno);
+    }
+    if (has_option(options, "reuse"))
+        set_flag(name, "reuse", id, RDMA_OPTION_ID_REUSEADDR);
+    if (has_option(options, "afonly"))
+        set_flag(name, "afonly", id, RDMA_OPTION_ID_AFONLY);
+    if (option_value(options, "ack", value, sizeof(value))) {
+        uint8_t ack = (uint8_t)atoi(value);
+        if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &ack, sizeof(ack)))
+            printf("%s ack_errno=%d\n", name, errno);
     }
     if (strcmp(tos_text, "-")) {
         uint8_t tos = (uint8_t)atoi(tos_text);
@@ -136,18 +201,20 @@ static void run_case(const char *name, const char *dst_text, const char *src_tex
         print_route(name, id);
     printf("%s end=1\n", name);
 out:
+    if (holder)
+        rdma_destroy_id(holder);
     rdma_destroy_id(id);
     rdma_destroy_event_channel(channel);
 }
 
 int main(void)
 {
-    char line[512], name[64], dst[160], src[160], tos[16];
+    char line[768], name[64], dst[160], src[160], tos[16], options[256];
     int timeout_ms;
     setvbuf(stdout, NULL, _IOLBF, 0);
     while (fgets(line, sizeof(line), stdin)) {
-        if (sscanf(line, "%63s %159s %159s %15s %d", name, dst, src, tos, &timeout_ms) == 5)
-            run_case(name, dst, src, tos, timeout_ms);
+        if (sscanf(line, "%63s %159s %159s %15s %d %255s", name, dst, src, tos, &timeout_ms, options) == 6)
+            run_case(name, dst, src, tos, timeout_ms, strcmp(options, "-") ? options : "");
     }
     return 0;
 }
