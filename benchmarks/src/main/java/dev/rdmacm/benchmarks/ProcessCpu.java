@@ -1,8 +1,8 @@
 package dev.rdmacm.benchmarks;
 
+import dev.rdmacm.libc.ProcFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -31,7 +31,7 @@ record ProcessCpu(long ownNanos, long waitedChildrenNanos)
         final String text;
         try
         {
-            text = Files.readString(stat);
+            text = ProcFile.read(stat);
         }
         catch (final IOException ex)
         {

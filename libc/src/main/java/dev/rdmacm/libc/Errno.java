@@ -1,6 +1,5 @@
 package dev.rdmacm.libc;
 
-
 /**
  * The project's one table of Linux errno values on x86_64 (asm-generic numbering, 1 to 133): the
  * symbolic names as glibc's {@code strerrorname_np} prints them, so that an error names {@code EPERM}

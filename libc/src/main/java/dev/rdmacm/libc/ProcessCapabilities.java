@@ -1,7 +1,6 @@
 package dev.rdmacm.libc;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -25,7 +24,7 @@ public final class ProcessCapabilities
     {
         try
         {
-            for (final String line : Files.readAllLines(STATUS))
+            for (final String line : ProcFile.read(STATUS).split("\n"))
             {
                 if (line.startsWith("CapEff:"))
                 {

@@ -1,9 +1,9 @@
 package dev.rdmacm.netlink;
 
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.Libc;
 import dev.rdmacm.protocol.netlink.NetlinkAttribute;
 import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
-import dev.rdmacm.libc.Libc;
-import dev.rdmacm.libc.Errno;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

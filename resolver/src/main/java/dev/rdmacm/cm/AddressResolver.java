@@ -1,24 +1,22 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.libc.ProcFile;
 import dev.rdmacm.netlink.InterfaceAddress;
 import dev.rdmacm.netlink.Link;
-import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.netlink.Neighbour;
+import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
-import dev.rdmacm.libc.NativeCallException;
-import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.verbs.GidType;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -86,7 +84,10 @@ final class AddressResolver implements AddressRules
         final Link netdev = link(owner.ifindex());
         trace.record("local address", start, source.getHostAddress() + " on " + netdev.name());
         start = System.nanoTime();
-        final RdmaPortBinding binding = findPort(netdev, source);
+        // A loopback source binds in the real 6.1 kernel (KernelCmOnSoftRoceTest: 127.0.0.1 and ::1 on rxe0,
+        // the first device), although cma_acquire_dev_by_src_ip asks for an IB-type GID that a RoCE table
+        // does not seem to hold; we bind it as cma_bind_loopback does, to the first ACTIVE port.
+        final RdmaPortBinding binding = netdev.isLoopback() ? gids.loopbackPort().orElse(null) : findPort(netdev, source);
         if (binding == null)
         {
             trace.record("gid match", start, "no RDMA port for " + netdev.name());
@@ -325,10 +326,9 @@ final class AddressResolver implements AddressRules
     {
         final Path sysctl = destination instanceof Inet4Address ?
             Path.of("/proc/sys/net/ipv4/ip_default_ttl") : Path.of("/proc/sys/net/ipv6/conf", netdev, "hop_limit");
-        // Not Files.readString: /proc files report size 0 and it then returns only the first byte.
-        try (InputStream in = Files.newInputStream(sysctl))
+        try
         {
-            return Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
+            return Integer.parseInt(ProcFile.read(sysctl).strip());
         }
         catch (final IOException | NumberFormatException ex)
         {

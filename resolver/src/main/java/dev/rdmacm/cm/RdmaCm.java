@@ -1,11 +1,11 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.netlink.NetlinkException;
-import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.libc.ProcessCapabilities;
+import dev.rdmacm.netlink.NetlinkException;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -107,13 +107,13 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
-    private final LocalPortRange localPortRange;
+    private final CmSysctls sysctls;
     private boolean closed;
 
     private RdmaCm(final Options options) throws NativeCallException
     {
         this.options = options;
-        this.localPortRange = LocalPortRange.of(options.networkNamespace());
+        this.sysctls = CmSysctls.of(options.networkNamespace());
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
             options.hostsNeighbours());
         this.runner = new AgentRunner(agent.idleStrategy(),
@@ -235,7 +235,13 @@ public final class RdmaCm implements AutoCloseable
             ports.bind(call, space, port, owner);
             return port;
         }
-        return ports.bindAny(call, space, owner, localPortRange.low(), localPortRange.high());
+        return ports.bindAny(call, space, owner, sysctls.low(), sysctls.high());
+    }
+
+    /** {@code net.ipv6.bindv6only} of the resolver's namespace: an IPv6 id's AFONLY default. */
+    boolean bindV6Only()
+    {
+        return sysctls.bindV6Only();
     }
 
     /** {@code cma_release_port}. */

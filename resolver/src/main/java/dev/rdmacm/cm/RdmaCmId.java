@@ -1,8 +1,8 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.sa.SaClient;
-import dev.rdmacm.libc.Errno;
 import dev.rdmacm.verbs.GidType;
 
 import java.net.Inet4Address;
@@ -43,7 +43,8 @@ public final class RdmaCmId implements AutoCloseable
     private int boundPort;
     private int destinationPort;
     private boolean reuseAddr;
-    private boolean afOnly;
+    /** RDMA_OPTION_ID_AFONLY when set, else null: the default depends on the family bound. */
+    private Boolean afOnly;
     private int sourceFlowinfo;
     private Integer tos;
     private Integer ackTimeout;
@@ -684,8 +685,10 @@ public final class RdmaCmId implements AutoCloseable
     private void bindPort(final String call, final InetAddress source, final InetAddress destination)
         throws RdmaCmException
     {
+        // rdma_bind_addr: without the option, an IPv4 id is AFONLY and an IPv6 one follows bindv6only.
+        final boolean onlyThisFamily = afOnly != null ? afOnly : source instanceof Inet4Address || cm.bindV6Only();
         boundPort = cm.bindPort(call, portSpace, sourcePort,
-            new PortBindings.Owner(this, source, destination, destinationPort, reuseAddr, afOnly));
+            new PortBindings.Owner(this, source, destination, destinationPort, reuseAddr, onlyThisFamily));
     }
 
     private void releasePort()

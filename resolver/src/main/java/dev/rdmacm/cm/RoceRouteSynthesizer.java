@@ -1,10 +1,10 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
-import dev.rdmacm.libc.Errno;
 import org.agrona.MutableDirectBuffer;
 
 /**

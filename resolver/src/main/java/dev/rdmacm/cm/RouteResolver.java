@@ -1,10 +1,10 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.path.IbvPathData;
-import dev.rdmacm.netlink.Link;
-import dev.rdmacm.netlink.Vlan;
-import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.Link;
+import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.netlink.Vlan;
+import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;
@@ -14,10 +14,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
-import java.util.function.IntUnaryOperator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The kernel's dispatch in {@code rdma_resolve_route}: an InfiniBand port asks the SA

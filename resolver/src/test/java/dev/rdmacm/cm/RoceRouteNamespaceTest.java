@@ -1,11 +1,11 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.cm.testing.RecordedGids;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
-import dev.rdmacm.libc.Errno;
-import dev.rdmacm.cm.testing.RecordedGids;
-import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.sa.path.PathRecordValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -23,6 +23,6 @@ class KernelCmOnSoftRoceTest
     Stream<DynamicTest> shouldResolveAsTheKernelCmDoes()
     {
         return GuestJUnit.inNewGuest(KernelCmGuest.spec(), IN_GUEST_LIMIT, guest -> KernelCmOracle.compile(guest.sharedDirectory()),
-            AddressResolutionAgainstKernelCmInGuest.class);
+            ResolutionAgainstKernelCmInGuest.class);
     }
 }

@@ -2,24 +2,32 @@ package dev.rdmacm.cm.kernel;
 
 import dev.rdmacm.cm.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.PathRec;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.Ipv6Text;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Our {@link RdmaCmId} on a {@link CmCase}, written as the oracle writes the real librdmacm's answer:
- * the same keys, the same text, so the two maps compare field by field.
+ * the same keys in the same order, the same text, so the two maps compare field by field.
  */
 final class OurCm
 {
+    private static final long EVENT_GRACE_MS = 5_000;
+
     private OurCm()
     {
     }
@@ -30,43 +38,157 @@ final class OurCm
         return address instanceof Inet6Address ? Ipv6Text.format(address.getAddress()) : address.getHostAddress();
     }
 
-    /** The address-resolution part of the oracle's output: events, errnos, device, port, addresses, GIDs, P_Key. */
-    static Map<String, String> resolveAddress(final RdmaCm cm, final CmCase which) throws Exception
+    /**
+     * {@code ADDR}, {@code ADDR#PORT} or {@code ADDR%IFNAME} as the oracle's getaddrinfo reads it. An
+     * IPv4-mapped IPv6 literal stays an IPv6 address, as a sockaddr_in6 carries it (InetAddress would
+     * turn it into IPv4).
+     */
+    static InetSocketAddress socketAddress(final String text) throws UnknownHostException
+    {
+        final int hash = text.indexOf('#');
+        final String host = hash < 0 ? text : text.substring(0, hash);
+        final int port = hash < 0 ? 0 : Integer.parseInt(text.substring(hash + 1));
+        InetAddress address = InetAddress.getByName(host);
+        if (host.contains(":") && !(address instanceof Inet6Address))
+        {
+            address = Inet6Address.getByAddress(null, Gid.parse(host).toBytes(), -1);
+        }
+        return new InetSocketAddress(address, port);
+    }
+
+    /** Everything the oracle prints for the case: address, ports, route, in the oracle's order. */
+    static Map<String, String> resolve(final RdmaCm cm, final CmCase which) throws Exception
     {
         final Map<String, String> fields = new LinkedHashMap<>();
-        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel);
+            RdmaCmId holder = cm.createId(channel))
         {
+            if (which.option("hold") != null)
+            {
+                hold(holder, which, fields);
+            }
+            if (which.tos() != null)
+            {
+                id.setServiceType(which.tos());
+            }
+            if (which.has("reuse"))
+            {
+                id.setReuseAddr(true);
+            }
+            if (which.has("afonly"))
+            {
+                id.setAfOnly(true);
+            }
+            if (which.option("ack") != null)
+            {
+                id.setAckTimeout(Integer.parseInt(which.option("ack")));
+            }
             try
             {
-                id.resolveAddr(which.source() == null ? null : InetAddress.getByName(which.source()),
-                    InetAddress.getByName(which.destination()), which.timeoutMs());
+                id.resolveAddr(which.source() == null ? null : socketAddress(which.source()),
+                    socketAddress(which.destination()), which.timeoutMs());
             }
             catch (final RdmaCmException ex)
             {
                 fields.put("addr_errno", Integer.toString(ex.errno()));
                 return fields;
             }
-            final CmEvent event = channel.getEvent(which.timeoutMs() + 5_000L, TimeUnit.MILLISECONDS);
-            if (event == null)
+            final CmEvent event = await(channel, which, fields, "addr");
+            if (event == null || event.type() != CmEventType.ADDR_RESOLVED)
             {
-                fields.put("addr_event", "NONE");
                 return fields;
             }
-            fields.put("addr_event", "RDMA_CM_EVENT_" + event.type().name());
-            fields.put("addr_status", Integer.toString(event.status()));
-            final AddressResolution resolution = event.resolution();
-            event.ack();
-            if (resolution != null && event.status() == 0)
+            final AddressResolution resolution = id.resolution();
+            fields.put("device", resolution.binding().device());
+            fields.put("port_num", Integer.toString(resolution.binding().port()));
+            fields.put("src", text(resolution.source()));
+            fields.put("src_port", Integer.toString(id.sourcePort()));
+            fields.put("dst", text(resolution.destination()));
+            fields.put("dst_port", Integer.toString(id.destinationPort()));
+            fields.put("sgid", resolution.sgid().toString());
+            fields.put("dgid", resolution.dgid().toString());
+            fields.put("addr_pkey", String.format("0x%04x", resolution.pkey()));
+            try
             {
-                fields.put("device", resolution.binding().device());
-                fields.put("port_num", Integer.toString(resolution.binding().port()));
-                fields.put("src", text(resolution.source()));
-                fields.put("dst", text(resolution.destination()));
-                fields.put("sgid", resolution.sgid().toString());
-                fields.put("dgid", resolution.dgid().toString());
-                fields.put("addr_pkey", String.format("0x%04x", resolution.pkey()));
+                id.resolveRoute(which.timeoutMs());
+            }
+            catch (final RdmaCmException ex)
+            {
+                fields.put("route_errno", Integer.toString(ex.errno()));
+                return fields;
+            }
+            final CmEvent routed = await(channel, which, fields, "route");
+            if (routed != null && routed.type() == CmEventType.ROUTE_RESOLVED)
+            {
+                route(id.route().applicationPaths(), fields);
             }
         }
         return fields;
+    }
+
+    private static void hold(final RdmaCmId holder, final CmCase which, final Map<String, String> fields)
+        throws Exception
+    {
+        if (which.has("holdreuse"))
+        {
+            holder.setReuseAddr(true);
+        }
+        if (which.has("holdafonly"))
+        {
+            holder.setAfOnly(true);
+        }
+        try
+        {
+            holder.bindAddr(socketAddress(which.option("hold")));
+        }
+        catch (final RdmaCmException ex)
+        {
+            fields.put("hold_errno", Integer.toString(ex.errno()));
+        }
+    }
+
+    private static CmEvent await(final EventChannel channel, final CmCase which, final Map<String, String> fields,
+        final String step) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(which.timeoutMs() + EVENT_GRACE_MS, TimeUnit.MILLISECONDS);
+        if (event == null)
+        {
+            fields.put(step + "_event", "NONE");
+            return null;
+        }
+        fields.put(step + "_event", "RDMA_CM_EVENT_" + event.type().name());
+        fields.put(step + "_status", Integer.toString(event.status()));
+        event.ack();
+        return event;
+    }
+
+    /** {@code print_route} of the oracle: {@code id->route.num_paths} and the first path_rec. */
+    private static void route(final List<PathRec> paths, final Map<String, String> fields)
+    {
+        fields.put("num_paths", Integer.toString(paths.size()));
+        if (paths.isEmpty())
+        {
+            return;
+        }
+        final PathRec p = paths.getFirst();
+        fields.put("path_dgid", p.dgid().toString());
+        fields.put("path_sgid", p.sgid().toString());
+        fields.put("dlid", Integer.toString(p.dlid()));
+        fields.put("slid", Integer.toString(p.slid()));
+        fields.put("raw_traffic", Integer.toString(p.rawTraffic()));
+        fields.put("flow_label", Integer.toString(p.flowLabel()));
+        fields.put("hop_limit", Integer.toString(p.hopLimit()));
+        fields.put("traffic_class", Integer.toString(p.trafficClass()));
+        fields.put("reversible", Integer.toString(p.reversible()));
+        fields.put("numb_path", Integer.toString(p.numbPath()));
+        fields.put("pkey", String.format("0x%04x", p.pkey()));
+        fields.put("sl", Integer.toString(p.sl()));
+        fields.put("mtu_selector", Integer.toString(p.mtuSelector()));
+        fields.put("mtu", Integer.toString(p.mtu()));
+        fields.put("rate_selector", Integer.toString(p.rateSelector()));
+        fields.put("rate", Integer.toString(p.rate()));
+        fields.put("packet_life_time_selector", Integer.toString(p.packetLifeTimeSelector()));
+        fields.put("packet_life_time", Integer.toString(p.packetLifeTime()));
+        fields.put("preference", Integer.toString(p.preference()));
     }
 }
