@@ -11,6 +11,11 @@
  *     hold=ADDR#PORT        another id, bound there with rdma_bind_addr before the case runs;
  *     holdreuse / holdafonly  the options of that other id.
  * Output, one field per line: NAME key=value, in a fixed order, ending with NAME end=1.
+ *
+ * "cm_oracle cmtime N DST TIMEOUT_MS" instead times rdma-core cmtime's first steps for N ids on one
+ * channel, each step for all ids before the next: create id, resolve addr (until every
+ * ADDR_RESOLVED), resolve route (until every ROUTE_RESOLVED), destroy id. It prints
+ * "cmtime STEP_us=TOTAL" per step, or "cmtime error=..." when an id fails.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int parse_address(const char *text, struct sockaddr_storage *out)
 {
@@ -207,11 +213,86 @@ out:
     rdma_destroy_event_channel(channel);
 }
 
-int main(void)
+static long long now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+/* Waits for n events of type expected on channel; returns 0, or -1 naming the first other event. */
+static int await_all(struct rdma_event_channel *channel, int n, enum rdma_cm_event_type expected, int timeout_ms)
+{
+    struct pollfd fd = { .fd = channel->fd, .events = POLLIN };
+    struct rdma_cm_event *event;
+    while (n > 0) {
+        if (poll(&fd, 1, timeout_ms + 5000) != 1 || rdma_get_cm_event(channel, &event)) {
+            printf("cmtime error=no event while %d were missing\n", n);
+            return -1;
+        }
+        if (event->event != expected) {
+            printf("cmtime error=%s status %d\n", rdma_event_str(event->event), event->status);
+            rdma_ack_cm_event(event);
+            return -1;
+        }
+        rdma_ack_cm_event(event);
+        n--;
+    }
+    return 0;
+}
+
+static int cmtime(int n, const char *dst_text, int timeout_ms)
+{
+    struct rdma_event_channel *channel = rdma_create_event_channel();
+    struct rdma_cm_id **ids = calloc(n, sizeof(*ids));
+    struct sockaddr_storage dst;
+    long long start;
+    int i;
+    if (!channel || !ids || parse_address(dst_text, &dst)) {
+        printf("cmtime error=setup\n");
+        return 1;
+    }
+    start = now_us();
+    for (i = 0; i < n; i++)
+        if (rdma_create_id(channel, &ids[i], NULL, RDMA_PS_TCP)) {
+            printf("cmtime error=rdma_create_id errno %d\n", errno);
+            return 1;
+        }
+    printf("cmtime create_id_us=%lld\n", now_us() - start);
+    start = now_us();
+    for (i = 0; i < n; i++)
+        if (rdma_resolve_addr(ids[i], NULL, (struct sockaddr *)&dst, timeout_ms)) {
+            printf("cmtime error=rdma_resolve_addr errno %d\n", errno);
+            return 1;
+        }
+    if (await_all(channel, n, RDMA_CM_EVENT_ADDR_RESOLVED, timeout_ms))
+        return 1;
+    printf("cmtime resolve_addr_us=%lld\n", now_us() - start);
+    start = now_us();
+    for (i = 0; i < n; i++)
+        if (rdma_resolve_route(ids[i], timeout_ms)) {
+            printf("cmtime error=rdma_resolve_route errno %d\n", errno);
+            return 1;
+        }
+    if (await_all(channel, n, RDMA_CM_EVENT_ROUTE_RESOLVED, timeout_ms))
+        return 1;
+    printf("cmtime resolve_route_us=%lld\n", now_us() - start);
+    start = now_us();
+    for (i = 0; i < n; i++)
+        rdma_destroy_id(ids[i]);
+    printf("cmtime destroy_id_us=%lld\n", now_us() - start);
+    free(ids);
+    rdma_destroy_event_channel(channel);
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     char line[768], name[64], dst[160], src[160], tos[16], options[256];
     int timeout_ms;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc == 5 && !strcmp(argv[1], "cmtime"))
+        return cmtime(atoi(argv[2]), argv[3], atoi(argv[4]));
     while (fgets(line, sizeof(line), stdin)) {
         if (sscanf(line, "%63s %159s %159s %15s %d %255s", name, dst, src, tos, &timeout_ms, options) == 6)
             run_case(name, dst, src, tos, timeout_ms, strcmp(options, "-") ? options : "");
