@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 final class RealLibrdmacm
 {
     private static final String RESOURCES = "/dev/rdmacm/addrinfo/";
+    static final String HARNESS_BINARY = "getaddrinfo_harness";
 
     private RealLibrdmacm()
     {
@@ -86,6 +87,54 @@ final class RealLibrdmacm
         }
     }
 
+    /** Compiles the harness alone into {@code dir} (for a guest with real devices, where no shim is wanted). */
+    static Path compileHarness(final Path dir)
+    {
+        Peers.requireCommand("gcc", "gcc");
+        Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
+        final Path harness = dir.resolve(HARNESS_BINARY);
+        try
+        {
+            Files.createDirectories(dir);
+            compile(dir, "getaddrinfo_harness.c", List.of("gcc", "-O0", "-o", harness.toString(),
+                dir.resolve("getaddrinfo_harness.c").toString(), "-lrdmacm"));
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot build the librdmacm harness: " + ex, ex);
+        }
+        return harness;
+    }
+
+    /**
+     * The harness at {@code harness} over this machine's real RDMA devices, with no shim: what a kernel
+     * guest with Soft-RoCE answers. The harness is copied to {@code dir} first, because the private
+     * {@code /run} hides the guest's share.
+     */
+    static List<String> runOnRealDevices(final List<HarnessCase> cases, final Path harness, final Path dir)
+    {
+        Peers.requireCommand("unshare", "util-linux");
+        Peers.requireRoot("a private mount namespace that hides /run/ibacm.* from librdmacm");
+        try
+        {
+            final Path copy = Files.copy(harness, dir.resolve(HARNESS_BINARY));
+            copy.toFile().setExecutable(true);
+            final StringBuilder input = new StringBuilder();
+            cases.forEach(c -> input.append(c.inputLine()).append('\n'));
+            final String output = runInPrivateRun(null, copy, Acm.NONE, input.toString());
+            final List<String> lines = output.lines().toList();
+            if (lines.size() != cases.size())
+            {
+                throw new AssertionError("harness printed " + lines.size() + " lines for " + cases.size() + " cases:\n" + output);
+            }
+            return lines;
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot run the librdmacm harness: " + ex, ex);
+        }
+    }
+
     private static void compile(final Path dir, final String source, final List<String> command) throws IOException
     {
         try (InputStream in = RealLibrdmacm.class.getResourceAsStream(RESOURCES + source))
@@ -113,7 +162,8 @@ final class RealLibrdmacm
         final ProcessBuilder builder = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "sh", "-c", script);
         builder.environment().put("RDMACM_TEST_ACM_PORT", Integer.toString(acm.port()));
         builder.environment().put("RDMACM_TEST_FAKE_AFIB", acm.afIbSupport() ? "1" : "0");
-        builder.environment().put("RDMACM_TEST_SHIM", shim.toString());
+        // No shim (null): an empty LD_PRELOAD, so librdmacm sees the machine's real devices.
+        builder.environment().put("RDMACM_TEST_SHIM", shim == null ? "" : shim.toString());
         builder.environment().put("RDMACM_TEST_HARNESS", harness.toString());
         builder.redirectError(ProcessBuilder.Redirect.PIPE);
         final ProcessResult result = exec(builder, input);

@@ -123,7 +123,7 @@ class RtnetlinkTest
         }
     }
 
-    /** The VLAN case runs in the kernel guest (KernelCmOnSoftRoceTest): this host's kernel has no 802.1Q support. */
+    /** The VLAN case runs in the kernel guest (KernelOnSoftRoceTest): this host's kernel has no 802.1Q support. */
     @Test
     void shouldReportNoVlanForAVeth() throws Exception
     {

@@ -27,12 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * id; each step for every id before the next), the kernel CM through the real librdmacm
  * ({@code cm_oracle cmtime}) against ours, in the same guest, one after the other. A benchmark, not a
  * timed assertion: the test checks that every id resolved and writes the figures and their ratios to
- * {@value #REPORT} in the share, which {@link KernelCmOnSoftRoceTest} prints. Each side runs
+ * {@value #REPORT} in the share, which KernelOnSoftRoceTest (conformance module) prints. Each side runs
  * {@value #ROUNDS} rounds and reports its fastest, so JIT warm-up is not counted against us.
  */
-class CmTimeAgainstKernelCmInGuest
+public class CmTimeAgainstKernelCmInGuest
 {
-    static final String REPORT = "cmtime.txt";
+    public static final String REPORT = "cmtime.txt";
     private static final int IDS = 100;
     private static final int ROUNDS = 3;
     private static final int TIMEOUT_MS = 2000;
@@ -42,7 +42,7 @@ class CmTimeAgainstKernelCmInGuest
     void shouldTimeCmtimesStepsBesideTheKernelCm() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelCmOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
         final Map<String, Long> kernel = fastest(() -> kernelRound(Path.of(share, "cm_oracle")));
         final Map<String, Long> ours;
         try (RdmaCm cm = RdmaCm.open())

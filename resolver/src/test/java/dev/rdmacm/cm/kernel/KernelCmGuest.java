@@ -19,7 +19,7 @@ import dev.rdmacm.testing.guest.GuestTopology;
  * 10.61.0.0/24 through 10.22.0.2 (on k4); 10.98/16 unreachable, 10.97/16 blackhole, 10.96/16
  * prohibit. Nothing answers for {@link #SILENT_IPV4} and {@link #SILENT_IPV6}.
  */
-final class KernelCmGuest
+public final class KernelCmGuest
 {
     static final String OWN_IPV4 = "10.20.0.1";
     static final String OWN_IPV6 = "2001:db8:20::1";
@@ -53,7 +53,7 @@ final class KernelCmGuest
     {
     }
 
-    static GuestSpec spec()
+    public static GuestSpec spec()
     {
         final GuestTopology topology = GuestTopology.create()
             .veth("k0", "k1", "peer")

@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * device and port, addresses with ports, the ibaddr GIDs and P_Key, every {@code ibv_sa_path_rec}
  * field) as {@code NAME key=value} lines.
  */
-final class KernelCmOracle
+public final class KernelCmOracle
 {
     private static final Duration LIMIT = Duration.ofMinutes(2);
 
@@ -29,7 +29,7 @@ final class KernelCmOracle
     }
 
     /** Compiles the oracle into {@code directory} (the guest's share) and returns the binary. */
-    static Path compile(final Path directory)
+    public static Path compile(final Path directory)
     {
         Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
         return CProgram.compile(KernelCmOracle.class, "cm_oracle.c", directory, "cm_oracle", "-O0", "-Wall", "-lrdmacm", "-libverbs");

@@ -54,7 +54,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * {@code (src_port * 31 + dst_port) & 0xFFFFF} of that side's own ports is taken out (the RawTraffic
  * bit 23 that a byte of the destination MAC sets).
  */
-class ResolutionAgainstKernelCmInGuest
+public class ResolutionAgainstKernelCmInGuest
 {
     private static final int SHORT = 1000;
     private static final int LONG = 2000;
@@ -141,7 +141,7 @@ class ResolutionAgainstKernelCmInGuest
     static void askTheKernel() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelCmOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
         final String[] range = ProcFile.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
         lowPort = Integer.parseInt(range[0]);
         highPort = Integer.parseInt(range[1]);

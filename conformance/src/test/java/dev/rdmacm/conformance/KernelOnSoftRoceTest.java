@@ -1,5 +1,10 @@
-package dev.rdmacm.cm.kernel;
+package dev.rdmacm.conformance;
 
+import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
+import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.KernelCmGuest;
+import dev.rdmacm.cm.kernel.KernelCmOracle;
+import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestTestOutcome;
 import dev.rdmacm.testing.guest.KernelGuest;
@@ -16,24 +21,27 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Our resolver against the real kernel RDMA CM: the {@link KernelCmGuest} booted once with the kernel's
- * own CM (rdma_ucm), the librdmacm oracle compiled here into its share, and the {@code *InGuest}
- * comparisons run in one JVM inside, each replayed here under its own name. The cmtime figures the
- * guest wrote are printed into the build log.
+ * One kernel guest ({@link KernelCmGuest}: Debian's 6.1 with Soft-RoCE and the kernel's own CM) for
+ * every comparison with the real kernel CM and the real librdmacm: the resolver's address and route
+ * matrix and its cmtime figures, and rdma_getaddrinfo on real devices. Both oracles are compiled here
+ * into the guest's share; the {@code *InGuest} classes run in one guest JVM and are replayed here under
+ * their own names. One boot for all of them keeps the suite's guest part within its budget.
  */
-class KernelCmOnSoftRoceTest
+class KernelOnSoftRoceTest
 {
     private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(5);
 
     @TestFactory
     @Timeout(value = 9, unit = TimeUnit.MINUTES)
-    Stream<DynamicTest> shouldResolveAsTheKernelCmDoes() throws IOException
+    Stream<DynamicTest> shouldAnswerAsTheKernelCmAndLibrdmacmDo() throws IOException
     {
         try (KernelGuest guest = KernelGuest.boot(KernelCmGuest.spec()))
         {
             KernelCmOracle.compile(guest.sharedDirectory());
+            GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
-                ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class);
+                ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
+                GetAddrInfoOnRealDevicesInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))
             {
