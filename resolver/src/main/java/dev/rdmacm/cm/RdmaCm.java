@@ -5,6 +5,8 @@ import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -98,11 +100,12 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     private boolean closed;
 
-    private RdmaCm(final Options options) throws NativeCallException
+    private RdmaCm(final Options options, final NanoClock clock,
+        final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws NativeCallException
     {
         this.options = options;
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
-            options.hostsNeighbours());
+            options.hostsNeighbours(), clock, resolutions);
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
@@ -121,10 +124,21 @@ public final class RdmaCm implements AutoCloseable
      */
     public static RdmaCm open(final Options options) throws RdmaCmException
     {
+        return open(options, NanoClock.SYSTEM, TransitionListener.none());
+    }
+
+    /**
+     * As {@link #open(Options)}, with resolution deadlines measured on {@code clock} and every pending
+     * resolution's state change traced: for tests, which move the clock themselves (and then call
+     * {@link #wakeUp()} so that the loop looks at its deadlines again).
+     */
+    static RdmaCm open(final Options options, final NanoClock clock,
+        final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws RdmaCmException
+    {
         final RdmaCm cm;
         try
         {
-            cm = new RdmaCm(options);
+            cm = new RdmaCm(options, clock, resolutions);
         }
         catch (final NativeCallException ex)
         {
@@ -211,6 +225,18 @@ public final class RdmaCm implements AutoCloseable
     StateTransitionListener listener()
     {
         return options.listener();
+    }
+
+    /** The clock the loop measures deadlines on; a call's deadline starts at its reading. */
+    NanoClock clock()
+    {
+        return agent.clock();
+    }
+
+    /** Any thread: the loop looks at its deadlines again, as after its clock was moved. */
+    void wakeUp()
+    {
+        agent.wake();
     }
 
     /**

@@ -398,7 +398,8 @@ public final class RdmaCmId implements AutoCloseable
                 {
                     transition(CmIdState.ADDR_BOUND, "auto-bind to " + source.getHostAddress() + " (to be validated)");
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-                    p = new PendingResolution(this, source, null, 0, null, destination, timeoutNanos, completion);
+                    p = new PendingResolution(this, source, null, 0, null, destination, timeoutNanos,
+                        cm.clock().nanoTime(), completion);
                 }
                 else
                 {
@@ -409,7 +410,8 @@ public final class RdmaCmId implements AutoCloseable
                     boundIfindex = scope;
                     transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard" + (scope == 0 ? "" : " scope " + scope));
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-                    p = new PendingResolution(this, null, null, scope, null, destination, timeoutNanos, completion);
+                    p = new PendingResolution(this, null, null, scope, null, destination, timeoutNanos,
+                        cm.clock().nanoTime(), completion);
                 }
             }
             else if (state == CmIdState.ADDR_BOUND)
@@ -421,7 +423,7 @@ public final class RdmaCmId implements AutoCloseable
                 final InetAddress concrete = boundSource == null || boundSource.isAnyLocalAddress() ? null : boundSource;
                 transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
                 p = new PendingResolution(this, null, concrete, boundIfindex, concrete == null ? null : binding,
-                    destination, timeoutNanos, completion);
+                    destination, timeoutNanos, cm.clock().nanoTime(), completion);
             }
             else
             {

@@ -3,11 +3,14 @@ package dev.rdmacm.cm;
 import dev.rdmacm.cm.testing.RecordedGids;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.loop.testing.ManualNanoClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -154,11 +157,14 @@ class RdmaCmIdLifecycleTest
     @Test
     void shouldRefuseABlockingResolveFromACallbackOnTheEventLoop() throws Exception
     {
-        try (RdmaCmId first = cm.createId(null); RdmaCmId second = cm.createId(null))
+        // A silent neighbour: the future completes on the loop when the timeout ends, which must be after
+        // handle() is attached (or the callback would run here, off the loop). The loop's clock moves only
+        // when this test moves it, after attaching.
+        final ManualNanoClock clock = new ManualNanoClock();
+        try (RdmaCm timed = RdmaCm.open(options(), clock, TransitionListener.none());
+             RdmaCmId first = timed.createId(null); RdmaCmId second = timed.createId(null))
         {
-            // A silent neighbour: the future completes on the loop when the timeout ends, which must be after
-            // handle() is attached (or the callback would run here, off the loop). Attaching takes
-            // microseconds; 3 s leaves that margin to any stall short of a fault.
+            clock.onAdvance(timed::wakeUp);
             final CompletableFuture<Throwable> refused = first
                 .resolveAddrAsync(null, InetAddress.getByName("10.4.0.90"), 3000)
                 .handle((resolution, error) ->
@@ -173,6 +179,7 @@ class RdmaCmIdLifecycleTest
                         return ex;
                     }
                 });
+            clock.advance(Duration.ofMillis(3000));
             final Throwable error = refused.get(10, TimeUnit.SECONDS);
             assertInstanceOf(IllegalStateException.class, error);
             assertEquals("rdma_resolve_addr blocks and was called on the resolver's event loop (from a callback): " +

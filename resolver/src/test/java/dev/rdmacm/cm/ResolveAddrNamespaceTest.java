@@ -3,6 +3,7 @@ package dev.rdmacm.cm;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.cm.testing.RecordedGids;
 import dev.rdmacm.verbs.GidType;
+import dev.rdmacm.loop.testing.ManualNanoClock;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.libc.Errno;
 import org.junit.jupiter.api.AfterAll;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -188,21 +190,32 @@ class ResolveAddrNamespaceTest
     void shouldTimeOutWhenThePeerNeverAnswers() throws Exception
     {
         final int timeoutMs = 1000;
-        try (EventChannel channel = cm.createEventChannel())
+        // The loop runs on a clock only this test moves: the deadline falls when the test says, however
+        // late a loaded machine runs the loop thread.
+        final ManualNanoClock clock = new ManualNanoClock();
+        final List<String> ends = new CopyOnWriteArrayList<>();
+        try (RdmaCm timed = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath())
+                .gids(RecordedGids.softRoce()), clock, (p, from, to, now) ->
+            {
+                if (to == PendingResolution.State.FAILED || to == PendingResolution.State.RESOLVED)
+                {
+                    ends.add(from + " -> " + to + " at " + TimeUnit.NANOSECONDS.toMillis(now - p.startNanos) + " ms");
+                }
+            });
+             EventChannel channel = timed.createEventChannel())
         {
-            final RdmaCmId id = cm.createId(channel);
-            final long start = System.nanoTime();
+            clock.onAdvance(timed::wakeUp);
+            final RdmaCmId id = timed.createId(channel);
+            // returns once the resolution waits for the neighbour, its deadline set
             id.resolveAddr(null, InetAddress.getByName("10.4.0.99"), timeoutMs);
+            clock.advance(Duration.ofMillis(timeoutMs - 1));
+            clock.advance(Duration.ofMillis(1));
             final CmEvent event = channel.getEvent(10, TimeUnit.SECONDS);
-            final long elapsedMs = (System.nanoTime() - start) / 1_000_000;
             event.ack();
             assertEquals(CmEventType.ADDR_ERROR, event.type());
             assertEquals(-Errno.ETIMEDOUT, event.status());
-            // Never before the timeout. The resolver reads the system clock, so a loaded machine may deliver
-            // the event late by any amount; five timeouts is what a resolver that ignored this one (or
-            // retried on its own) would pass, well before getEvent gives up.
-            assertTrue(elapsedMs >= timeoutMs && elapsedMs < timeoutMs * 5L,
-                "ETIMEDOUT after " + elapsedMs + " ms for a " + timeoutMs + " ms timeout");
+            // at the deadline, not a tick before it: the resolution's own record of when it failed
+            assertEquals(List.of("WAITING_FOR_NEIGHBOUR -> FAILED at 1000 ms"), ends);
             assertEquals(CmIdState.ADDR_BOUND, id.state(), "back to ADDR_BOUND: the id may retry");
         }
     }
