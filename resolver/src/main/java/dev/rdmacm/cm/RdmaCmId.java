@@ -119,26 +119,38 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void resolveRoute(final int timeoutMs) throws RdmaCmException
     {
-        final CompletableFuture<ResolvedRoute> completion = beginRoute(timeoutMs);
-        if (channel == null)
+        if (channel == null || !onInfiniband())
         {
-            try
+            // this call would wait for the loop: for the outcome, or for the RoCE path built there
+            cm.requireNotLoopThread("rdma_resolve_route");
+        }
+        final PendingRoute r = beginRoute(timeoutMs);
+        try
+        {
+            // the call's own part: on RoCE the path is built on the loop, and its errors are the call's
+            await(r.accepted);
+            if (channel == null)
             {
-                await(completion);
+                await(r.completion);
             }
-            catch (final ResolutionFailure impossible)
-            {
-                throw new IllegalStateException(impossible);
-            }
+        }
+        catch (final ResolutionFailure impossible)
+        {
+            throw new IllegalStateException(impossible);
         }
     }
 
-    /** The same, without blocking: the future completes with the route or an {@link RdmaCmException}. */
+    /**
+     * The same, without blocking, from any thread, the event loop's included (a {@code thenCompose} on
+     * {@link #resolveAddrAsync}): the future completes with the route or an {@link RdmaCmException}
+     * (up-front errors included, {@link RdmaCmException#returnedByCall()} true). Events are still posted
+     * to the channel.
+     */
     public CompletableFuture<ResolvedRoute> resolveRouteAsync(final int timeoutMs)
     {
         try
         {
-            return beginRoute(timeoutMs);
+            return beginRoute(timeoutMs).completion;
         }
         catch (final RdmaCmException ex)
         {
@@ -146,7 +158,12 @@ public final class RdmaCmId implements AutoCloseable
         }
     }
 
-    private CompletableFuture<ResolvedRoute> beginRoute(final int timeoutMs) throws RdmaCmException
+    /**
+     * Starts {@code rdma_resolve_route}; never waits. Up-front errors found here are thrown; the RoCE
+     * path is built on the event loop, which completes {@link PendingRoute#accepted} (exceptionally
+     * with the call's error) and then the route's outcome.
+     */
+    private PendingRoute beginRoute(final int timeoutMs) throws RdmaCmException
     {
         final PendingRoute r;
         synchronized (this)
@@ -173,8 +190,9 @@ public final class RdmaCmId implements AutoCloseable
             {
                 throw routeCallFailed(r, Errno.ENOSYS, "no SA to ask for an InfiniBand path (RdmaCm.Options.sa)");
             }
+            r.accepted.complete(null);
             RouteResolver.queryInfiniband(sa, r).whenComplete((resolved, failure) -> routeFinished(r, resolved, failure));
-            return r.completion;
+            return r;
         }
         final CompletableFuture<ResolvedRoute> built = new CompletableFuture<>();
         try
@@ -185,18 +203,24 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw routeCallFailed(r, Errno.EINTR, closed.getMessage());
         }
-        final ResolvedRoute resolved;
-        try
+        // On the loop thread, once the path is built: nobody waits for it here.
+        built.whenComplete((resolved, failure) ->
         {
-            resolved = built.join();
-        }
-        catch (final CompletionException ex)
-        {
-            final Throwable cause = ex.getCause();
-            throw routeCallFailed(r, cause instanceof RouteException re ? re.errno() : Errno.EIO, cause.getMessage());
-        }
-        routeFinished(r, resolved, null);
-        return r.completion;
+            if (failure != null)
+            {
+                final Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                routeCallFailed(r, cause instanceof RouteException re ? re.errno() : Errno.EIO, cause.getMessage());
+                return;
+            }
+            routeFinished(r, resolved, null);
+            r.accepted.complete(null);
+        });
+        return r;
+    }
+
+    private synchronized boolean onInfiniband()
+    {
+        return resolution != null && resolution.binding().gidType() == GidType.IB;
     }
 
     /** A failure of the call itself: back to ADDR_RESOLVED, no event. */
@@ -212,6 +236,7 @@ public final class RdmaCmId implements AutoCloseable
         }
         final RdmaCmException ex = new RdmaCmException("rdma_resolve_route", errno, detail, true, r.trace);
         r.completion.completeExceptionally(ex);
+        r.accepted.completeExceptionally(ex);
         return ex;
     }
 

@@ -16,8 +16,13 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,6 +67,18 @@ class RoceRouteNamespaceTest
         }
     }
 
+    private static void awaitUninterruptibly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static String mac(final String ns, final String dev)
     {
         return (String)topology.ipJson(ns, "link", "show", "dev", dev).getFirst().get("address");
@@ -103,6 +120,56 @@ class RoceRouteNamespaceTest
             assertEquals((SOURCE_PORT * 31 + DESTINATION_PORT) & 0xfffff, path.flowLabel(), "RoCE v2 flow label");
             assertEquals(0, path.dlid());
             assertEquals(0, path.slid());
+        }
+    }
+
+    @Test
+    void shouldResolveTheRouteFromAThenComposeOnResolveAddrAsyncWithoutWaitingOnTheLoop() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
+        {
+            // thenCompose runs resolveRouteAsync on the event loop, which completed the address: a
+            // resolveRouteAsync that waited for the loop to build the RoCE path would wait on itself.
+            // The loop is held until the chain is attached, so the address cannot resolve before it is.
+            final CountDownLatch attached = new CountDownLatch(1);
+            cm.submit(agent -> awaitUninterruptibly(attached));
+            final Thread[] routeAskedOn = new Thread[1];
+            final CompletableFuture<ResolvedRoute> chain = id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), 1000)
+                .thenCompose(resolution ->
+                {
+                    routeAskedOn[0] = Thread.currentThread();
+                    return id.resolveRouteAsync(1000);
+                });
+            attached.countDown();
+            final ResolvedRoute route = chain.get(30, TimeUnit.SECONDS);
+
+            assertEquals("rdmacm-resolver", routeAskedOn[0].getName(), "the chain ran on the event loop");
+            assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
+            assertEquals(ResolvedRoute.Kind.ROCE_SYNTHESIZED, route.kind());
+            final PathRecordValue path = route.paths().get(0);
+            assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
+            assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
+            assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
+            final CmEvent addressEvent = channel.getEvent(10, TimeUnit.SECONDS);
+            addressEvent.ack();
+            assertEquals(CmEventType.ADDR_RESOLVED, addressEvent.type());
+            final CmEvent routeEvent = channel.getEvent(10, TimeUnit.SECONDS);
+            routeEvent.ack();
+            assertEquals(CmEventType.ROUTE_RESOLVED, routeEvent.type());
+        }
+    }
+
+    @Test
+    void shouldFailResolveRouteAsyncWithTheCallsErrorWhenTheIdIsNotResolved() throws Exception
+    {
+        try (RdmaCmId id = cm.createId(null))
+        {
+            final ExecutionException failure = assertThrows(ExecutionException.class,
+                () -> id.resolveRouteAsync(1000).get(10, TimeUnit.SECONDS));
+            final RdmaCmException error = assertInstanceOf(RdmaCmException.class, failure.getCause());
+            assertEquals(Errno.EINVAL, error.errno());
+            assertTrue(error.returnedByCall());
+            assertEquals(CmIdState.IDLE, id.state());
         }
     }
 
