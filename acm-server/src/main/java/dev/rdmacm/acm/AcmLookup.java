@@ -38,6 +38,9 @@ abstract class AcmLookup<S extends Enum<S>>
         return previous;
     }
 
+    /** What the trace calls this lookup, e.g. {@code route 1->fe80::a} or {@code address 10.0.0.2}. */
+    abstract String traceName();
+
     /** In {@code valid} and not yet expired at {@code nowNs}. */
     final boolean isValid(final S valid, final long nowNs)
     {

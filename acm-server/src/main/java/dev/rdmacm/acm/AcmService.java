@@ -147,7 +147,7 @@ public final class AcmService
             final AcmRoute route = new AcmRoute(endpoint, key, path);
             route.path = path;
             route.expiresAtNs = expires;
-            route.transition(AcmRoute.State.READY);
+            transition(route, AcmRoute.State.READY);
             endpoint.routes.put(key, route);
         }
     }
@@ -419,7 +419,7 @@ public final class AcmService
         {
             cached.gid = gid;
             cached.expiresAtNs = expiry(addrLifetimeNs);
-            traceTransition(cached.address, cached.transition(AcmAddressEntry.State.RESOLVED), AcmAddressEntry.State.RESOLVED);
+            transition(cached, AcmAddressEntry.State.RESOLVED);
         }
         else
         {
@@ -859,20 +859,13 @@ public final class AcmService
         endpoint.counters().increment(counter);
     }
 
-    private void transition(final AcmRoute route, final AcmRoute.State next)
+    /** The one place a route or an address entry changes state (Aeron's Election shape); traced at log level 2. */
+    private <S extends Enum<S>> void transition(final AcmLookup<S> lookup, final S next)
     {
-        final AcmRoute.State previous = route.transition(next);
+        final S previous = lookup.transition(next);
         if (log.enabled(2))
         {
-            log.log(2, "route " + route.endpoint.index() + "->" + route.destination + ": " + previous + " -> " + next);
-        }
-    }
-
-    private void traceTransition(final AcmAddress address, final Enum<?> previous, final Enum<?> next)
-    {
-        if (log.enabled(2))
-        {
-            log.log(2, "address " + address + ": " + previous + " -> " + next);
+            log.log(2, lookup.traceName() + ": " + previous + " -> " + next);
         }
     }
 
