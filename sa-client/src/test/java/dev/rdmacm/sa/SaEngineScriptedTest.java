@@ -1,5 +1,6 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.testing.ManualNanoClock;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.MadMethod;
@@ -55,6 +56,26 @@ class SaEngineScriptedTest
             assertRecords(records, response);
             assertEquals(4, client.counters().get(SaCounter.RMPP_SEGMENTS_RECEIVED));
             assertTrue(client.counters().get(SaCounter.RMPP_ACKS_SENT) >= 3, client.counters().toString());
+        }
+    }
+
+    @Test
+    void shouldTraceATransactionFromSendThroughItsSegmentsToItsEnd() throws Exception
+    {
+        final List<byte[]> records = ScriptedSa.numberedRecords(12, RECORD);
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records);
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        try (SaClient client = SaClient.start(sa, fastConfig().withRmppWindow(2), NanoClock.SYSTEM, (tx, from, to, now) ->
+        {
+            if (!tx.internal)
+            {
+                trace.add(from + " -> " + to);
+            }
+        }))
+        {
+            assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
+            assertEquals(List.of("QUEUED -> AWAITING_RESPONSE", "AWAITING_RESPONSE -> RECEIVING_SEGMENTS",
+                "RECEIVING_SEGMENTS -> DONE"), trace);
         }
     }
 
