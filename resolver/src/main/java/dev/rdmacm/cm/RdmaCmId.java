@@ -320,7 +320,7 @@ public final class RdmaCmId implements AutoCloseable
         }
         catch (final ResolutionFailure failure)
         {
-            throw new RdmaCmException("rdma_bind_addr", failure.errno, failure.getMessage(), true);
+            throw new RdmaCmException("rdma_bind_addr", failure.errno(), failure.getMessage(), true);
         }
     }
 

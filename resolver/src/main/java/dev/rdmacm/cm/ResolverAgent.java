@@ -267,7 +267,7 @@ final class ResolverAgent implements Agent
             }
             catch (final ResolutionFailure failure)
             {
-                p.id.callFailed(p, failure.errno, failure.getMessage(), CmIdState.IDLE);
+                p.id.callFailed(p, failure.errno(), failure.getMessage(), CmIdState.IDLE);
                 return;
             }
         }
@@ -282,7 +282,7 @@ final class ResolverAgent implements Agent
         {
             result.complete(RouteResolver.synthesizeRoce(r, rtnetlink));
         }
-        catch (final RouteException | RuntimeException ex)
+        catch (final RuntimeException ex)
         {
             result.completeExceptionally(ex);
         }
@@ -340,7 +340,7 @@ final class ResolverAgent implements Agent
         }
         catch (final ResolutionFailure failure)
         {
-            status = failure.errno;
+            status = failure.errno();
             detail = failure.getMessage();
         }
         if (status == Errno.ENODATA && !atDeadline && System.nanoTime() < p.deadlineNanos)
@@ -373,7 +373,7 @@ final class ResolverAgent implements Agent
         }
         catch (final ResolutionFailure failure)
         {
-            p.id.resolutionFailed(p, failure.errno, failure.getMessage());
+            p.id.resolutionFailed(p, failure.errno(), failure.getMessage());
         }
     }
 

@@ -159,7 +159,7 @@ class IpoibResolutionTest
         final PendingResolution p = directlyConnectedOverIb0();
         final ResolutionFailure failure =
             org.junit.jupiter.api.Assertions.assertThrows(ResolutionFailure.class, () -> resolver.complete(p));
-        assertEquals(dev.rdmacm.libc.Errno.ENODEV, failure.errno);
+        assertEquals(dev.rdmacm.libc.Errno.ENODEV, failure.errno());
     }
 
     /** The state after route, link and neighbour steps for 192.168.10.2 on ib0 (no gateway). */
