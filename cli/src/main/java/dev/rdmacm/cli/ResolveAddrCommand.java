@@ -175,12 +175,14 @@ public final class ResolveAddrCommand implements Callable<Integer>
             }
             final CmEvent event = channel.getEvent();
             event.ack();
-            if (event.type() == CmEventType.ADDR_RESOLVED)
+            return switch (event)
             {
-                return report(out, err, dst, event.resolution(), null, null, event.trace(), transitions);
-            }
-            return report(out, err, dst, null, JsonOutput.eventError(event, event.toString()), event.toString(),
-                event.trace(), transitions);
+                case CmEvent.AddrResolved resolved ->
+                    report(out, err, dst, resolved.resolution(), null, null, resolved.trace(), transitions);
+                case CmEvent.AddrError error -> report(out, err, dst, null, JsonOutput.eventError(error, error.toString()),
+                    error.toString(), error.trace(), transitions);
+                default -> throw new IllegalStateException("rdma_resolve_addr ended with " + event);
+            };
         }
         catch (final InterruptedException ex)
         {

@@ -214,13 +214,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
                 return fail(out, JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()),
                     new Trail(ex.trace() == null ? List.of() : ex.trace().steps(), List.of()));
             }
-            final CmEvent addr = next(channel);
-            if (addr.type() != CmEventType.ADDR_RESOLVED)
+            final CmEvent.ResolutionEvent addr = next(channel);
+            if (!(addr instanceof CmEvent.AddrResolved resolved))
             {
                 return fail(out, JsonOutput.eventError(addr, "rdma_resolve_addr: " + addr),
                     new Trail(addr.trace().steps(), List.of()));
             }
-            final AddressResolution resolution = addr.resolution();
+            final AddressResolution resolution = resolved.resolution();
             try
             {
                 id.resolveRoute(timeoutMs);
@@ -231,13 +231,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
                     new Trail(resolution.steps(), ex.trace() == null ?
                     List.of() : ex.trace().steps()));
             }
-            final CmEvent route = next(channel);
-            if (route.type() != CmEventType.ROUTE_RESOLVED)
+            final CmEvent.ResolutionEvent route = next(channel);
+            if (!(route instanceof CmEvent.RouteResolved routed))
             {
                 return fail(out, JsonOutput.eventError(route, "rdma_resolve_route: " + route),
                     new Trail(resolution.steps(), route.trace().steps()));
             }
-            print(out, resolution, route.route(), new Trail(resolution.steps(), route.trace().steps()));
+            print(out, resolution, routed.route(), new Trail(resolution.steps(), routed.trace().steps()));
             return Main.EXIT_OK;
         }
         catch (final InterruptedException ex)
@@ -247,7 +247,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
         }
     }
 
-    private CmEvent next(final EventChannel channel) throws InterruptedException
+    private CmEvent.ResolutionEvent next(final EventChannel channel) throws InterruptedException
     {
         // Every resolution ends by its own deadline; the bound only guards against a lost event.
         final CmEvent event = channel.getEvent(timeoutMs + 10_000L, TimeUnit.MILLISECONDS);
@@ -256,7 +256,11 @@ public final class ResolveRouteCommand implements Callable<Integer>
             throw new IllegalStateException("no event within " + (timeoutMs + 10_000) + " ms");
         }
         event.ack();
-        return event;
+        if (!(event instanceof CmEvent.ResolutionEvent resolution))
+        {
+            throw new IllegalStateException("a resolution ended with " + event);
+        }
+        return resolution;
     }
 
     /** The steps of each call, each timed from the start of its own call as the kernel's requests are. */

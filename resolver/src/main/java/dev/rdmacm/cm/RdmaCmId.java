@@ -230,7 +230,7 @@ public final class RdmaCmId implements AutoCloseable
                 pendingRoute = null;
                 transition(CmIdState.ADDR_RESOLVED, "ROUTE_ERROR " + Errno.name(errno));
             }
-            deliver(new CmEvent(this, CmEventType.ROUTE_ERROR, -errno, r.resolution, cause.getMessage(), r.trace, null));
+            deliver(new CmEvent.RouteError(this, -errno, r.resolution, cause.getMessage(), r.trace));
             r.completion.completeExceptionally(
                 new RdmaCmException("rdma_resolve_route", errno, cause.getMessage(), false, r.trace));
             return;
@@ -245,7 +245,7 @@ public final class RdmaCmId implements AutoCloseable
             route = resolved;
             transition(CmIdState.ROUTE_RESOLVED, "ROUTE_RESOLVED " + r.resolution.destination().getHostAddress());
         }
-        deliver(new CmEvent(this, CmEventType.ROUTE_RESOLVED, 0, r.resolution, null, r.trace, resolved));
+        deliver(new CmEvent.RouteResolved(this, r.resolution, resolved, r.trace));
         r.completion.complete(resolved);
     }
 
@@ -519,7 +519,7 @@ public final class RdmaCmId implements AutoCloseable
             resolution = result;
             transition(CmIdState.ADDR_RESOLVED, "ADDR_RESOLVED " + result.destination().getHostAddress());
         }
-        deliver(new CmEvent(this, CmEventType.ADDR_RESOLVED, 0, result, null, p.trace));
+        deliver(new CmEvent.AddrResolved(this, result, p.trace));
         p.completion.complete(result);
     }
 
@@ -534,7 +534,7 @@ public final class RdmaCmId implements AutoCloseable
             pending = null;
             transition(CmIdState.ADDR_BOUND, "ADDR_ERROR " + Errno.name(errno));
         }
-        deliver(new CmEvent(this, CmEventType.ADDR_ERROR, -errno, null, detail, p.trace));
+        deliver(new CmEvent.AddrError(this, -errno, detail, p.trace));
         p.completion.completeExceptionally(new RdmaCmException("rdma_resolve_addr", errno, detail, false, p.trace));
     }
 

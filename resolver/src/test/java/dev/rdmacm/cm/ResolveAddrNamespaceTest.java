@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -375,7 +376,7 @@ class ResolveAddrNamespaceTest
                 assertNotNull(event, "event " + i + " of " + count);
                 event.ack();
                 assertEquals(CmEventType.ADDR_RESOLVED, event.type(), event.toString());
-                assertEquals(peerMac, event.resolution().destinationHardwareText());
+                assertEquals(peerMac, assertInstanceOf(CmEvent.AddrResolved.class, event).resolution().destinationHardwareText());
             }
             assertTrue(ids.stream().allMatch(id -> id.state() == CmIdState.ADDR_RESOLVED));
             final long loops = Thread.getAllStackTraces().keySet().stream()

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -132,10 +133,11 @@ class ResolveRouteOnSimulatedFabricTest
 
             assertEquals(CmEventType.ROUTE_RESOLVED, event.type());
             assertEquals(0, event.status());
-            final PathRecordValue path = event.route().paths().get(0);
+            final CmEvent.RouteResolved routed = assertInstanceOf(CmEvent.RouteResolved.class, event);
+            final PathRecordValue path = routed.route().paths().get(0);
             assertEquals(destination.lid(), path.dlid());
             assertEquals(source.lid(), path.slid());
-            final String query = event.trace().find("sa path query").detail();
+            final String query = routed.trace().find("sa path query").detail();
             assertTrue(query.startsWith("PathRecord Get comp_mask 0x780f"), query);
             assertTrue(query.contains("pkey=0xffff service_id=0x0000000001061d2f qos_class=0 numb_path=1 reversible=true"),
                 query);

@@ -54,7 +54,7 @@ final class OurCm
             }
             fields.put("addr_event", "RDMA_CM_EVENT_" + event.type().name());
             fields.put("addr_status", Integer.toString(event.status()));
-            final AddressResolution resolution = event.resolution();
+            final AddressResolution resolution = event instanceof CmEvent.AddrResolved resolved ? resolved.resolution() : null;
             event.ack();
             if (resolution != null && event.status() == 0)
             {
