@@ -45,7 +45,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code rdmacm demo}: the guided run of the stack. Installs what is missing ({@code scripts/setup},
@@ -268,7 +267,7 @@ public final class DemoCommand implements Callable<Integer>
         try
         {
             say("rdma_resolve_addr(dst " + destination.getHostAddress() + ":" + PORT + ", timeout " + timeout + " ms)");
-            id.resolveAddr(null, new InetSocketAddress(destination, PORT), timeout);
+            id.resolveAddr(null, new InetSocketAddress(destination, PORT), Duration.ofMillis(timeout));
             final CmEvent.ResolutionEvent addr = event(channel, timeout);
             steps(addr.trace().steps(), stepsJson);
             events.add(event(addr));
@@ -281,7 +280,7 @@ public final class DemoCommand implements Callable<Integer>
                 " pkey 0x" + Integer.toHexString(resolved.resolution().pkey()));
             say("rdma_resolve_route(timeout " + timeout + " ms)");
             call = "rdma_resolve_route";
-            id.resolveRoute(timeout);
+            id.resolveRoute(Duration.ofMillis(timeout));
             final CmEvent.ResolutionEvent route = event(channel, timeout);
             steps(route.trace().steps(), stepsJson);
             events.add(event(route));
@@ -335,7 +334,7 @@ public final class DemoCommand implements Callable<Integer>
 
     private static CmEvent.ResolutionEvent event(final EventChannel channel, final int timeout) throws InterruptedException
     {
-        final CmEvent event = channel.getEvent(timeout + 10_000L, TimeUnit.MILLISECONDS);
+        final CmEvent event = channel.getEvent(Duration.ofMillis(timeout + 10_000L));
         if (event == null)
         {
             throw new IllegalStateException("no event within " + (timeout + 10_000) + " ms");

@@ -166,7 +166,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
             final RdmaCmId id = cm.createId(channel);
             try
             {
-                id.resolveAddr(src, dst, timeoutMs);
+                id.resolveAddr(src, dst, Duration.ofMillis(timeoutMs));
             }
             catch (final RdmaCmException ex)
             {

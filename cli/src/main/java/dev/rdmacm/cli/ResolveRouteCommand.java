@@ -39,7 +39,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code rdmacm resolve-route DST}: {@code rdma_resolve_addr} then {@code rdma_resolve_route} with
@@ -207,7 +206,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             try
             {
                 id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port),
-                    timeoutMs);
+                    Duration.ofMillis(timeoutMs));
             }
             catch (final RdmaCmException ex)
             {
@@ -223,7 +222,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             final AddressResolution resolution = resolved.resolution();
             try
             {
-                id.resolveRoute(timeoutMs);
+                id.resolveRoute(Duration.ofMillis(timeoutMs));
             }
             catch (final RdmaCmException ex)
             {
@@ -250,7 +249,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
     private CmEvent.ResolutionEvent next(final EventChannel channel) throws InterruptedException
     {
         // Every resolution ends by its own deadline; the bound only guards against a lost event.
-        final CmEvent event = channel.getEvent(timeoutMs + 10_000L, TimeUnit.MILLISECONDS);
+        final CmEvent event = channel.getEvent(Duration.ofMillis(timeoutMs + 10_000L));
         if (event == null)
         {
             throw new IllegalStateException("no event within " + (timeoutMs + 10_000) + " ms");

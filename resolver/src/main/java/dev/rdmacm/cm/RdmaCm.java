@@ -9,6 +9,7 @@ import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -25,7 +26,7 @@ import java.util.function.Consumer;
  *      EventChannel channel = cm.createEventChannel())
  * {
  *     RdmaCmId id = cm.createId(channel);
- *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), 2000);
+ *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), Duration.ofMillis(2000));
  *     CmEvent event = channel.getEvent();   // ADDR_RESOLVED or ADDR_ERROR
  *     event.ack();
  * }

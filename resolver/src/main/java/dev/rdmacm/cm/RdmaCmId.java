@@ -9,6 +9,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -25,6 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RdmaCmId implements AutoCloseable
 {
+    private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
+
     private final RdmaCm cm;
     private final EventChannel channel;
     private final long number;
@@ -98,8 +101,10 @@ public final class RdmaCmId implements AutoCloseable
      * {@code rdma_resolve_addr} with ports, as librdmacm takes socket addresses: the destination port
      * makes the Service ID of the path query and, with the source port, the RoCE v2 flow label. The
      * kernel gives an unbound id a random source port; here the source port is the one given (0 if none).
+     *
+     * @param timeout as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
      */
-    public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final int timeoutMs)
+    public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final Duration timeout)
         throws RdmaCmException
     {
         synchronized (this)
@@ -107,7 +112,7 @@ public final class RdmaCmId implements AutoCloseable
             sourcePort = source == null ? 0 : source.getPort();
             destinationPort = destination.getPort();
         }
-        resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(), timeoutMs);
+        resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(), timeout);
     }
 
     /**
@@ -116,10 +121,16 @@ public final class RdmaCmId implements AutoCloseable
      * with {@link RdmaCmException#returnedByCall()}; the outcome is a ROUTE_RESOLVED or ROUTE_ERROR
      * event (status -EINVAL for an SA error status, -ETIMEDOUT when the SA never answers). A
      * synchronous id waits for it and returns normally only on ROUTE_RESOLVED.
+     *
+     * @param timeout bounds the SA query with its retries; it is rounded up to whole milliseconds, as
+     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}), and must be
+     *                at least one.
+     * @throws RdmaCmException EINVAL for a timeout that is null, not positive or above
+     *                {@link Integer#MAX_VALUE} ms.
      */
-    public void resolveRoute(final int timeoutMs) throws RdmaCmException
+    public void resolveRoute(final Duration timeout) throws RdmaCmException
     {
-        final CompletableFuture<ResolvedRoute> completion = beginRoute(timeoutMs);
+        final CompletableFuture<ResolvedRoute> completion = beginRoute(timeout);
         if (channel == null)
         {
             try
@@ -134,11 +145,11 @@ public final class RdmaCmId implements AutoCloseable
     }
 
     /** The same, without blocking: the future completes with the route or an {@link RdmaCmException}. */
-    public CompletableFuture<ResolvedRoute> resolveRouteAsync(final int timeoutMs)
+    public CompletableFuture<ResolvedRoute> resolveRouteAsync(final Duration timeout)
     {
         try
         {
-            return beginRoute(timeoutMs);
+            return beginRoute(timeout);
         }
         catch (final RdmaCmException ex)
         {
@@ -146,8 +157,9 @@ public final class RdmaCmId implements AutoCloseable
         }
     }
 
-    private CompletableFuture<ResolvedRoute> beginRoute(final int timeoutMs) throws RdmaCmException
+    private CompletableFuture<ResolvedRoute> beginRoute(final Duration timeout) throws RdmaCmException
     {
+        final int timeoutMs = timeoutMs("rdma_resolve_route", timeout);
         final PendingRoute r;
         synchronized (this)
         {
@@ -330,14 +342,16 @@ public final class RdmaCmId implements AutoCloseable
      * the rest arrive as an ADDR_RESOLVED or ADDR_ERROR event on the channel. A synchronous id (no
      * channel) waits for that event and returns normally only on ADDR_RESOLVED.
      *
-     * @param source    null or a wildcard to let the route choose; ignored when the id is already bound.
-     * @param timeoutMs bounds only the wait for the neighbour (ARP/ND).
+     * @param source  null or a wildcard to let the route choose; ignored when the id is already bound.
+     * @param timeout bounds only the wait for the neighbour (ARP/ND); rounded up to whole milliseconds as
+     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}); zero is allowed.
+     * @throws RdmaCmException EINVAL for a timeout that is null, negative or above {@link Integer#MAX_VALUE} ms.
      */
-    public void resolveAddr(final InetAddress source, final InetAddress destination, final int timeoutMs)
+    public void resolveAddr(final InetAddress source, final InetAddress destination, final Duration timeout)
         throws RdmaCmException
     {
         cm.requireNotLoopThread("rdma_resolve_addr");
-        final PendingResolution p = begin(source, destination, timeoutMs);
+        final PendingResolution p = begin(source, destination, timeout);
         try
         {
             await(p.accepted);
@@ -358,11 +372,11 @@ public final class RdmaCmId implements AutoCloseable
      * The future completes on the event-loop thread: callbacks attached to it must not block.
      */
     public CompletableFuture<AddressResolution> resolveAddrAsync(
-        final InetAddress source, final InetAddress destination, final int timeoutMs)
+        final InetAddress source, final InetAddress destination, final Duration timeout)
     {
         try
         {
-            return begin(source, destination, timeoutMs).completion;
+            return begin(source, destination, timeout).completion;
         }
         catch (final RdmaCmException ex)
         {
@@ -370,9 +384,10 @@ public final class RdmaCmId implements AutoCloseable
         }
     }
 
-    private PendingResolution begin(final InetAddress source, final InetAddress destination, final int timeoutMs)
+    private PendingResolution begin(final InetAddress source, final InetAddress destination, final Duration timeout)
         throws RdmaCmException
     {
+        final int timeoutMs = timeoutMs("rdma_resolve_addr", timeout);
         final PendingResolution p;
         final CmIdState before;
         synchronized (this)
@@ -381,10 +396,6 @@ public final class RdmaCmId implements AutoCloseable
             if (destination == null)
             {
                 throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
-            }
-            if (timeoutMs < 0)
-            {
-                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "timeout " + timeoutMs + " ms is negative", true);
             }
             final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
             final long timeoutNanos = timeoutMs * 1_000_000L;
@@ -558,6 +569,32 @@ public final class RdmaCmId implements AutoCloseable
         final CmIdState previous = state;
         state = next;
         cm.listener().onTransition(this, previous, next, reason);
+    }
+
+    /**
+     * The {@code int timeout_ms} librdmacm would pass the kernel for {@code timeout}: a sub-millisecond
+     * remainder rounds up, so that a positive timeout never becomes 0 (which rdma_resolve_route refuses
+     * and which rdma_resolve_addr takes as "no wait"), and every deadline the resolver then keeps is the
+     * whole number of milliseconds the kernel would keep. Null, negative and beyond {@code int} range are
+     * EINVAL, returned by the call, as librdmacm would refuse the int it cannot be given.
+     */
+    static int timeoutMs(final String call, final Duration timeout) throws RdmaCmException
+    {
+        if (timeout == null)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout is null", true);
+        }
+        if (timeout.compareTo(MAX_TIMEOUT) > 0)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout + " exceeds librdmacm's int timeout_ms (" +
+                Integer.MAX_VALUE + " ms)", true);
+        }
+        if (timeout.isNegative())
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout.toMillis() + " ms is negative", true);
+        }
+        final long millis = timeout.toMillis();
+        return (int)(timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1);
     }
 
     private static boolean sameFamily(final InetAddress a, final InetAddress b)

@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -91,10 +90,10 @@ class ResolveRouteOnSimulatedFabricTest
                     final String pair = source.node() + " -> " + destination.node();
                     try (RdmaCmId id = cm.createId(null))
                     {
-                        id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), 1000);
+                        id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
                         assertEquals(source.gid(), id.resolution().sgid(), pair);
                         assertEquals(destination.gid(), id.resolution().dgid(), pair);
-                        id.resolveRoute(2000);
+                        id.resolveRoute(Duration.ofMillis(2000));
 
                         assertEquals(CmIdState.ROUTE_RESOLVED, id.state(), pair);
                         final ResolvedRoute route = id.route();
@@ -122,13 +121,13 @@ class ResolveRouteOnSimulatedFabricTest
         {
             final RdmaCmId id = cm.createId(channel, PortSpace.TCP);
             id.setServiceType(0);
-            id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), 1000);
-            final CmEvent addr = channel.getEvent(5, TimeUnit.SECONDS);
+            id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
+            final CmEvent addr = channel.getEvent(Duration.ofSeconds(5));
             assertEquals(CmEventType.ADDR_RESOLVED, addr.type());
             addr.ack();
 
-            id.resolveRoute(2000);
-            final CmEvent event = channel.getEvent(5, TimeUnit.SECONDS);
+            id.resolveRoute(Duration.ofMillis(2000));
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
             event.ack();
 
             assertEquals(CmEventType.ROUTE_RESOLVED, event.type());
@@ -159,10 +158,10 @@ class ResolveRouteOnSimulatedFabricTest
              RdmaCmId id = cm.createId(null))
         {
             id.setSourceFlowinfo(0x02012345);
-            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("fd00::" + destination.lid()), PORT), 1000);
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("fd00::" + destination.lid()), PORT), Duration.ofMillis(1000));
             assertEquals(InetAddress.getByName("fd00::" + source.lid()), id.resolution().source(),
                 "the wildcard becomes the local GID's address of the destination's family");
-            id.resolveRoute(2000);
+            id.resolveRoute(Duration.ofMillis(2000));
 
             final List<Map<String, String>> saquery = fabric.saquery(source.node(), "-p",
                 "--sgid", source.gid().toString(), "--dgid", destination.gid().toString(),
@@ -184,11 +183,11 @@ class ResolveRouteOnSimulatedFabricTest
              EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = cm.createId(channel);
-            id.resolveAddr(null, InetAddress.getByName("10.9.9.9"), 1000);
-            channel.getEvent(5, TimeUnit.SECONDS).ack();
+            id.resolveAddr(null, InetAddress.getByName("10.9.9.9"), Duration.ofMillis(1000));
+            channel.getEvent(Duration.ofSeconds(5)).ack();
 
-            id.resolveRoute(2000);
-            final CmEvent event = channel.getEvent(5, TimeUnit.SECONDS);
+            id.resolveRoute(Duration.ofMillis(2000));
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
             event.ack();
 
             assertEquals(CmEventType.ROUTE_ERROR, event.type());
@@ -206,11 +205,11 @@ class ResolveRouteOnSimulatedFabricTest
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa))
         {
             final RdmaCmId id = cm.createId(null);
-            id.resolveAddr(null, address(destination), 1000);
+            id.resolveAddr(null, address(destination), Duration.ofMillis(1000));
             fabric.stopSubnetManager();
             try
             {
-                final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(300));
+                final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(300)));
 
                 assertEquals(Errno.ETIMEDOUT, error.errno());
                 assertFalse(error.returnedByCall(), "reported by a ROUTE_ERROR event");
@@ -220,7 +219,7 @@ class ResolveRouteOnSimulatedFabricTest
             {
                 fabric.startSubnetManager();
             }
-            id.resolveRoute(2000);
+            id.resolveRoute(Duration.ofMillis(2000));
             assertEquals(CmIdState.ROUTE_RESOLVED, id.state(), "a route can be resolved again after ROUTE_ERROR");
             id.destroy();
         }
@@ -232,7 +231,7 @@ class ResolveRouteOnSimulatedFabricTest
         final FabricPort source = fabric.hcaPorts().get(1);
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.EINVAL, error.errno());
             assertTrue(error.returnedByCall());
@@ -246,9 +245,9 @@ class ResolveRouteOnSimulatedFabricTest
         final FabricPort source = fabric.hcaPorts().get(1);
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
-            id.resolveAddr(null, address(fabric.hcaPorts().get(2)), 1000);
+            id.resolveAddr(null, address(fabric.hcaPorts().get(2)), Duration.ofMillis(1000));
 
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(0));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(0)));
 
             assertEquals(Errno.EINVAL, error.errno());
             assertEquals(CmIdState.ADDR_RESOLVED, id.state());
@@ -262,7 +261,7 @@ class ResolveRouteOnSimulatedFabricTest
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName("10.7.7.7"), 200));
+                () -> id.resolveAddr(null, InetAddress.getByName("10.7.7.7"), Duration.ofMillis(200)));
 
             assertEquals(Errno.ETIMEDOUT, error.errno());
             assertFalse(error.returnedByCall());
@@ -278,7 +277,7 @@ class ResolveRouteOnSimulatedFabricTest
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(address(other), address(source), 200));
+                () -> id.resolveAddr(address(other), address(source), Duration.ofMillis(200)));
 
             assertEquals(Errno.ENODEV, error.errno());
             assertTrue(error.returnedByCall());
@@ -291,8 +290,8 @@ class ResolveRouteOnSimulatedFabricTest
         final FabricPort source = fabric.hcaPorts().get(1);
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
-            id.resolveAddr(null, InetAddress.getByName("127.0.0.1"), 200);
-            id.resolveRoute(2000);
+            id.resolveAddr(null, InetAddress.getByName("127.0.0.1"), Duration.ofMillis(200));
+            id.resolveRoute(Duration.ofMillis(2000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(source.gid(), path.sgid());

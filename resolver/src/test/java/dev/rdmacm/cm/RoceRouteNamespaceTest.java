@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.time.Duration;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
@@ -71,7 +72,7 @@ class RoceRouteNamespaceTest
     {
         final RdmaCmId id = cm.createId(null);
         id.resolveAddr(new InetSocketAddress(InetAddress.getByName(wildcard), SOURCE_PORT),
-            new InetSocketAddress(InetAddress.getByName(destination), DESTINATION_PORT), 1000);
+            new InetSocketAddress(InetAddress.getByName(destination), DESTINATION_PORT), Duration.ofMillis(1000));
         return id;
     }
 
@@ -80,7 +81,7 @@ class RoceRouteNamespaceTest
     {
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
             final ResolvedRoute route = id.route();
@@ -113,7 +114,7 @@ class RoceRouteNamespaceTest
         {
             id.setServiceType(0x10);
             id.setAckTimeout(14);
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(0x10, path.tClass());
@@ -127,7 +128,7 @@ class RoceRouteNamespaceTest
         // The fixture routes 10.3.0.0/24 via 192.0.2.2 with hoplimit 7: a routed, RoCE v2 destination.
         try (RdmaCmId id = resolved("0.0.0.0", "10.3.0.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(7, path.hopLimit());
@@ -141,7 +142,7 @@ class RoceRouteNamespaceTest
         topology.ip(topology.host, "link", "set", RDMA, "mtu", "9000");
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             assertEquals(MtuCode.MTU_4096.code(), id.route().paths().get(0).mtu());
         }
@@ -159,7 +160,7 @@ class RoceRouteNamespaceTest
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
             topology.ip(topology.host, "link", "set", RDMA, "mtu", "351");
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.EINVAL, error.errno());
             assertTrue(error.returnedByCall(), "cma_resolve_iboe_route fails the call itself");
@@ -178,8 +179,8 @@ class RoceRouteNamespaceTest
         {
             id.setSourceFlowinfo(0x0ab12345);
             id.resolveAddr(new InetSocketAddress(InetAddress.getByName("::"), SOURCE_PORT),
-                new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), 1000);
-            id.resolveRoute(1000);
+                new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), Duration.ofMillis(1000));
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(Gid.parse("2001:db8::1"), path.sgid());
@@ -194,7 +195,7 @@ class RoceRouteNamespaceTest
     {
         try (RdmaCmId id = resolved("0.0.0.0", "127.0.0.1"))
         {
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.ENODEV, error.errno());
             assertTrue(error.returnedByCall());
