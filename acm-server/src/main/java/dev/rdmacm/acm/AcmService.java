@@ -91,8 +91,8 @@ public final class AcmService
         this.log = log;
         this.clock = clock;
         this.wakeup = wakeup;
-        this.addrLifetimeNs = AcmOptions.lifetimeNs(options.addrTimeoutMinutes());
-        this.routeLifetimeNs = AcmOptions.lifetimeNs(options.routeTimeoutMinutes());
+        this.addrLifetimeNs = options.addrLifetimeNs();
+        this.routeLifetimeNs = options.routeLifetimeNs();
         for (final AcmEndpoint endpoint : this.endpoints)
         {
             for (final AcmAddress address : endpoint.addresses())
