@@ -113,6 +113,27 @@ class ResolveRouteOnSimulatedFabricTest
     }
 
     @Test
+    void shouldLeaveTheSaClientItWasGivenOpenWhenClosed() throws Exception
+    {
+        final FabricPort source = fabric.hcaPorts().get(0);
+        final FabricPort destination = fabric.hcaPorts().get(1);
+        try (SaClient sa = attach(source))
+        {
+            for (int round = 1; round <= 2; round++)
+            {
+                try (RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
+                {
+                    id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
+                    id.resolveRoute(Duration.ofMillis(2000));
+                    assertEquals(destination.lid(), id.route().paths().get(0).dlid(),
+                        "round " + round + ": the SA client still answers after the first RdmaCm closed");
+                }
+            }
+            assertEquals(null, sa.engineFailure(), "the caller's client is still running");
+        }
+    }
+
+    @Test
     void shouldAskWithTheKernelsMaskAndTheServiceIdOfThePort() throws Exception
     {
         final FabricPort source = fabric.hcaPorts().get(1);
