@@ -277,7 +277,7 @@ public final class DemoCommand implements Callable<Integer>
                 return expected == null && addr.status() == -Errno.ETIMEDOUT;
             }
             say("ADDR_RESOLVED sgid " + resolved.resolution().sgid() + " dgid " + resolved.resolution().dgid() +
-                " pkey 0x" + Integer.toHexString(resolved.resolution().pkey()));
+                " pkey 0x" + Integer.toHexString(resolved.resolution().pkey().value()));
             say("rdma_resolve_route(timeout " + timeout + " ms)");
             call = "rdma_resolve_route";
             id.resolveRoute(Duration.ofMillis(timeout));

@@ -265,7 +265,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
         fields.put("dst_hw", r.destinationHardwareText());
         fields.put("sgid", r.sgid().toString());
         fields.put("dgid", r.dgid().toString());
-        fields.put("pkey", String.format("0x%04x", r.pkey()));
+        fields.put("pkey", r.pkey().toString());
         fields.put("device", r.binding().device());
         fields.put("port", r.binding().port());
         fields.put("gid_index", r.binding().gidIndex());

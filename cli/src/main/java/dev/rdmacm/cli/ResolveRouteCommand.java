@@ -3,7 +3,6 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.cm.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
@@ -277,7 +276,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             root.put("source", a.source().getHostAddress());
             root.put("sgid", a.sgid().toString());
             root.put("dgid", a.dgid().toString());
-            root.put("pkey", PKey.format(a.pkey()));
+            root.put("pkey", a.pkey().toString());
             root.put("device", a.binding().device());
             root.put("port", a.binding().port());
             root.put("route_kind", route.kind().name());

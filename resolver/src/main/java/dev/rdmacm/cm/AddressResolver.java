@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.netlink.InterfaceAddress;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
@@ -261,7 +262,7 @@ final class AddressResolver implements AddressRules
         final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name());
         return new AddressResolution(source, p.destination, false, netdev.ifindex(), netdev.name(), netdev.type(),
             p.route.gateway(), networkType, hopLimit, netdev.address(), netdev.broadcastAddress(), dstHw,
-            sgid, dgid, pkey, binding, p.trace.steps());
+            sgid, dgid, PKey.of(pkey), binding, p.trace.steps());
     }
 
     private AddressResolution completeLoopback(final PendingResolution p, final long start) throws ResolutionFailure

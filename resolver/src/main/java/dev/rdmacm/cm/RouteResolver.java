@@ -56,9 +56,9 @@ final class RouteResolver
         final long serviceId = IbRouteQuery.ipServiceId(r.portSpace, r.destinationPort);
         if (a.destination() instanceof Inet4Address)
         {
-            return IbRouteQuery.ipv4(a.sgid(), a.dgid(), a.pkey(), serviceId, r.tos == null ? 0 : r.tos);
+            return IbRouteQuery.ipv4(a.sgid(), a.dgid(), a.pkey().value(), serviceId, r.tos == null ? 0 : r.tos);
         }
-        return IbRouteQuery.ipv6(a.sgid(), a.dgid(), a.pkey(), serviceId, r.sourceFlowinfo);
+        return IbRouteQuery.ipv6(a.sgid(), a.dgid(), a.pkey().value(), serviceId, r.sourceFlowinfo);
     }
 
     /**

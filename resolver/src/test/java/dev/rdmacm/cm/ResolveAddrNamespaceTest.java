@@ -81,7 +81,7 @@ class ResolveAddrNamespaceTest
         assertEquals(3, resolution.binding().gidIndex(), "the RoCE v2 entry of ::ffff:192.0.2.1 in the recorded table");
         assertEquals(GidType.ROCE_V2, resolution.binding().gidType());
         assertEquals(RDMA, resolution.binding().netdev());
-        assertEquals(0, resolution.pkey(), "ib_addr_get_pkey of an Ethernet broadcast address, as the kernel in the guest says");
+        assertEquals(0, resolution.pkey().value(), "ib_addr_get_pkey of an Ethernet broadcast address, as the kernel in the guest says");
         assertEquals(61, resolution.hopLimit(), "no metric: the host namespace's ip_default_ttl");
     }
 

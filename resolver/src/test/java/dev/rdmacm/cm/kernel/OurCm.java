@@ -64,7 +64,7 @@ final class OurCm
                 fields.put("dst", text(resolution.destination()));
                 fields.put("sgid", resolution.sgid().toString());
                 fields.put("dgid", resolution.dgid().toString());
-                fields.put("addr_pkey", String.format("0x%04x", resolution.pkey()));
+                fields.put("addr_pkey", String.format("0x%04x", resolution.pkey().value()));
             }
         }
         return fields;
