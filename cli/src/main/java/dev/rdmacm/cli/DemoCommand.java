@@ -294,9 +294,9 @@ public final class DemoCommand implements Callable<Integer>
             routed.route().pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
             final PathRecordValue path = routed.route().paths().get(0);
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
-                "packet_life_time %d pkey 0x%04x", routed.route().flags(0), path.dlid(), path.slid(), path.sl(),
-                path.mtu(), path.rate(), path.packetLifeTime(), path.pKey()));
-            return expected != null && path.dlid() == expected.lid() && path.dgid().equals(expected.gid());
+                "packet_life_time %d pkey 0x%04x", routed.route().flags(0), path.dlid().value(), path.slid().value(), path.sl(),
+                path.mtu(), path.rate(), path.packetLifeTime(), path.pKey().value()));
+            return expected != null && path.dlid().value() == expected.lid() && path.dgid().equals(expected.gid());
         }
         catch (final RdmaCmException ex)
         {

@@ -125,7 +125,7 @@ class ResolveRouteOnSimulatedFabricTest
                 {
                     id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
                     id.resolveRoute(Duration.ofMillis(2000));
-                    assertEquals(destination.lid(), id.route().paths().get(0).dlid(),
+                    assertEquals(destination.lid(), id.route().paths().get(0).dlid().value(),
                         "round " + round + ": the SA client still answers after the first RdmaCm closed");
                 }
             }
@@ -155,8 +155,8 @@ class ResolveRouteOnSimulatedFabricTest
             assertEquals(0, event.status());
             final CmEvent.RouteResolved routed = assertInstanceOf(CmEvent.RouteResolved.class, event);
             final PathRecordValue path = routed.route().paths().get(0);
-            assertEquals(destination.lid(), path.dlid());
-            assertEquals(source.lid(), path.slid());
+            assertEquals(destination.lid(), path.dlid().value());
+            assertEquals(source.lid(), path.slid().value());
             final String query = routed.trace().find("sa path query").detail();
             assertTrue(query.startsWith("PathRecord Get comp_mask 0x780f"), query);
             assertTrue(query.contains("pkey=0xffff service_id=0x0000000001061d2f qos_class=0 numb_path=1 reversible=true"),
@@ -317,7 +317,7 @@ class ResolveRouteOnSimulatedFabricTest
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(source.gid(), path.sgid());
             assertEquals(source.gid(), path.dgid());
-            assertEquals(source.lid(), path.dlid());
+            assertEquals(source.lid(), path.dlid().value());
         }
     }
 

@@ -92,7 +92,7 @@ class RoceRouteNamespaceTest
             assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
             assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
             assertTrue(path.reversible());
-            assertEquals(0xffff, path.pKey());
+            assertEquals(0xffff, path.pKey().value());
             assertEquals(Selector.EXACTLY.code(), path.mtuSelector());
             assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
             assertEquals(Selector.EXACTLY.code(), path.rateSelector());
@@ -102,8 +102,8 @@ class RoceRouteNamespaceTest
             assertEquals(0, path.tClass(), "default_roce_tos");
             assertEquals(0, path.sl(), "a veth has no traffic classes");
             assertEquals((SOURCE_PORT * 31 + DESTINATION_PORT) & 0xfffff, path.flowLabel(), "RoCE v2 flow label");
-            assertEquals(0, path.dlid());
-            assertEquals(0, path.slid());
+            assertEquals(0, path.dlid().value());
+            assertEquals(0, path.slid().value());
         }
     }
 

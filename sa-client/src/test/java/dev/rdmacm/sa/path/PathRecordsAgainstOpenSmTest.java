@@ -118,7 +118,7 @@ class PathRecordsAgainstOpenSmTest
         for (final PathRecordValue path : paths)
         {
             final List<Map<String, String>> expected = fabric().saquery("Hca2", "-p",
-                "--slid", Integer.toString(source.lid()), "--dlid", Integer.toString(path.dlid())).records();
+                "--slid", Integer.toString(source.lid()), "--dlid", Integer.toString(path.dlid().value())).records();
             assertEquals(SaqueryPathFields.withoutReserved(expected.get(0)), SaqueryPathFields.of(path), "to LID " + path.dlid());
         }
     }
