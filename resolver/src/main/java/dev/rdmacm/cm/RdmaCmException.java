@@ -5,7 +5,8 @@ import dev.rdmacm.libc.ErrnoException;
 
 /**
  * An RDMA CM operation failed with an errno, either returned by the call (as librdmacm returns -1 and
- * sets errno) or reported by an error event (status = -errno).
+ * sets errno) or reported by an error event (status = -errno). Unchecked, as every
+ * {@link ErrnoException} (its class comment says why); the methods that throw it declare it.
  */
 public final class RdmaCmException extends ErrnoException
 {
