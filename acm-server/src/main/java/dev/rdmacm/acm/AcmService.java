@@ -96,8 +96,8 @@ public final class AcmService
         this.clock = clock;
         this.deadlines = new DeadlineTimers<>(clock);
         this.wakeup = wakeup;
-        this.addrLifetimeNs = AcmOptions.lifetimeNs(options.addrTimeoutMinutes());
-        this.routeLifetimeNs = AcmOptions.lifetimeNs(options.routeTimeoutMinutes());
+        this.addrLifetimeNs = options.addrLifetimeNs();
+        this.routeLifetimeNs = options.routeLifetimeNs();
         for (final AcmEndpoint endpoint : this.endpoints)
         {
             for (final AcmAddress address : endpoint.addresses())

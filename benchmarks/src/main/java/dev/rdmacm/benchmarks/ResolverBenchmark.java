@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.time.Duration;
 import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -87,7 +88,7 @@ public class ResolverBenchmark
     public AddressResolution resolveAddrSynchronous(final InNamespace state) throws Exception
     {
         final RdmaCmId id = state.cm.createId(null);
-        id.resolveAddr(null, state.destination, 2000);
+        id.resolveAddr(null, state.destination, Duration.ofMillis(2000));
         final AddressResolution resolution = id.resolution();
         id.destroy();
         return resolution;

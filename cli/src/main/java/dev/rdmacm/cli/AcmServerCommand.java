@@ -111,7 +111,7 @@ final class AcmServerCommand implements Callable<Integer>
         }
         else
         {
-            final Duration timeout = Duration.ofMillis((long)options.timeoutMs() * (options.retries() + 1));
+            final Duration timeout = options.saDeadline();
             // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
             saClient = SaClient.start(fabric.spec().open(Duration.ofSeconds(5)),
                 SaClientConfig.defaults().withCacheTtl(Duration.ZERO));

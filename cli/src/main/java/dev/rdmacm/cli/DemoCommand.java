@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.cli.demo.DemoFabric;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.cm.CmEvent;
-import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.HostsNeighbours;
 import dev.rdmacm.cm.RdmaCm;
@@ -46,7 +45,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code rdmacm demo}: the guided run of the stack. Installs what is missing ({@code scripts/setup},
@@ -269,36 +267,36 @@ public final class DemoCommand implements Callable<Integer>
         try
         {
             say("rdma_resolve_addr(dst " + destination.getHostAddress() + ":" + PORT + ", timeout " + timeout + " ms)");
-            id.resolveAddr(null, new InetSocketAddress(destination, PORT), timeout);
-            final CmEvent addr = event(channel, timeout);
+            id.resolveAddr(null, new InetSocketAddress(destination, PORT), Duration.ofMillis(timeout));
+            final CmEvent.ResolutionEvent addr = event(channel, timeout);
             steps(addr.trace().steps(), stepsJson);
             events.add(event(addr));
-            if (addr.type() != CmEventType.ADDR_RESOLVED)
+            if (!(addr instanceof CmEvent.AddrResolved resolved))
             {
-                say(addr.type() + " status " + addr.status() + " (" + Errno.name(-addr.status()) + "): " + addr.detail());
+                say(addr.type() + " status " + addr.status() + " (" + Errno.name(-addr.status()) + "): " + detail(addr));
                 return expected == null && addr.status() == -Errno.ETIMEDOUT;
             }
-            say("ADDR_RESOLVED sgid " + addr.resolution().sgid() + " dgid " + addr.resolution().dgid() + " pkey 0x" +
-                Integer.toHexString(addr.resolution().pkey()));
+            say("ADDR_RESOLVED sgid " + resolved.resolution().sgid() + " dgid " + resolved.resolution().dgid() +
+                " pkey 0x" + Integer.toHexString(resolved.resolution().pkey().value()));
             say("rdma_resolve_route(timeout " + timeout + " ms)");
             call = "rdma_resolve_route";
-            id.resolveRoute(timeout);
-            final CmEvent route = event(channel, timeout);
+            id.resolveRoute(Duration.ofMillis(timeout));
+            final CmEvent.ResolutionEvent route = event(channel, timeout);
             steps(route.trace().steps(), stepsJson);
             events.add(event(route));
-            if (route.type() != CmEventType.ROUTE_RESOLVED)
+            if (!(route instanceof CmEvent.RouteResolved routed))
             {
                 say(route.type() + " status " + route.status() + " (" + Errno.name(-route.status()) + "): " +
-                    route.detail());
+                    detail(route));
                 return false;
             }
             final ArrayNode routeJson = walk.putArray("route");
-            route.route().pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
-            final PathRecordValue path = route.route().paths().get(0);
+            routed.route().pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
+            final PathRecordValue path = routed.route().paths().get(0);
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
-                "packet_life_time %d pkey 0x%04x", route.route().flags(0), path.dlid(), path.slid(), path.sl(),
-                path.mtu(), path.rate(), path.packetLifeTime(), path.pKey()));
-            return expected != null && path.dlid() == expected.lid() && path.dgid().equals(expected.gid());
+                "packet_life_time %d pkey 0x%04x", routed.route().flags(0), path.dlid().value(), path.slid().value(), path.sl(),
+                path.mtu(), path.rate(), path.packetLifeTime(), path.pKey().value()));
+            return expected != null && path.dlid().value() == expected.lid() && path.dgid().equals(expected.gid());
         }
         catch (final RdmaCmException ex)
         {
@@ -320,18 +318,33 @@ public final class DemoCommand implements Callable<Integer>
         {
             return MAPPER.createObjectNode().put("event", event.type().name()).put("status", 0);
         }
-        return JsonOutput.eventError(event, event.type() + " status " + event.status() + ": " + event.detail());
+        return JsonOutput.eventError(event, event.type() + " status " + event.status() + ": " + detail(event));
     }
 
-    private static CmEvent event(final EventChannel channel, final int timeout) throws InterruptedException
+    /** What failed, for an error event; null for a success (as the text and JSON printed it). */
+    private static String detail(final CmEvent event)
     {
-        final CmEvent event = channel.getEvent(timeout + 10_000L, TimeUnit.MILLISECONDS);
+        return switch (event)
+        {
+            case CmEvent.AddrError error -> error.detail();
+            case CmEvent.RouteError error -> error.detail();
+            default -> null;
+        };
+    }
+
+    private static CmEvent.ResolutionEvent event(final EventChannel channel, final int timeout) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(Duration.ofMillis(timeout + 10_000L));
         if (event == null)
         {
             throw new IllegalStateException("no event within " + (timeout + 10_000) + " ms");
         }
         event.ack();
-        return event;
+        if (!(event instanceof CmEvent.ResolutionEvent resolution))
+        {
+            throw new IllegalStateException("a resolution ended with " + event);
+        }
+        return resolution;
     }
 
     private void steps(final List<ResolutionStep> steps, final ArrayNode json)

@@ -74,7 +74,7 @@ final class GetAddrInfoJson
             case null -> MAPPER.nullNode();
             case IbSockaddr ib -> MAPPER.createObjectNode()
                 .put("gid", ib.gid().toString())
-                .put("pkey", PKey.format(ib.pkey()))
+                .put("pkey", ib.pkey().toString())
                 .put("sid", ServiceId.format(ib.serviceId()))
                 .put("sid_mask", String.format("0x%016x", ib.serviceIdMask()))
                 .put("flowinfo", ib.flowInfo())

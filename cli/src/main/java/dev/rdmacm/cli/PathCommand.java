@@ -155,13 +155,29 @@ public final class PathCommand implements Callable<Integer>
         final int dlid = destination.dlid == null ? 0 : Lid.parse(destination.dlid).value();
         final int source = slid == null ? 0 : Lid.parse(slid).value();
         final Gid sourceGid = sgid != null ? Gid.parse(sgid) : source == 0 ? localGid : null;
-        return new PathQuery(dgid, sourceGid, dlid, source,
-            pkey == null ? null : PKey.parse(pkey).value(),
-            serviceId == null ? null : ServiceId.parse(serviceId),
-            tclass == null ? null : (int)unsigned("--tclass", tclass, 0xff),
-            qosClass == null ? null : (int)unsigned("--qos-class", qosClass, 0xfff),
-            sl == null ? null : (int)unsigned("--sl", sl, 15),
-            (int)unsigned("--numb-path", numbPath, 127), reversible, table);
+        final PathQuery.Builder query = PathQuery.builder().dgid(dgid).sgid(sourceGid).dlid(dlid).slid(source)
+            .reversible(reversible).table(table);
+        if (pkey != null)
+        {
+            query.pKey(PKey.parse(pkey));
+        }
+        if (serviceId != null)
+        {
+            query.serviceId(ServiceId.parse(serviceId));
+        }
+        if (tclass != null)
+        {
+            query.tClass((int)unsigned("--tclass", tclass, 0xff));
+        }
+        if (qosClass != null)
+        {
+            query.qosClass((int)unsigned("--qos-class", qosClass, 0xfff));
+        }
+        if (sl != null)
+        {
+            query.sl((int)unsigned("--sl", sl, 15));
+        }
+        return query.numbPath((int)unsigned("--numb-path", numbPath, 127)).build();
     }
 
     /** Decimal or 0x hexadecimal, 0..max; the error names the option and the rule. */

@@ -46,15 +46,15 @@ final class PathJson
         node.put("service_id", String.format("0x%016x", path.serviceId()));
         node.put("dgid", path.dgid().toString());
         node.put("sgid", path.sgid().toString());
-        node.put("dlid", path.dlid());
-        node.put("slid", path.slid());
+        node.put("dlid", path.dlid().value());
+        node.put("slid", path.slid().value());
         node.put("raw_traffic", path.rawTraffic());
         node.put("flow_label", path.flowLabel());
         node.put("hop_limit", path.hopLimit());
         node.put("tclass", path.tClass());
         node.put("reversible", path.reversible());
         node.put("numb_path", path.numbPath());
-        node.put("pkey", String.format("0x%04x", path.pKey()));
+        node.put("pkey", path.pKey().toString());
         node.put("qos_class", path.qosClass());
         node.put("sl", path.sl());
         node.put("mtu_selector", path.mtuSelector());

@@ -166,7 +166,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
             final RdmaCmId id = cm.createId(channel);
             try
             {
-                id.resolveAddr(src, dst, timeoutMs);
+                id.resolveAddr(src, dst, Duration.ofMillis(timeoutMs));
             }
             catch (final RdmaCmException ex)
             {
@@ -175,12 +175,14 @@ public final class ResolveAddrCommand implements Callable<Integer>
             }
             final CmEvent event = channel.getEvent();
             event.ack();
-            if (event.type() == CmEventType.ADDR_RESOLVED)
+            return switch (event)
             {
-                return report(out, err, dst, event.resolution(), null, null, event.trace(), transitions);
-            }
-            return report(out, err, dst, null, JsonOutput.eventError(event, event.toString()), event.toString(),
-                event.trace(), transitions);
+                case CmEvent.AddrResolved resolved ->
+                    report(out, err, dst, resolved.resolution(), null, null, resolved.trace(), transitions);
+                case CmEvent.AddrError error -> report(out, err, dst, null, JsonOutput.eventError(error, error.toString()),
+                    error.toString(), error.trace(), transitions);
+                default -> throw new IllegalStateException("rdma_resolve_addr ended with " + event);
+            };
         }
         catch (final InterruptedException ex)
         {
@@ -263,7 +265,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
         fields.put("dst_hw", r.destinationHardwareText());
         fields.put("sgid", r.sgid().toString());
         fields.put("dgid", r.dgid().toString());
-        fields.put("pkey", String.format("0x%04x", r.pkey()));
+        fields.put("pkey", r.pkey().toString());
         fields.put("device", r.binding().device());
         fields.put("port", r.binding().port());
         fields.put("gid_index", r.binding().gidIndex());

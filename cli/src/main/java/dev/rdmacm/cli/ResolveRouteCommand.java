@@ -3,7 +3,6 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.cm.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
@@ -39,7 +38,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code rdmacm resolve-route DST}: {@code rdma_resolve_addr} then {@code rdma_resolve_route} with
@@ -207,23 +205,23 @@ public final class ResolveRouteCommand implements Callable<Integer>
             try
             {
                 id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port),
-                    timeoutMs);
+                    Duration.ofMillis(timeoutMs));
             }
             catch (final RdmaCmException ex)
             {
                 return fail(out, JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()),
                     new Trail(ex.trace() == null ? List.of() : ex.trace().steps(), List.of()));
             }
-            final CmEvent addr = next(channel);
-            if (addr.type() != CmEventType.ADDR_RESOLVED)
+            final CmEvent.ResolutionEvent addr = next(channel);
+            if (!(addr instanceof CmEvent.AddrResolved resolved))
             {
                 return fail(out, JsonOutput.eventError(addr, "rdma_resolve_addr: " + addr),
                     new Trail(addr.trace().steps(), List.of()));
             }
-            final AddressResolution resolution = addr.resolution();
+            final AddressResolution resolution = resolved.resolution();
             try
             {
-                id.resolveRoute(timeoutMs);
+                id.resolveRoute(Duration.ofMillis(timeoutMs));
             }
             catch (final RdmaCmException ex)
             {
@@ -231,13 +229,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
                     new Trail(resolution.steps(), ex.trace() == null ?
                     List.of() : ex.trace().steps()));
             }
-            final CmEvent route = next(channel);
-            if (route.type() != CmEventType.ROUTE_RESOLVED)
+            final CmEvent.ResolutionEvent route = next(channel);
+            if (!(route instanceof CmEvent.RouteResolved routed))
             {
                 return fail(out, JsonOutput.eventError(route, "rdma_resolve_route: " + route),
                     new Trail(resolution.steps(), route.trace().steps()));
             }
-            print(out, resolution, route.route(), new Trail(resolution.steps(), route.trace().steps()));
+            print(out, resolution, routed.route(), new Trail(resolution.steps(), routed.trace().steps()));
             return Main.EXIT_OK;
         }
         catch (final InterruptedException ex)
@@ -247,16 +245,20 @@ public final class ResolveRouteCommand implements Callable<Integer>
         }
     }
 
-    private CmEvent next(final EventChannel channel) throws InterruptedException
+    private CmEvent.ResolutionEvent next(final EventChannel channel) throws InterruptedException
     {
         // Every resolution ends by its own deadline; the bound only guards against a lost event.
-        final CmEvent event = channel.getEvent(timeoutMs + 10_000L, TimeUnit.MILLISECONDS);
+        final CmEvent event = channel.getEvent(Duration.ofMillis(timeoutMs + 10_000L));
         if (event == null)
         {
             throw new IllegalStateException("no event within " + (timeoutMs + 10_000) + " ms");
         }
         event.ack();
-        return event;
+        if (!(event instanceof CmEvent.ResolutionEvent resolution))
+        {
+            throw new IllegalStateException("a resolution ended with " + event);
+        }
+        return resolution;
     }
 
     /** The steps of each call, each timed from the start of its own call as the kernel's requests are. */
@@ -274,7 +276,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             root.put("source", a.source().getHostAddress());
             root.put("sgid", a.sgid().toString());
             root.put("dgid", a.dgid().toString());
-            root.put("pkey", PKey.format(a.pkey()));
+            root.put("pkey", a.pkey().toString());
             root.put("device", a.binding().device());
             root.put("port", a.binding().port());
             root.put("route_kind", route.kind().name());

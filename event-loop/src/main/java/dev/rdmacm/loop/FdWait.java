@@ -57,7 +57,7 @@ public final class FdWait implements AutoCloseable
         {
             wakeFd = Libc.eventfd(waitState, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
         }
-        catch (final NativeCallException | RuntimeException ex)
+        catch (final RuntimeException ex)
         {
             arena.close();
             throw ex;

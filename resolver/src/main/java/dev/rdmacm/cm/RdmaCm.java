@@ -11,6 +11,7 @@ import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -22,12 +23,16 @@ import java.util.function.Consumer;
 /**
  * The entry point, what librdmacm's global state is: one event-loop thread that resolves the
  * addresses of all ids created here, in the network namespace given (or the caller's).
+ * <p>
+ * Ownership: an RdmaCm closes what it opened and never what it was given. The {@link SaClient} of
+ * {@link Options#sa} belongs to the caller, who closes it after the RdmaCm (a try-with-resources
+ * that opens the client first does that).
  * <pre>{@code
  * try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().gids(directory));
  *      EventChannel channel = cm.createEventChannel())
  * {
  *     RdmaCmId id = cm.createId(channel);
- *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), 2000);
+ *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), Duration.ofMillis(2000));
  *     CmEvent event = channel.getEvent();   // ADDR_RESOLVED or ADDR_ERROR
  *     event.ack();
  * }
@@ -87,7 +92,11 @@ public final class RdmaCm implements AutoCloseable
             return new Options(networkNamespace, gids, trigger, listener, neighbours, sa);
         }
 
-        /** Ask InfiniBand routes of {@code client}'s SA; the caller keeps ownership of the client. */
+        /**
+         * Ask InfiniBand routes of {@code client}'s SA. The caller keeps ownership: {@link RdmaCm#close()}
+         * never closes it, so one client may serve several RdmaCm instances, one after another or at once,
+         * and must be closed by the caller after the last of them.
+         */
         public Options sa(final SaClient client)
         {
             return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client);
@@ -269,7 +278,12 @@ public final class RdmaCm implements AutoCloseable
         }
     }
 
-    /** Stops the loop; resolutions still waiting end with ADDR_ERROR (EINTR). */
+    /**
+     * Stops the loop; resolutions still waiting end with ADDR_ERROR (EINTR). It closes what this RdmaCm
+     * opened itself (the loop thread, its netlink sockets and eventfd) and nothing it was given: the
+     * {@link Options#sa SaClient} of the options stays open, as do the event channels, which their
+     * {@code try} blocks close. Idempotent.
+     */
     @Override
     public void close()
     {

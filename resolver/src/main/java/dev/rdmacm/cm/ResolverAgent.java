@@ -246,7 +246,7 @@ final class ResolverAgent implements Agent
             catch (final ResolutionFailure failure)
             {
                 transition(p, PendingResolution.State.FAILED);
-                p.id.callFailed(p, failure.errno, failure.getMessage(), CmIdState.IDLE);
+                p.id.callFailed(p, failure.errno(), failure.getMessage(), CmIdState.IDLE);
                 return;
             }
         }
@@ -262,7 +262,7 @@ final class ResolverAgent implements Agent
         {
             result.complete(RouteResolver.synthesizeRoce(r, rtnetlink));
         }
-        catch (final RouteException | RuntimeException ex)
+        catch (final RuntimeException ex)
         {
             result.completeExceptionally(ex);
         }
@@ -321,7 +321,7 @@ final class ResolverAgent implements Agent
         }
         catch (final ResolutionFailure failure)
         {
-            status = failure.errno;
+            status = failure.errno();
             detail = failure.getMessage();
         }
         if (status == Errno.ENODATA && !atDeadline && clock.nanoTime() - p.deadlineNanos < 0)
@@ -358,7 +358,7 @@ final class ResolverAgent implements Agent
         catch (final ResolutionFailure failure)
         {
             transition(p, PendingResolution.State.FAILED);
-            p.id.resolutionFailed(p, failure.errno, failure.getMessage());
+            p.id.resolutionFailed(p, failure.errno(), failure.getMessage());
             return;
         }
         transition(p, PendingResolution.State.RESOLVED);

@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;
@@ -55,9 +56,9 @@ final class RouteResolver
         final long serviceId = IbRouteQuery.ipServiceId(r.portSpace, r.destinationPort);
         if (a.destination() instanceof Inet4Address)
         {
-            return IbRouteQuery.ipv4(a.sgid(), a.dgid(), a.pkey(), serviceId, r.tos == null ? 0 : r.tos);
+            return IbRouteQuery.ipv4(a.sgid(), a.dgid(), a.pkey().value(), serviceId, r.tos == null ? 0 : r.tos);
         }
-        return IbRouteQuery.ipv6(a.sgid(), a.dgid(), a.pkey(), serviceId, r.sourceFlowinfo);
+        return IbRouteQuery.ipv6(a.sgid(), a.dgid(), a.pkey().value(), serviceId, r.sourceFlowinfo);
     }
 
     /**
@@ -77,7 +78,7 @@ final class RouteResolver
         {
             netdev = rtnetlink.link(a.ifindex());
         }
-        catch (final IOException ex)
+        catch (final IOException | ErrnoException ex)
         {
             throw new RouteException(Errno.ENODEV, "netdev " + a.ifindex() + ": " + ex.getMessage());
         }

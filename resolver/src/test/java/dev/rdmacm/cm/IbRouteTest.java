@@ -49,8 +49,8 @@ class IbRouteTest
 
         assertEquals(IbvPathData.LENGTH, data.length);
         assertEquals(0x2bL, route.flags(0));
-        assertEquals(5, route.paths().get(0).dlid());
-        assertEquals(4, route.paths().get(0).slid());
+        assertEquals(5, route.paths().get(0).dlid().value());
+        assertEquals(4, route.paths().get(0).slid().value());
         assertEquals(Gid.parse("fe80::10:7"), route.paths().get(0).dgid());
     }
 }

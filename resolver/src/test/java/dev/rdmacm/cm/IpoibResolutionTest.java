@@ -144,7 +144,7 @@ class IpoibResolutionTest
 
         assertEquals(localGid, resolution.sgid(), "SGID = netdev hardware address bytes 4-19");
         assertEquals(Gid.parse("fe80::2:c903:d:4b72"), resolution.dgid(), "DGID = neighbour lladdr bytes 4-19");
-        assertEquals(0x8001, resolution.pkey(), "P_Key = broadcast bytes 8-9");
+        assertEquals(0x8001, resolution.pkey().value(), "P_Key = broadcast bytes 8-9");
         assertEquals(NetworkType.IB, resolution.networkType());
         assertEquals("mlx5_0", resolution.binding().device());
         assertEquals(1, resolution.binding().port());
@@ -159,7 +159,7 @@ class IpoibResolutionTest
         final PendingResolution p = directlyConnectedOverIb0();
         final ResolutionFailure failure =
             org.junit.jupiter.api.Assertions.assertThrows(ResolutionFailure.class, () -> resolver.complete(p));
-        assertEquals(dev.rdmacm.libc.Errno.ENODEV, failure.errno);
+        assertEquals(dev.rdmacm.libc.Errno.ENODEV, failure.errno());
     }
 
     /** The state after route, link and neighbour steps for 192.168.10.2 on ib0 (no gateway). */

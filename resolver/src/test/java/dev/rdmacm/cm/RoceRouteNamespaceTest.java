@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.time.Duration;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -88,7 +89,7 @@ class RoceRouteNamespaceTest
     {
         final RdmaCmId id = cm.createId(null);
         id.resolveAddr(new InetSocketAddress(InetAddress.getByName(wildcard), SOURCE_PORT),
-            new InetSocketAddress(InetAddress.getByName(destination), DESTINATION_PORT), 1000);
+            new InetSocketAddress(InetAddress.getByName(destination), DESTINATION_PORT), Duration.ofMillis(1000));
         return id;
     }
 
@@ -97,7 +98,7 @@ class RoceRouteNamespaceTest
     {
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
             final ResolvedRoute route = id.route();
@@ -108,7 +109,7 @@ class RoceRouteNamespaceTest
             assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
             assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
             assertTrue(path.reversible());
-            assertEquals(0xffff, path.pKey());
+            assertEquals(0xffff, path.pKey().value());
             assertEquals(Selector.EXACTLY.code(), path.mtuSelector());
             assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
             assertEquals(Selector.EXACTLY.code(), path.rateSelector());
@@ -118,8 +119,8 @@ class RoceRouteNamespaceTest
             assertEquals(0, path.tClass(), "default_roce_tos");
             assertEquals(0, path.sl(), "a veth has no traffic classes");
             assertEquals((SOURCE_PORT * 31 + DESTINATION_PORT) & 0xfffff, path.flowLabel(), "RoCE v2 flow label");
-            assertEquals(0, path.dlid());
-            assertEquals(0, path.slid());
+            assertEquals(0, path.dlid().value());
+            assertEquals(0, path.slid().value());
         }
     }
 
@@ -134,11 +135,11 @@ class RoceRouteNamespaceTest
             final CountDownLatch attached = new CountDownLatch(1);
             cm.submit(agent -> awaitUninterruptibly(attached));
             final Thread[] routeAskedOn = new Thread[1];
-            final CompletableFuture<ResolvedRoute> chain = id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), 1000)
+            final CompletableFuture<ResolvedRoute> chain = id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), Duration.ofSeconds(1))
                 .thenCompose(resolution ->
                 {
                     routeAskedOn[0] = Thread.currentThread();
-                    return id.resolveRouteAsync(1000);
+                    return id.resolveRouteAsync(Duration.ofSeconds(1));
                 });
             attached.countDown();
             final ResolvedRoute route = chain.get(30, TimeUnit.SECONDS);
@@ -150,10 +151,10 @@ class RoceRouteNamespaceTest
             assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
             assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
             assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
-            final CmEvent addressEvent = channel.getEvent(10, TimeUnit.SECONDS);
+            final CmEvent addressEvent = channel.getEvent(Duration.ofSeconds(10));
             addressEvent.ack();
             assertEquals(CmEventType.ADDR_RESOLVED, addressEvent.type());
-            final CmEvent routeEvent = channel.getEvent(10, TimeUnit.SECONDS);
+            final CmEvent routeEvent = channel.getEvent(Duration.ofSeconds(10));
             routeEvent.ack();
             assertEquals(CmEventType.ROUTE_RESOLVED, routeEvent.type());
         }
@@ -165,7 +166,7 @@ class RoceRouteNamespaceTest
         try (RdmaCmId id = cm.createId(null))
         {
             final ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> id.resolveRouteAsync(1000).get(10, TimeUnit.SECONDS));
+                () -> id.resolveRouteAsync(Duration.ofSeconds(1)).get(10, TimeUnit.SECONDS));
             final RdmaCmException error = assertInstanceOf(RdmaCmException.class, failure.getCause());
             assertEquals(Errno.EINVAL, error.errno());
             assertTrue(error.returnedByCall());
@@ -180,7 +181,7 @@ class RoceRouteNamespaceTest
         {
             id.setServiceType(0x10);
             id.setAckTimeout(14);
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(0x10, path.tClass());
@@ -194,7 +195,7 @@ class RoceRouteNamespaceTest
         // The fixture routes 10.3.0.0/24 via 192.0.2.2 with hoplimit 7: a routed, RoCE v2 destination.
         try (RdmaCmId id = resolved("0.0.0.0", "10.3.0.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(7, path.hopLimit());
@@ -208,7 +209,7 @@ class RoceRouteNamespaceTest
         topology.ip(topology.host, "link", "set", RDMA, "mtu", "9000");
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             assertEquals(MtuCode.MTU_4096.code(), id.route().paths().get(0).mtu());
         }
@@ -226,7 +227,7 @@ class RoceRouteNamespaceTest
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
             topology.ip(topology.host, "link", "set", RDMA, "mtu", "351");
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.EINVAL, error.errno());
             assertTrue(error.returnedByCall(), "cma_resolve_iboe_route fails the call itself");
@@ -245,8 +246,8 @@ class RoceRouteNamespaceTest
         {
             id.setSourceFlowinfo(0x0ab12345);
             id.resolveAddr(new InetSocketAddress(InetAddress.getByName("::"), SOURCE_PORT),
-                new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), 1000);
-            id.resolveRoute(1000);
+                new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), Duration.ofMillis(1000));
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(Gid.parse("2001:db8::1"), path.sgid());
@@ -261,7 +262,7 @@ class RoceRouteNamespaceTest
     {
         try (RdmaCmId id = resolved("0.0.0.0", "127.0.0.1"))
         {
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.ENODEV, error.errno());
             assertTrue(error.returnedByCall());

@@ -40,11 +40,11 @@ class RoceRouteSynthesizerTest
 
         assertEquals(SGID, path.sgid());
         assertEquals(DGID, path.dgid());
-        assertEquals(0, path.dlid());
-        assertEquals(0, path.slid());
+        assertEquals(0, path.dlid().value());
+        assertEquals(0, path.slid().value());
         assertEquals(64, path.hopLimit());
         assertTrue(path.reversible());
-        assertEquals(0xffff, path.pKey());
+        assertEquals(0xffff, path.pKey().value());
         assertEquals(Selector.EXACTLY.code(), path.mtuSelector());
         assertEquals(MtuCode.MTU_1024.code(), path.mtu());
         assertEquals(Selector.EXACTLY.code(), path.rateSelector());

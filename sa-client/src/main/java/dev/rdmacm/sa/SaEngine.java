@@ -317,7 +317,7 @@ final class SaEngine implements Agent, MadReceiver
             return;
         }
         classPortInfoInFlight = true;
-        final SaRequest request = SaRequest.get("SA ClassPortInfo", SaAttribute.CLASS_PORT_INFO, 0, new byte[0], 0, RecordCheck.ANY, null);
+        final SaRequest request = SaRequest.get(SaAttribute.CLASS_PORT_INFO).description("SA ClassPortInfo").build();
         final SaTransaction tx = newTransaction(request, now, now + CLASS_PORT_INFO_TIMEOUT_NANOS, true);
         final CompletableFuture<SaResponse> result = new CompletableFuture<>();
         result.whenComplete((response, failure) -> onClassPortInfo(response));

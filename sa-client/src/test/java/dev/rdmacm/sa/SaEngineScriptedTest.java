@@ -42,7 +42,8 @@ class SaEngineScriptedTest
 
     static SaRequest table(final Object key)
     {
-        return SaRequest.getTable("test table", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, key);
+        return SaRequest.getTable(ATTRIBUTE).description("test table").payload(new byte[RECORD]).recordLength(RECORD)
+            .cacheKey(key).build();
     }
 
     @Test
@@ -133,7 +134,8 @@ class SaEngineScriptedTest
         final ScriptedSa sa = new ScriptedSa();
         try (SaClient client = SaClient.start(sa, fastConfig()))
         {
-            final SaRequest get = SaRequest.get("test get", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, null);
+            final SaRequest get = SaRequest.get(ATTRIBUTE).description("test get").payload(new byte[RECORD])
+                .recordLength(RECORD).build();
             final SaQueryException ex = failure(client.query(get, TIMEOUT));
             assertEquals(SaError.NO_RECORDS, ex.error());
             assertEquals(0x0300, ex.madStatus());
@@ -259,7 +261,8 @@ class SaEngineScriptedTest
         try (SaClient client = SaClient.start(transport, fastConfig()))
         {
             assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
-            final SaRequest get = SaRequest.get("test get", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, null);
+            final SaRequest get = SaRequest.get(ATTRIBUTE).description("test get").payload(new byte[RECORD])
+                .recordLength(RECORD).build();
             assertArrayEquals(records.get(0), client.query(get, TIMEOUT).get(5, TimeUnit.SECONDS).records().get(0));
             // A bound for a hang, not a measurement: the twins are usually dropped within milliseconds.
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

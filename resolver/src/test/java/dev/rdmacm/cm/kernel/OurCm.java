@@ -8,11 +8,11 @@ import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.protocol.Ipv6Text;
 
+import java.time.Duration;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Our {@link RdmaCmId} on a {@link CmCase}, written as the oracle writes the real librdmacm's answer:
@@ -39,14 +39,14 @@ final class OurCm
             try
             {
                 id.resolveAddr(which.source() == null ? null : InetAddress.getByName(which.source()),
-                    InetAddress.getByName(which.destination()), which.timeoutMs());
+                    InetAddress.getByName(which.destination()), Duration.ofMillis(which.timeoutMs()));
             }
             catch (final RdmaCmException ex)
             {
                 fields.put("addr_errno", Integer.toString(ex.errno()));
                 return fields;
             }
-            final CmEvent event = channel.getEvent(which.timeoutMs() + 5_000L, TimeUnit.MILLISECONDS);
+            final CmEvent event = channel.getEvent(Duration.ofMillis(which.timeoutMs() + 5_000L));
             if (event == null)
             {
                 fields.put("addr_event", "NONE");
@@ -54,7 +54,7 @@ final class OurCm
             }
             fields.put("addr_event", "RDMA_CM_EVENT_" + event.type().name());
             fields.put("addr_status", Integer.toString(event.status()));
-            final AddressResolution resolution = event.resolution();
+            final AddressResolution resolution = event instanceof CmEvent.AddrResolved resolved ? resolved.resolution() : null;
             event.ack();
             if (resolution != null && event.status() == 0)
             {
@@ -64,7 +64,7 @@ final class OurCm
                 fields.put("dst", text(resolution.destination()));
                 fields.put("sgid", resolution.sgid().toString());
                 fields.put("dgid", resolution.dgid().toString());
-                fields.put("addr_pkey", String.format("0x%04x", resolution.pkey()));
+                fields.put("addr_pkey", String.format("0x%04x", resolution.pkey().value()));
             }
         }
         return fields;
