@@ -31,7 +31,13 @@ final class GetAddrInfoJson
 
     static String toJson(final AddrInfoResult result)
     {
-        final ObjectNode root = switch (result)
+        return JsonOutput.write(tree(result));
+    }
+
+    /** The result as a tree: {@code {"entries": [...]}} or the error. */
+    static ObjectNode tree(final AddrInfoResult result)
+    {
+        return switch (result)
         {
             case AddrInfoResult.Success success ->
             {
@@ -44,7 +50,6 @@ final class GetAddrInfoJson
             case AddrInfoResult.ErrnoError errno ->
                 JsonOutput.error(errno.name(), errno.errno(), errno.message()).put("call", CALL);
         };
-        return JsonOutput.write(root);
     }
 
     private static ObjectNode entry(final RdmaAddrInfo entry)

@@ -103,7 +103,7 @@ class GetAddrInfoCommandTest
 
         assertEquals(1, run.exit());
         assertEquals("", run.out());
-        assertEquals("rdmacm getaddrinfo: EAI_SOCKTYPE (-7): ai_socktype not supported\n", run.err());
+        assertEquals("rdmacm getaddrinfo: rdma_getaddrinfo EAI_SOCKTYPE (-7): ai_socktype not supported\n", run.err());
     }
 
     @Test
@@ -162,7 +162,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--family", "ipx", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("Invalid value for option '--family': family 'ipx' is not one of unspec, inet, inet6, ib\n"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--family': family 'ipx' is not one of unspec, inet, inet6, ib\n"),
             run.err());
     }
 
@@ -172,7 +172,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--src", "192.0.2.300:1", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("Invalid value for option '--src': address: '300' in '192.0.2.300:1' is not a number from 0 to 255\n"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--src': address: '300' in '192.0.2.300:1' is not a number from 0 to 255\n"),
             run.err());
     }
 
@@ -182,7 +182,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--flags", "0x100000000", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("Invalid value for option '--flags': --flags '0x100000000' is not a number from 0 to 0xffffffff"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--flags': --flags '0x100000000' is not a number from 0 to 0xffffffff"),
             run.err());
     }
 }

@@ -65,7 +65,7 @@ class PathCommandTest
     {
         final CommandRun run = run("path", "--fabric", fabricOption("Hca2"), "--dgid", "fe80::99:1", "--timeout-ms", "1500");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.out());
-        assertTrue(run.err().startsWith("rdmacm path: NO_RECORDS (ENODATA)"), run.err());
+        assertTrue(run.err().startsWith("rdmacm path: NO_RECORDS ENODATA (61): "), run.err());
     }
 
     @Test

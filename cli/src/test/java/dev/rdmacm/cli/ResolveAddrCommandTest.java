@@ -85,7 +85,7 @@ class ResolveAddrCommandTest
     {
         final Run run = runMain("resolve-addr", "peer.example");
         assertEquals(Main.EXIT_USAGE, run.exit());
-        assertEquals("rdmacm: DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
+        assertEquals("rdmacm resolve-addr: DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
             run.err().strip());
     }
 
@@ -110,7 +110,7 @@ class ResolveAddrCommandTest
     {
         final Run run = resolve("198.18.1.1");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit());
-        assertTrue(run.err().startsWith("rdmacm: resolve-addr 198.18.1.1: rdma_resolve_addr failed: EHOSTUNREACH"),
+        assertTrue(run.err().startsWith("rdmacm resolve-addr: rdma_resolve_addr EHOSTUNREACH (113): "),
             run.err());
     }
 

@@ -1,0 +1,48 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.ResolutionStep;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How the commands take events: the next event of a channel, acknowledged, and what the CLI reads of an
+ * event beyond its {@code type()}, {@code status()} and {@code id()} (the id holds the resolution and
+ * the route). Kept in this one place because the event types are being reshaped (issue 11's sealed
+ * {@code CmEvent}).
+ */
+final class CmEvents
+{
+    /** Every resolution ends by its own deadline; this much longer only guards against a lost event. */
+    private static final long LOST_EVENT_MARGIN_MS = 10_000;
+
+    private CmEvents()
+    {
+    }
+
+    /** The next event of {@code channel}, acknowledged; a lost event (none within the timeout and the margin) is a bug. */
+    static CmEvent next(final EventChannel channel, final long timeoutMs) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(timeoutMs + LOST_EVENT_MARGIN_MS, TimeUnit.MILLISECONDS);
+        if (event == null)
+        {
+            throw new IllegalStateException("no event within " + (timeoutMs + LOST_EVENT_MARGIN_MS) + " ms");
+        }
+        event.ack();
+        return event;
+    }
+
+    /** The steps of the resolution that produced {@code event}. */
+    static List<ResolutionStep> steps(final CmEvent event)
+    {
+        return event.trace() == null ? List.of() : event.trace().steps();
+    }
+
+    /** What a failure event says: its type, status and what failed. */
+    static String message(final CmEvent event)
+    {
+        return event.toString();
+    }
+}
