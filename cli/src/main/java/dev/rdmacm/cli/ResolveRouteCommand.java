@@ -239,8 +239,8 @@ public final class ResolveRouteCommand implements Callable<Integer>
     private static void text(final PrintWriter out, final AddressResolution resolution, final ResolvedRoute route)
     {
         AddressFields.text(out, resolution);
-        out.printf("%-12s %s%n", "route", route.kind() == ResolvedRoute.Kind.SA_QUERY ?
-            "SA PathRecord (cma_query_ib_route)" : "RoCE, built locally (cma_resolve_iboe_route)");
+        out.printf("%-12s %s%n", "route_kind", route.kind() + (route.kind() == ResolvedRoute.Kind.SA_QUERY ?
+            ": an SA PathRecord (cma_query_ib_route)" : ": RoCE, built locally (cma_resolve_iboe_route)"));
         for (int i = 0; i < route.pathData().size(); i++)
         {
             out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i), IbvPathData.flagNames(route.flags(i)));

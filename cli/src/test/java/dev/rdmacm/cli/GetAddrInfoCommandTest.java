@@ -107,6 +107,16 @@ class GetAddrInfoCommandTest
     }
 
     @Test
+    void shouldPrintAnErrnoFailureInTheOneTextErrorFormat()
+    {
+        final CommandRun run = run("getaddrinfo");
+
+        assertEquals(1, run.exit());
+        assertEquals("", run.out());
+        assertEquals("rdmacm getaddrinfo: rdma_getaddrinfo EINVAL (22): Invalid argument\n", run.err());
+    }
+
+    @Test
     void shouldTakeAnAfIbDestinationWrittenAsTheTextOutputPrintsIt()
     {
         final CommandRun run = run("getaddrinfo", "--family", "ib", "--dst",
