@@ -40,9 +40,9 @@ final class CmEvents
         return event.trace() == null ? List.of() : event.trace().steps();
     }
 
-    /** What a failure event says: its type, status and what failed. */
+    /** What failed, for the message of a failure event's error (its type and status are fields of their own). */
     static String message(final CmEvent event)
     {
-        return event.toString();
+        return event.detail() == null ? event.toString() : event.detail();
     }
 }

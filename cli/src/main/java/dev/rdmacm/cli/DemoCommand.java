@@ -278,7 +278,7 @@ public final class DemoCommand implements Callable<Integer>
             events.add(event(addr));
             if (addr.type() != CmEventType.ADDR_RESOLVED)
             {
-                say(CmEvents.message(addr));
+                say(addr.toString());
                 return expected == null && addr.status() == -Errno.ETIMEDOUT;
             }
             final AddressResolution resolution = addr.id().resolution();
@@ -292,7 +292,7 @@ public final class DemoCommand implements Callable<Integer>
             events.add(event(route));
             if (route.type() != CmEventType.ROUTE_RESOLVED)
             {
-                say(CmEvents.message(route));
+                say(route.toString());
                 return false;
             }
             final ResolvedRoute resolved = route.id().route();
