@@ -11,17 +11,12 @@ import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.ResolutionStep;
 import dev.rdmacm.cm.ResolvedRoute;
-import dev.rdmacm.libc.Errno;
-import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.PcapMadRecorder;
-import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
-import dev.rdmacm.sa.transport.MadTransportException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -48,11 +43,8 @@ import java.util.concurrent.Callable;
     })
 public final class ResolveRouteCommand implements Callable<Integer>
 {
-    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address")
-    String destination;
-
-    @Option(names = "--src", paramLabel = "SRC", description = "source address to bind (default: the route's choice)")
-    String source;
+    @CommandLine.Mixin
+    AddressOptions options = new AddressOptions();
 
     @Option(names = "--port", paramLabel = "P", defaultValue = "0",
         description = "destination port: the Service ID is (RDMA_PS_TCP << 16) + P (default ${DEFAULT-VALUE})")
@@ -62,31 +54,11 @@ public final class ResolveRouteCommand implements Callable<Integer>
     Integer tos;
 
     @CommandLine.Mixin
-    TimeoutOption timeout = new TimeoutOption();
-
-    @CommandLine.Mixin
-    FabricOption fabric = new FabricOption();
-
-    @CommandLine.Mixin
-    HostsOption hosts = new HostsOption();
-
-    @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
-    String networkNamespace;
-
-    @CommandLine.Mixin
-    TraceOption trace = new TraceOption();
-
-    @CommandLine.Mixin
     PcapOption pcap = new PcapOption();
-
-    @CommandLine.Mixin
-    JsonOption json = new JsonOption();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private final TransitionLog transitions = new TransitionLog();
-    private final Map<String, String> environment;
     private int timeoutMs;
     private CommandOutput output;
 
@@ -98,37 +70,25 @@ public final class ResolveRouteCommand implements Callable<Integer>
     /** With the environment whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
     ResolveRouteCommand(final Map<String, String> environment)
     {
-        this.environment = environment;
+        options.environment = environment;
     }
 
     @Override
     public Integer call()
     {
         validate();
-        output = CommandOutput.of(spec, json.json);
-        final HostsFile hostsFile = hosts.read();
+        output = CommandOutput.of(spec, options.json.json);
         try (PcapMadRecorder recorder = pcap.recorder())
         {
             final SaClientConfig config = SaClientConfig.defaults().withCacheTtl(Duration.ZERO);
-            final SaClient sa;
-            try
-            {
-                sa = fabric.start(timeoutMs, recorder == null ? config : config.withRecorder(recorder));
-            }
-            catch (final MadTransportException ex)
-            {
-                return output.error(fabric.error(ex));
-            }
-            try (sa) // closed before the recorder, which the engine writes to until it stops
-            {
-                return resolve(sa, hostsFile);
-            }
+            // the SA client closes inside run, before the recorder, which the engine writes to until it stops
+            return options.run(output, timeoutMs, recorder == null ? config : config.withRecorder(recorder), this::resolve);
         }
     }
 
     private void validate()
     {
-        timeoutMs = timeout.atLeast(1);
+        timeoutMs = options.timeout.atLeast(1);
         if (port < 0 || port > 0xffff)
         {
             throw new IllegalArgumentException("--port " + port + ": must be 0-65535");
@@ -137,76 +97,56 @@ public final class ResolveRouteCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--tos " + tos + ": must be 0-255");
         }
-        if (hosts.given() && !fabric.given())
+        if (options.hosts.given() && !options.fabric.given())
         {
             throw new IllegalArgumentException(HostsOption.NEEDS_FABRIC);
         }
-        if (pcap.given() && !fabric.given())
+        if (pcap.given() && !options.fabric.given())
         {
             throw new IllegalArgumentException("--pcap needs --fabric: it records the SA MADs sent on that fabric");
         }
     }
 
-    private int resolve(final SaClient sa, final HostsFile hostsFile)
+    private int resolve(final RdmaCm cm, final EventChannel channel, final InetAddress dst, final InetAddress src)
+        throws InterruptedException
     {
-        final RdmaCm cm;
+        final RdmaCmId id = cm.createId(channel);
+        if (tos != null)
+        {
+            id.setServiceType(tos);
+        }
         try
         {
-            cm = RdmaCm.open(CmOptions.of(environment, transitions, hostsFile, sa, networkNamespace));
+            id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port), timeoutMs);
         }
         catch (final RdmaCmException ex)
         {
-            return output.error(JsonOutput.errno(ex.errno(), ex.getMessage()));
+            return failure(JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()), dst, steps(ex), null);
         }
-        try (cm; EventChannel channel = cm.createEventChannel())
+        final CmEvent addr = CmEvents.next(channel, timeoutMs);
+        if (addr.type() != CmEventType.ADDR_RESOLVED)
         {
-            final InetAddress dst = CmOptions.address(cm, destination, "DST");
-            final InetAddress src = source == null ? null : CmOptions.address(cm, source, "--src");
-            final RdmaCmId id = cm.createId(channel);
-            if (tos != null)
-            {
-                id.setServiceType(tos);
-            }
-            try
-            {
-                id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port),
-                    timeoutMs);
-            }
-            catch (final RdmaCmException ex)
-            {
-                return failure(JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()), dst,
-                    steps(ex), null);
-            }
-            final CmEvent addr = CmEvents.next(channel, timeoutMs);
-            if (addr.type() != CmEventType.ADDR_RESOLVED)
-            {
-                return failure(JsonOutput.eventError(addr, CmEvents.message(addr)), dst, CmEvents.steps(addr), null);
-            }
-            final AddressResolution resolution = addr.id().resolution();
-            try
-            {
-                id.resolveRoute(timeoutMs);
-            }
-            catch (final RdmaCmException ex)
-            {
-                return failure(JsonOutput.callError("rdma_resolve_route", ex.errno(), ex.getMessage()), dst,
-                    resolution.steps(), steps(ex));
-            }
-            final CmEvent route = CmEvents.next(channel, timeoutMs);
-            if (route.type() != CmEventType.ROUTE_RESOLVED)
-            {
-                return failure(JsonOutput.eventError(route, CmEvents.message(route)), dst, resolution.steps(),
-                    CmEvents.steps(route));
-            }
-            final ResolvedRoute resolved = route.id().route();
-            return output.result(json(resolution, resolved), out -> text(out, resolution, resolved),
-                trace(resolution.steps(), CmEvents.steps(route)));
+            return failure(JsonOutput.eventError(addr, CmEvents.message(addr)), dst, CmEvents.steps(addr), null);
         }
-        catch (final InterruptedException ex)
+        final AddressResolution resolution = addr.id().resolution();
+        try
         {
-            Thread.currentThread().interrupt();
-            return output.error(JsonOutput.errno(Errno.EINTR, "interrupted"));
+            id.resolveRoute(timeoutMs);
         }
+        catch (final RdmaCmException ex)
+        {
+            return failure(JsonOutput.callError("rdma_resolve_route", ex.errno(), ex.getMessage()), dst,
+                resolution.steps(), steps(ex));
+        }
+        final CmEvent route = CmEvents.next(channel, timeoutMs);
+        if (route.type() != CmEventType.ROUTE_RESOLVED)
+        {
+            return failure(JsonOutput.eventError(route, CmEvents.message(route)), dst, resolution.steps(),
+                CmEvents.steps(route));
+        }
+        final ResolvedRoute resolved = route.id().route();
+        return output.result(json(resolution, resolved), out -> text(out, resolution, resolved),
+            trace(resolution.steps(), CmEvents.steps(route)));
     }
 
     private int failure(final ObjectNode error, final InetAddress dst, final List<ResolutionStep> addressSteps,
@@ -223,7 +163,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
 
     private Trace trace(final List<ResolutionStep> addressSteps, final List<ResolutionStep> routeSteps)
     {
-        return trace.trace ? new Trace(addressSteps, routeSteps, transitions.lines()) : null;
+        return options.trace.trace ? new Trace(addressSteps, routeSteps, options.transitions.lines()) : null;
     }
 
     /** The address fields of resolve-addr, then {@code "route_kind"} and {@code "route"}: the ibv_path_data records. */
