@@ -3,15 +3,6 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.cli.demo.DemoFabric;
-import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.cm.CmEvent;
-import dev.rdmacm.cm.EventChannel;
-import dev.rdmacm.cm.HostsNeighbours;
-import dev.rdmacm.cm.RdmaCm;
-import dev.rdmacm.cm.RdmaCmException;
-import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.cm.ResolutionStep;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.AddressFamily;
 import dev.rdmacm.addrinfo.QpType;
@@ -19,8 +10,20 @@ import dev.rdmacm.addrinfo.RaiFlags;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
 import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.cli.demo.DemoFabric;
+import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.CmEventType;
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.HostsNeighbours;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmException;
+import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.cm.ResolutionStep;
+import dev.rdmacm.cm.ResolvedRoute;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;
@@ -263,38 +266,40 @@ public final class DemoCommand implements Callable<Integer>
         }
         final ArrayNode events = walk.putArray("events");
         final ArrayNode stepsJson = walk.putArray("steps");
+        final ArrayNode routeStepsJson = walk.putArray("route_steps");
         String call = "rdma_resolve_addr";
         try
         {
             say("rdma_resolve_addr(dst " + destination.getHostAddress() + ":" + PORT + ", timeout " + timeout + " ms)");
             id.resolveAddr(null, new InetSocketAddress(destination, PORT), Duration.ofMillis(timeout));
-            final CmEvent.ResolutionEvent addr = event(channel, timeout);
-            steps(addr.trace().steps(), stepsJson);
+            final CmEvent addr = CmEvents.next(channel, timeout);
+            steps(CmEvents.steps(addr), stepsJson);
             events.add(event(addr));
-            if (!(addr instanceof CmEvent.AddrResolved resolved))
+            if (addr.type() != CmEventType.ADDR_RESOLVED)
             {
-                say(addr.type() + " status " + addr.status() + " (" + Errno.name(-addr.status()) + "): " + detail(addr));
+                say(addr.toString());
                 return expected == null && addr.status() == -Errno.ETIMEDOUT;
             }
-            say("ADDR_RESOLVED sgid " + resolved.resolution().sgid() + " dgid " + resolved.resolution().dgid() +
-                " pkey 0x" + Integer.toHexString(resolved.resolution().pkey().value()));
+            final AddressResolution resolution = addr.id().resolution();
+            say("ADDR_RESOLVED sgid " + resolution.sgid() + " dgid " + resolution.dgid() + " pkey " +
+                resolution.pkey());
             say("rdma_resolve_route(timeout " + timeout + " ms)");
             call = "rdma_resolve_route";
             id.resolveRoute(Duration.ofMillis(timeout));
-            final CmEvent.ResolutionEvent route = event(channel, timeout);
-            steps(route.trace().steps(), stepsJson);
+            final CmEvent route = CmEvents.next(channel, timeout);
+            steps(CmEvents.steps(route), routeStepsJson);
             events.add(event(route));
-            if (!(route instanceof CmEvent.RouteResolved routed))
+            if (route.type() != CmEventType.ROUTE_RESOLVED)
             {
-                say(route.type() + " status " + route.status() + " (" + Errno.name(-route.status()) + "): " +
-                    detail(route));
+                say(route.toString());
                 return false;
             }
+            final ResolvedRoute resolved = route.id().route();
             final ArrayNode routeJson = walk.putArray("route");
-            routed.route().pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
-            final PathRecordValue path = routed.route().paths().get(0);
+            resolved.pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
+            final PathRecordValue path = resolved.paths().get(0);
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
-                "packet_life_time %d pkey 0x%04x", routed.route().flags(0), path.dlid().value(), path.slid().value(), path.sl(),
+                "packet_life_time %d pkey 0x%04x", resolved.flags(0), path.dlid().value(), path.slid().value(), path.sl(),
                 path.mtu(), path.rate(), path.packetLifeTime(), path.pKey().value()));
             return expected != null && path.dlid().value() == expected.lid() && path.dgid().equals(expected.gid());
         }
@@ -318,33 +323,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             return MAPPER.createObjectNode().put("event", event.type().name()).put("status", 0);
         }
-        return JsonOutput.eventError(event, event.type() + " status " + event.status() + ": " + detail(event));
-    }
-
-    /** What failed, for an error event; null for a success (as the text and JSON printed it). */
-    private static String detail(final CmEvent event)
-    {
-        return switch (event)
-        {
-            case CmEvent.AddrError error -> error.detail();
-            case CmEvent.RouteError error -> error.detail();
-            default -> null;
-        };
-    }
-
-    private static CmEvent.ResolutionEvent event(final EventChannel channel, final int timeout) throws InterruptedException
-    {
-        final CmEvent event = channel.getEvent(Duration.ofMillis(timeout + 10_000L));
-        if (event == null)
-        {
-            throw new IllegalStateException("no event within " + (timeout + 10_000) + " ms");
-        }
-        event.ack();
-        if (!(event instanceof CmEvent.ResolutionEvent resolution))
-        {
-            throw new IllegalStateException("a resolution ended with " + event);
-        }
-        return resolution;
+        return JsonOutput.eventError(event, CmEvents.message(event));
     }
 
     private void steps(final List<ResolutionStep> steps, final ArrayNode json)
