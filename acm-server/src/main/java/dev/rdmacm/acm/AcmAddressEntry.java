@@ -27,6 +27,12 @@ final class AcmAddressEntry extends AcmLookup<AcmAddressEntry.State>
         this.address = address;
     }
 
+    @Override
+    String traceName()
+    {
+        return "address " + address;
+    }
+
     boolean isResolved(final long nowNs)
     {
         return isValid(State.RESOLVED, nowNs);

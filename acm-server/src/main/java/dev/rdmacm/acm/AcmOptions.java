@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The service's options, read from a file in ibacm's {@code ibacm_opts.cfg} format: one
@@ -160,9 +162,10 @@ public final class AcmOptions
         return number;
     }
 
-    public int timeoutMs()
+    /** ibacm's {@code timeout}: how long one SA query attempt waits (whole milliseconds, as the file gives it). */
+    public Duration timeout()
     {
-        return timeoutMs;
+        return Duration.ofMillis(timeoutMs);
     }
 
     public int retries()
@@ -175,14 +178,16 @@ public final class AcmOptions
         return saDepth;
     }
 
-    public int addrTimeoutMinutes()
+    /** ibacm's {@code addr_timeout}: how long a cached address lives; empty when it never expires (negative). */
+    public Optional<Duration> addrTimeout()
     {
-        return addrTimeoutMinutes;
+        return lifetime(addrTimeoutMinutes);
     }
 
-    public int routeTimeoutMinutes()
+    /** ibacm's {@code route_timeout}: how long a cached route lives; empty when it never expires (negative). */
+    public Optional<Duration> routeTimeout()
     {
-        return routeTimeoutMinutes;
+        return lifetime(routeTimeoutMinutes);
     }
 
     public AcmServerMode serverMode()
@@ -252,14 +257,37 @@ public final class AcmOptions
     }
 
     /** The time an SA query may take with its retries before the client gets ETIMEDOUT. */
-    public long saDeadlineNs()
+    public Duration saDeadline()
+    {
+        return Duration.ofNanos(saDeadlineNs());
+    }
+
+    /** {@link #saDeadline()} in nanoseconds, for the service's clock arithmetic. */
+    long saDeadlineNs()
     {
         return (long)timeoutMs * (retries + 1) * 1_000_000L;
     }
 
+    /** {@link #addrTimeout()} in nanoseconds, {@link Long#MAX_VALUE} for never. */
+    long addrLifetimeNs()
+    {
+        return lifetimeNs(addrTimeoutMinutes);
+    }
+
+    /** {@link #routeTimeout()} in nanoseconds, {@link Long#MAX_VALUE} for never. */
+    long routeLifetimeNs()
+    {
+        return lifetimeNs(routeTimeoutMinutes);
+    }
+
     /** A lifetime in minutes as nanoseconds, {@link Long#MAX_VALUE} when negative (never expires). */
-    public static long lifetimeNs(final int minutes)
+    static long lifetimeNs(final int minutes)
     {
         return minutes < 0 ? Long.MAX_VALUE : minutes * 60_000_000_000L;
+    }
+
+    private static Optional<Duration> lifetime(final int minutes)
+    {
+        return minutes < 0 ? Optional.empty() : Optional.of(Duration.ofMinutes(minutes));
     }
 }

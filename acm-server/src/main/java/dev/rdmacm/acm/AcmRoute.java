@@ -38,8 +38,14 @@ final class AcmRoute extends AcmLookup<AcmRoute.State>
     }
 
     @Override
+    String traceName()
+    {
+        return "route " + endpoint.index() + "->" + destination;
+    }
+
+    @Override
     public String toString()
     {
-        return "route " + endpoint.index() + "->" + destination + " " + state();
+        return traceName() + " " + state();
     }
 }

@@ -1,5 +1,6 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.protocol.acm.HostsFile;
 
 import java.io.IOException;
@@ -19,13 +20,15 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * The {@code rdmacm acm-server} service: the ibacm client protocol on a unix stream socket and,
  * in {@code loop}/{@code open} mode, on a TCP port, served by one selector thread with non-blocking
  * I/O. The thread runs a duty cycle: select (bounded by the next lookup deadline), accept, read and
- * frame requests, write replies, then run completed lookups and expire overdue ones.
+ * frame requests, write replies, then run completed lookups and expire overdue ones. The deadlines and
+ * the clock are the event-loop kit's ({@link dev.rdmacm.loop.DeadlineTimers}, {@link NanoClock}); the
+ * wait is a {@link Selector}, because the sockets are NIO channels, and its {@code wakeup} is what the
+ * kit's eventfd is to the other loops.
  * <p>
  * {@link #close()} stops the thread, closes every socket and removes the socket and port files; the
  * CLI calls it from a shutdown hook so SIGTERM leaves nothing behind.
@@ -53,7 +56,7 @@ public final class AcmServer implements AutoCloseable
 
     private AcmServer(final AcmOptions options, final List<AcmEndpoint> endpoints,
         final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
-        final LongSupplier clock) throws IOException
+        final NanoClock clock) throws IOException
     {
         this.options = options;
         this.log = log;
@@ -123,7 +126,7 @@ public final class AcmServer implements AutoCloseable
      */
     static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
         final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
-        final LongSupplier clock) throws IOException
+        final NanoClock clock) throws IOException
     {
         final AcmServer server = new AcmServer(options, endpoints, addressResolver, pathQuerier, log, clock);
         try

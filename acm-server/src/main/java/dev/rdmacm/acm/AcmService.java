@@ -1,5 +1,7 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.loop.DeadlineTimers;
+import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.acm.AcmCounter;
 import dev.rdmacm.protocol.acm.AcmEpAddrData;
@@ -22,19 +24,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.LongSupplier;
 
 /**
  * The protocol logic of the ACM service: RESOLVE (address to path, path by GID or LID, SA query),
  * PERF_QUERY and EP_QUERY, with the address cache, each endpoint's route table and SA queue, and the
  * counters. Single-threaded: only the server's selector thread calls it; lookups complete through
- * {@link #completions}, which the duty cycle drains ({@link #doWork()}).
+ * {@link #completions}, which the duty cycle drains ({@link #doWork()}), and time out on the event-loop
+ * kit's {@link DeadlineTimers}, on the server's {@link NanoClock}.
  * <p>
  * Every request gets exactly one reply whose {@code length} is the number of bytes sent. Success
  * replies to RESOLVE are built as ibacm's acmp provider builds them (request header, opcode
@@ -54,12 +55,15 @@ public final class AcmService
     private final AcmAddressResolver addressResolver;
     private final AcmPathQuerier pathQuerier;
     private final AcmLog log;
-    private final LongSupplier clock;
+    private static final int DEADLINE_EXPIRY_LIMIT = 1024;
+
+    private final NanoClock clock;
     private final Runnable wakeup;
     private final AcmCounters counters = new AcmCounters();
     private final Map<AcmAddress, AcmAddressEntry> addresses = new HashMap<>();
-    private final List<AcmRoute> queryingRoutes = new ArrayList<>();
-    private final List<AcmAddressEntry> queryingAddresses = new ArrayList<>();
+    /** The SA deadlines of the routes and addresses being queried. */
+    private final DeadlineTimers<AcmLookup<?>> deadlines;
+    private final DeadlineTimers.Expiry<AcmLookup<?>> onDeadline = this::onDeadline;
     private final Queue<Runnable> completions = new ConcurrentLinkedQueue<>();
     private final long addrLifetimeNs;
     private final long routeLifetimeNs;
@@ -76,13 +80,12 @@ public final class AcmService
     private long requests;
 
     /**
-     * @param clock  nanoseconds, monotonic (e.g. {@code System::nanoTime}); cache lifetimes and SA
-     *               deadlines are measured on it.
+     * @param clock  cache lifetimes and SA deadlines are measured on it.
      * @param wakeup called after a completion is queued from another thread, to wake the selector.
      */
     public AcmService(final AcmOptions options, final List<AcmEndpoint> endpoints,
         final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
-        final LongSupplier clock, final Runnable wakeup)
+        final NanoClock clock, final Runnable wakeup)
     {
         this.options = options;
         this.endpoints = List.copyOf(endpoints);
@@ -90,9 +93,10 @@ public final class AcmService
         this.pathQuerier = pathQuerier;
         this.log = log;
         this.clock = clock;
+        this.deadlines = new DeadlineTimers<>(clock);
         this.wakeup = wakeup;
-        this.addrLifetimeNs = AcmOptions.lifetimeNs(options.addrTimeoutMinutes());
-        this.routeLifetimeNs = AcmOptions.lifetimeNs(options.routeTimeoutMinutes());
+        this.addrLifetimeNs = options.addrLifetimeNs();
+        this.routeLifetimeNs = options.routeLifetimeNs();
         for (final AcmEndpoint endpoint : this.endpoints)
         {
             for (final AcmAddress address : endpoint.addresses())
@@ -142,14 +146,14 @@ public final class AcmService
             final AcmRoute route = new AcmRoute(endpoint, key, path);
             route.path = path;
             route.expiresAtNs = expires;
-            route.transition(AcmRoute.State.READY);
+            transition(route, AcmRoute.State.READY);
             endpoint.routes.put(key, route);
         }
     }
 
     private long now()
     {
-        return clock.getAsLong();
+        return clock.nanoTime();
     }
 
     private long expiry(final long lifetimeNs)
@@ -378,7 +382,7 @@ public final class AcmService
         count(endpoint, AcmCounter.ADDR_QUERY);
         final long generation = ++cached.generation;
         cached.deadlineNs = now() + options.saDeadlineNs();
-        queryingAddresses.add(cached);
+        cached.timerId = deadlines.reschedule(cached.timerId, cached, cached.deadlineNs);
         log.log(2, "address query for " + cached.address + " from " + endpoint);
         try
         {
@@ -409,12 +413,12 @@ public final class AcmService
             return;
         }
         cached.generation++;
-        queryingAddresses.remove(cached);
+        cached.timerId = deadlines.cancel(cached.timerId);
         if (gid != null)
         {
             cached.gid = gid;
             cached.expiresAtNs = expiry(addrLifetimeNs);
-            traceTransition(cached.address, cached.transition(AcmAddressEntry.State.RESOLVED), AcmAddressEntry.State.RESOLVED);
+            transition(cached, AcmAddressEntry.State.RESOLVED);
         }
         else
         {
@@ -578,7 +582,7 @@ public final class AcmService
             count(endpoint, AcmCounter.ROUTE_QUERY);
             final long generation = ++route.generation;
             route.deadlineNs = now() + options.saDeadlineNs();
-            queryingRoutes.add(route);
+            route.timerId = deadlines.reschedule(route.timerId, route, route.deadlineNs);
             try
             {
                 pathQuerier.query(endpoint, route.template.clone(), new AcmPathQuerier.Completion()
@@ -609,7 +613,7 @@ public final class AcmService
             return;
         }
         route.generation++;
-        queryingRoutes.remove(route);
+        route.timerId = deadlines.cancel(route.timerId);
         route.endpoint.saOutstanding--;
         final boolean ok = path != null && path.length == PathRecordTemplate.LENGTH;
         if (ok)
@@ -854,20 +858,13 @@ public final class AcmService
         endpoint.counters().increment(counter);
     }
 
-    private void transition(final AcmRoute route, final AcmRoute.State next)
+    /** The one place a route or an address entry changes state (Aeron's Election shape); traced at log level 2. */
+    private <S extends Enum<S>> void transition(final AcmLookup<S> lookup, final S next)
     {
-        final AcmRoute.State previous = route.transition(next);
+        final S previous = lookup.transition(next);
         if (log.enabled(2))
         {
-            log.log(2, "route " + route.endpoint.index() + "->" + route.destination + ": " + previous + " -> " + next);
-        }
-    }
-
-    private void traceTransition(final AcmAddress address, final Enum<?> previous, final Enum<?> next)
-    {
-        if (log.enabled(2))
-        {
-            log.log(2, "address " + address + ": " + previous + " -> " + next);
+            log.log(2, lookup.traceName() + ": " + previous + " -> " + next);
         }
     }
 
@@ -891,44 +888,28 @@ public final class AcmService
             completion.run();
             work++;
         }
-        final long now = now();
-        if (!queryingRoutes.isEmpty())
-        {
-            for (final AcmRoute route : new ArrayList<>(queryingRoutes))
-            {
-                if (now - route.deadlineNs >= 0)
-                {
-                    onRouteResult(route, route.generation, null, AcmStatus.ETIMEDOUT, "no answer within the SA deadline");
-                    work++;
-                }
-            }
-        }
-        if (!queryingAddresses.isEmpty())
-        {
-            for (final AcmAddressEntry cached : new ArrayList<>(queryingAddresses))
-            {
-                if (now - cached.deadlineNs >= 0)
-                {
-                    onAddressResult(cached, cached.generation, null, AcmStatus.ETIMEDOUT, "no answer within the deadline");
-                    work++;
-                }
-            }
-        }
+        work += deadlines.expire(now(), onDeadline, DEADLINE_EXPIRY_LIMIT);
         return work;
+    }
+
+    /** A route's or an address's query outlived the SA deadline: its waiters get ETIMEDOUT. */
+    private void onDeadline(final AcmLookup<?> lookup, final long timerId, final long nowNs)
+    {
+        lookup.timerId = DeadlineTimers.NULL_TIMER;
+        if (lookup instanceof AcmRoute route)
+        {
+            onRouteResult(route, route.generation, null, AcmStatus.ETIMEDOUT, "no answer within the SA deadline");
+        }
+        else if (lookup instanceof AcmAddressEntry cached)
+        {
+            onAddressResult(cached, cached.generation, null, AcmStatus.ETIMEDOUT, "no answer within the deadline");
+        }
     }
 
     /** Nanoseconds until the earliest lookup deadline, or -1 when nothing is outstanding. */
     long nanosToNextDeadline()
     {
-        long earliest = Long.MAX_VALUE;
-        for (final AcmRoute route : queryingRoutes)
-        {
-            earliest = Math.min(earliest, route.deadlineNs);
-        }
-        for (final AcmAddressEntry cached : queryingAddresses)
-        {
-            earliest = Math.min(earliest, cached.deadlineNs);
-        }
-        return earliest == Long.MAX_VALUE ? -1 : Math.max(0, earliest - now());
+        final long nanos = deadlines.nanosToEarliest(now());
+        return nanos == Long.MAX_VALUE ? -1 : nanos;
     }
 }

@@ -46,8 +46,10 @@ public final class SaPathQuerier implements AcmPathQuerier
         final Gid dgid = wanted.dgid();
         final Gid sgid = wanted.sgid();
         final int pkey = wanted.pKey();
-        final PathQuery query = new PathQuery(dgid.isZero() ? null : dgid, sgid.isZero() ? null : sgid,
-            wanted.dlid(), wanted.slid(), pkey == 0 ? null : pkey, null, null, null, null, 1, wanted.reversible(), false);
+        final PathQuery.Builder builder = PathQuery.builder().dgid(dgid.isZero() ? null : dgid)
+            .sgid(sgid.isZero() ? null : sgid).dlid(wanted.dlid()).slid(wanted.slid()).numbPath(1)
+            .reversible(wanted.reversible());
+        final PathQuery query = (pkey == 0 ? builder : builder.pKey(pkey)).build();
         client.query(query.toRequest(), timeout).whenComplete((response, failure) ->
         {
             if (failure != null)

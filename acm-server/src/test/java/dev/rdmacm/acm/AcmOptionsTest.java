@@ -5,7 +5,9 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,11 +20,11 @@ class AcmOptionsTest
     void shouldUseIbacmDefaultsWhenFileIsMissing() throws IOException
     {
         final AcmOptions options = AcmOptions.read(Path.of("/nonexistent/ibacm_opts.cfg"));
-        assertEquals(2000, options.timeoutMs());
+        assertEquals(Duration.ofMillis(2000), options.timeout());
         assertEquals(2, options.retries());
         assertEquals(1, options.saDepth());
-        assertEquals(1440, options.addrTimeoutMinutes());
-        assertEquals(-1, options.routeTimeoutMinutes());
+        assertEquals(Optional.of(Duration.ofMinutes(1440)), options.addrTimeout());
+        assertEquals(Optional.empty(), options.routeTimeout());
         assertEquals(AcmServerMode.UNIX, options.serverMode());
         assertEquals(6125, options.serverPort());
         assertEquals(Path.of("/run"), options.runDir());
@@ -58,10 +60,10 @@ class AcmOptionsTest
             final AcmOptions options = AcmOptions.read(file);
             assertEquals("stderr", options.logFile());
             assertEquals(2, options.logLevel());
-            assertEquals(500, options.timeoutMs());
+            assertEquals(Duration.ofMillis(500), options.timeout());
             assertEquals(4, options.retries());
             assertEquals(3, options.saDepth());
-            assertEquals(10, options.addrTimeoutMinutes());
+            assertEquals(Optional.of(Duration.ofMinutes(10)), options.addrTimeout());
             assertEquals(AcmServerMode.LOOP, options.serverMode());
             assertEquals(6200, options.serverPort());
             assertTrue(options.acmePlusKernelOnly());
@@ -71,6 +73,7 @@ class AcmOptionsTest
             assertEquals(Path.of("/var/log/opensm-path-records.dump"), options.routeDataFile());
             assertEquals(List.of("provider"), options.ignored());
             assertEquals(500L * 5 * 1_000_000L, options.saDeadlineNs());
+            assertEquals(Duration.ofMillis(500L * 5), options.saDeadline());
         }
         finally
         {

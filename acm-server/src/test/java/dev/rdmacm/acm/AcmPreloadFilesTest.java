@@ -2,8 +2,8 @@ package dev.rdmacm.acm;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.acm.AcmEpType;
-import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.testing.ManualNanoClock;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -80,9 +82,9 @@ public final class AcmServerFixture implements AutoCloseable
         return start(extraOptions, querier, resolver, () -> System.nanoTime() - startNs);
     }
 
-    /** A server whose deadlines and lifetimes run on {@code clock}; see {@link #advance(ManualClock, Duration)}. */
+    /** A server whose deadlines and lifetimes run on {@code clock}; see {@link #advance(ManualNanoClock, Duration)}. */
     static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier,
-        final AcmAddressResolver resolver, final LongSupplier clock) throws IOException
+        final AcmAddressResolver resolver, final NanoClock clock) throws IOException
     {
         final Path dir = Files.createTempDirectory("rdmacm-acm");
         Files.writeString(dir.resolve("ibacm_addr.cfg"), ENDPOINTS);
@@ -118,7 +120,7 @@ public final class AcmServerFixture implements AutoCloseable
     }
 
     /** Moves the server's clock on and has it look at its deadlines. */
-    void advance(final ManualClock clock, final Duration by)
+    void advance(final ManualNanoClock clock, final Duration by)
     {
         clock.advance(by);
         server.wakeUp();

@@ -1,6 +1,7 @@
 package dev.rdmacm.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.sa.PathRecordLayout;
@@ -51,7 +52,7 @@ final class AfIbEntry
     static IbSockaddr sockaddr(final int portSpace, final int pkey, final long flowInfo, final Gid gid, final RdmaSockaddr portFrom)
     {
         final int port = portOf(portFrom);
-        return new IbSockaddr(pkey, flowInfo, gid, UcmaSetSid.sid(portSpace, port), UcmaSetSid.mask(portSpace, port), 0);
+        return new IbSockaddr(PKey.of(pkey), flowInfo, gid, UcmaSetSid.sid(portSpace, port), UcmaSetSid.mask(portSpace, port), 0);
     }
 
     /** {@code ucma_get_port}: the port of an IP address, the SID's low 16 bits of an AF_IB one, 0 when absent. */

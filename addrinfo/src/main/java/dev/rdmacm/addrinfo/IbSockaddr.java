@@ -8,9 +8,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * {@code struct sockaddr_ib} as a value: encoded and decoded through cm-protocol's {@link SockaddrIb}
- * flyweight, which holds the layout.
+ * flyweight, which holds the layout; the {@code sib_pkey} is a {@link PKey}.
  */
-public record IbSockaddr(int pkey, long flowInfo, Gid gid, long serviceId, long serviceIdMask, long scopeId)
+public record IbSockaddr(PKey pkey, long flowInfo, Gid gid, long serviceId, long serviceIdMask, long scopeId)
     implements RdmaSockaddr
 {
     public static final int LENGTH = SockaddrIb.LENGTH;
@@ -18,7 +18,7 @@ public record IbSockaddr(int pkey, long flowInfo, Gid gid, long serviceId, long 
     public static IbSockaddr fromBytes(final byte[] bytes)
     {
         final SockaddrIb sib = new SockaddrIb().wrap(new UnsafeBuffer(bytes), 0, bytes.length);
-        return new IbSockaddr(sib.pkey(), sib.flowinfo(), sib.addr(), sib.sid(), sib.sidMask(), sib.scopeId());
+        return new IbSockaddr(PKey.of(sib.pkey()), sib.flowinfo(), sib.addr(), sib.sid(), sib.sidMask(), sib.scopeId());
     }
 
     /**
@@ -31,7 +31,7 @@ public record IbSockaddr(int pkey, long flowInfo, Gid gid, long serviceId, long 
     public static IbSockaddr parse(final String text, final String what)
     {
         Gid gid = null;
-        int pkey = PKey.DEFAULT;
+        PKey pkey = PKey.of(PKey.DEFAULT);
         long sid = 0;
         long sidMask = 0;
         long flowInfo = 0;
@@ -46,7 +46,7 @@ public record IbSockaddr(int pkey, long flowInfo, Gid gid, long serviceId, long 
                 switch (name)
                 {
                     case "gid" -> gid = Gid.parse(value);
-                    case "pkey" -> pkey = PKey.parse(value).value();
+                    case "pkey" -> pkey = PKey.parse(value);
                     case "sid" -> sid = ServiceId.parse(value);
                     case "sid_mask" -> sidMask = ServiceId.parse(value);
                     case "flowinfo" -> flowInfo = unsigned32(value);
@@ -93,7 +93,7 @@ public record IbSockaddr(int pkey, long flowInfo, Gid gid, long serviceId, long 
     public byte[] toBytes()
     {
         final byte[] bytes = new byte[LENGTH];
-        new SockaddrIb().wrap(new UnsafeBuffer(bytes), 0).init().pkey(pkey).flowinfo(flowInfo).addr(gid).sid(serviceId)
+        new SockaddrIb().wrap(new UnsafeBuffer(bytes), 0).init().pkey(pkey.value()).flowinfo(flowInfo).addr(gid).sid(serviceId)
             .sidMask(serviceIdMask).scopeId(scopeId);
         return bytes;
     }
@@ -108,6 +108,6 @@ public record IbSockaddr(int pkey, long flowInfo, Gid gid, long serviceId, long 
     public String toText()
     {
         return String.format("gid=%s pkey=%s sid=%s sid_mask=0x%016x flowinfo=%d scope_id=%s",
-            gid, PKey.format(pkey), ServiceId.format(serviceId), serviceIdMask, flowInfo, Long.toUnsignedString(scopeId));
+            gid, pkey, ServiceId.format(serviceId), serviceIdMask, flowInfo, Long.toUnsignedString(scopeId));
     }
 }

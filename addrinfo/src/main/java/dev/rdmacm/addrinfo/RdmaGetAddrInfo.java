@@ -1,10 +1,11 @@
 package dev.rdmacm.addrinfo;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
-import dev.rdmacm.libc.Errno;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
@@ -208,7 +209,7 @@ public final class RdmaGetAddrInfo
     /** {@code ucma_convert_in6}: the IPv6 bytes become the GID, P_Key full, SID from the port space. */
     static IbSockaddr ibFromIn6(final int portSpace, final Ipv6Sockaddr in6)
     {
-        return new IbSockaddr(0xffff, in6.flowInfo(), Gid.fromBytes(in6.address(), 0), UcmaSetSid.sid(portSpace, in6.port()),
+        return new IbSockaddr(PKey.of(PKey.DEFAULT), in6.flowInfo(), Gid.fromBytes(in6.address(), 0), UcmaSetSid.sid(portSpace, in6.port()),
             UcmaSetSid.mask(portSpace, in6.port()), in6.scopeId());
     }
 

@@ -1,23 +1,15 @@
 package dev.rdmacm.addrinfo;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
 
-/** A ServiceRecord lookup that failed, with the errno {@code rdma_getaddrinfo} reports for it. */
-public final class ServiceRecordLookupException extends Exception
+/** A ServiceRecord lookup that failed, with the errno ({@link Errno}'s values) {@code rdma_getaddrinfo} reports for it. */
+public final class ServiceRecordLookupException extends ErrnoException
 {
     private static final long serialVersionUID = 1L;
 
-    private final int errno;
-
     public ServiceRecordLookupException(final int errno, final String message)
     {
-        super(message);
-        this.errno = errno;
-    }
-
-    /** The errno, one of {@link Errno}'s values. */
-    public int errno()
-    {
-        return errno;
+        super(message, errno);
     }
 }

@@ -1,6 +1,7 @@
 package dev.rdmacm.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 
 /**
  * One ServiceRecord found for {@link RaiFlags#SA}, with the local port it was found through.
@@ -10,6 +11,6 @@ import dev.rdmacm.protocol.Gid;
  * @param pkey       the record's ServiceP_Key.
  * @param localGid   the GID (index 0) of the local port that asked.
  */
-public record ServiceRecordMatch(long serviceId, Gid serviceGid, int pkey, Gid localGid)
+public record ServiceRecordMatch(long serviceId, Gid serviceGid, PKey pkey, Gid localGid)
 {
 }

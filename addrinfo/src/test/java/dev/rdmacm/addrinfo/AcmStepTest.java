@@ -1,6 +1,7 @@
 package dev.rdmacm.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -87,8 +88,8 @@ class AcmStepTest
         assertEquals(2, entries.size());
         final RdmaAddrInfo ib = entries.getFirst();
         assertEquals(AddressFamily.AF_IB, ib.family());
-        assertEquals(new IbSockaddr(0x8001, 0xA0_0123, Gid.parse("fe80::2"), 0x0106_0000L, 0xFFFF_FFFF_FFFF_0000L, 0), ib.srcAddr());
-        assertEquals(new IbSockaddr(0x8001, 0xA0_0123, Gid.parse("fe80::3"), 0x0106_1D2FL, -1L, 0), ib.dstAddr());
+        assertEquals(new IbSockaddr(PKey.of(0x8001), 0xA0_0123, Gid.parse("fe80::2"), 0x0106_0000L, 0xFFFF_FFFF_FFFF_0000L, 0), ib.srcAddr());
+        assertEquals(new IbSockaddr(PKey.of(0x8001), 0xA0_0123, Gid.parse("fe80::3"), 0x0106_1D2FL, -1L, 0), ib.dstAddr());
         assertEquals("00400000" + "00".repeat(12) + "c0000202" + "00".repeat(12) + "c0000203",
             HexFormat.of().formatHex(ib.connect()));
         assertArrayEquals(AcmScript.pathData(), ib.route());

@@ -1,13 +1,13 @@
 package dev.rdmacm.addrinfo;
 
-import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.acm.AcmAddressResolver;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
 import dev.rdmacm.acm.AcmServer;
 import dev.rdmacm.acm.SaPathQuerier;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.testing.FabricPort;

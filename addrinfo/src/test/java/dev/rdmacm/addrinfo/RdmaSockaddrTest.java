@@ -1,6 +1,7 @@
 package dev.rdmacm.addrinfo;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import org.junit.jupiter.api.Test;
 
 import java.util.HexFormat;
@@ -33,7 +34,7 @@ class RdmaSockaddrTest
     @Test
     void shouldReadBackWhatItWrites()
     {
-        final IbSockaddr ib = new IbSockaddr(0x8001, 0x12345, Gid.parse("fe80::2:c903:0:1"), 0x1061D2FL, -1L, 7);
+        final IbSockaddr ib = new IbSockaddr(PKey.of(0x8001), 0x12345, Gid.parse("fe80::2:c903:0:1"), 0x1061D2FL, -1L, 7);
 
         assertEquals(ib, RdmaSockaddr.fromBytes(ib.toBytes()));
         assertEquals(0x1d2f, ib.port());
@@ -44,12 +45,12 @@ class RdmaSockaddrTest
     @Test
     void shouldParseAnAfIbAddressAsItIsPrinted()
     {
-        final IbSockaddr ib = new IbSockaddr(0x8001, 0x123, Gid.parse("fe80::2:c903:0:1"), 0x1061D2FL, -1L, 7);
+        final IbSockaddr ib = new IbSockaddr(PKey.of(0x8001), 0x123, Gid.parse("fe80::2:c903:0:1"), 0x1061D2FL, -1L, 7);
 
         assertEquals("gid=fe80::2:c903:0:1 pkey=0x8001 sid=0x0000000001061d2f sid_mask=0xffffffffffffffff flowinfo=291 scope_id=7",
             ib.toText());
         assertEquals(ib, RdmaSockaddr.parse(ib.toText(), "--dst"));
-        assertEquals(new IbSockaddr(0xffff, 0, Gid.parse("fe80::1"), 0, 0, 0), RdmaSockaddr.parse("gid=fe80::1", "--dst"));
+        assertEquals(new IbSockaddr(PKey.of(0xffff), 0, Gid.parse("fe80::1"), 0, 0, 0), RdmaSockaddr.parse("gid=fe80::1", "--dst"));
     }
 
     @Test

@@ -1,8 +1,9 @@
 package dev.rdmacm.addrinfo;
 
-import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.PortSpace;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,7 +15,7 @@ class ServiceRecordGetAddrInfoTest
 {
     private static final RdmaAddrInfoHints SA = RdmaAddrInfoHints.NONE.withFlags(RaiFlags.SA);
     private static final ServiceRecordMatch MATCH = new ServiceRecordMatch(0x1000_0000_0000_1234L, Gid.parse("fe80::2"),
-        0xffff, Gid.parse("fe80::1"));
+        PKey.of(0xffff), Gid.parse("fe80::1"));
 
     @Test
     void shouldRefuseANodeWithEopnotsupp()
@@ -71,8 +72,8 @@ class ServiceRecordGetAddrInfoTest
         final AddrInfoResult result = resolver.getaddrinfo(null, "0x1000000000001234", SA);
 
         final RdmaAddrInfo expected = new RdmaAddrInfo(RaiFlags.SA, AddressFamily.AF_IB, 0, PortSpace.IB.code(),
-            new IbSockaddr(0xffff, 0, Gid.parse("fe80::1"), 0x013F_0000L, 0xFFFF_FFFF_FFFF_0000L, 0),
-            new IbSockaddr(0xffff, 0, Gid.parse("fe80::2"), 0x1000_0000_0000_1234L, -1L, 0), null, null, null, null);
+            new IbSockaddr(PKey.of(0xffff), 0, Gid.parse("fe80::1"), 0x013F_0000L, 0xFFFF_FFFF_FFFF_0000L, 0),
+            new IbSockaddr(PKey.of(0xffff), 0, Gid.parse("fe80::2"), 0x1000_0000_0000_1234L, -1L, 0), null, null, null, null);
         assertEquals(new AddrInfoResult.Success(List.of(expected, expected)), result);
     }
 }

@@ -1,18 +1,18 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.protocol.acm.AcmEpAddrData;
-import dev.rdmacm.protocol.acm.AcmEpFlags;
-import dev.rdmacm.protocol.acm.AcmEpType;
-import dev.rdmacm.protocol.acm.AcmHeader;
-import dev.rdmacm.protocol.acm.AcmMessage;
-import dev.rdmacm.protocol.acm.AcmOp;
-import dev.rdmacm.protocol.acm.AcmCounter;
 import dev.rdmacm.acm.AcmAddressResolver;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
 import dev.rdmacm.acm.AcmPathQuerier;
 import dev.rdmacm.acm.AcmServer;
+import dev.rdmacm.protocol.acm.AcmCounter;
+import dev.rdmacm.protocol.acm.AcmEpAddrData;
+import dev.rdmacm.protocol.acm.AcmEpFlags;
+import dev.rdmacm.protocol.acm.AcmEpType;
+import dev.rdmacm.protocol.acm.AcmHeader;
+import dev.rdmacm.protocol.acm.AcmMessage;
+import dev.rdmacm.protocol.acm.AcmOp;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,11 +1,12 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.cm.FixedGidDirectory;
 import dev.rdmacm.cm.GidDirectory;
-import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.cm.RdmaPortBinding;
 import dev.rdmacm.libc.NetworkNamespace;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.verbs.GidType;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +39,7 @@ final class BenchNamespace
     static GidDirectory gids()
     {
         return new FixedGidDirectory(List.of(
-            new RdmaPortBinding("rxe0", 1, 1, Gid.parse("::ffff:10.1.0.1"), GidType.ROCE_V2, "a0", 0xffff),
-            new RdmaPortBinding("rxe0", 1, 2, Gid.parse("::ffff:10.2.0.1"), GidType.ROCE_V2, "a2", 0xffff)));
+            new RdmaPortBinding("rxe0", 1, 1, Gid.parse("::ffff:10.1.0.1"), GidType.ROCE_V2, "a0", PKey.of(0xffff)),
+            new RdmaPortBinding("rxe0", 1, 2, Gid.parse("::ffff:10.2.0.1"), GidType.ROCE_V2, "a2", PKey.of(0xffff))));
     }
 }

@@ -7,9 +7,9 @@ import dev.rdmacm.cm.RdmaCmId;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Heap per pending resolution: starts N resolutions (default 10,000) on one RdmaCm, one event-loop
@@ -41,7 +41,7 @@ public final class PendingResolutionHeap
         final long before = usedHeapAfterGc();
         for (int i = 0; i < count; i++)
         {
-            ids.get(i).resolveAddr(null, destinations.get(i % destinations.size()), 600_000);
+            ids.get(i).resolveAddr(null, destinations.get(i % destinations.size()), Duration.ofMillis(600_000));
         }
         final long during = usedHeapAfterGc();
         final long threads = Thread.getAllStackTraces().keySet().stream()
@@ -53,7 +53,7 @@ public final class PendingResolutionHeap
         cm.close();
         int ended = 0;
         CmEvent event;
-        while ((event = channel.getEvent(5, TimeUnit.SECONDS)) != null)
+        while ((event = channel.getEvent(Duration.ofSeconds(5))) != null)
         {
             event.ack();
             ended++;

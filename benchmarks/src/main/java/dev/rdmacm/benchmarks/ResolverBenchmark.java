@@ -3,10 +3,10 @@ package dev.rdmacm.benchmarks;
 import dev.rdmacm.cm.AddressResolution;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.netlink.Neighbour;
 import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
-import dev.rdmacm.libc.NetworkNamespace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -87,7 +88,7 @@ public class ResolverBenchmark
     public AddressResolution resolveAddrSynchronous(final InNamespace state) throws Exception
     {
         final RdmaCmId id = state.cm.createId(null);
-        id.resolveAddr(null, state.destination, 2000);
+        id.resolveAddr(null, state.destination, Duration.ofMillis(2000));
         final AddressResolution resolution = id.resolution();
         id.destroy();
         return resolution;

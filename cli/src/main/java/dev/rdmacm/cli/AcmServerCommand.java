@@ -34,10 +34,14 @@ import java.util.concurrent.atomic.AtomicReference;
     description = {
         "Serves the ibacm client protocol (RESOLVE, PERF_QUERY, EP_QUERY), as ibacm does.",
         "It listens on a unix socket and, in loop/open mode, a TCP port, and answers from address and route caches. Options come from a file in ibacm_opts.cfg format.",
+        "Addresses come from the address cache, preloaded from --hosts (or addr_preload acm_hosts in the options).",
         "Route misses go to the SA of --fabric; without --fabric they get ENODATA."
     })
 final class AcmServerCommand implements Callable<Integer>
 {
+    /** The service waits this long for its fabric at start: a fabric that does not open then is a failed start. */
+    private static final long FABRIC_OPEN_MS = 5_000;
+
     @Option(names = {"-O", "--options"}, paramLabel = "FILE",
         description = "options file in ibacm_opts.cfg format (default: ${DEFAULT-VALUE}; missing = defaults)")
     Path optionsFile = Path.of("/etc/rdma/ibacm_opts.cfg");
@@ -58,6 +62,10 @@ final class AcmServerCommand implements Callable<Integer>
 
     @Option(names = "--log-level", paramLabel = "N", description = "0 errors, 1 clients, 2 every request")
     Integer logLevel;
+
+    /** The address cache's preload, as {@code addr_preload acm_hosts} with {@code addr_data_file FILE}. */
+    @CommandLine.Mixin
+    HostsOption hosts = new HostsOption();
 
     /** Where route misses go; without it there is no SA and misses get ENODATA. */
     @CommandLine.Mixin
@@ -91,6 +99,15 @@ final class AcmServerCommand implements Callable<Integer>
         {
             options.apply("log_level " + logLevel, "--log-level");
         }
+        if (hosts.given())
+        {
+            if (!Files.isReadable(hosts.hosts))
+            {
+                throw new IllegalArgumentException("--hosts " + hosts.hosts + ": no such readable file");
+            }
+            options.apply("addr_preload acm_hosts", "--hosts");
+            options.apply("addr_data_file " + hosts.hosts, "--hosts");
+        }
         final AcmLog log = AcmLog.open(options.logFile(), options.logLevel());
         final List<AcmEndpoint> endpoints;
         if (Files.exists(options.addrFile()))
@@ -111,10 +128,9 @@ final class AcmServerCommand implements Callable<Integer>
         }
         else
         {
-            final Duration timeout = Duration.ofMillis((long)options.timeoutMs() * (options.retries() + 1));
+            final Duration timeout = options.saDeadline();
             // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
-            saClient = SaClient.start(fabric.spec().open(Duration.ofSeconds(5)),
-                SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+            saClient = fabric.start(FABRIC_OPEN_MS, SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
             querier = new SaPathQuerier(index -> saClient, timeout);
         }
         // The hook exists before the first file does: a SIGTERM that arrives while the server is still

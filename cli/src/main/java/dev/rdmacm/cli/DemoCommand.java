@@ -3,8 +3,15 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.addrinfo.AddrInfoResult;
+import dev.rdmacm.addrinfo.AddressFamily;
+import dev.rdmacm.addrinfo.QpType;
+import dev.rdmacm.addrinfo.RaiFlags;
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
+import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
 import dev.rdmacm.cli.demo.DemoFabric;
-import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.cm.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.EventChannel;
@@ -13,15 +20,10 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.ResolutionStep;
-import dev.rdmacm.addrinfo.AddrInfoResult;
-import dev.rdmacm.addrinfo.AddressFamily;
-import dev.rdmacm.addrinfo.QpType;
-import dev.rdmacm.addrinfo.RaiFlags;
-import dev.rdmacm.addrinfo.RdmaAddrInfo;
-import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
-import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.cm.ResolvedRoute;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;
@@ -46,7 +48,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code rdmacm demo}: the guided run of the stack. Installs what is missing ({@code scripts/setup},
@@ -265,40 +266,42 @@ public final class DemoCommand implements Callable<Integer>
         }
         final ArrayNode events = walk.putArray("events");
         final ArrayNode stepsJson = walk.putArray("steps");
+        final ArrayNode routeStepsJson = walk.putArray("route_steps");
         String call = "rdma_resolve_addr";
         try
         {
             say("rdma_resolve_addr(dst " + destination.getHostAddress() + ":" + PORT + ", timeout " + timeout + " ms)");
-            id.resolveAddr(null, new InetSocketAddress(destination, PORT), timeout);
-            final CmEvent addr = event(channel, timeout);
-            steps(addr.trace().steps(), stepsJson);
+            id.resolveAddr(null, new InetSocketAddress(destination, PORT), Duration.ofMillis(timeout));
+            final CmEvent addr = CmEvents.next(channel, timeout);
+            steps(CmEvents.steps(addr), stepsJson);
             events.add(event(addr));
             if (addr.type() != CmEventType.ADDR_RESOLVED)
             {
-                say(addr.type() + " status " + addr.status() + " (" + Errno.name(-addr.status()) + "): " + addr.detail());
+                say(addr.toString());
                 return expected == null && addr.status() == -Errno.ETIMEDOUT;
             }
-            say("ADDR_RESOLVED sgid " + addr.resolution().sgid() + " dgid " + addr.resolution().dgid() + " pkey 0x" +
-                Integer.toHexString(addr.resolution().pkey()));
+            final AddressResolution resolution = addr.id().resolution();
+            say("ADDR_RESOLVED sgid " + resolution.sgid() + " dgid " + resolution.dgid() + " pkey " +
+                resolution.pkey());
             say("rdma_resolve_route(timeout " + timeout + " ms)");
             call = "rdma_resolve_route";
-            id.resolveRoute(timeout);
-            final CmEvent route = event(channel, timeout);
-            steps(route.trace().steps(), stepsJson);
+            id.resolveRoute(Duration.ofMillis(timeout));
+            final CmEvent route = CmEvents.next(channel, timeout);
+            steps(CmEvents.steps(route), routeStepsJson);
             events.add(event(route));
             if (route.type() != CmEventType.ROUTE_RESOLVED)
             {
-                say(route.type() + " status " + route.status() + " (" + Errno.name(-route.status()) + "): " +
-                    route.detail());
+                say(route.toString());
                 return false;
             }
+            final ResolvedRoute resolved = route.id().route();
             final ArrayNode routeJson = walk.putArray("route");
-            route.route().pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
-            final PathRecordValue path = route.route().paths().get(0);
+            resolved.pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
+            final PathRecordValue path = resolved.paths().get(0);
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
-                "packet_life_time %d pkey 0x%04x", route.route().flags(0), path.dlid(), path.slid(), path.sl(),
-                path.mtu(), path.rate(), path.packetLifeTime(), path.pKey()));
-            return expected != null && path.dlid() == expected.lid() && path.dgid().equals(expected.gid());
+                "packet_life_time %d pkey 0x%04x", resolved.flags(0), path.dlid().value(), path.slid().value(), path.sl(),
+                path.mtu(), path.rate(), path.packetLifeTime(), path.pKey().value()));
+            return expected != null && path.dlid().value() == expected.lid() && path.dgid().equals(expected.gid());
         }
         catch (final RdmaCmException ex)
         {
@@ -320,18 +323,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             return MAPPER.createObjectNode().put("event", event.type().name()).put("status", 0);
         }
-        return JsonOutput.eventError(event, event.type() + " status " + event.status() + ": " + event.detail());
-    }
-
-    private static CmEvent event(final EventChannel channel, final int timeout) throws InterruptedException
-    {
-        final CmEvent event = channel.getEvent(timeout + 10_000L, TimeUnit.MILLISECONDS);
-        if (event == null)
-        {
-            throw new IllegalStateException("no event within " + (timeout + 10_000) + " ms");
-        }
-        event.ack();
-        return event;
+        return JsonOutput.eventError(event, CmEvents.message(event));
     }
 
     private void steps(final List<ResolutionStep> steps, final ArrayNode json)

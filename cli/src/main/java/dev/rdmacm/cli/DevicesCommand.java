@@ -12,7 +12,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -96,17 +95,8 @@ public final class DevicesCommand implements Callable<Integer>
                 devices = SysfsDevices.read(SysfsDevices.root(environment));
             }
         }
-        final PrintWriter out = spec.commandLine().getOut();
-        if (json.json)
-        {
-            out.println(DevicesJson.toJson(devices, mtus, libibverbsNote));
-        }
-        else
-        {
-            DevicesText.write(devices, mtus, libibverbsNote, out);
-        }
-        out.flush();
-        return Main.EXIT_OK;
+        return CommandOutput.of(spec, json.json).result(DevicesJson.toJson(devices, mtus, libibverbsNote),
+            out -> DevicesText.write(devices, mtus, libibverbsNote, out));
     }
 
     private static RdmaDevices describe(final DeviceListing listing, final PortMtus mtus)

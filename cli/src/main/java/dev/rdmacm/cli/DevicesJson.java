@@ -27,7 +27,7 @@ final class DevicesJson
     {
     }
 
-    static String toJson(final RdmaDevices devices, final PortMtus mtus, final Optional<String> libibverbsNote)
+    static ObjectNode toJson(final RdmaDevices devices, final PortMtus mtus, final Optional<String> libibverbsNote)
     {
         final ObjectNode root = MAPPER.createObjectNode().put("source", devices.source());
         libibverbsNote.ifPresent(note -> root.put("libibverbs", note));
@@ -41,7 +41,7 @@ final class DevicesJson
             final ArrayNode ports = node.putArray("ports");
             device.ports().forEach(port -> port(ports.addObject(), port, mtus.of(device.name(), port.number())));
         }
-        return JsonOutput.write(root);
+        return root;
     }
 
     private static void port(final ObjectNode node, final RdmaPort port, final Optional<PortMtus.Mtu> mtu)

@@ -1,6 +1,5 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.AddressFamily;
 import dev.rdmacm.addrinfo.QpType;
@@ -8,12 +7,12 @@ import dev.rdmacm.addrinfo.RaiFlags;
 import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
 import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.protocol.PortSpace;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -91,21 +90,12 @@ public final class GetAddrInfoCommand implements Callable<Integer>
     {
         final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.withDefaults();
         final AddrInfoResult result = resolver.getaddrinfo(absentIfDash(node), absentIfDash(service), hints());
-        final PrintWriter out = spec.commandLine().getOut();
-        if (json.json)
+        final CommandOutput output = CommandOutput.of(spec, json.json);
+        if (result instanceof AddrInfoResult.Success success)
         {
-            out.println(GetAddrInfoJson.toJson(result));
+            return output.result(GetAddrInfoJson.tree(result), out -> out.print(GetAddrInfoText.entries(success)));
         }
-        else if (result instanceof AddrInfoResult.Success success)
-        {
-            out.print(GetAddrInfoText.entries(success));
-        }
-        else
-        {
-            spec.commandLine().getErr().println("rdmacm getaddrinfo: " + GetAddrInfoText.error(result));
-        }
-        out.flush();
-        return result instanceof AddrInfoResult.Success ? Main.EXIT_OK : Main.EXIT_RESOLUTION_FAILURE;
+        return output.error(GetAddrInfoJson.tree(result));
     }
 
     private static String absentIfDash(final String argument)

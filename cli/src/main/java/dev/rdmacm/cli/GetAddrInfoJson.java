@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.protocol.PKey;
-import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.addrinfo.OpaqueSockaddr;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.protocol.ServiceId;
 
 import java.util.HexFormat;
 
@@ -31,7 +30,13 @@ final class GetAddrInfoJson
 
     static String toJson(final AddrInfoResult result)
     {
-        final ObjectNode root = switch (result)
+        return JsonOutput.write(tree(result));
+    }
+
+    /** The result as a tree: {@code {"entries": [...]}} or the error. */
+    static ObjectNode tree(final AddrInfoResult result)
+    {
+        return switch (result)
         {
             case AddrInfoResult.Success success ->
             {
@@ -44,7 +49,6 @@ final class GetAddrInfoJson
             case AddrInfoResult.ErrnoError errno ->
                 JsonOutput.error(errno.name(), errno.errno(), errno.message()).put("call", CALL);
         };
-        return JsonOutput.write(root);
     }
 
     private static ObjectNode entry(final RdmaAddrInfo entry)
@@ -74,7 +78,7 @@ final class GetAddrInfoJson
             case null -> MAPPER.nullNode();
             case IbSockaddr ib -> MAPPER.createObjectNode()
                 .put("gid", ib.gid().toString())
-                .put("pkey", PKey.format(ib.pkey()))
+                .put("pkey", ib.pkey().toString())
                 .put("sid", ServiceId.format(ib.serviceId()))
                 .put("sid_mask", String.format("0x%016x", ib.serviceIdMask()))
                 .put("flowinfo", ib.flowInfo())

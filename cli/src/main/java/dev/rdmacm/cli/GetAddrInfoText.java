@@ -1,13 +1,13 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.AddressFamily;
 import dev.rdmacm.addrinfo.QpType;
 import dev.rdmacm.addrinfo.RaiFlags;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.path.IbvPathData;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -50,16 +50,6 @@ final class GetAddrInfoText
     }
 
     /** {@code EAI_NONAME (-2): Name or service not known} / {@code EINVAL (errno 22): Invalid argument}. */
-    static String error(final AddrInfoResult result)
-    {
-        return switch (result)
-        {
-            case AddrInfoResult.EaiError eai -> eai.name() + " (" + eai.code() + "): " + eai.message();
-            case AddrInfoResult.ErrnoError errno -> errno.name() + " (errno " + errno.errno() + "): " + errno.message();
-            case AddrInfoResult.Success ignored -> throw new IllegalArgumentException("a success is not an error");
-        };
-    }
-
     static String portSpaceName(final int code)
     {
         if (code == 0)

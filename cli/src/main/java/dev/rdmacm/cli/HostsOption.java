@@ -1,19 +1,24 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.cm.HostsNeighbours;
-import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.protocol.acm.HostsFile;
-import dev.rdmacm.sa.transport.LocalPort;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** {@code --hosts FILE} (picocli mixin): an ibacm hosts file as the IPoIB neighbour table. */
+/**
+ * {@code --hosts FILE} (picocli mixin): an ibacm hosts file ({@code ibacm_hosts.data}, an address and
+ * its GID per line) as the address table. resolve-addr and resolve-route take it as the IPoIB neighbour
+ * table of {@code --fabric}'s local port; acm-server preloads its address cache from it, as ibacm's
+ * {@code addr_preload acm_hosts} does.
+ */
 final class HostsOption
 {
+    /** The rule of the commands whose neighbour table it is. */
+    static final String NEEDS_FABRIC = "--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric";
+
     @Option(names = "--hosts", paramLabel = "FILE",
-        description = "ibacm hosts file (address GID per line) used as the IPoIB neighbour table; needs --fabric")
+        description = "ibacm hosts file (address GID per line): the address table, instead of IPoIB's neighbours")
     Path hosts;
 
     boolean given()
@@ -36,11 +41,5 @@ final class HostsOption
         {
             throw new IllegalArgumentException("--hosts " + hosts + ": " + ex.getMessage());
         }
-    }
-
-    /** {@code options} with {@code file} as the neighbour table of port 1 of the fabric's local port. */
-    static RdmaCm.Options neighbours(final RdmaCm.Options options, final HostsFile file, final LocalPort local)
-    {
-        return options.hostsNeighbours(new HostsNeighbours(file, HostsNeighbours.infinibandPort(local.name(), 1, local.gid())));
     }
 }

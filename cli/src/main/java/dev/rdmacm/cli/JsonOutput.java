@@ -12,8 +12,9 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * The one renderer of every {@code --json} output of the CLI: the Jackson configuration, how a tree
- * becomes one compact line, and the shapes all commands share.
+ * The JSON trees of the CLI: the Jackson configuration, how a tree becomes one compact line, and the
+ * shapes all commands share. {@link CommandOutput} decides where a tree goes (and renders an error tree
+ * as the one text error line without {@code --json}).
  * <ul>
  * <li>an error is {@code {"error": NAME, "code": N, "message": TEXT}}, NAME the errno (or EAI) name and
  * N its number; a failed synchronous call adds {@code "call"} (e.g. {@code "rdma_resolve_addr"}), a

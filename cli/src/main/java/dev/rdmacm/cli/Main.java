@@ -1,5 +1,7 @@
 package dev.rdmacm.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.libc.Errno;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -31,19 +33,57 @@ public final class Main implements Runnable
         System.exit(commandLine().execute(args));
     }
 
-    /** The command tree, with the project's exit codes and one-line errors instead of stack traces. */
+    /**
+     * The command tree, with the project's exit codes and, instead of stack traces, the one error line
+     * of {@link CommandOutput#errorLine}, {@code rdmacm resolve-addr: MESSAGE}, or under {@code --json}
+     * the error object: EINVAL for a usage error, EIO for any other failure no errno names.
+     */
     public static CommandLine commandLine()
     {
         final CommandLine commandLine = new CommandLine(new Main());
         // the mapper wins over exitCodeOnInvalidInput in picocli, so usage errors must be mapped here too
         commandLine.setExitCodeExceptionMapper(ex -> ex instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE);
         commandLine.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
+        commandLine.setParameterExceptionHandler((ex, args) ->
+        {
+            final CommandLine cmd = ex.getCommandLine();
+            cmd.getErr().println(CommandOutput.errorLine(CommandOutput.name(cmd.getCommandSpec()), message(ex.getMessage())));
+            cmd.usage(cmd.getErr());
+            return EXIT_USAGE;
+        });
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
-            cmd.getErr().println("rdmacm: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
-            return ex instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE;
+            final boolean usage = ex instanceof IllegalArgumentException;
+            final String text = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+            final CommandOutput output = CommandOutput.of(cmd.getCommandSpec(), jsonRequested(parseResult));
+            if (output.json())
+            {
+                // a usage error is EINVAL, as a C caller's bad argument; anything else is a failed step
+                output.error(JsonOutput.errno(usage ? Errno.EINVAL : Errno.EIO, text));
+            }
+            else
+            {
+                output.error(message(text));
+            }
+            return usage ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE;
         });
         return commandLine;
+    }
+
+    private static ObjectNode message(final String text)
+    {
+        return JsonOutput.MAPPER.createObjectNode().put("message", text);
+    }
+
+    /** Whether the command that ran was given {@code --json}. */
+    private static boolean jsonRequested(final CommandLine.ParseResult parseResult)
+    {
+        CommandLine.ParseResult last = parseResult;
+        while (last.subcommand() != null)
+        {
+            last = last.subcommand();
+        }
+        return last.hasMatchedOption("--json");
     }
 
     @Override

@@ -11,14 +11,12 @@ import dev.rdmacm.sa.SaQueryException;
 import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.sa.path.PathRecords;
-import dev.rdmacm.sa.transport.FabricSpec;
-import dev.rdmacm.sa.transport.MadTransport;
+import dev.rdmacm.sa.transport.MadTransportException;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -100,23 +98,34 @@ public final class PathCommand implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    private CommandOutput output;
+
     @Override
     public Integer call()
     {
-        final FabricSpec fabricSpec = FabricSpec.parse(fabric.orElse(DEFAULT_FABRIC));
         final long timeoutMs = timeout.atLeast(1);
-        final PcapMadRecorder recorder = pcap.recorder();
-        try (recorder)
+        final FabricOption source = fabric.given() ? fabric : FabricOption.of(DEFAULT_FABRIC);
+        source.spec(); // a malformed fabric is a usage error before anything is opened
+        output = CommandOutput.of(spec, json.json);
+        try (PcapMadRecorder recorder = pcap.recorder())
         {
-            final MadTransport transport = fabricSpec.open(Duration.ofMillis(Math.min(timeoutMs, 5_000)));
             final SaClientConfig config = recorder == null ? SaClientConfig.defaults() : SaClientConfig.defaults().withRecorder(recorder);
-            return query(transport, config, timeoutMs);
+            final SaClient client;
+            try
+            {
+                client = source.start(timeoutMs, config);
+            }
+            catch (final MadTransportException ex)
+            {
+                return output.error(source.error(ex));
+            }
+            return query(client, timeoutMs);
         }
     }
 
-    private int query(final MadTransport transport, final SaClientConfig config, final long timeout)
+    private int query(final SaClient sa, final long timeout)
     {
-        try (SaClient client = SaClient.start(transport, config))
+        try (SaClient client = sa)
         {
             final PathQuery query = query(client.localPort().gid());
             final List<PathRecordValue> paths;
@@ -128,24 +137,15 @@ public final class PathCommand implements Callable<Integer>
             {
                 if (ex.getCause() instanceof SaQueryException failure)
                 {
-                    if (json.json)
-                    {
-                        JsonOutput.print(spec.commandLine().getOut(), PathJson.toJson(failure));
-                    }
-                    spec.commandLine().getErr().println("rdmacm path: " + failure.error() + " (" + failure.error().errno() + "): " +
-                        failure.getMessage());
-                    return Main.EXIT_RESOLUTION_FAILURE;
+                    return output.error(PathJson.toJson(failure));
                 }
                 throw new IllegalStateException(ex.getCause());
             }
             catch (final InterruptedException | java.util.concurrent.TimeoutException ex)
             {
-                throw new IllegalStateException("rdmacm path: the SA client did not end the query", ex);
+                throw new IllegalStateException("the SA client did not end the query", ex);
             }
-            final PrintWriter out = spec.commandLine().getOut();
-            out.print(json.json ? PathJson.toJson(paths) + System.lineSeparator() : PathText.format(paths));
-            out.flush();
-            return Main.EXIT_OK;
+            return output.result(PathJson.toJson(paths), out -> out.print(PathText.format(paths)));
         }
     }
 
@@ -155,13 +155,29 @@ public final class PathCommand implements Callable<Integer>
         final int dlid = destination.dlid == null ? 0 : Lid.parse(destination.dlid).value();
         final int source = slid == null ? 0 : Lid.parse(slid).value();
         final Gid sourceGid = sgid != null ? Gid.parse(sgid) : source == 0 ? localGid : null;
-        return new PathQuery(dgid, sourceGid, dlid, source,
-            pkey == null ? null : PKey.parse(pkey).value(),
-            serviceId == null ? null : ServiceId.parse(serviceId),
-            tclass == null ? null : (int)unsigned("--tclass", tclass, 0xff),
-            qosClass == null ? null : (int)unsigned("--qos-class", qosClass, 0xfff),
-            sl == null ? null : (int)unsigned("--sl", sl, 15),
-            (int)unsigned("--numb-path", numbPath, 127), reversible, table);
+        final PathQuery.Builder query = PathQuery.builder().dgid(dgid).sgid(sourceGid).dlid(dlid).slid(source)
+            .reversible(reversible).table(table);
+        if (pkey != null)
+        {
+            query.pKey(PKey.parse(pkey));
+        }
+        if (serviceId != null)
+        {
+            query.serviceId(ServiceId.parse(serviceId));
+        }
+        if (tclass != null)
+        {
+            query.tClass((int)unsigned("--tclass", tclass, 0xff));
+        }
+        if (qosClass != null)
+        {
+            query.qosClass((int)unsigned("--qos-class", qosClass, 0xfff));
+        }
+        if (sl != null)
+        {
+            query.sl((int)unsigned("--sl", sl, 15));
+        }
+        return query.numbPath((int)unsigned("--numb-path", numbPath, 127)).build();
     }
 
     /** Decimal or 0x hexadecimal, 0..max; the error names the option and the rule. */

@@ -3,6 +3,7 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.sa.SaQueryException;
 import dev.rdmacm.sa.path.PathRecordValue;
 
@@ -10,7 +11,8 @@ import java.util.List;
 
 /**
  * The {@code --json} form of {@code rdmacm path}: {@code {"paths": [...]}} with every PathRecord field
- * under its IBA name in snake case, numbers as numbers, GIDs as text, or
+ * under its IBA name in snake case, numbers as numbers (one-bit fields 0 or 1, as in {@code ibv_path_data}),
+ * GIDs, P_Keys and Service IDs as text, the keys and forms of {@link PathDataJson}; or
  * the error of {@link JsonOutput}, {@code {"error": ERRNO, "code": N, "message": TEXT}}, plus the SA's
  * own {@code "sa_error": NAME} and {@code "mad_status": N}.
  */
@@ -22,7 +24,7 @@ final class PathJson
     {
     }
 
-    static String toJson(final List<PathRecordValue> paths)
+    static ObjectNode toJson(final List<PathRecordValue> paths)
     {
         final ObjectNode root = MAPPER.createObjectNode();
         final ArrayNode array = root.putArray("paths");
@@ -30,7 +32,7 @@ final class PathJson
         {
             array.add(path(path));
         }
-        return JsonOutput.write(root);
+        return root;
     }
 
     static ObjectNode toJson(final SaQueryException failure)
@@ -43,18 +45,18 @@ final class PathJson
     private static ObjectNode path(final PathRecordValue path)
     {
         final ObjectNode node = MAPPER.createObjectNode();
-        node.put("service_id", String.format("0x%016x", path.serviceId()));
+        node.put("service_id", ServiceId.format(path.serviceId()));
         node.put("dgid", path.dgid().toString());
         node.put("sgid", path.sgid().toString());
-        node.put("dlid", path.dlid());
-        node.put("slid", path.slid());
-        node.put("raw_traffic", path.rawTraffic());
+        node.put("dlid", path.dlid().value());
+        node.put("slid", path.slid().value());
+        node.put("raw_traffic", path.rawTraffic() ? 1 : 0);
         node.put("flow_label", path.flowLabel());
         node.put("hop_limit", path.hopLimit());
         node.put("tclass", path.tClass());
-        node.put("reversible", path.reversible());
+        node.put("reversible", path.reversible() ? 1 : 0);
         node.put("numb_path", path.numbPath());
-        node.put("pkey", String.format("0x%04x", path.pKey()));
+        node.put("pkey", path.pKey().toString());
         node.put("qos_class", path.qosClass());
         node.put("sl", path.sl());
         node.put("mtu_selector", path.mtuSelector());

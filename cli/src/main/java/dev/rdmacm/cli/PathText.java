@@ -27,15 +27,15 @@ final class PathText
             line(text, "service_id", String.format("0x%016x", path.serviceId()));
             line(text, "dgid", path.dgid().toString());
             line(text, "sgid", path.sgid().toString());
-            line(text, "dlid", Integer.toString(path.dlid()));
-            line(text, "slid", Integer.toString(path.slid()));
+            line(text, "dlid", Integer.toString(path.dlid().value()));
+            line(text, "slid", Integer.toString(path.slid().value()));
             line(text, "raw_traffic", Boolean.toString(path.rawTraffic()));
             line(text, "flow_label", String.format("0x%05x", path.flowLabel()));
             line(text, "hop_limit", Integer.toString(path.hopLimit()));
             line(text, "tclass", Integer.toString(path.tClass()));
             line(text, "reversible", Boolean.toString(path.reversible()));
             line(text, "numb_path", Integer.toString(path.numbPath()));
-            line(text, "pkey", String.format("0x%04x", path.pKey()));
+            line(text, "pkey", path.pKey().toString());
             line(text, "qos_class", Integer.toString(path.qosClass()));
             line(text, "sl", Integer.toString(path.sl()));
             line(text, "mtu_selector", selector(path.mtuSelector()));

@@ -1,10 +1,7 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.protocol.PKey;
-import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.cm.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
@@ -13,40 +10,28 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.ResolutionStep;
-import dev.rdmacm.cm.SysfsGidDirectory;
-import dev.rdmacm.protocol.acm.HostsFile;
-import dev.rdmacm.libc.Errno;
-import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.cm.ResolvedRoute;
+import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.PcapMadRecorder;
-import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
-import dev.rdmacm.sa.transport.FabricSpec;
-import dev.rdmacm.sa.transport.MadTransportException;
-import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code rdmacm resolve-route DST}: {@code rdma_resolve_addr} then {@code rdma_resolve_route} with
- * the kernel's rules, printing the route as {@code ibv_path_data} records. On an InfiniBand fabric
- * ({@code --fabric}) the path comes from one SA PathRecord Get; with {@code --hosts} an ibacm hosts
- * file stands in for IPoIB's neighbour table, so it runs on ibsim; without a fabric the IP stack
- * resolves the address and RoCE paths are built locally.
+ * the kernel's rules, printing the address as resolve-addr does and the route as {@code ibv_path_data}
+ * records. On an InfiniBand fabric ({@code --fabric}) the path comes from one SA PathRecord Get; with
+ * {@code --hosts} an ibacm hosts file stands in for IPoIB's neighbour table, so it runs on ibsim;
+ * without a fabric the IP stack resolves the address and RoCE paths are built locally.
  */
 @Command(
     name = "resolve-route",
@@ -58,13 +43,8 @@ import java.util.concurrent.TimeUnit;
     })
 public final class ResolveRouteCommand implements Callable<Integer>
 {
-    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
-
-    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address")
-    String destination;
-
-    @Option(names = "--src", paramLabel = "SRC", description = "source address to bind (default: the route's choice)")
-    String source;
+    @CommandLine.Mixin
+    AddressOptions options = new AddressOptions();
 
     @Option(names = "--port", paramLabel = "P", defaultValue = "0",
         description = "destination port: the Service ID is (RDMA_PS_TCP << 16) + P (default ${DEFAULT-VALUE})")
@@ -74,32 +54,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
     Integer tos;
 
     @CommandLine.Mixin
-    TimeoutOption timeout = new TimeoutOption();
-
-    @CommandLine.Mixin
-    FabricOption fabric = new FabricOption();
-
-    @CommandLine.Mixin
-    HostsOption hosts = new HostsOption();
-
-    @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
-    String networkNamespace;
-
-    @CommandLine.Mixin
-    TraceOption trace = new TraceOption();
-
-    @CommandLine.Mixin
     PcapOption pcap = new PcapOption();
-
-    @CommandLine.Mixin
-    JsonOption json = new JsonOption();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private final List<String> transitions = new CopyOnWriteArrayList<>();
     private int timeoutMs;
-    private final Map<String, String> environment;
+    private CommandOutput output;
 
     public ResolveRouteCommand()
     {
@@ -109,46 +70,25 @@ public final class ResolveRouteCommand implements Callable<Integer>
     /** With the environment whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
     ResolveRouteCommand(final Map<String, String> environment)
     {
-        this.environment = environment;
+        options.environment = environment;
     }
 
     @Override
     public Integer call()
     {
         validate();
-        final PrintWriter out = spec.commandLine().getOut();
-        final HostsFile hostsFile = hosts.read();
-        final FabricSpec fabricSpec = fabric.spec();
+        output = CommandOutput.of(spec, options.json.json);
         try (PcapMadRecorder recorder = pcap.recorder())
         {
-            SaClient sa = null;
-            try
-            {
-                if (fabricSpec != null)
-                {
-                    final SaClientConfig config = SaClientConfig.defaults().withCacheTtl(Duration.ZERO);
-                    sa = SaClient.start(fabricSpec.open(Duration.ofMillis(Math.min(timeoutMs, 5_000))),
-                        recorder == null ? config : config.withRecorder(recorder));
-                }
-                return resolve(out, sa, hostsFile);
-            }
-            catch (final MadTransportException ex)
-            {
-                return fail(out, JsonOutput.errno(Errno.ENODEV, "--fabric " + fabric.fabric + ": " + ex.getMessage()), null);
-            }
-            finally
-            {
-                if (sa != null)
-                {
-                    sa.close(); // before the recorder, which the engine writes to until it stops
-                }
-            }
+            final SaClientConfig config = SaClientConfig.defaults().withCacheTtl(Duration.ZERO);
+            // the SA client closes inside run, before the recorder, which the engine writes to until it stops
+            return options.run(output, timeoutMs, recorder == null ? config : config.withRecorder(recorder), this::resolve);
         }
     }
 
     private void validate()
     {
-        timeoutMs = timeout.atLeast(1);
+        timeoutMs = options.timeout.atLeast(1);
         if (port < 0 || port > 0xffff)
         {
             throw new IllegalArgumentException("--port " + port + ": must be 0-65535");
@@ -157,195 +97,94 @@ public final class ResolveRouteCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--tos " + tos + ": must be 0-255");
         }
-        if (hosts.given() && !fabric.given())
+        if (options.hosts.given() && !options.fabric.given())
         {
-            throw new IllegalArgumentException("--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric");
+            throw new IllegalArgumentException(HostsOption.NEEDS_FABRIC);
         }
-        if (pcap.given() && !fabric.given())
+        if (pcap.given() && !options.fabric.given())
         {
             throw new IllegalArgumentException("--pcap needs --fabric: it records the SA MADs sent on that fabric");
         }
     }
 
-    private int resolve(final PrintWriter out, final SaClient sa, final HostsFile hostsFile)
+    private int resolve(final RdmaCm cm, final EventChannel channel, final InetAddress dst, final InetAddress src)
+        throws InterruptedException
     {
-        final long start = System.nanoTime();
-        RdmaCm.Options options = RdmaCm.Options.defaults()
-            .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
-            .listener((id, from, to, reason) -> transitions.add(String.format(Locale.ROOT,
-                "%10.3f ms %s -> %s (%s)", (System.nanoTime() - start) / 1e6, from, to, reason)));
-        if (sa != null)
+        final RdmaCmId id = cm.createId(channel);
+        if (tos != null)
         {
-            options = options.sa(sa);
+            id.setServiceType(tos);
         }
-        if (hostsFile != null)
-        {
-            options = HostsOption.neighbours(options, hostsFile, sa.localPort());
-        }
-        if (networkNamespace != null)
-        {
-            options = options.networkNamespace(NetworkNamespace.byName(networkNamespace));
-        }
-        final RdmaCm cm;
         try
         {
-            cm = RdmaCm.open(options);
+            id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port), Duration.ofMillis(timeoutMs));
         }
         catch (final RdmaCmException ex)
         {
-            return fail(out, JsonOutput.errno(ex.errno(), ex.getMessage()), null);
+            return failure(JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()), dst, steps(ex), null);
         }
-        try (cm; EventChannel channel = cm.createEventChannel())
+        final CmEvent addr = CmEvents.next(channel, timeoutMs);
+        if (addr.type() != CmEventType.ADDR_RESOLVED)
         {
-            final InetAddress dst = AddressArgument.parse(destination, "DST", name -> ResolveAddrCommand.scopeIndex(cm, name));
-            final InetAddress src = source == null ? null : AddressArgument.parse(source, "--src", name -> ResolveAddrCommand.scopeIndex(cm, name));
-            final RdmaCmId id = cm.createId(channel);
-            if (tos != null)
-            {
-                id.setServiceType(tos);
-            }
-            try
-            {
-                id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port),
-                    timeoutMs);
-            }
-            catch (final RdmaCmException ex)
-            {
-                return fail(out, JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage()),
-                    new Trail(ex.trace() == null ? List.of() : ex.trace().steps(), List.of()));
-            }
-            final CmEvent addr = next(channel);
-            if (addr.type() != CmEventType.ADDR_RESOLVED)
-            {
-                return fail(out, JsonOutput.eventError(addr, "rdma_resolve_addr: " + addr),
-                    new Trail(addr.trace().steps(), List.of()));
-            }
-            final AddressResolution resolution = addr.resolution();
-            try
-            {
-                id.resolveRoute(timeoutMs);
-            }
-            catch (final RdmaCmException ex)
-            {
-                return fail(out, JsonOutput.callError("rdma_resolve_route", ex.errno(), ex.getMessage()),
-                    new Trail(resolution.steps(), ex.trace() == null ?
-                    List.of() : ex.trace().steps()));
-            }
-            final CmEvent route = next(channel);
-            if (route.type() != CmEventType.ROUTE_RESOLVED)
-            {
-                return fail(out, JsonOutput.eventError(route, "rdma_resolve_route: " + route),
-                    new Trail(resolution.steps(), route.trace().steps()));
-            }
-            print(out, resolution, route.route(), new Trail(resolution.steps(), route.trace().steps()));
-            return Main.EXIT_OK;
+            return failure(JsonOutput.eventError(addr, CmEvents.message(addr)), dst, CmEvents.steps(addr), null);
         }
-        catch (final InterruptedException ex)
+        final AddressResolution resolution = addr.id().resolution();
+        try
         {
-            Thread.currentThread().interrupt();
-            return fail(out, JsonOutput.errno(Errno.EINTR, "interrupted"), null);
+            id.resolveRoute(Duration.ofMillis(timeoutMs));
         }
+        catch (final RdmaCmException ex)
+        {
+            return failure(JsonOutput.callError("rdma_resolve_route", ex.errno(), ex.getMessage()), dst,
+                resolution.steps(), steps(ex));
+        }
+        final CmEvent route = CmEvents.next(channel, timeoutMs);
+        if (route.type() != CmEventType.ROUTE_RESOLVED)
+        {
+            return failure(JsonOutput.eventError(route, CmEvents.message(route)), dst, resolution.steps(),
+                CmEvents.steps(route));
+        }
+        final ResolvedRoute resolved = route.id().route();
+        return output.result(json(resolution, resolved), out -> text(out, resolution, resolved),
+            trace(resolution.steps(), CmEvents.steps(route)));
     }
 
-    private CmEvent next(final EventChannel channel) throws InterruptedException
+    private int failure(final ObjectNode error, final InetAddress dst, final List<ResolutionStep> addressSteps,
+        final List<ResolutionStep> routeSteps)
     {
-        // Every resolution ends by its own deadline; the bound only guards against a lost event.
-        final CmEvent event = channel.getEvent(timeoutMs + 10_000L, TimeUnit.MILLISECONDS);
-        if (event == null)
-        {
-            throw new IllegalStateException("no event within " + (timeoutMs + 10_000) + " ms");
-        }
-        event.ack();
-        return event;
+        return output.error(error.put("destination", dst.getHostAddress()),
+            trace(addressSteps, routeSteps == null ? List.of() : routeSteps));
     }
 
-    /** The steps of each call, each timed from the start of its own call as the kernel's requests are. */
-    private record Trail(List<ResolutionStep> address, List<ResolutionStep> route)
+    private static List<ResolutionStep> steps(final RdmaCmException ex)
     {
-        static final Trail NONE = new Trail(List.of(), List.of());
+        return ex.trace() == null ? List.of() : ex.trace().steps();
     }
 
-    private void print(final PrintWriter out, final AddressResolution a, final ResolvedRoute route, final Trail steps)
+    private Trace trace(final List<ResolutionStep> addressSteps, final List<ResolutionStep> routeSteps)
     {
-        if (json.json)
-        {
-            final ObjectNode root = MAPPER.createObjectNode().put("event", CmEventType.ROUTE_RESOLVED.name());
-            root.put("destination", a.destination().getHostAddress());
-            root.put("source", a.source().getHostAddress());
-            root.put("sgid", a.sgid().toString());
-            root.put("dgid", a.dgid().toString());
-            root.put("pkey", PKey.format(a.pkey()));
-            root.put("device", a.binding().device());
-            root.put("port", a.binding().port());
-            root.put("route_kind", route.kind().name());
-            final ArrayNode records = root.putArray("route");
-            route.pathData().forEach(record -> records.add(PathDataJson.of(MAPPER, record)));
-            traceJson(root, steps);
-            out.println(JsonOutput.write(root));
-        }
-        else
-        {
-            out.printf("%-26s %s%n", "destination", a.destination().getHostAddress());
-            out.printf("%-26s %s%n", "source", a.source().getHostAddress());
-            out.printf("%-26s %s%n", "sgid", a.sgid());
-            out.printf("%-26s %s%n", "dgid", a.dgid());
-            out.printf("%-26s %s port %d%n", "device", a.binding().device(), a.binding().port());
-            out.printf("%-26s %s%n", "route", route.kind() == ResolvedRoute.Kind.SA_QUERY ?
-                "SA PathRecord (cma_query_ib_route)" : "RoCE, built locally (cma_resolve_iboe_route)");
-            for (int i = 0; i < route.pathData().size(); i++)
-            {
-                out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i),
-                    IbvPathData.flagNames(route.flags(i)));
-                out.print(PathText.format(List.of(route.paths().get(i))));
-            }
-            traceText(out, steps);
-        }
-        out.flush();
+        return options.trace.trace ? new Trace(addressSteps, routeSteps, options.transitions.lines()) : null;
     }
 
-    private int fail(final PrintWriter out, final ObjectNode error, final Trail steps)
+    /** The address fields of resolve-addr, then {@code "route_kind"} and {@code "route"}: the ibv_path_data records. */
+    private static ObjectNode json(final AddressResolution resolution, final ResolvedRoute route)
     {
-        final String message = error.get("message").asText();
-        if (json.json)
-        {
-            traceJson(error, steps == null ? Trail.NONE : steps);
-            JsonOutput.print(out, error);
-        }
-        else
-        {
-            traceText(out, steps == null ? Trail.NONE : steps);
-            out.flush();
-            spec.commandLine().getErr().println("rdmacm resolve-route " + destination + ": " + message);
-            spec.commandLine().getErr().flush();
-        }
-        return Main.EXIT_RESOLUTION_FAILURE;
+        final ObjectNode root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), resolution);
+        root.put("route_kind", route.kind().name());
+        final ArrayNode records = root.putArray("route");
+        route.pathData().forEach(record -> records.add(PathDataJson.of(JsonOutput.MAPPER, record)));
+        return root;
     }
 
-    private void traceJson(final ObjectNode root, final Trail trail)
+    private static void text(final PrintWriter out, final AddressResolution resolution, final ResolvedRoute route)
     {
-        if (!trace.trace)
+        AddressFields.text(out, resolution);
+        out.printf("%-12s %s%n", "route_kind", route.kind() + (route.kind() == ResolvedRoute.Kind.SA_QUERY ?
+            ": an SA PathRecord (cma_query_ib_route)" : ": RoCE, built locally (cma_resolve_iboe_route)"));
+        for (int i = 0; i < route.pathData().size(); i++)
         {
-            return;
+            out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i), IbvPathData.flagNames(route.flags(i)));
+            out.print(PathText.format(List.of(route.paths().get(i))));
         }
-        root.set("steps", JsonOutput.steps(trail.address()));
-        root.set("route_steps", JsonOutput.steps(trail.route()));
-        root.set("transitions", JsonOutput.transitions(transitions));
-    }
-
-    private void traceText(final PrintWriter out, final Trail trail)
-    {
-        if (!trace.trace)
-        {
-            return;
-        }
-        out.println("rdma_resolve_addr steps:");
-        trail.address().forEach(step -> out.println("  " + step));
-        if (!trail.route().isEmpty())
-        {
-            out.println("rdma_resolve_route steps:");
-            trail.route().forEach(step -> out.println("  " + step));
-        }
-        out.println("transitions:");
-        transitions.forEach(t -> out.println("  " + t));
     }
 }

@@ -80,7 +80,7 @@ class AcmServerCommandTest
             final int exit = commandLine.execute("acm-server", "-O", dir.resolve("opts.cfg").toString(), "--run-dir",
                 dir.resolve("run").toString());
             assertEquals(Main.EXIT_USAGE, exit);
-            assertEquals("rdmacm: " + dir.resolve("opts.cfg") + ":1: option timeout 'soon' is not an integer",
+            assertEquals("rdmacm acm-server: " + dir.resolve("opts.cfg") + ":1: option timeout 'soon' is not an integer",
                 err.toString().trim());
         }
         finally
@@ -101,7 +101,7 @@ class AcmServerCommandTest
             final int exit = commandLine.execute("acm-server", "-O", dir.resolve("none.cfg").toString(), "--run-dir",
                 dir.resolve("run").toString(), "--fabric", "infiniband0");
             assertEquals(Main.EXIT_USAGE, exit);
-            assertTrue(err.toString().startsWith("rdmacm: fabric"), err.toString());
+            assertTrue(err.toString().startsWith("rdmacm acm-server: fabric"), err.toString());
             assertTrue(err.toString().contains("ibsim:HOST:PORT:NODE"), err.toString());
             assertFalse(Files.exists(dir.resolve("run").resolve("ibacm-unix.sock")), "nothing was bound");
         }

@@ -157,7 +157,7 @@ class DevicesCommandTest
         final int exit = main.execute("devices", "--source", "netlink");
 
         assertEquals(Main.EXIT_USAGE, exit);
-        assertTrue(err.toString().startsWith("--source 'netlink': expected auto, libibverbs or sysfs"), err.toString());
+        assertTrue(err.toString().startsWith("rdmacm devices: --source 'netlink': expected auto, libibverbs or sysfs"), err.toString());
     }
 
     @Test
@@ -182,7 +182,7 @@ class DevicesCommandTest
 
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, result.exit());
         assertEquals("", result.stdout());
-        assertEquals("rdmacm: " + lid + ": empty; the kernel never writes an empty value here\n", result.stderr());
+        assertEquals("rdmacm devices: " + lid + ": empty; the kernel never writes an empty value here\n", result.stderr());
     }
 
     /** The one-line form the command prints of a JSON document written out readably here. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
-
 import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,7 +102,17 @@ class GetAddrInfoCommandTest
 
         assertEquals(1, run.exit());
         assertEquals("", run.out());
-        assertEquals("rdmacm getaddrinfo: EAI_SOCKTYPE (-7): ai_socktype not supported\n", run.err());
+        assertEquals("rdmacm getaddrinfo: rdma_getaddrinfo EAI_SOCKTYPE (-7): ai_socktype not supported\n", run.err());
+    }
+
+    @Test
+    void shouldPrintAnErrnoFailureInTheOneTextErrorFormat()
+    {
+        final CommandRun run = run("getaddrinfo");
+
+        assertEquals(1, run.exit());
+        assertEquals("", run.out());
+        assertEquals("rdmacm getaddrinfo: rdma_getaddrinfo EINVAL (22): Invalid argument\n", run.err());
     }
 
     @Test
@@ -162,7 +171,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--family", "ipx", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("Invalid value for option '--family': family 'ipx' is not one of unspec, inet, inet6, ib\n"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--family': family 'ipx' is not one of unspec, inet, inet6, ib\n"),
             run.err());
     }
 
@@ -172,7 +181,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--src", "192.0.2.300:1", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("Invalid value for option '--src': address: '300' in '192.0.2.300:1' is not a number from 0 to 255\n"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--src': address: '300' in '192.0.2.300:1' is not a number from 0 to 255\n"),
             run.err());
     }
 
@@ -182,7 +191,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--flags", "0x100000000", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("Invalid value for option '--flags': --flags '0x100000000' is not a number from 0 to 0xffffffff"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--flags': --flags '0x100000000' is not a number from 0 to 0xffffffff"),
             run.err());
     }
 }

@@ -1,12 +1,13 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.path.IbvPathData;
-import dev.rdmacm.protocol.sa.Selector;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.AddressFamily;
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.sa.Selector;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class GetAddrInfoJsonTest
         data.path().serviceId(0x0106_1d2fL).dgid(Gid.parse("fe80::3")).sgid(Gid.parse("fe80::2")).dlid(3).slid(2)
             .flowLabel(0x123).hopLimit(64).tClass(8).reversible(true).numbPath(1).pKey(0xffff).qosClass(0).sl(5)
             .mtuSelector(Selector.EXACTLY).mtu(4).rateSelector(Selector.EXACTLY).rate(6).packetLifeTimeSelector(Selector.EXACTLY).packetLifeTime(18).preference(0);
-        final IbSockaddr dst = new IbSockaddr(0xffff, 0x123, Gid.parse("fe80::3"), 0x0106_1d2fL, -1L, 0);
+        final IbSockaddr dst = new IbSockaddr(PKey.of(0xffff), 0x123, Gid.parse("fe80::3"), 0x0106_1d2fL, -1L, 0);
         final RdmaAddrInfo entry = new RdmaAddrInfo(0, AddressFamily.AF_IB, 2, 0x106, null, dst, null, null, route,
             new byte[] {0, 0x40, 0, 0});
 

@@ -26,7 +26,7 @@ class NativeAccessDeniedTest
             final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(process.waitFor(60, TimeUnit.SECONDS), "java did not finish");
             assertEquals(1, process.exitValue(), output);
-            assertEquals("rdmacm: native access to libc (getaddrinfo) is denied: start the JVM with " +
+            assertEquals("rdmacm getaddrinfo: native access to libc (getaddrinfo) is denied: start the JVM with " +
                 "--enable-native-access=ALL-UNNAMED (the rdmacm launcher and jar manifest do)\n", output);
         }
         finally

@@ -85,7 +85,7 @@ class ResolveAddrCommandTest
     {
         final Run run = runMain("resolve-addr", "peer.example");
         assertEquals(Main.EXIT_USAGE, run.exit());
-        assertEquals("rdmacm: DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
+        assertEquals("rdmacm resolve-addr: DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
             run.err().strip());
     }
 
@@ -110,7 +110,7 @@ class ResolveAddrCommandTest
     {
         final Run run = resolve("198.18.1.1");
         assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit());
-        assertTrue(run.err().startsWith("rdmacm: resolve-addr 198.18.1.1: rdma_resolve_addr failed: EHOSTUNREACH"),
+        assertTrue(run.err().startsWith("rdmacm resolve-addr: rdma_resolve_addr EHOSTUNREACH (113): "),
             run.err());
     }
 
@@ -185,5 +185,54 @@ class ResolveAddrCommandTest
         final JsonNode json = JSON.readTree(run.out());
         assertEquals("fe80::5054:ff:fe12:3456", json.get("sgid").asText());
         assertEquals(1, json.get("gid_index").asInt());
+    }
+
+    @Test
+    void shouldPrintAnAddrErrorAsOneLineNamingTheEventTheErrnoAndTheStatus() throws Exception
+    {
+        final JsonNode json = JSON.readTree(resolve("192.0.2.250", "--json", "--timeout-ms", "200").out());
+        final Run run = resolve("192.0.2.250", "--timeout-ms", "200");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
+        assertEquals("", run.out());
+        assertEquals("rdmacm resolve-addr: ADDR_ERROR " + json.get("error").asText() + " (" + json.get("status").asInt() +
+            "): " + json.get("message").asText(), run.err().strip());
+    }
+
+    @Test
+    void shouldPrintTheTraceAsTheSectionsResolveRoutePrints()
+    {
+        final Run run = resolve("192.0.2.2", "--trace");
+
+        assertEquals(Main.EXIT_OK, run.exit(), run.err());
+        final String out = run.out();
+        assertTrue(out.startsWith("destination  192.0.2.2\nsource       192.0.2.1\n"), out);
+        assertTrue(out.contains("\nrdma_resolve_addr steps:\n"), out);
+        assertTrue(out.indexOf("\ntransitions:\n") > out.indexOf("rdma_resolve_addr steps:"), out);
+        assertTrue(out.strip().endsWith("ADDR_QUERY -> ADDR_RESOLVED (ADDR_RESOLVED 192.0.2.2)"), out);
+    }
+
+    @Test
+    void shouldPrintTheTraceBeforeTheErrorLineOfAFailure()
+    {
+        final Run run = resolve("198.18.1.1", "--trace");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
+        assertTrue(run.out().startsWith("rdma_resolve_addr steps:\n  "), run.out());
+        assertTrue(run.out().contains("\ntransitions:\n"), run.out());
+        assertTrue(run.err().startsWith("rdmacm resolve-addr: rdma_resolve_addr EHOSTUNREACH (113): "), run.err());
+    }
+
+    @Test
+    void shouldWriteAUsageErrorAsEinvalUnderJson() throws Exception
+    {
+        final Run run = runMain("resolve-addr", "peer.example", "--json");
+
+        assertEquals(Main.EXIT_USAGE, run.exit());
+        final JsonNode json = JSON.readTree(run.out());
+        assertEquals("EINVAL", json.get("error").asText());
+        assertEquals(22, json.get("code").asInt());
+        assertEquals("DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
+            json.get("message").asText());
     }
 }

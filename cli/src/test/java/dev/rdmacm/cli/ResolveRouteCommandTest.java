@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -44,7 +45,6 @@ class ResolveRouteCommandTest
             fabric.close();
         }
     }
-
 
     private static String fabricOption(final String node)
     {
@@ -159,5 +159,69 @@ class ResolveRouteCommandTest
     void shouldExitTwoOnATosThatIsNotAByte()
     {
         assertEquals(2, run("resolve-route", "10.0.0.5", "--tos", "256").exit());
+    }
+
+    @Test
+    void shouldPrintTheAddressUnderTheNamesAndValuesResolveAddrPrints() throws Exception
+    {
+        final String destination = "10.0.0." + fabric.port("Hca3").lid();
+        final JsonNode address = new ObjectMapper().readTree(run("resolve-addr", destination, "--fabric", fabricOption("Hca2"),
+            "--hosts", hosts.toString(), "--json").out());
+        final JsonNode route = new ObjectMapper().readTree(run("resolve-route", destination, "--fabric", fabricOption("Hca2"),
+            "--hosts", hosts.toString(), "--json").out());
+
+        assertEquals("ADDR_RESOLVED", address.get("event").asText(), address.toString());
+        final List<String> names = new ArrayList<>();
+        address.fieldNames().forEachRemaining(names::add);
+        names.remove("event");
+        assertEquals(16, names.size(), names.toString());
+        for (final String name : names)
+        {
+            assertEquals(address.get(name), route.get(name), name + " in " + route);
+        }
+    }
+
+    @Test
+    void shouldNameEveryPathFieldAsThePathCommandDoes() throws Exception
+    {
+        final FabricPort destination = fabric.port("Hca3");
+        final JsonNode route = new ObjectMapper().readTree(run("resolve-route", "10.0.0." + destination.lid(),
+            "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(), "--json").out()).get("route").get(0);
+        final JsonNode path = new ObjectMapper().readTree(run("path", "--fabric", fabricOption("Hca2"),
+            "--dgid", destination.gid().toString(), "--reversible", "--json").out()).get("paths").get(0);
+
+        final List<String> routeNames = new ArrayList<>();
+        route.fieldNames().forEachRemaining(routeNames::add);
+        routeNames.remove("flags"); // ibv_path_data's own field, around the path record
+        final List<String> pathNames = new ArrayList<>();
+        path.fieldNames().forEachRemaining(pathNames::add);
+        assertEquals(pathNames, routeNames);
+        for (final String name : List.of("dgid", "sgid", "dlid", "slid", "pkey", "reversible", "mtu", "rate", "sl"))
+        {
+            assertEquals(path.get(name), route.get(name), name);
+        }
+    }
+
+    @Test
+    void shouldPrintAnAddrErrorAsTheOneTextErrorLine()
+    {
+        final CommandRun run = run("resolve-route", "10.0.0.99", "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString(),
+            "--timeout-ms", "100");
+
+        assertEquals(1, run.exit());
+        assertTrue(run.err().startsWith("rdmacm resolve-route: ADDR_ERROR ETIMEDOUT (-110): "),
+            run.err());
+    }
+
+    @Test
+    void shouldPrintTheAddressAsResolveAddrDoesAndThenTheRoute()
+    {
+        final String destination = "10.0.0." + fabric.port("Hca3").lid();
+        final String address = run("resolve-addr", destination, "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString()).out();
+        final CommandRun route = run("resolve-route", destination, "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString());
+
+        assertEquals(0, route.exit(), route.err());
+        assertTrue(route.out().startsWith(address + "route_kind   SA_QUERY: an SA PathRecord (cma_query_ib_route)\npath 0 "),
+            route.out());
     }
 }

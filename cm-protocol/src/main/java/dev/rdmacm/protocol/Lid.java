@@ -25,6 +25,22 @@ public record Lid(int value)
         }
     }
 
+    /**
+     * The LID of a 16-bit value (0..0xffff), as the API's records carry it.
+     *
+     * @throws IllegalArgumentException naming the value and the range.
+     */
+    public static Lid of(final int value)
+    {
+        return new Lid(value);
+    }
+
+    /** The LID of a big-endian wire field read as a Java {@code short}: widened unsigned, so 0xffff is 65535, not -1. */
+    public static Lid fromWire(final short field)
+    {
+        return new Lid(Short.toUnsignedInt(field));
+    }
+
     public static boolean isUnicast(final int lid)
     {
         return lid >= UNICAST_MIN && lid <= UNICAST_MAX;

@@ -24,6 +24,22 @@ public record PKey(int value)
         }
     }
 
+    /**
+     * The P_Key of a 16-bit value (0..0xffff), as the API's records carry it.
+     *
+     * @throws IllegalArgumentException naming the value and the range.
+     */
+    public static PKey of(final int value)
+    {
+        return new PKey(value);
+    }
+
+    /** The P_Key of a big-endian wire field read as a Java {@code short}: widened unsigned, so 0xffff, not -1. */
+    public static PKey fromWire(final short field)
+    {
+        return new PKey(Short.toUnsignedInt(field));
+    }
+
     public static boolean isFullMember(final int pkey)
     {
         return (pkey & FULL_MEMBER_BIT) != 0;

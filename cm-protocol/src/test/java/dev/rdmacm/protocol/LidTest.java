@@ -88,4 +88,18 @@ class LidTest
 
         assertEquals("LID -1 is not a 16-bit value 0-65535", ex.getMessage());
     }
+
+    @Test
+    void shouldWidenAWireShortUnsigned()
+    {
+        assertEquals(0xffff, Lid.fromWire((short)0xffff).value());
+        assertEquals(Lid.of(0x8001), Lid.fromWire((short)0x8001));
+    }
+
+    @Test
+    void shouldRefuseAValueBeyondSixteenBits()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> Lid.of(0x10000));
+        assertTrue(ex.getMessage().startsWith("LID 65536 is not a 16-bit value"), ex.getMessage());
+    }
 }

@@ -81,4 +81,19 @@ class PKeyTest
 
         assertEquals("P_Key '0x' is not a 16-bit value: 0-65535 or 0x0-0xffff", ex.getMessage());
     }
+
+    @Test
+    void shouldWidenAWireShortUnsigned()
+    {
+        assertEquals(0xffff, PKey.fromWire((short)0xffff).value());
+        assertEquals(PKey.of(0x8001), PKey.fromWire((short)0x8001));
+        assertTrue(PKey.fromWire((short)0xffff).isFullMember());
+    }
+
+    @Test
+    void shouldRefuseAValueBeyondSixteenBits()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> PKey.of(0x10000));
+        assertTrue(ex.getMessage().startsWith("P_Key 65536 is not a 16-bit value"), ex.getMessage());
+    }
 }

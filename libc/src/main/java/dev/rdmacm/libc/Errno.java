@@ -187,6 +187,19 @@ public final class Errno
         return "E?" + errno;
     }
 
+    /** The number of a symbolic name, e.g. 110 for {@code ETIMEDOUT}; -1 for a name Linux does not define. */
+    public static int number(final String name)
+    {
+        for (int errno = 1; errno <= MAX; errno++)
+        {
+            if (name.equals(NAMES[errno]))
+            {
+                return errno;
+            }
+        }
+        return -1;
+    }
+
     /**
      * glibc's text for it, e.g. {@code Connection timed out} ({@code strerrordesc_np} through
      * {@link Libc}, which links libc only, never libibverbs); never null. Without the symbol (glibc

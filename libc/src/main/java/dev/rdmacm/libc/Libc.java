@@ -1,6 +1,5 @@
 package dev.rdmacm.libc;
 
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -18,10 +17,12 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Every libc function the project calls, as FFM downcall handles looked up once, here and nowhere
- * else (the verbs module hosts every native binding; the modules above call these wrappers). Each
- * wrapper checks the result and turns a failure into a {@link NativeCallException} naming the call
- * and the errno captured right after it ({@code Linker.Option.captureCallState}), because the JVM
- * may overwrite {@code errno} between two Java statements.
+ * else (this module is the one libc binding; the modules above call these wrappers). Each wrapper
+ * runs its handle through one of three generic calls ({@code callInt}, {@code callLong},
+ * {@code callPointer}: the access check and the one translation of what a downcall throws), checks
+ * the result and turns a failure into a {@link NativeCallException} naming the call and the errno
+ * captured right after it ({@code Linker.Option.captureCallState}), because the JVM may overwrite
+ * {@code errno} between two Java statements; the same pattern as {@code LibIbverbs}.
  * <p>
  * The {@link CallState} passed to each call holds that captured errno; it belongs to one thread.
  */
@@ -59,93 +60,67 @@ public final class Libc
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-    private static final IllegalCallerException ACCESS_DENIED;
-    private static final MethodHandle SOCKET;
-    private static final MethodHandle BIND;
-    private static final MethodHandle GETSOCKNAME;
-    private static final MethodHandle SETSOCKOPT;
-    private static final MethodHandle SENDTO;
-    private static final MethodHandle RECVFROM;
-    private static final MethodHandle POLL;
-    private static final MethodHandle CLOSE;
-    private static final MethodHandle OPEN;
-    private static final MethodHandle SETNS;
-    private static final MethodHandle EVENTFD;
-    private static final MethodHandle READ;
-    private static final MethodHandle WRITE;
+    /** Why native access is denied (then every handle below is null), or null. */
+    private static final IllegalCallerException ACCESS_DENIED = probeAccess();
+
+    private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle GETSOCKNAME =
+        downcall("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle SETSOCKOPT =
+        downcall("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SENDTO =
+        downcall("sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RECVFROM =
+        downcall("recvfrom", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    /** open(2) is variadic: the mode argument is absent, so no variadic argument is passed. */
+    private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle EVENTFD = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     /** {@code int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **res)}. */
-    private static final MethodHandle GETADDRINFO;
+    private static final MethodHandle GETADDRINFO =
+        downcall("getaddrinfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     /** {@code void freeaddrinfo(struct addrinfo *res)}: sets no errno. */
-    private static final MethodHandle FREEADDRINFO;
+    private static final MethodHandle FREEADDRINFO = downcallWithoutErrno("freeaddrinfo", FunctionDescriptor.ofVoid(ADDRESS));
     /** {@code const char *gai_strerror(int errcode)}: sets no errno. */
-    private static final MethodHandle GAI_STRERROR;
+    private static final MethodHandle GAI_STRERROR =
+        downcallWithoutErrno("gai_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     /** {@code char *if_indextoname(unsigned ifindex, char *ifname)}: NULL and errno ENXIO for no such interface. */
-    private static final MethodHandle IF_INDEXTONAME;
+    private static final MethodHandle IF_INDEXTONAME =
+        downcall("if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
     /**
      * {@code const char *strerrordesc_np(int errnum)}: glibc 2.32+ only, so {@code null} without the
      * symbol; sets no errno and returns NULL for an unknown value.
      */
-    private static final MethodHandle STRERRORDESC_NP;
+    private static final MethodHandle STRERRORDESC_NP = ACCESS_DENIED != null ? null :
+        Linker.nativeLinker().defaultLookup().find("strerrordesc_np")
+            .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
+                ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, JAVA_BYTE)), JAVA_INT)))
+            .orElse(null);
 
-    static
+    /** A downcall returning an int (a descriptor, a count or a status), given the errno capture segment. */
+    @FunctionalInterface
+    private interface IntCall
     {
-        IllegalCallerException denied = null;
-        MethodHandle socket = null, bind = null, getsockname = null, setsockopt = null, sendto = null,
-            recvfrom = null, poll = null, close = null, open = null, setns = null, eventfd = null, read = null,
-            write = null, getaddrinfo = null, freeaddrinfo = null, gaiStrerror = null, ifIndexToName = null,
-            strerrordescNp = null;
-        try
-        {
-            socket = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-            bind = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-            getsockname = downcall("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-            setsockopt = downcall("setsockopt",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-            sendto = downcall("sendto",
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-            recvfrom = downcall("recvfrom",
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
-            poll = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-            close = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-            // open(2) is variadic: the mode argument is absent, so no variadic argument is passed.
-            open = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            setns = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-            eventfd = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-            read = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-            write = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-            getaddrinfo = downcall("getaddrinfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
-            freeaddrinfo = Linker.nativeLinker().downcallHandle(symbol("freeaddrinfo"), FunctionDescriptor.ofVoid(ADDRESS));
-            gaiStrerror = Linker.nativeLinker().downcallHandle(symbol("gai_strerror"),
-                FunctionDescriptor.of(ADDRESS, JAVA_INT));
-            ifIndexToName = downcall("if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
-            strerrordescNp = Linker.nativeLinker().defaultLookup().find("strerrordesc_np")
-                .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
-                    ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, JAVA_BYTE)), JAVA_INT)))
-                .orElse(null);
-        }
-        catch (final IllegalCallerException ex)
-        {
-            denied = ex;
-        }
-        ACCESS_DENIED = denied;
-        SOCKET = socket;
-        BIND = bind;
-        GETSOCKNAME = getsockname;
-        SETSOCKOPT = setsockopt;
-        SENDTO = sendto;
-        RECVFROM = recvfrom;
-        POLL = poll;
-        CLOSE = close;
-        OPEN = open;
-        SETNS = setns;
-        EVENTFD = eventfd;
-        READ = read;
-        WRITE = write;
-        GETADDRINFO = getaddrinfo;
-        FREEADDRINFO = freeaddrinfo;
-        GAI_STRERROR = gaiStrerror;
-        IF_INDEXTONAME = ifIndexToName;
-        STRERRORDESC_NP = strerrordescNp;
+        int invoke(MemorySegment errnoState) throws Throwable;
+    }
+
+    /** A downcall returning a long ({@code ssize_t}), given the errno capture segment. */
+    @FunctionalInterface
+    private interface LongCall
+    {
+        long invoke(MemorySegment errnoState) throws Throwable;
+    }
+
+    /** A downcall returning a pointer, given the errno capture segment (unused by calls that set no errno). */
+    @FunctionalInterface
+    private interface PointerCall
+    {
+        MemorySegment invoke(MemorySegment errnoState) throws Throwable;
     }
 
     private Libc()
@@ -171,31 +146,14 @@ public final class Libc
     public static int socket(final CallState state, final int domain, final int type, final int protocol)
         throws NativeCallException
     {
-        final int fd;
-        try
-        {
-            fd = (int)handle(SOCKET, "socket").invokeExact(state.segment, domain, type, protocol);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("socket", t);
-        }
+        final int fd = callInt("socket", state, errno -> (int)SOCKET.invokeExact(errno, domain, type, protocol));
         return check("socket(domain " + domain + ", type " + type + ", protocol " + protocol + ")", fd, state);
     }
 
     public static void bind(final CallState state, final int fd, final MemorySegment address, final int length)
         throws NativeCallException
     {
-        final int rc;
-        try
-        {
-            rc = (int)handle(BIND, "bind").invokeExact(state.segment, fd, address, length);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("bind", t);
-        }
-        check("bind", rc, state);
+        check("bind", callInt("bind", state, errno -> (int)BIND.invokeExact(errno, fd, address, length)), state);
     }
 
     /** Fills {@code address} (with {@code lengthInOut} holding its capacity as an int). */
@@ -203,52 +161,25 @@ public final class Libc
         final CallState state, final int fd, final MemorySegment address, final MemorySegment lengthInOut)
         throws NativeCallException
     {
-        final int rc;
-        try
-        {
-            rc = (int)handle(GETSOCKNAME, "getsockname").invokeExact(state.segment, fd, address, lengthInOut);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("getsockname", t);
-        }
-        check("getsockname", rc, state);
+        check("getsockname", callInt("getsockname", state,
+            errno -> (int)GETSOCKNAME.invokeExact(errno, fd, address, lengthInOut)), state);
     }
 
     public static void setsockopt(
         final CallState state, final int fd, final int level, final int option, final String optionName,
         final MemorySegment value, final int length) throws NativeCallException
     {
-        final int rc;
-        try
-        {
-            rc = (int)handle(SETSOCKOPT, "setsockopt").invokeExact(state.segment, fd, level, option, value, length);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("setsockopt", t);
-        }
-        check("setsockopt(" + optionName + ")", rc, state);
+        check("setsockopt(" + optionName + ")", callInt("setsockopt", state,
+            errno -> (int)SETSOCKOPT.invokeExact(errno, fd, level, option, value, length)), state);
     }
 
     public static long sendto(
         final CallState state, final int fd, final MemorySegment buffer, final long length, final int flags,
         final MemorySegment address, final int addressLength, final String what) throws NativeCallException
     {
-        final long sent;
-        try
-        {
-            sent = (long)handle(SENDTO, "sendto").invokeExact(state.segment, fd, buffer, length, flags, address, addressLength);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("sendto", t);
-        }
-        if (sent < 0)
-        {
-            throw new NativeCallException("sendto(" + what + ")", state.errno());
-        }
-        return sent;
+        final long sent = callLong("sendto", state,
+            errno -> (long)SENDTO.invokeExact(errno, fd, buffer, length, flags, address, addressLength));
+        return check("sendto(" + what + ")", sent, state);
     }
 
     /**
@@ -259,156 +190,77 @@ public final class Libc
         final CallState state, final int fd, final MemorySegment buffer, final long length, final int flags,
         final String what) throws NativeCallException
     {
+        final LongCall call = errno -> (long)RECVFROM.invokeExact(
+            errno, fd, buffer, length, flags, MemorySegment.NULL, MemorySegment.NULL);
         long received;
-        try
+        do
         {
-            do
-            {
-                received = (long)handle(RECVFROM, "recvfrom").invokeExact(
-                    state.segment, fd, buffer, length, flags, MemorySegment.NULL, MemorySegment.NULL);
-            }
-            while (received < 0 && state.errno() == Errno.EINTR);
+            received = callLong("recvfrom", state, call);
         }
-        catch (final Throwable t)
+        while (received < 0 && state.errno() == Errno.EINTR);
+        if (received < 0 && state.errno() == Errno.EAGAIN && (flags & MSG_DONTWAIT) != 0)
         {
-            throw unexpected("recvfrom", t);
+            return -1;
         }
-        if (received < 0)
-        {
-            if (state.errno() == Errno.EAGAIN && (flags & MSG_DONTWAIT) != 0)
-            {
-                return -1;
-            }
-            throw new NativeCallException("recvfrom(" + what + ")", state.errno());
-        }
-        return received;
+        return check("recvfrom(" + what + ")", received, state);
     }
 
     /** Returns the number of ready descriptors, 0 on timeout; EINTR counts as 0 ready. */
     public static int poll(final CallState state, final MemorySegment pollfds, final int count, final int timeoutMs)
         throws NativeCallException
     {
-        final int ready;
-        try
+        final int ready = callInt("poll", state, errno -> (int)POLL.invokeExact(errno, pollfds, (long)count, timeoutMs));
+        if (ready < 0 && state.errno() == Errno.EINTR)
         {
-            ready = (int)handle(POLL, "poll").invokeExact(state.segment, pollfds, (long)count, timeoutMs);
+            return 0;
         }
-        catch (final Throwable t)
-        {
-            throw unexpected("poll", t);
-        }
-        if (ready < 0)
-        {
-            if (state.errno() == Errno.EINTR)
-            {
-                return 0;
-            }
-            throw new NativeCallException("poll", state.errno());
-        }
-        return ready;
+        return check("poll", ready, state);
     }
 
     public static void close(final CallState state, final int fd) throws NativeCallException
     {
-        final int rc;
-        try
-        {
-            rc = (int)handle(CLOSE, "close").invokeExact(state.segment, fd);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("close", t);
-        }
-        check("close(" + fd + ")", rc, state);
+        check("close(" + fd + ")", callInt("close", state, errno -> (int)CLOSE.invokeExact(errno, fd)), state);
     }
 
     public static int open(final CallState state, final MemorySegment path, final String pathText, final int flags)
         throws NativeCallException
     {
-        final int fd;
-        try
-        {
-            fd = (int)handle(OPEN, "open").invokeExact(state.segment, path, flags);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("open", t);
-        }
-        return check("open(" + pathText + ")", fd, state);
+        return check("open(" + pathText + ")", callInt("open", state, errno -> (int)OPEN.invokeExact(errno, path, flags)),
+            state);
     }
 
     /** Moves the calling thread (only) into the namespace that {@code fd} refers to. */
     public static void setns(final CallState state, final int fd, final int namespaceType, final String what)
         throws NativeCallException
     {
-        final int rc;
-        try
-        {
-            rc = (int)handle(SETNS, "setns").invokeExact(state.segment, fd, namespaceType);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("setns", t);
-        }
-        check("setns(" + what + ")", rc, state);
+        check("setns(" + what + ")", callInt("setns", state, errno -> (int)SETNS.invokeExact(errno, fd, namespaceType)),
+            state);
     }
 
     public static int eventfd(final CallState state, final int initialValue, final int flags)
         throws NativeCallException
     {
-        final int fd;
-        try
-        {
-            fd = (int)handle(EVENTFD, "eventfd").invokeExact(state.segment, initialValue, flags);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("eventfd", t);
-        }
-        return check("eventfd", fd, state);
+        return check("eventfd", callInt("eventfd", state, errno -> (int)EVENTFD.invokeExact(errno, initialValue, flags)),
+            state);
     }
 
     /** Returns bytes read, or -1 on EAGAIN (non-blocking descriptors only). */
     public static long read(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        final long count;
-        try
+        final long count = callLong("read", state, errno -> (long)READ.invokeExact(errno, fd, buffer, length));
+        if (count < 0 && state.errno() == Errno.EAGAIN)
         {
-            count = (long)handle(READ, "read").invokeExact(state.segment, fd, buffer, length);
+            return -1;
         }
-        catch (final Throwable t)
-        {
-            throw unexpected("read", t);
-        }
-        if (count < 0)
-        {
-            if (state.errno() == Errno.EAGAIN)
-            {
-                return -1;
-            }
-            throw new NativeCallException("read(" + what + ")", state.errno());
-        }
-        return count;
+        return check("read(" + what + ")", count, state);
     }
 
     public static long write(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        final long count;
-        try
-        {
-            count = (long)handle(WRITE, "write").invokeExact(state.segment, fd, buffer, length);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("write", t);
-        }
-        if (count < 0)
-        {
-            throw new NativeCallException("write(" + what + ")", state.errno());
-        }
-        return count;
+        return check("write(" + what + ")", callLong("write", state,
+            errno -> (long)WRITE.invokeExact(errno, fd, buffer, length)), state);
     }
 
     /**
@@ -420,40 +272,23 @@ public final class Libc
         final CallState state, final MemorySegment node, final MemorySegment service, final MemorySegment hints,
         final MemorySegment result)
     {
-        try
-        {
-            return (int)handle(GETADDRINFO, "getaddrinfo").invokeExact(state.segment, node, service, hints, result);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("getaddrinfo", t);
-        }
+        return callInt("getaddrinfo", state, errno -> (int)GETADDRINFO.invokeExact(errno, node, service, hints, result));
     }
 
     public static void freeaddrinfo(final MemorySegment list)
     {
-        try
+        callPointer("freeaddrinfo", null, ignored ->
         {
-            handle(FREEADDRINFO, "freeaddrinfo").invokeExact(list);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("freeaddrinfo", t);
-        }
+            FREEADDRINFO.invokeExact(list);
+            return MemorySegment.NULL;
+        });
     }
 
     /** glibc's text for an {@code EAI_*} code, so the CLI prints what C programs print. */
     public static String gaiStrerror(final int code)
     {
-        final MemorySegment text;
-        try
-        {
-            text = (MemorySegment)handle(GAI_STRERROR, "gai_strerror").invokeExact(code);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("gai_strerror", t);
-        }
+        final MemorySegment text = callPointer("gai_strerror", null,
+            ignored -> (MemorySegment)GAI_STRERROR.invokeExact(code));
         return text.reinterpret(Long.MAX_VALUE).getString(0);
     }
 
@@ -470,15 +305,8 @@ public final class Libc
             throw new IllegalArgumentException("if_indextoname: buffer of " + buffer.byteSize() +
                 " bytes is smaller than IF_NAMESIZE (" + IF_NAMESIZE + ")");
         }
-        final MemorySegment name;
-        try
-        {
-            name = (MemorySegment)handle(IF_INDEXTONAME, "if_indextoname").invokeExact(state.segment, ifindex, buffer);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("if_indextoname", t);
-        }
+        final MemorySegment name = callPointer("if_indextoname", state,
+            errno -> (MemorySegment)IF_INDEXTONAME.invokeExact(errno, ifindex, buffer));
         if (name.address() == 0)
         {
             if (state.errno() == Errno.ENXIO)
@@ -497,22 +325,57 @@ public final class Libc
      */
     public static String strerrordesc(final int errno)
     {
-        if (ACCESS_DENIED != null || STRERRORDESC_NP == null)
+        if (STRERRORDESC_NP == null)
         {
             return null;
         }
-        final MemorySegment text;
-        try
-        {
-            text = (MemorySegment)STRERRORDESC_NP.invokeExact(errno);
-        }
-        catch (final Throwable t)
-        {
-            throw unexpected("strerrordesc_np", t);
-        }
+        final MemorySegment text = callPointer("strerrordesc_np", null,
+            ignored -> (MemorySegment)STRERRORDESC_NP.invokeExact(errno));
         return text.equals(MemorySegment.NULL) ? null : text.getString(0);
     }
 
+    /** Runs {@code call} with {@code state}'s capture segment; its raw result, whatever it is. */
+    private static int callInt(final String name, final CallState state, final IntCall call)
+    {
+        requireAccess(name);
+        try
+        {
+            return call.invoke(state.segment);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected(name, t);
+        }
+    }
+
+    private static long callLong(final String name, final CallState state, final LongCall call)
+    {
+        requireAccess(name);
+        try
+        {
+            return call.invoke(state.segment);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected(name, t);
+        }
+    }
+
+    /** As {@link #callInt}; {@code state} may be null for the calls that set no errno. */
+    private static MemorySegment callPointer(final String name, final CallState state, final PointerCall call)
+    {
+        requireAccess(name);
+        try
+        {
+            return call.invoke(state == null ? null : state.segment);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected(name, t);
+        }
+    }
+
+    /** {@code rc}, or the call's errno as a {@link NativeCallException} naming {@code call} when it is negative. */
     private static int check(final String call, final int rc, final CallState state) throws NativeCallException
     {
         if (rc < 0)
@@ -522,14 +385,22 @@ public final class Libc
         return rc;
     }
 
-    private static MethodHandle handle(final MethodHandle handle, final String call)
+    private static long check(final String call, final long count, final CallState state) throws NativeCallException
+    {
+        if (count < 0)
+        {
+            throw new NativeCallException(call, state.errno());
+        }
+        return count;
+    }
+
+    private static void requireAccess(final String call)
     {
         if (ACCESS_DENIED != null)
         {
             throw new IllegalStateException("native access to libc (" + call + ") is denied: start the JVM with " +
                 "--enable-native-access=ALL-UNNAMED (the rdmacm launcher and jar manifest do)", ACCESS_DENIED);
         }
-        return handle;
     }
 
     private static IllegalStateException unexpected(final String call, final Throwable t)
@@ -545,9 +416,31 @@ public final class Libc
         return new IllegalStateException("downcall " + call + " threw " + t, t);
     }
 
+    /** The reason native access is denied to this class, found by linking one function; null when it is not. */
+    private static IllegalCallerException probeAccess()
+    {
+        try
+        {
+            Linker.nativeLinker().downcallHandle(symbol("close"), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+            return null;
+        }
+        catch (final IllegalCallerException ex)
+        {
+            return ex;
+        }
+    }
+
+    /** A downcall that captures errno; null when native access is denied. */
     private static MethodHandle downcall(final String name, final FunctionDescriptor descriptor)
     {
-        return Linker.nativeLinker().downcallHandle(symbol(name), descriptor, Linker.Option.captureCallState("errno"));
+        return ACCESS_DENIED != null ? null :
+            Linker.nativeLinker().downcallHandle(symbol(name), descriptor, Linker.Option.captureCallState("errno"));
+    }
+
+    /** A downcall of a function that sets no errno; null when native access is denied. */
+    private static MethodHandle downcallWithoutErrno(final String name, final FunctionDescriptor descriptor)
+    {
+        return ACCESS_DENIED != null ? null : Linker.nativeLinker().downcallHandle(symbol(name), descriptor);
     }
 
     private static MemorySegment symbol(final String name)

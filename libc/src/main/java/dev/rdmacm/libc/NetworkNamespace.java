@@ -1,6 +1,5 @@
 package dev.rdmacm.libc;
 
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

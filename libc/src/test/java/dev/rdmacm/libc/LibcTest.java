@@ -1,6 +1,5 @@
 package dev.rdmacm.libc;
 
-
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.rdmacm.netlink;
 
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.libc.NativeCallException;
-import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -90,7 +90,7 @@ public final class NetlinkSocket implements AutoCloseable
             fd = Libc.socket(callState, Libc.AF_NETLINK, Libc.SOCK_RAW | Libc.SOCK_CLOEXEC, NETLINK_ROUTE);
             return new NetlinkSocket(arena, callState, fd);
         }
-        catch (final NativeCallException | RuntimeException ex)
+        catch (final RuntimeException ex)
         {
             if (fd >= 0)
             {

@@ -1,7 +1,8 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.netlink.HardwareAddress;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -25,7 +26,8 @@ import java.util.List;
  * @param destinationHardwareAddress the neighbour's address (RoCE: the DMAC; IPoIB: QPN + GID); empty for IFF_NOARP.
  * @param sgid                       the source GID.
  * @param dgid                       the destination GID.
- * @param pkey                       the P_Key (IPoIB: from the broadcast address; RoCE: 0xffff).
+ * @param pkey                       the P_Key (IPoIB: from the broadcast address; RoCE: 0, as ib_addr_get_pkey
+ *                                   reads an Ethernet broadcast address; the path's 0xffff comes with the route).
  * @param binding                    the device, port and GID index the source is bound to.
  * @param steps                      what was done, with timestamps.
  */
@@ -44,7 +46,7 @@ public record AddressResolution(
     byte[] destinationHardwareAddress,
     Gid sgid,
     Gid dgid,
-    int pkey,
+    PKey pkey,
     RdmaPortBinding binding,
     List<ResolutionStep> steps)
 {

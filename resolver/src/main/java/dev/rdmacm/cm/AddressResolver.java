@@ -1,15 +1,15 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.libc.ProcFile;
 import dev.rdmacm.netlink.InterfaceAddress;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
-import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.verbs.GidType;
 
 import java.io.IOException;
@@ -71,7 +71,7 @@ final class AddressResolver implements AddressRules
         {
             owner = rtnetlink.findLocalAddress(source, scope);
         }
-        catch (final IOException ex)
+        catch (final IOException | ErrnoException ex)
         {
             throw failure(ex);
         }
@@ -118,7 +118,7 @@ final class AddressResolver implements AddressRules
         {
             route = rtnetlink.route(destination, p.source, p.boundIfindex);
         }
-        catch (final IOException ex)
+        catch (final IOException | ErrnoException ex)
         {
             trace(p, "route", start, ex);
             throw failure(ex);
@@ -142,7 +142,7 @@ final class AddressResolver implements AddressRules
             {
                 owner = rtnetlink.findLocalAddress(destination, 0);
             }
-            catch (final IOException ex)
+            catch (final IOException | ErrnoException ex)
             {
                 throw failure(ex);
             }
@@ -189,7 +189,7 @@ final class AddressResolver implements AddressRules
         {
             neighbour = rtnetlink.neighbour(ifindex, nextHop);
         }
-        catch (final IOException ex)
+        catch (final IOException | ErrnoException ex)
         {
             throw failure(ex);
         }
@@ -213,7 +213,7 @@ final class AddressResolver implements AddressRules
         {
             how = trigger.trigger(ifindex, nextHop);
         }
-        catch (final IOException ex)
+        catch (final IOException | ErrnoException ex)
         {
             throw failure(ex);
         }
@@ -263,7 +263,7 @@ final class AddressResolver implements AddressRules
         final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name());
         return new AddressResolution(source, p.destination, false, netdev.ifindex(), netdev.name(), netdev.type(),
             p.route.gateway(), networkType, hopLimit, netdev.address(), netdev.broadcastAddress(), dstHw,
-            sgid, dgid, pkey, binding, p.trace.steps());
+            sgid, dgid, PKey.of(pkey), binding, p.trace.steps());
     }
 
     private AddressResolution completeLoopback(final PendingResolution p, final long start) throws ResolutionFailure
@@ -311,7 +311,7 @@ final class AddressResolver implements AddressRules
         {
             return rtnetlink.link(ifindex);
         }
-        catch (final IOException ex)
+        catch (final IOException | ErrnoException ex)
         {
             throw failure(ex);
         }
@@ -379,20 +379,17 @@ final class AddressResolver implements AddressRules
         }
     }
 
-    private static void trace(final PendingResolution p, final String step, final long start, final IOException ex)
+    private static void trace(final PendingResolution p, final String step, final long start, final Exception ex)
     {
         p.trace.record(step, start, ex.getMessage());
     }
 
-    static ResolutionFailure failure(final IOException ex)
+    /** A netlink or libc failure keeps its errno; any other I/O failure is EIO. */
+    static ResolutionFailure failure(final Exception ex)
     {
-        if (ex instanceof NetlinkException n)
+        if (ex instanceof ErrnoException e)
         {
-            return new ResolutionFailure(n.errno(), n.getMessage());
-        }
-        if (ex instanceof NativeCallException n)
-        {
-            return new ResolutionFailure(n.errno(), n.getMessage());
+            return new ResolutionFailure(e.errno(), e.getMessage());
         }
         return new ResolutionFailure(Errno.EIO, ex.toString());
     }

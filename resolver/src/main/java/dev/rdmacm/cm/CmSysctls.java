@@ -1,6 +1,5 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.libc.ProcFile;
 
@@ -53,7 +52,7 @@ record CmSysctls(int low, int high, boolean bindV6Only)
                 NetworkNamespace.enter(namespace);
                 range.complete(read());
             }
-            catch (final NativeCallException | RuntimeException ex)
+            catch (final RuntimeException ex)
             {
                 range.complete(KERNEL_DEFAULT);
             }

@@ -1,5 +1,6 @@
 package dev.rdmacm.cm;
 
+import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -9,6 +10,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EventChannel implements AutoCloseable
 {
+    private static final Duration LONGEST_WAIT = Duration.ofNanos(Long.MAX_VALUE);
+
     private final LinkedBlockingQueue<CmEvent> events = new LinkedBlockingQueue<>();
     private volatile boolean closed;
 
@@ -22,10 +25,14 @@ public final class EventChannel implements AutoCloseable
         return events.take();
     }
 
-    /** Waits at most {@code timeout}; null when none arrived. */
-    public CmEvent getEvent(final long timeout, final TimeUnit unit) throws InterruptedException
+    /**
+     * Waits at most {@code timeout} (to the nanosecond; zero or negative does not wait, one beyond
+     * {@code Long.MAX_VALUE} ns waits as long as that); null when none arrived.
+     */
+    public CmEvent getEvent(final Duration timeout) throws InterruptedException
     {
-        return events.poll(timeout, unit);
+        final long nanos = timeout.compareTo(LONGEST_WAIT) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
+        return events.poll(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** The next event if one is queued (a non-blocking channel), else null. */

@@ -1,7 +1,7 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.netlink.LinkMessage;
+import dev.rdmacm.protocol.Gid;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;

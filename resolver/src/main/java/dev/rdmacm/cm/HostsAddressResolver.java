@@ -1,9 +1,9 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.acm.HostsFile;
-import dev.rdmacm.netlink.LinkMessage;
-import dev.rdmacm.libc.Errno;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -111,7 +111,7 @@ final class HostsAddressResolver implements AddressRules
             p.effectiveSource;
         p.trace.record("gid match", start, localPort + (loopback ? " (loopback: DGID = SGID)" : ""));
         final byte[] broadcast = ipoibAddress(IPOIB_BROADCAST_QPN, new Gid(0xff12_401b_0000_0000L |
-            ((long)localPort.pkey() << 16), 0x0000_0000_ffff_ffffL));
+            ((long)localPort.pkey().value() << 16), 0x0000_0000_ffff_ffffL));
         return new AddressResolution(source, p.destination, loopback, 0, null, LinkMessage.ARPHRD_INFINIBAND, null,
             NetworkType.IB, 0, ipoibAddress(0, sgid), broadcast,
             loopback ? new byte[0] : p.destinationHardwareAddress, sgid, dgid, localPort.pkey(), localPort,

@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.verbs.GidType;
 
@@ -20,6 +21,6 @@ public record HostsNeighbours(HostsFile hosts, RdmaPortBinding localPort)
     /** A port of an InfiniBand fabric known by its GID, e.g. the ibsim node the SA client attached as. */
     public static RdmaPortBinding infinibandPort(final String device, final int port, final Gid gid)
     {
-        return new RdmaPortBinding(device, port, 0, gid, GidType.IB, null, DEFAULT_PKEY);
+        return new RdmaPortBinding(device, port, 0, gid, GidType.IB, null, PKey.of(DEFAULT_PKEY));
     }
 }

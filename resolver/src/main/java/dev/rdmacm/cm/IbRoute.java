@@ -1,8 +1,8 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.PathRecord;
-import dev.rdmacm.libc.Errno;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;

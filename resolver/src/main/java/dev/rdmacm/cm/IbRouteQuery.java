@@ -31,15 +31,16 @@ final class IbRouteQuery
         {
             throw new IllegalArgumentException("ToS " + tos + " out of range 0..255");
         }
-        return new PathQuery(dgid, sgid, 0, 0, pKey, serviceId, null, tos, null, NUMB_PATH, true, false);
+        return PathQuery.builder().sgid(sgid).dgid(dgid).pKey(pKey).serviceId(serviceId).qosClass(tos)
+            .numbPath(NUMB_PATH).reversible(true).build();
     }
 
     /** IPv6: the traffic class is {@code (u8)(be32_to_cpu(src.sin6_flowinfo) >> 20)}. */
     public static PathQuery ipv6(
         final Gid sgid, final Gid dgid, final int pKey, final long serviceId, final int sourceFlowinfo)
     {
-        return new PathQuery(dgid, sgid, 0, 0, pKey, serviceId, trafficClass(sourceFlowinfo), null, null, NUMB_PATH,
-            true, false);
+        return PathQuery.builder().sgid(sgid).dgid(dgid).pKey(pKey).serviceId(serviceId)
+            .tClass(trafficClass(sourceFlowinfo)).numbPath(NUMB_PATH).reversible(true).build();
     }
 
     /** AF_IB: the traffic class is {@code (u8)(be32_to_cpu(src.sib_flowinfo) >> 20)}, the Service ID the destination's {@code sib_sid}. */

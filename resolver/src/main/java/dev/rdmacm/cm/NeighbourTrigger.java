@@ -1,10 +1,10 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.netlink.NetlinkException;
-import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.libc.NativeCallException;
-import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.NetlinkException;
+import dev.rdmacm.netlink.Rtnetlink;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,8 +1,8 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Route;
-import org.agrona.DeadlineTimerWheel;
 
 import java.net.InetAddress;
 import java.util.concurrent.CompletableFuture;
@@ -13,11 +13,28 @@ import java.util.concurrent.CompletableFuture;
  */
 final class PendingResolution
 {
+    /** Its life on the event loop; every change goes through {@code ResolverAgent.transition}. */
+    enum State
+    {
+        /** Handed to the loop; not yet attempted. */
+        SUBMITTED,
+        /** The neighbour is not valid yet: re-run on its netlink event, its link going away, or the deadline. */
+        WAITING_FOR_NEIGHBOUR,
+        /** ADDR_RESOLVED. */
+        RESOLVED,
+        /** Returned by the call, or ADDR_ERROR. */
+        FAILED,
+        /** The id was destroyed while it waited: no event. */
+        CANCELLED
+    }
+
     final RdmaCmId id;
     final InetAddress destination;
     /** A concrete source to bind first (the id was IDLE), else null. */
     final InetAddress sourceToBind;
     final long timeoutNanos;
+    /** When the call was made, on the loop's clock: the deadline runs from here. */
+    final long startNanos;
     final ResolutionTrace trace;
     /** Completes when the call's synchronous part is over (errors returned by the call end it exceptionally). */
     final CompletableFuture<Void> accepted = new CompletableFuture<>();
@@ -32,7 +49,8 @@ final class PendingResolution
     RdmaPortBinding binding;
 
     long deadlineNanos;
-    long timerId = DeadlineTimerWheel.NULL_DEADLINE;
+    long timerId = DeadlineTimers.NULL_TIMER;
+    State state = State.SUBMITTED;
     boolean synchronousPhase = true;
 
     Route route;
@@ -45,7 +63,7 @@ final class PendingResolution
 
     PendingResolution(
         final RdmaCmId id, final InetAddress sourceToBind, final InetAddress source, final int boundIfindex,
-        final RdmaPortBinding binding, final InetAddress destination, final long timeoutNanos,
+        final RdmaPortBinding binding, final InetAddress destination, final long timeoutNanos, final long startNanos,
         final CompletableFuture<AddressResolution> completion)
     {
         this.id = id;
@@ -55,6 +73,7 @@ final class PendingResolution
         this.binding = binding;
         this.destination = destination;
         this.timeoutNanos = timeoutNanos;
+        this.startNanos = startNanos;
         this.trace = new ResolutionTrace(System.nanoTime());
         this.completion = completion;
     }

@@ -22,6 +22,9 @@ final class PendingRoute
     final Integer ackTimeout;
     final int timeoutMs;
     final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+    /** Completes when the call's own part is over; exceptionally with the error the call returns. */
+    final CompletableFuture<Void> accepted = new CompletableFuture<>();
+    /** Completes with the event's outcome (or, exceptionally, with the call's error). */
     final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
 
     PendingRoute(

@@ -3,6 +3,8 @@ package dev.rdmacm.cm;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.libc.ProcessCapabilities;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.sa.SaClient;
@@ -12,6 +14,7 @@ import org.agrona.concurrent.AgentTerminationException;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,12 +25,16 @@ import java.util.function.Consumer;
 /**
  * The entry point, what librdmacm's global state is: one event-loop thread that resolves the
  * addresses of all ids created here, in the network namespace given (or the caller's).
+ * <p>
+ * Ownership: an RdmaCm closes what it opened and never what it was given. The {@link SaClient} of
+ * {@link Options#sa} belongs to the caller, who closes it after the RdmaCm (a try-with-resources
+ * that opens the client first does that).
  * <pre>{@code
  * try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().gids(directory));
  *      EventChannel channel = cm.createEventChannel())
  * {
  *     RdmaCmId id = cm.createId(channel);
- *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), 2000);
+ *     id.resolveAddr(null, InetAddress.getByName("10.1.0.2"), Duration.ofMillis(2000));
  *     CmEvent event = channel.getEvent();   // ADDR_RESOLVED or ADDR_ERROR
  *     event.ack();
  * }
@@ -88,7 +95,11 @@ public final class RdmaCm implements AutoCloseable
             return new Options(networkNamespace, gids, trigger, listener, neighbours, sa, kernelProfile);
         }
 
-        /** Ask InfiniBand routes of {@code client}'s SA; the caller keeps ownership of the client. */
+        /**
+         * Ask InfiniBand routes of {@code client}'s SA. The caller keeps ownership: {@link RdmaCm#close()}
+         * never closes it, so one client may serve several RdmaCm instances, one after another or at once,
+         * and must be closed by the caller after the last of them.
+         */
         public Options sa(final SaClient client)
         {
             return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client, kernelProfile);
@@ -110,12 +121,13 @@ public final class RdmaCm implements AutoCloseable
     private final CmSysctls sysctls;
     private boolean closed;
 
-    private RdmaCm(final Options options) throws NativeCallException
+    private RdmaCm(final Options options, final NanoClock clock,
+        final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws NativeCallException
     {
         this.options = options;
         this.sysctls = CmSysctls.of(options.networkNamespace());
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
-            options.hostsNeighbours());
+            options.hostsNeighbours(), clock, resolutions);
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
@@ -134,10 +146,21 @@ public final class RdmaCm implements AutoCloseable
      */
     public static RdmaCm open(final Options options) throws RdmaCmException
     {
+        return open(options, NanoClock.SYSTEM, TransitionListener.none());
+    }
+
+    /**
+     * As {@link #open(Options)}, with resolution deadlines measured on {@code clock} and every pending
+     * resolution's state change traced: for tests, which move the clock themselves (and then call
+     * {@link #wakeUp()} so that the loop looks at its deadlines again).
+     */
+    static RdmaCm open(final Options options, final NanoClock clock,
+        final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws RdmaCmException
+    {
         final RdmaCm cm;
         try
         {
-            cm = new RdmaCm(options);
+            cm = new RdmaCm(options, clock, resolutions);
         }
         catch (final NativeCallException ex)
         {
@@ -255,6 +278,18 @@ public final class RdmaCm implements AutoCloseable
         return options.listener();
     }
 
+    /** The clock the loop measures deadlines on; a call's deadline starts at its reading. */
+    NanoClock clock()
+    {
+        return agent.clock();
+    }
+
+    /** Any thread: the loop looks at its deadlines again, as after its clock was moved. */
+    void wakeUp()
+    {
+        agent.wake();
+    }
+
     /**
      * Refuses a blocking call made on the event loop itself (e.g. from a future's callback), which would
      * wait for work only that thread can do.
@@ -285,7 +320,12 @@ public final class RdmaCm implements AutoCloseable
         }
     }
 
-    /** Stops the loop; resolutions still waiting end with ADDR_ERROR (EINTR). */
+    /**
+     * Stops the loop; resolutions still waiting end with ADDR_ERROR (EINTR). It closes what this RdmaCm
+     * opened itself (the loop thread, its netlink sockets and eventfd) and nothing it was given: the
+     * {@link Options#sa SaClient} of the options stays open, as do the event channels, which their
+     * {@code try} blocks close. Idempotent.
+     */
     @Override
     public void close()
     {

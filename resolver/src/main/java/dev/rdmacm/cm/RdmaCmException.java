@@ -1,16 +1,17 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
 
 /**
  * An RDMA CM operation failed with an errno, either returned by the call (as librdmacm returns -1 and
- * sets errno) or reported by an error event (status = -errno).
+ * sets errno) or reported by an error event (status = -errno). Unchecked, as every
+ * {@link ErrnoException} (its class comment says why); the methods that throw it declare it.
  */
-public final class RdmaCmException extends Exception
+public final class RdmaCmException extends ErrnoException
 {
     private static final long serialVersionUID = 1L;
 
-    private final int errno;
     private final boolean returnedByCall;
     private final transient ResolutionTrace trace;
 
@@ -24,8 +25,7 @@ public final class RdmaCmException extends Exception
         final ResolutionTrace trace)
     {
         super(operation + " failed: " + Errno.name(errno) + " (" + Errno.description(errno) + ")" +
-            (detail == null || detail.isEmpty() ? "" : ": " + detail));
-        this.errno = errno;
+            (detail == null || detail.isEmpty() ? "" : ": " + detail), errno);
         this.returnedByCall = returnedByCall;
         this.trace = trace;
     }
@@ -34,12 +34,6 @@ public final class RdmaCmException extends Exception
     public ResolutionTrace trace()
     {
         return trace;
-    }
-
-    /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
-    public int errno()
-    {
-        return errno;
     }
 
     /** True when the call itself failed (no event was produced); false for an error event. */

@@ -9,6 +9,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -25,6 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RdmaCmId implements AutoCloseable
 {
+    private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
+
     private final RdmaCm cm;
     private final EventChannel channel;
     private final long number;
@@ -144,8 +147,10 @@ public final class RdmaCmId implements AutoCloseable
      * makes the Service ID of the path query and, with the source port, the RoCE v2 flow label. A
      * source port of 0 (or no source) gets a random free one from the namespace's local port range,
      * as {@code cma_alloc_any_port} chooses it.
+     *
+     * @param timeout as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
      */
-    public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final int timeoutMs)
+    public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final Duration timeout)
         throws RdmaCmException
     {
         synchronized (this)
@@ -156,7 +161,7 @@ public final class RdmaCmId implements AutoCloseable
             }
             destinationPort = destination.getPort();
         }
-        resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(), timeoutMs);
+        resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(), timeout);
     }
 
     /**
@@ -165,29 +170,47 @@ public final class RdmaCmId implements AutoCloseable
      * with {@link RdmaCmException#returnedByCall()}; the outcome is a ROUTE_RESOLVED or ROUTE_ERROR
      * event (status -EINVAL for an SA error status, -ETIMEDOUT when the SA never answers). A
      * synchronous id waits for it and returns normally only on ROUTE_RESOLVED.
+     *
+     * @param timeout bounds the SA query with its retries; it is rounded up to whole milliseconds, as
+     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}), and must be
+     *                at least one.
+     * @throws RdmaCmException EINVAL for a timeout that is null, not positive or above
+     *                {@link Integer#MAX_VALUE} ms.
      */
-    public void resolveRoute(final int timeoutMs) throws RdmaCmException
+    public void resolveRoute(final Duration timeout) throws RdmaCmException
     {
-        final CompletableFuture<ResolvedRoute> completion = beginRoute(timeoutMs);
-        if (channel == null)
+        if (channel == null || !onInfiniband())
         {
-            try
+            // this call would wait for the loop: for the outcome, or for the RoCE path built there
+            cm.requireNotLoopThread("rdma_resolve_route");
+        }
+        final PendingRoute r = beginRoute(timeout);
+        try
+        {
+            // the call's own part: on RoCE the path is built on the loop, and its errors are the call's
+            await(r.accepted);
+            if (channel == null)
             {
-                await(completion);
+                await(r.completion);
             }
-            catch (final ResolutionFailure impossible)
-            {
-                throw new IllegalStateException(impossible);
-            }
+        }
+        catch (final ResolutionFailure impossible)
+        {
+            throw new IllegalStateException(impossible);
         }
     }
 
-    /** The same, without blocking: the future completes with the route or an {@link RdmaCmException}. */
-    public CompletableFuture<ResolvedRoute> resolveRouteAsync(final int timeoutMs)
+    /**
+     * The same, without blocking, from any thread, the event loop's included (a {@code thenCompose} on
+     * {@link #resolveAddrAsync}): the future completes with the route or an {@link RdmaCmException}
+     * (up-front errors included, {@link RdmaCmException#returnedByCall()} true). Events are still posted
+     * to the channel.
+     */
+    public CompletableFuture<ResolvedRoute> resolveRouteAsync(final Duration timeout)
     {
         try
         {
-            return beginRoute(timeoutMs);
+            return beginRoute(timeout).completion;
         }
         catch (final RdmaCmException ex)
         {
@@ -195,8 +218,14 @@ public final class RdmaCmId implements AutoCloseable
         }
     }
 
-    private CompletableFuture<ResolvedRoute> beginRoute(final int timeoutMs) throws RdmaCmException
+    /**
+     * Starts {@code rdma_resolve_route}; never waits. Up-front errors found here are thrown; the RoCE
+     * path is built on the event loop, which completes {@link PendingRoute#accepted} (exceptionally
+     * with the call's error) and then the route's outcome.
+     */
+    private PendingRoute beginRoute(final Duration timeout) throws RdmaCmException
     {
+        final int timeoutMs = timeoutMs("rdma_resolve_route", timeout);
         final PendingRoute r;
         synchronized (this)
         {
@@ -222,8 +251,9 @@ public final class RdmaCmId implements AutoCloseable
             {
                 throw routeCallFailed(r, Errno.ENOSYS, "no SA to ask for an InfiniBand path (RdmaCm.Options.sa)");
             }
+            r.accepted.complete(null);
             RouteResolver.queryInfiniband(sa, r).whenComplete((resolved, failure) -> routeFinished(r, resolved, failure));
-            return r.completion;
+            return r;
         }
         final CompletableFuture<ResolvedRoute> built = new CompletableFuture<>();
         try
@@ -234,18 +264,24 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw routeCallFailed(r, Errno.EINTR, closed.getMessage());
         }
-        final ResolvedRoute resolved;
-        try
+        // On the loop thread, once the path is built: nobody waits for it here.
+        built.whenComplete((resolved, failure) ->
         {
-            resolved = built.join();
-        }
-        catch (final CompletionException ex)
-        {
-            final Throwable cause = ex.getCause();
-            throw routeCallFailed(r, cause instanceof RouteException re ? re.errno() : Errno.EIO, cause.getMessage());
-        }
-        routeFinished(r, resolved, null);
-        return r.completion;
+            if (failure != null)
+            {
+                final Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                routeCallFailed(r, cause instanceof RouteException re ? re.errno() : Errno.EIO, cause.getMessage());
+                return;
+            }
+            routeFinished(r, resolved, null);
+            r.accepted.complete(null);
+        });
+        return r;
+    }
+
+    private synchronized boolean onInfiniband()
+    {
+        return resolution != null && resolution.binding().gidType() == GidType.IB;
     }
 
     /** A failure of the call itself: back to ADDR_RESOLVED, no event. */
@@ -261,6 +297,7 @@ public final class RdmaCmId implements AutoCloseable
         }
         final RdmaCmException ex = new RdmaCmException("rdma_resolve_route", errno, detail, true, r.trace);
         r.completion.completeExceptionally(ex);
+        r.accepted.completeExceptionally(ex);
         return ex;
     }
 
@@ -279,7 +316,7 @@ public final class RdmaCmId implements AutoCloseable
                 pendingRoute = null;
                 transition(CmIdState.ADDR_RESOLVED, "ROUTE_ERROR " + Errno.name(errno));
             }
-            deliver(new CmEvent(this, CmEventType.ROUTE_ERROR, -errno, r.resolution, cause.getMessage(), r.trace, null));
+            deliver(new CmEvent.RouteError(this, -errno, r.resolution, cause.getMessage(), r.trace));
             r.completion.completeExceptionally(
                 new RdmaCmException("rdma_resolve_route", errno, cause.getMessage(), false, r.trace));
             return;
@@ -294,7 +331,7 @@ public final class RdmaCmId implements AutoCloseable
             route = resolved;
             transition(CmIdState.ROUTE_RESOLVED, "ROUTE_RESOLVED " + r.resolution.destination().getHostAddress());
         }
-        deliver(new CmEvent(this, CmEventType.ROUTE_RESOLVED, 0, r.resolution, null, r.trace, resolved));
+        deliver(new CmEvent.RouteResolved(this, r.resolution, resolved, r.trace));
         r.completion.complete(resolved);
     }
 
@@ -385,7 +422,7 @@ public final class RdmaCmId implements AutoCloseable
         }
         catch (final ResolutionFailure failure)
         {
-            throw new RdmaCmException("rdma_bind_addr", failure.errno, failure.getMessage(), true);
+            throw new RdmaCmException("rdma_bind_addr", failure.errno(), failure.getMessage(), true);
         }
     }
 
@@ -395,14 +432,16 @@ public final class RdmaCmId implements AutoCloseable
      * the rest arrive as an ADDR_RESOLVED or ADDR_ERROR event on the channel. A synchronous id (no
      * channel) waits for that event and returns normally only on ADDR_RESOLVED.
      *
-     * @param source    null or a wildcard to let the route choose; ignored when the id is already bound.
-     * @param timeoutMs bounds only the wait for the neighbour (ARP/ND).
+     * @param source  null or a wildcard to let the route choose; ignored when the id is already bound.
+     * @param timeout bounds only the wait for the neighbour (ARP/ND); rounded up to whole milliseconds as
+     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}); zero is allowed.
+     * @throws RdmaCmException EINVAL for a timeout that is null, negative or above {@link Integer#MAX_VALUE} ms.
      */
-    public void resolveAddr(final InetAddress source, final InetAddress destination, final int timeoutMs)
+    public void resolveAddr(final InetAddress source, final InetAddress destination, final Duration timeout)
         throws RdmaCmException
     {
         cm.requireNotLoopThread("rdma_resolve_addr");
-        final PendingResolution p = begin(source, destination, timeoutMs);
+        final PendingResolution p = begin(source, destination, timeout);
         try
         {
             await(p.accepted);
@@ -423,11 +462,11 @@ public final class RdmaCmId implements AutoCloseable
      * The future completes on the event-loop thread: callbacks attached to it must not block.
      */
     public CompletableFuture<AddressResolution> resolveAddrAsync(
-        final InetAddress source, final InetAddress destination, final int timeoutMs)
+        final InetAddress source, final InetAddress destination, final Duration timeout)
     {
         try
         {
-            return begin(source, destination, timeoutMs).completion;
+            return begin(source, destination, timeout).completion;
         }
         catch (final RdmaCmException ex)
         {
@@ -435,9 +474,10 @@ public final class RdmaCmId implements AutoCloseable
         }
     }
 
-    private PendingResolution begin(final InetAddress source, final InetAddress destination, final int timeoutMs)
+    private PendingResolution begin(final InetAddress source, final InetAddress destination, final Duration timeout)
         throws RdmaCmException
     {
+        final int timeoutMs = timeoutMs("rdma_resolve_addr", timeout);
         final PendingResolution p;
         final CmIdState before;
         synchronized (this)
@@ -446,10 +486,6 @@ public final class RdmaCmId implements AutoCloseable
             if (destination == null)
             {
                 throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
-            }
-            if (timeoutMs < 0)
-            {
-                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "timeout " + timeoutMs + " ms is negative", true);
             }
             final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
             final long timeoutNanos = timeoutMs * 1_000_000L;
@@ -465,7 +501,8 @@ public final class RdmaCmId implements AutoCloseable
                     transition(CmIdState.ADDR_BOUND, "auto-bind to " + source.getHostAddress() + " port " + boundPort +
                         " (to be validated)");
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-                    p = new PendingResolution(this, source, null, 0, null, destination, timeoutNanos, completion);
+                    p = new PendingResolution(this, source, null, 0, null, destination, timeoutNanos,
+                        cm.clock().nanoTime(), completion);
                 }
                 else
                 {
@@ -479,7 +516,8 @@ public final class RdmaCmId implements AutoCloseable
                     transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard port " + boundPort +
                         (scope == 0 ? "" : " scope " + scope));
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-                    p = new PendingResolution(this, null, null, scope, null, destination, timeoutNanos, completion);
+                    p = new PendingResolution(this, null, null, scope, null, destination, timeoutNanos,
+                        cm.clock().nanoTime(), completion);
                 }
             }
             else if (state == CmIdState.ADDR_BOUND)
@@ -491,7 +529,7 @@ public final class RdmaCmId implements AutoCloseable
                 final InetAddress concrete = boundSource == null || boundSource.isAnyLocalAddress() ? null : boundSource;
                 transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
                 p = new PendingResolution(this, null, concrete, boundIfindex, concrete == null ? null : binding,
-                    destination, timeoutNanos, completion);
+                    destination, timeoutNanos, cm.clock().nanoTime(), completion);
             }
             else
             {
@@ -591,7 +629,7 @@ public final class RdmaCmId implements AutoCloseable
             resolution = result;
             transition(CmIdState.ADDR_RESOLVED, "ADDR_RESOLVED " + result.destination().getHostAddress());
         }
-        deliver(new CmEvent(this, CmEventType.ADDR_RESOLVED, 0, result, null, p.trace));
+        deliver(new CmEvent.AddrResolved(this, result, p.trace));
         p.completion.complete(result);
     }
 
@@ -606,7 +644,7 @@ public final class RdmaCmId implements AutoCloseable
             pending = null;
             transition(CmIdState.ADDR_BOUND, "ADDR_ERROR " + Errno.name(errno));
         }
-        deliver(new CmEvent(this, CmEventType.ADDR_ERROR, -errno, null, detail, p.trace));
+        deliver(new CmEvent.AddrError(this, -errno, detail, p.trace));
         p.completion.completeExceptionally(new RdmaCmException("rdma_resolve_addr", errno, detail, false, p.trace));
     }
 
@@ -630,6 +668,32 @@ public final class RdmaCmId implements AutoCloseable
         final CmIdState previous = state;
         state = next;
         cm.listener().onTransition(this, previous, next, reason);
+    }
+
+    /**
+     * The {@code int timeout_ms} librdmacm would pass the kernel for {@code timeout}: a sub-millisecond
+     * remainder rounds up, so that a positive timeout never becomes 0 (which rdma_resolve_route refuses
+     * and which rdma_resolve_addr takes as "no wait"), and every deadline the resolver then keeps is the
+     * whole number of milliseconds the kernel would keep. Null, negative and beyond {@code int} range are
+     * EINVAL, returned by the call, as librdmacm would refuse the int it cannot be given.
+     */
+    static int timeoutMs(final String call, final Duration timeout) throws RdmaCmException
+    {
+        if (timeout == null)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout is null", true);
+        }
+        if (timeout.compareTo(MAX_TIMEOUT) > 0)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout + " exceeds librdmacm's int timeout_ms (" +
+                Integer.MAX_VALUE + " ms)", true);
+        }
+        if (timeout.isNegative())
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout.toMillis() + " ms is negative", true);
+        }
+        final long millis = timeout.toMillis();
+        return (int)(timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1);
     }
 
     private static boolean sameFamily(final InetAddress a, final InetAddress b)

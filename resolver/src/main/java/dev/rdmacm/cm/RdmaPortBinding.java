@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.verbs.GidType;
 
 /**
@@ -15,7 +16,7 @@ import dev.rdmacm.verbs.GidType;
  * @param netdev   the network device the entry is bound to (RoCE), or null (InfiniBand).
  * @param pkey     the P_Key at P_Key index 0 of the port (used for loopback resolution).
  */
-public record RdmaPortBinding(String device, int port, int gidIndex, Gid gid, GidType gidType, String netdev, int pkey)
+public record RdmaPortBinding(String device, int port, int gidIndex, Gid gid, GidType gidType, String netdev, PKey pkey)
 {
     @Override
     public String toString()

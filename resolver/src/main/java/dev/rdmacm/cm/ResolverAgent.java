@@ -1,25 +1,24 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.libc.NetworkNamespace;
+import dev.rdmacm.loop.BlockingIdleStrategy;
+import dev.rdmacm.loop.DeadlineTimers;
+import dev.rdmacm.loop.FdWait;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.netlink.Neighbour;
 import dev.rdmacm.netlink.NetlinkSocket;
 import dev.rdmacm.netlink.Rtnetlink;
-import dev.rdmacm.libc.NetworkNamespace;
-import dev.rdmacm.sa.BlockingIdleStrategy;
-import dev.rdmacm.libc.Errno;
-import dev.rdmacm.libc.Libc;
-import dev.rdmacm.libc.NativeCallException;
-import org.agrona.DeadlineTimerWheel;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,27 +26,25 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * The resolver's event loop: one thread runs every pending resolution of an {@link RdmaCm}. Its duty
  * cycle takes new requests from a queue, reads RTNLGRP_NEIGH and RTNLGRP_LINK events and expires
- * deadlines on a timer wheel; when there is nothing to do it blocks in poll(2) on the event socket and
- * a wake-up eventfd until the earliest deadline, so a waiting resolution costs no CPU.
+ * deadlines; when there is nothing to do it blocks in poll(2) on the event socket and a wake-up
+ * eventfd until the earliest deadline, so a waiting resolution costs no CPU. The wait, the deadlines
+ * and the clock are the event-loop kit's ({@link FdWait}, {@link DeadlineTimers}, {@link NanoClock}).
  * <p>
  * As in the kernel, a waiting resolution is re-run when its neighbour becomes valid, when its
  * interface goes away, and once at its deadline (where any failure becomes ETIMEDOUT).
+ * <p>
+ * Each {@link PendingResolution} is a state machine in Aeron's Election shape: one method per state
+ * ({@link #start} for SUBMITTED, {@link #run} for an attempt, {@link #onDeadline} for
+ * WAITING_FOR_NEIGHBOUR at its deadline), every change through {@link #transition}, which a
+ * {@link TransitionListener} can trace.
  */
 final class ResolverAgent implements Agent
 {
-    /** 2^20 ns, about 1 ms: deadlines are met within a tick. */
-    private static final long TICK_NANOS = 1L << 20;
-    private static final int TICKS_PER_WHEEL = 1024;
     private static final int TIMER_EXPIRY_LIMIT = 1024;
     private static final int COMMAND_LIMIT = 1024;
 
@@ -57,20 +54,14 @@ final class ResolverAgent implements Agent
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final ManyToOneConcurrentLinkedQueue<Consumer<ResolverAgent>> commands =
         new ManyToOneConcurrentLinkedQueue<>();
-    private final DeadlineTimerWheel timers =
-        new DeadlineTimerWheel(TimeUnit.NANOSECONDS, System.nanoTime(), TICK_NANOS, TICKS_PER_WHEEL);
-    private final Long2ObjectHashMap<PendingResolution> byTimer = new Long2ObjectHashMap<>();
+    private final NanoClock clock;
+    private final TransitionListener<PendingResolution, PendingResolution.State> transitions;
+    private final DeadlineTimers<PendingResolution> timers;
+    private final DeadlineTimers.Expiry<PendingResolution> onDeadline = this::onDeadline;
     private final Map<NeighbourKey, List<PendingResolution>> byNeighbour = new HashMap<>();
     private final List<PendingResolution> rerun = new ArrayList<>();
-    private final Arena arena = Arena.ofShared();
-    private final Libc.CallState callState = new Libc.CallState(arena);
-    private final MemorySegment pollFds = arena.allocate(2L * Libc.POLLFD_SIZE, 8);
-    private final MemorySegment eventCounter = arena.allocate(JAVA_LONG);
-    /** Used by other threads to wake the loop, so released only after the loop thread has ended. */
-    private final Arena wakeArena = Arena.ofShared();
-    private final Libc.CallState wakeState = new Libc.CallState(wakeArena);
-    private final MemorySegment wakeValue = wakeArena.allocate(JAVA_LONG);
-    private final int wakeFd;
+    /** Used by other threads to wake the loop, so closed only after the loop thread has ended. */
+    private final FdWait fdWait;
 
     private Rtnetlink rtnetlink;
     private NetlinkSocket events;
@@ -79,27 +70,25 @@ final class ResolverAgent implements Agent
     private AddressRules resolver;
     private volatile boolean closing;
     private volatile Thread loopThread;
-    private long earliestDeadline = Long.MAX_VALUE;
-    private boolean earliestStale;
 
     ResolverAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
-        final HostsNeighbours hostsNeighbours) throws NativeCallException
+        final HostsNeighbours hostsNeighbours, final NanoClock clock,
+        final TransitionListener<PendingResolution, PendingResolution.State> transitions) throws NativeCallException
     {
         this.hostsNeighbours = hostsNeighbours;
         this.namespace = namespace;
         this.gids = gids;
         this.triggerMode = triggerMode;
-        wakeValue.set(JAVA_LONG, 0, 1L);
-        try
-        {
-            wakeFd = Libc.eventfd(wakeState, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
-        }
-        catch (final NativeCallException ex)
-        {
-            arena.close();
-            wakeArena.close();
-            throw ex;
-        }
+        this.clock = clock;
+        this.transitions = transitions;
+        this.timers = new DeadlineTimers<>(clock);
+        // the netlink socket is watched once the loop has opened it, in its namespace
+        this.fdWait = new FdWait(-1);
+    }
+
+    NanoClock clock()
+    {
+        return clock;
     }
 
     @Override
@@ -131,10 +120,7 @@ final class ResolverAgent implements Agent
             trigger = new NeighbourTrigger(rtnetlink, triggerMode);
             resolver = hostsNeighbours != null ? new HostsAddressResolver(hostsNeighbours) :
                 new AddressResolver(rtnetlink, trigger, gids);
-            pollFds.set(JAVA_INT, Libc.POLLFD_FD_OFFSET, events.fd());
-            pollFds.set(JAVA_SHORT, Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
-            pollFds.set(JAVA_INT, Libc.POLLFD_SIZE + Libc.POLLFD_FD_OFFSET, wakeFd);
-            pollFds.set(JAVA_SHORT, Libc.POLLFD_SIZE + Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
+            fdWait.watch(events.fd());
             started.complete(null);
         }
         catch (final IOException | RuntimeException ex)
@@ -163,15 +149,16 @@ final class ResolverAgent implements Agent
         wake();
     }
 
-    private void wake()
+    /** Any thread: the loop looks at its queue, its socket and its deadlines again. */
+    void wake()
     {
         try
         {
-            Libc.write(wakeState, wakeFd, wakeValue, 8, "eventfd wake-up");
+            fdWait.wakeUp();
         }
         catch (final NativeCallException ex)
         {
-            // EAGAIN: the counter is saturated, so the loop is awake anyway
+            // only EBADF is possible for a descriptor we own, and only after close
         }
     }
 
@@ -180,19 +167,18 @@ final class ResolverAgent implements Agent
     {
         try
         {
-            Libc.close(wakeState, wakeFd);
+            fdWait.close();
         }
         catch (final NativeCallException ignored)
         {
             // only EBADF is possible for a descriptor we own
         }
-        wakeArena.close();
     }
 
     /** Resolutions waiting for a neighbour or a deadline; read on the loop thread only. */
     int waitingCount()
     {
-        return byTimer.size();
+        return timers.count();
     }
 
     @Override
@@ -226,19 +212,10 @@ final class ResolverAgent implements Agent
         {
             return;
         }
-        int timeoutMs = -1;
-        if (timers.timerCount() > 0)
-        {
-            final long remaining = earliestDeadline() - System.nanoTime();
-            timeoutMs = remaining <= 0 ? 0 : (int)Math.min(Integer.MAX_VALUE, (remaining + 999_999) / 1_000_000);
-        }
         try
         {
-            Libc.poll(callState, pollFds, 2, timeoutMs);
-            if ((pollFds.get(JAVA_SHORT, Libc.POLLFD_SIZE + Libc.POLLFD_REVENTS_OFFSET) & Libc.POLLIN) != 0)
-            {
-                Libc.read(callState, wakeFd, eventCounter, 8, "eventfd");
-            }
+            // real time, as long as the loop's clock says its earliest deadline is away
+            fdWait.await(timers.nanosToEarliest(clock.nanoTime()));
         }
         catch (final NativeCallException ex)
         {
@@ -252,6 +229,7 @@ final class ResolverAgent implements Agent
     {
         if (closing)
         {
+            transition(p, PendingResolution.State.FAILED);
             p.id.callFailed(p, Errno.EINTR, "the RdmaCm is closing", CmIdState.ADDR_BOUND);
             return;
         }
@@ -267,11 +245,13 @@ final class ResolverAgent implements Agent
             }
             catch (final ResolutionFailure failure)
             {
-                p.id.callFailed(p, failure.errno, failure.getMessage(), CmIdState.IDLE);
+                transition(p, PendingResolution.State.FAILED);
+                p.id.callFailed(p, failure.errno(), failure.getMessage(), CmIdState.IDLE);
                 return;
             }
         }
-        p.deadlineNanos = p.trace.startNanos() + p.timeoutNanos;
+        // from the call, as the kernel's req->timeout is set in rdma_resolve_addr itself
+        p.deadlineNanos = p.startNanos + p.timeoutNanos;
         run(p, false);
     }
 
@@ -282,7 +262,7 @@ final class ResolverAgent implements Agent
         {
             result.complete(RouteResolver.synthesizeRoce(r, rtnetlink));
         }
-        catch (final RouteException | RuntimeException ex)
+        catch (final RuntimeException ex)
         {
             result.completeExceptionally(ex);
         }
@@ -291,9 +271,10 @@ final class ResolverAgent implements Agent
     /** The id was destroyed: drop its resolution without an event. */
     void cancel(final PendingResolution p)
     {
-        if (p.timerId != DeadlineTimerWheel.NULL_DEADLINE)
+        if (p.timerId != DeadlineTimers.NULL_TIMER)
         {
             forget(p);
+            transition(p, PendingResolution.State.CANCELLED);
         }
     }
 
@@ -340,24 +321,26 @@ final class ResolverAgent implements Agent
         }
         catch (final ResolutionFailure failure)
         {
-            status = failure.errno;
+            status = failure.errno();
             detail = failure.getMessage();
         }
-        if (status == Errno.ENODATA && !atDeadline && System.nanoTime() < p.deadlineNanos)
+        if (status == Errno.ENODATA && !atDeadline && clock.nanoTime() - p.deadlineNanos < 0)
         {
-            wait(p);
+            waitForNeighbour(p);
             return;
         }
         if (p.synchronousPhase && status != 0 && status != Errno.ENODATA)
         {
             // Route and other up-front failures are returned by rdma_resolve_addr itself, without an event.
+            transition(p, PendingResolution.State.FAILED);
             p.id.callFailed(p, status, detail, CmIdState.ADDR_BOUND);
             return;
         }
         forget(p);
         if (status != 0)
         {
-            final boolean timedOut = atDeadline || System.nanoTime() >= p.deadlineNanos;
+            final boolean timedOut = atDeadline || clock.nanoTime() - p.deadlineNanos >= 0;
+            transition(p, PendingResolution.State.FAILED);
             if (timedOut && p.waitingOn != null)
             {
                 p.trace.record("neighbour wait", p.waitStartNanos, p.waitingOn.address().getHostAddress() +
@@ -367,31 +350,32 @@ final class ResolverAgent implements Agent
                 timedOut ? "neighbour not resolved within " + p.timeoutNanos / 1_000_000 + " ms" : detail);
             return;
         }
+        final AddressResolution resolution;
         try
         {
-            p.id.resolved(p, resolver.complete(p));
+            resolution = resolver.complete(p);
         }
         catch (final ResolutionFailure failure)
         {
-            p.id.resolutionFailed(p, failure.errno, failure.getMessage());
+            transition(p, PendingResolution.State.FAILED);
+            p.id.resolutionFailed(p, failure.errno(), failure.getMessage());
+            return;
         }
+        transition(p, PendingResolution.State.RESOLVED);
+        p.id.resolved(p, resolution);
     }
 
-    private void wait(final PendingResolution p)
+    private void waitForNeighbour(final PendingResolution p)
     {
         if (p.synchronousPhase)
         {
             p.synchronousPhase = false;
             p.id.accepted(p);
         }
-        if (p.timerId == DeadlineTimerWheel.NULL_DEADLINE)
+        if (p.timerId == DeadlineTimers.NULL_TIMER)
         {
-            p.timerId = timers.scheduleTimer(p.deadlineNanos);
-            byTimer.put(p.timerId, p);
-            if (p.deadlineNanos < earliestDeadline)
-            {
-                earliestDeadline = p.deadlineNanos;
-            }
+            p.timerId = timers.schedule(p, p.deadlineNanos);
+            transition(p, PendingResolution.State.WAITING_FOR_NEIGHBOUR);
         }
         final NeighbourKey key = p.waitingOn;
         final List<PendingResolution> waiters = byNeighbour.computeIfAbsent(key, k -> new ArrayList<>(2));
@@ -409,16 +393,7 @@ final class ResolverAgent implements Agent
             p.synchronousPhase = false;
             p.id.accepted(p);
         }
-        if (p.timerId != DeadlineTimerWheel.NULL_DEADLINE)
-        {
-            timers.cancelTimer(p.timerId);
-            byTimer.remove(p.timerId);
-            if (p.deadlineNanos <= earliestDeadline)
-            {
-                earliestStale = true;
-            }
-            p.timerId = DeadlineTimerWheel.NULL_DEADLINE;
-        }
+        p.timerId = timers.cancel(p.timerId);
         removeFromNeighbourIndex(p);
     }
 
@@ -447,7 +422,7 @@ final class ResolverAgent implements Agent
         for (int i = 0; i < count; i++)
         {
             final PendingResolution p = rerun.get(i);
-            if (p.timerId != DeadlineTimerWheel.NULL_DEADLINE)
+            if (p.timerId != DeadlineTimers.NULL_TIMER)
             {
                 removeFromNeighbourIndex(p);
                 run(p, false);
@@ -507,49 +482,23 @@ final class ResolverAgent implements Agent
 
     private int expireTimers()
     {
-        if (timers.timerCount() == 0)
-        {
-            return 0;
-        }
-        final long now = System.nanoTime();
-        int expired = 0;
-        // The wheel advances one tick per poll: catch up after a long sleep in poll(2).
-        do
-        {
-            expired += timers.poll(now, this::onDeadline, TIMER_EXPIRY_LIMIT);
-        }
-        while (timers.currentTickTime() <= now && expired < TIMER_EXPIRY_LIMIT);
-        return expired;
+        return timers.expire(clock.nanoTime(), onDeadline, TIMER_EXPIRY_LIMIT);
     }
 
-    private boolean onDeadline(final TimeUnit unit, final long now, final long timerId)
+    /** WAITING_FOR_NEIGHBOUR at its deadline: one last attempt, where any failure becomes ETIMEDOUT. */
+    private void onDeadline(final PendingResolution p, final long timerId, final long now)
     {
-        final PendingResolution p = byTimer.remove(timerId);
-        earliestStale = true;
-        if (p != null)
-        {
-            p.timerId = DeadlineTimerWheel.NULL_DEADLINE;
-            removeFromNeighbourIndex(p);
-            run(p, true);
-        }
-        return true;
+        p.timerId = DeadlineTimers.NULL_TIMER;
+        removeFromNeighbourIndex(p);
+        run(p, true);
     }
 
-    private long earliestDeadline()
+    /** The one place a pending resolution changes state. */
+    private void transition(final PendingResolution p, final PendingResolution.State next)
     {
-        if (earliestStale)
-        {
-            earliestDeadline = Long.MAX_VALUE;
-            timers.forEach((deadline, timerId) ->
-            {
-                if (deadline < earliestDeadline)
-                {
-                    earliestDeadline = deadline;
-                }
-            });
-            earliestStale = false;
-        }
-        return earliestDeadline;
+        final PendingResolution.State previous = p.state;
+        p.state = next;
+        transitions.onTransition(p, previous, next, clock.nanoTime());
     }
 
     /** After the loop thread has ended: fails requests that were queued too late to run. */
@@ -565,9 +514,10 @@ final class ResolverAgent implements Agent
     @Override
     public void onClose()
     {
-        for (final PendingResolution p : new ArrayList<>(byTimer.values()))
+        for (final PendingResolution p : timers.subjects())
         {
             forget(p);
+            transition(p, PendingResolution.State.FAILED);
             p.id.resolutionFailed(p, Errno.EINTR, "the RdmaCm was closed");
         }
         Consumer<ResolverAgent> command;
@@ -587,6 +537,5 @@ final class ResolverAgent implements Agent
         {
             rtnetlink.close();
         }
-        arena.close();
     }
 }

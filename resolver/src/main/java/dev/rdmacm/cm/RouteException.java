@@ -1,23 +1,15 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
 
 /** A route could not be resolved: the errno the kernel would report and what failed. */
-final class RouteException extends Exception
+final class RouteException extends ErrnoException
 {
     private static final long serialVersionUID = 1L;
 
-    private final int errno;
-
-    public RouteException(final int errno, final String detail)
+    RouteException(final int errno, final String detail)
     {
-        super(Errno.name(errno) + ": " + detail, null, false, false);
-        this.errno = errno;
-    }
-
-    /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
-    public int errno()
-    {
-        return errno;
+        super(Errno.name(errno) + ": " + detail, errno, false);
     }
 }

@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.Vlan;
@@ -57,9 +58,9 @@ final class RouteResolver
         final long serviceId = IbRouteQuery.ipServiceId(r.portSpace, r.destinationPort);
         if (a.destination() instanceof Inet4Address)
         {
-            return IbRouteQuery.ipv4(a.sgid(), a.dgid(), a.pkey(), serviceId, r.tos == null ? 0 : r.tos);
+            return IbRouteQuery.ipv4(a.sgid(), a.dgid(), a.pkey().value(), serviceId, r.tos == null ? 0 : r.tos);
         }
-        return IbRouteQuery.ipv6(a.sgid(), a.dgid(), a.pkey(), serviceId, r.sourceFlowinfo);
+        return IbRouteQuery.ipv6(a.sgid(), a.dgid(), a.pkey().value(), serviceId, r.sourceFlowinfo);
     }
 
     /**
@@ -79,7 +80,7 @@ final class RouteResolver
         {
             netdev = rtnetlink.link(a.ifindex());
         }
-        catch (final IOException ex)
+        catch (final IOException | ErrnoException ex)
         {
             throw new RouteException(Errno.ENODEV, "netdev " + a.ifindex() + ": " + ex.getMessage());
         }

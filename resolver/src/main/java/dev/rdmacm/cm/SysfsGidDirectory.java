@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.verbs.GidBinding;
 import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.GidType;
@@ -87,6 +88,6 @@ public final class SysfsGidDirectory implements GidDirectory
         final int pkey = binding.port().pkeys().stream().filter(p -> p.index() == 0).findFirst()
             .map(PkeyEntry::pkey).orElse(PkeyEntry.DEFAULT_PKEY);
         return new RdmaPortBinding(binding.device().name(), binding.port().number(), entry.index(), entry.gid(),
-            entry.type(), entry.netdev().orElse(null), pkey);
+            entry.type(), entry.netdev().orElse(null), PKey.of(pkey));
     }
 }

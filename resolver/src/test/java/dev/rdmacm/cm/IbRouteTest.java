@@ -1,9 +1,9 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.PathRecord;
-import dev.rdmacm.libc.Errno;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -49,8 +49,8 @@ class IbRouteTest
 
         assertEquals(IbvPathData.LENGTH, data.length);
         assertEquals(0x2bL, route.flags(0));
-        assertEquals(5, route.paths().get(0).dlid());
-        assertEquals(4, route.paths().get(0).slid());
+        assertEquals(5, route.paths().get(0).dlid().value());
+        assertEquals(4, route.paths().get(0).slid().value());
         assertEquals(Gid.parse("fe80::10:7"), route.paths().get(0).dgid());
     }
 }

@@ -1,14 +1,14 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.cm.testing.RecordedGids;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.netlink.Neighbour;
 import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.RouteMessage;
 import dev.rdmacm.netlink.Rtnetlink;
-import dev.rdmacm.cm.testing.RecordedGids;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
@@ -144,7 +144,7 @@ class IpoibResolutionTest
 
         assertEquals(localGid, resolution.sgid(), "SGID = netdev hardware address bytes 4-19");
         assertEquals(Gid.parse("fe80::2:c903:d:4b72"), resolution.dgid(), "DGID = neighbour lladdr bytes 4-19");
-        assertEquals(0x8001, resolution.pkey(), "P_Key = broadcast bytes 8-9");
+        assertEquals(0x8001, resolution.pkey().value(), "P_Key = broadcast bytes 8-9");
         assertEquals(NetworkType.IB, resolution.networkType());
         assertEquals("mlx5_0", resolution.binding().device());
         assertEquals(1, resolution.binding().port());
@@ -159,14 +159,14 @@ class IpoibResolutionTest
         final PendingResolution p = directlyConnectedOverIb0();
         final ResolutionFailure failure =
             org.junit.jupiter.api.Assertions.assertThrows(ResolutionFailure.class, () -> resolver.complete(p));
-        assertEquals(dev.rdmacm.libc.Errno.ENODEV, failure.errno);
+        assertEquals(dev.rdmacm.libc.Errno.ENODEV, failure.errno());
     }
 
     /** The state after route, link and neighbour steps for 192.168.10.2 on ib0 (no gateway). */
     private static PendingResolution directlyConnectedOverIb0() throws Exception
     {
         final PendingResolution p = new PendingResolution(null, null, null, 0, null,
-            InetAddress.getByName("192.168.10.2"), 1_000_000_000L, new CompletableFuture<>());
+            InetAddress.getByName("192.168.10.2"), 1_000_000_000L, System.nanoTime(), new CompletableFuture<>());
         p.route = new Route(RouteMessage.RTN_UNICAST, 254, 253, 0, InetAddress.getByName("192.168.10.2"), null,
             InetAddress.getByName("192.168.10.1"), null, 4, 0, 0);
         p.outputLink = link;

@@ -1,13 +1,16 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.cm.testing.RecordedGids;
-import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.loop.testing.ManualNanoClock;
+import dev.rdmacm.netlink.testing.NamespaceTopology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +60,7 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName("10.4.0.97"), 200));
+                () -> id.resolveAddr(null, InetAddress.getByName("10.4.0.97"), Duration.ofMillis(200)));
             assertEquals(Errno.ETIMEDOUT, error.errno());
             assertFalse(error.returnedByCall(), "reported by an ADDR_ERROR event, not by the call");
             assertEquals(CmIdState.ADDR_BOUND, id.state());
@@ -71,7 +74,7 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final AddressResolution resolution =
-                id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), 2000).get(10, TimeUnit.SECONDS);
+                id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), Duration.ofMillis(2000)).get(10, TimeUnit.SECONDS);
             assertEquals(NamespaceTopology.RDMA_NETDEV, resolution.netdev());
             assertEquals(CmIdState.ADDR_RESOLVED, id.state());
         }
@@ -83,7 +86,7 @@ class RdmaCmIdLifecycleTest
         try (RdmaCmId id = cm.createId(null))
         {
             final CompletableFuture<AddressResolution> future =
-                id.resolveAddrAsync(null, InetAddress.getByName("198.18.1.1"), 2000);
+                id.resolveAddrAsync(null, InetAddress.getByName("198.18.1.1"), Duration.ofMillis(2000));
             final CompletionException error = assertThrows(CompletionException.class, future::join);
             final RdmaCmException cause = assertInstanceOf(RdmaCmException.class, error.getCause());
             assertEquals(Errno.EHOSTUNREACH, cause.errno());
@@ -97,14 +100,14 @@ class RdmaCmIdLifecycleTest
         try (EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = cm.createId(channel);
-            id.resolveAddr(null, InetAddress.getByName("10.4.0.96"), 5000);
+            id.resolveAddr(null, InetAddress.getByName("10.4.0.96"), Duration.ofMillis(5000));
             assertEquals(CmIdState.ADDR_QUERY, id.state());
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName("192.0.2.2"), 5000));
+                () -> id.resolveAddr(null, InetAddress.getByName("192.0.2.2"), Duration.ofMillis(5000)));
             assertEquals(Errno.EINVAL, error.errno());
             id.destroy();
             assertEquals(CmIdState.DESTROYING, id.state());
-            assertNull(channel.getEvent(300, TimeUnit.MILLISECONDS), "a destroyed id gets no event");
+            assertNull(channel.getEvent(Duration.ofMillis(300)), "a destroyed id gets no event");
         }
     }
 
@@ -115,14 +118,14 @@ class RdmaCmIdLifecycleTest
         try (EventChannel channel = closing.createEventChannel())
         {
             final RdmaCmId id = closing.createId(channel);
-            id.resolveAddr(null, InetAddress.getByName("10.4.0.95"), 30_000);
+            id.resolveAddr(null, InetAddress.getByName("10.4.0.95"), Duration.ofMillis(30_000));
             closing.close();
-            final CmEvent event = channel.getEvent(5, TimeUnit.SECONDS);
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
             assertNotNull(event);
             assertEquals(CmEventType.ADDR_ERROR, event.type());
             assertEquals(-Errno.EINTR, event.status());
             assertThrows(IllegalStateException.class, () -> closing.createId(null).resolveAddr(null,
-                InetAddress.getByName("192.0.2.2"), 100));
+                InetAddress.getByName("192.0.2.2"), Duration.ofMillis(100)));
         }
     }
 
@@ -133,7 +136,7 @@ class RdmaCmIdLifecycleTest
         {
             id.bindAddr(InetAddress.getByName("192.0.2.1"));
             assertEquals(CmIdState.ADDR_BOUND, id.state());
-            id.resolveAddr(InetAddress.getByName("10.5.0.1"), InetAddress.getByName("10.3.0.2"), 2000);
+            id.resolveAddr(InetAddress.getByName("10.5.0.1"), InetAddress.getByName("10.3.0.2"), Duration.ofMillis(2000));
             assertEquals(InetAddress.getByName("192.0.2.1"), id.resolution().source(), "the existing bind wins");
             assertEquals(NamespaceTopology.RDMA_NETDEV, id.resolution().netdev());
         }
@@ -154,18 +157,21 @@ class RdmaCmIdLifecycleTest
     @Test
     void shouldRefuseABlockingResolveFromACallbackOnTheEventLoop() throws Exception
     {
-        try (RdmaCmId first = cm.createId(null); RdmaCmId second = cm.createId(null))
+        // A silent neighbour: the future completes on the loop when the timeout ends, which must be after
+        // handle() is attached (or the callback would run here, off the loop). The loop's clock moves only
+        // when this test moves it, after attaching.
+        final ManualNanoClock clock = new ManualNanoClock();
+        try (RdmaCm timed = RdmaCm.open(options(), clock, TransitionListener.none());
+             RdmaCmId first = timed.createId(null); RdmaCmId second = timed.createId(null))
         {
-            // A silent neighbour: the future completes on the loop when the timeout ends, which must be after
-            // handle() is attached (or the callback would run here, off the loop). Attaching takes
-            // microseconds; 3 s leaves that margin to any stall short of a fault.
+            clock.onAdvance(timed::wakeUp);
             final CompletableFuture<Throwable> refused = first
-                .resolveAddrAsync(null, InetAddress.getByName("10.4.0.90"), 3000)
+                .resolveAddrAsync(null, InetAddress.getByName("10.4.0.90"), Duration.ofMillis(3000))
                 .handle((resolution, error) ->
                 {
                     try
                     {
-                        second.resolveAddr(null, InetAddress.getByName("192.0.2.2"), 2000);
+                        second.resolveAddr(null, InetAddress.getByName("192.0.2.2"), Duration.ofMillis(2000));
                         return null;
                     }
                     catch (final Exception | Error ex)
@@ -173,6 +179,7 @@ class RdmaCmIdLifecycleTest
                         return ex;
                     }
                 });
+            clock.advance(Duration.ofMillis(3000));
             final Throwable error = refused.get(10, TimeUnit.SECONDS);
             assertInstanceOf(IllegalStateException.class, error);
             assertEquals("rdma_resolve_addr blocks and was called on the resolver's event loop (from a callback): " +
@@ -199,11 +206,11 @@ class RdmaCmIdLifecycleTest
     {
         try (RdmaCmId id = cm.createId(null))
         {
-            assertThrows(RdmaCmException.class, () -> id.resolveAddr(null, InetAddress.getByName("198.18.1.1"), 100));
+            assertThrows(RdmaCmException.class, () -> id.resolveAddr(null, InetAddress.getByName("198.18.1.1"), Duration.ofMillis(100)));
             assertEquals(CmIdState.ADDR_BOUND, id.state());
             assertEquals(InetAddress.getByName("0.0.0.0"), id.boundSource());
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName("2001:db8::2"), 100));
+                () -> id.resolveAddr(null, InetAddress.getByName("2001:db8::2"), Duration.ofMillis(100)));
             assertEquals(Errno.EINVAL, error.errno());
             assertEquals(CmIdState.ADDR_BOUND, id.state());
         }

@@ -1,12 +1,12 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.cm.testing.FabricHosts;
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.acm.HostsFile;
-import dev.rdmacm.libc.Errno;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;
-import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.sa.path.SaqueryPathFields;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
@@ -23,10 +23,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,10 +90,10 @@ class ResolveRouteOnSimulatedFabricTest
                     final String pair = source.node() + " -> " + destination.node();
                     try (RdmaCmId id = cm.createId(null))
                     {
-                        id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), 1000);
+                        id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
                         assertEquals(source.gid(), id.resolution().sgid(), pair);
                         assertEquals(destination.gid(), id.resolution().dgid(), pair);
-                        id.resolveRoute(2000);
+                        id.resolveRoute(Duration.ofMillis(2000));
 
                         assertEquals(CmIdState.ROUTE_RESOLVED, id.state(), pair);
                         final ResolvedRoute route = id.route();
@@ -113,6 +113,27 @@ class ResolveRouteOnSimulatedFabricTest
     }
 
     @Test
+    void shouldLeaveTheSaClientItWasGivenOpenWhenClosed() throws Exception
+    {
+        final FabricPort source = fabric.hcaPorts().get(0);
+        final FabricPort destination = fabric.hcaPorts().get(1);
+        try (SaClient sa = attach(source))
+        {
+            for (int round = 1; round <= 2; round++)
+            {
+                try (RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
+                {
+                    id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
+                    id.resolveRoute(Duration.ofMillis(2000));
+                    assertEquals(destination.lid(), id.route().paths().get(0).dlid().value(),
+                        "round " + round + ": the SA client still answers after the first RdmaCm closed");
+                }
+            }
+            assertEquals(null, sa.engineFailure(), "the caller's client is still running");
+        }
+    }
+
+    @Test
     void shouldAskWithTheKernelsMaskAndTheServiceIdOfThePort() throws Exception
     {
         final FabricPort source = fabric.hcaPorts().get(1);
@@ -121,21 +142,22 @@ class ResolveRouteOnSimulatedFabricTest
         {
             final RdmaCmId id = cm.createId(channel, PortSpace.TCP);
             id.setServiceType(0);
-            id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), 1000);
-            final CmEvent addr = channel.getEvent(5, TimeUnit.SECONDS);
+            id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
+            final CmEvent addr = channel.getEvent(Duration.ofSeconds(5));
             assertEquals(CmEventType.ADDR_RESOLVED, addr.type());
             addr.ack();
 
-            id.resolveRoute(2000);
-            final CmEvent event = channel.getEvent(5, TimeUnit.SECONDS);
+            id.resolveRoute(Duration.ofMillis(2000));
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
             event.ack();
 
             assertEquals(CmEventType.ROUTE_RESOLVED, event.type());
             assertEquals(0, event.status());
-            final PathRecordValue path = event.route().paths().get(0);
-            assertEquals(destination.lid(), path.dlid());
-            assertEquals(source.lid(), path.slid());
-            final String query = event.trace().find("sa path query").detail();
+            final CmEvent.RouteResolved routed = assertInstanceOf(CmEvent.RouteResolved.class, event);
+            final PathRecordValue path = routed.route().paths().get(0);
+            assertEquals(destination.lid(), path.dlid().value());
+            assertEquals(source.lid(), path.slid().value());
+            final String query = routed.trace().find("sa path query").detail();
             assertTrue(query.startsWith("PathRecord Get comp_mask 0x780f"), query);
             assertTrue(query.contains("pkey=0xffff service_id=0x0000000001061d2f qos_class=0 numb_path=1 reversible=true"),
                 query);
@@ -157,10 +179,10 @@ class ResolveRouteOnSimulatedFabricTest
              RdmaCmId id = cm.createId(null))
         {
             id.setSourceFlowinfo(0x02012345);
-            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("fd00::" + destination.lid()), PORT), 1000);
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("fd00::" + destination.lid()), PORT), Duration.ofMillis(1000));
             assertEquals(InetAddress.getByName("fd00::" + source.lid()), id.resolution().source(),
                 "the wildcard becomes the local GID's address of the destination's family");
-            id.resolveRoute(2000);
+            id.resolveRoute(Duration.ofMillis(2000));
 
             final List<Map<String, String>> saquery = fabric.saquery(source.node(), "-p",
                 "--sgid", source.gid().toString(), "--dgid", destination.gid().toString(),
@@ -182,11 +204,11 @@ class ResolveRouteOnSimulatedFabricTest
              EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = cm.createId(channel);
-            id.resolveAddr(null, InetAddress.getByName("10.9.9.9"), 1000);
-            channel.getEvent(5, TimeUnit.SECONDS).ack();
+            id.resolveAddr(null, InetAddress.getByName("10.9.9.9"), Duration.ofMillis(1000));
+            channel.getEvent(Duration.ofSeconds(5)).ack();
 
-            id.resolveRoute(2000);
-            final CmEvent event = channel.getEvent(5, TimeUnit.SECONDS);
+            id.resolveRoute(Duration.ofMillis(2000));
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
             event.ack();
 
             assertEquals(CmEventType.ROUTE_ERROR, event.type());
@@ -204,11 +226,11 @@ class ResolveRouteOnSimulatedFabricTest
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa))
         {
             final RdmaCmId id = cm.createId(null);
-            id.resolveAddr(null, address(destination), 1000);
+            id.resolveAddr(null, address(destination), Duration.ofMillis(1000));
             fabric.stopSubnetManager();
             try
             {
-                final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(300));
+                final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(300)));
 
                 assertEquals(Errno.ETIMEDOUT, error.errno());
                 assertFalse(error.returnedByCall(), "reported by a ROUTE_ERROR event");
@@ -218,7 +240,7 @@ class ResolveRouteOnSimulatedFabricTest
             {
                 fabric.startSubnetManager();
             }
-            id.resolveRoute(2000);
+            id.resolveRoute(Duration.ofMillis(2000));
             assertEquals(CmIdState.ROUTE_RESOLVED, id.state(), "a route can be resolved again after ROUTE_ERROR");
             id.destroy();
         }
@@ -230,7 +252,7 @@ class ResolveRouteOnSimulatedFabricTest
         final FabricPort source = fabric.hcaPorts().get(1);
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.EINVAL, error.errno());
             assertTrue(error.returnedByCall());
@@ -244,9 +266,9 @@ class ResolveRouteOnSimulatedFabricTest
         final FabricPort source = fabric.hcaPorts().get(1);
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
-            id.resolveAddr(null, address(fabric.hcaPorts().get(2)), 1000);
+            id.resolveAddr(null, address(fabric.hcaPorts().get(2)), Duration.ofMillis(1000));
 
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(0));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(0)));
 
             assertEquals(Errno.EINVAL, error.errno());
             assertEquals(CmIdState.ADDR_RESOLVED, id.state());
@@ -260,7 +282,7 @@ class ResolveRouteOnSimulatedFabricTest
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName("10.7.7.7"), 200));
+                () -> id.resolveAddr(null, InetAddress.getByName("10.7.7.7"), Duration.ofMillis(200)));
 
             assertEquals(Errno.ETIMEDOUT, error.errno());
             assertFalse(error.returnedByCall());
@@ -276,7 +298,7 @@ class ResolveRouteOnSimulatedFabricTest
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException error = assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(address(other), address(source), 200));
+                () -> id.resolveAddr(address(other), address(source), Duration.ofMillis(200)));
 
             assertEquals(Errno.ENODEV, error.errno());
             assertTrue(error.returnedByCall());
@@ -289,13 +311,13 @@ class ResolveRouteOnSimulatedFabricTest
         final FabricPort source = fabric.hcaPorts().get(1);
         try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); RdmaCmId id = cm.createId(null))
         {
-            id.resolveAddr(null, InetAddress.getByName("127.0.0.1"), 200);
-            id.resolveRoute(2000);
+            id.resolveAddr(null, InetAddress.getByName("127.0.0.1"), Duration.ofMillis(200));
+            id.resolveRoute(Duration.ofMillis(2000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(source.gid(), path.sgid());
             assertEquals(source.gid(), path.dgid());
-            assertEquals(source.lid(), path.dlid());
+            assertEquals(source.lid(), path.dlid().value());
         }
     }
 

@@ -16,8 +16,14 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,6 +68,18 @@ class RoceRouteNamespaceTest
         }
     }
 
+    private static void awaitUninterruptibly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static String mac(final String ns, final String dev)
     {
         return (String)topology.ipJson(ns, "link", "show", "dev", dev).getFirst().get("address");
@@ -71,7 +89,7 @@ class RoceRouteNamespaceTest
     {
         final RdmaCmId id = cm.createId(null);
         id.resolveAddr(new InetSocketAddress(InetAddress.getByName(wildcard), SOURCE_PORT),
-            new InetSocketAddress(InetAddress.getByName(destination), DESTINATION_PORT), 1000);
+            new InetSocketAddress(InetAddress.getByName(destination), DESTINATION_PORT), Duration.ofMillis(1000));
         return id;
     }
 
@@ -80,7 +98,7 @@ class RoceRouteNamespaceTest
     {
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
             final ResolvedRoute route = id.route();
@@ -91,7 +109,7 @@ class RoceRouteNamespaceTest
             assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
             assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
             assertTrue(path.reversible());
-            assertEquals(0xffff, path.pKey());
+            assertEquals(0xffff, path.pKey().value());
             assertEquals(Selector.EXACTLY.code(), path.mtuSelector());
             assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
             assertEquals(Selector.EXACTLY.code(), path.rateSelector());
@@ -103,9 +121,59 @@ class RoceRouteNamespaceTest
             assertEquals((SOURCE_PORT * 31 + DESTINATION_PORT) & 0xfffff, path.flowLabel(), "RoCE v2 flow label");
             final String[] mac = ((String)topology.ipJson(topology.gateway, "link", "show", "dev", "b0").getFirst()
                 .get("address")).split(":");
-            assertEquals(0x0100 | Integer.parseInt(mac[0], 16), path.dlid(), "route_resolved and dmac[0]: " + mac[0]);
-            assertEquals(Integer.parseInt(mac[1] + mac[2], 16), path.slid(), "dmac[1] and dmac[2]");
+            assertEquals(0x0100 | Integer.parseInt(mac[0], 16), path.dlid().value(), "route_resolved and dmac[0]: " + mac[0]);
+            assertEquals(Integer.parseInt(mac[1] + mac[2], 16), path.slid().value(), "dmac[1] and dmac[2]");
             assertEquals((Integer.parseInt(mac[3], 16) & 1) != 0, path.rawTraffic(), "dmac[3] & 1");
+        }
+    }
+
+    @Test
+    void shouldResolveTheRouteFromAThenComposeOnResolveAddrAsyncWithoutWaitingOnTheLoop() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
+        {
+            // thenCompose runs resolveRouteAsync on the event loop, which completed the address: a
+            // resolveRouteAsync that waited for the loop to build the RoCE path would wait on itself.
+            // The loop is held until the chain is attached, so the address cannot resolve before it is.
+            final CountDownLatch attached = new CountDownLatch(1);
+            cm.submit(agent -> awaitUninterruptibly(attached));
+            final Thread[] routeAskedOn = new Thread[1];
+            final CompletableFuture<ResolvedRoute> chain = id.resolveAddrAsync(null, InetAddress.getByName("192.0.2.2"), Duration.ofSeconds(1))
+                .thenCompose(resolution ->
+                {
+                    routeAskedOn[0] = Thread.currentThread();
+                    return id.resolveRouteAsync(Duration.ofSeconds(1));
+                });
+            attached.countDown();
+            final ResolvedRoute route = chain.get(30, TimeUnit.SECONDS);
+
+            assertEquals("rdmacm-resolver", routeAskedOn[0].getName(), "the chain ran on the event loop");
+            assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
+            assertEquals(ResolvedRoute.Kind.ROCE_SYNTHESIZED, route.kind());
+            final PathRecordValue path = route.paths().get(0);
+            assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
+            assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
+            assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
+            final CmEvent addressEvent = channel.getEvent(Duration.ofSeconds(10));
+            addressEvent.ack();
+            assertEquals(CmEventType.ADDR_RESOLVED, addressEvent.type());
+            final CmEvent routeEvent = channel.getEvent(Duration.ofSeconds(10));
+            routeEvent.ack();
+            assertEquals(CmEventType.ROUTE_RESOLVED, routeEvent.type());
+        }
+    }
+
+    @Test
+    void shouldFailResolveRouteAsyncWithTheCallsErrorWhenTheIdIsNotResolved() throws Exception
+    {
+        try (RdmaCmId id = cm.createId(null))
+        {
+            final ExecutionException failure = assertThrows(ExecutionException.class,
+                () -> id.resolveRouteAsync(Duration.ofSeconds(1)).get(10, TimeUnit.SECONDS));
+            final RdmaCmException error = assertInstanceOf(RdmaCmException.class, failure.getCause());
+            assertEquals(Errno.EINVAL, error.errno());
+            assertTrue(error.returnedByCall());
+            assertEquals(CmIdState.IDLE, id.state());
         }
     }
 
@@ -116,7 +184,7 @@ class RoceRouteNamespaceTest
         {
             id.setServiceType(0x10);
             id.setAckTimeout(14);
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(0x10, path.tClass());
@@ -130,7 +198,7 @@ class RoceRouteNamespaceTest
         // The fixture routes 10.3.0.0/24 via 192.0.2.2 with hoplimit 7: a routed, RoCE v2 destination.
         try (RdmaCmId id = resolved("0.0.0.0", "10.3.0.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(7, path.hopLimit());
@@ -144,7 +212,7 @@ class RoceRouteNamespaceTest
         topology.ip(topology.host, "link", "set", RDMA, "mtu", "9000");
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
-            id.resolveRoute(1000);
+            id.resolveRoute(Duration.ofMillis(1000));
 
             assertEquals(MtuCode.MTU_4096.code(), id.route().paths().get(0).mtu());
         }
@@ -162,7 +230,7 @@ class RoceRouteNamespaceTest
         try (RdmaCmId id = resolved("0.0.0.0", "192.0.2.2"))
         {
             topology.ip(topology.host, "link", "set", RDMA, "mtu", "351");
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.EINVAL, error.errno());
             assertTrue(error.returnedByCall(), "cma_resolve_iboe_route fails the call itself");
@@ -181,8 +249,8 @@ class RoceRouteNamespaceTest
         {
             id.setSourceFlowinfo(0x0ab12345);
             id.resolveAddr(new InetSocketAddress(InetAddress.getByName("::"), SOURCE_PORT),
-                new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), 1000);
-            id.resolveRoute(1000);
+                new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), Duration.ofMillis(1000));
+            id.resolveRoute(Duration.ofMillis(1000));
 
             final PathRecordValue path = id.route().paths().get(0);
             assertEquals(Gid.parse("2001:db8::1"), path.sgid());
@@ -197,7 +265,7 @@ class RoceRouteNamespaceTest
     {
         try (RdmaCmId id = resolved("0.0.0.0", "127.0.0.1"))
         {
-            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(1000));
+            final RdmaCmException error = assertThrows(RdmaCmException.class, () -> id.resolveRoute(Duration.ofMillis(1000)));
 
             assertEquals(Errno.ENODEV, error.errno());
             assertTrue(error.returnedByCall());

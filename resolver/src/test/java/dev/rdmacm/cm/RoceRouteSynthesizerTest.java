@@ -48,12 +48,12 @@ class RoceRouteSynthesizerTest
 
         assertEquals(SGID, path.sgid());
         assertEquals(DGID, path.dgid());
-        assertEquals(0x0152, path.dlid(), "roce.route_resolved (1) and dmac[0] under ib.dlid");
-        assertEquals(0x5400, path.slid(), "dmac[1] and dmac[2] under ib.slid");
+        assertEquals(0x0152, path.dlid().value(), "roce.route_resolved (1) and dmac[0] under ib.dlid");
+        assertEquals(0x5400, path.slid().value(), "dmac[1] and dmac[2] under ib.slid");
         assertTrue(path.rawTraffic(), "dmac[3] (0x13) under ib.raw_traffic, packed as one bit");
         assertEquals(64, path.hopLimit());
         assertTrue(path.reversible());
-        assertEquals(0xffff, path.pKey());
+        assertEquals(0xffff, path.pKey().value());
         assertEquals(Selector.EXACTLY.code(), path.mtuSelector());
         assertEquals(MtuCode.MTU_1024.code(), path.mtu());
         assertEquals(Selector.EXACTLY.code(), path.rateSelector());

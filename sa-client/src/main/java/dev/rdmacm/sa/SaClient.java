@@ -1,5 +1,7 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransport;
 import org.agrona.ErrorHandler;
@@ -26,10 +28,11 @@ public final class SaClient implements AutoCloseable
     private final AgentRunner runner;
     private volatile Throwable engineFailure;
 
-    private SaClient(final MadTransport transport, final SaClientConfig config)
+    private SaClient(final MadTransport transport, final SaClientConfig config, final NanoClock clock,
+        final TransitionListener<SaTransaction, SaTransaction.State> transitions)
     {
         this.transport = transport;
-        this.engine = new SaEngine(transport, config, counters);
+        this.engine = new SaEngine(transport, config, counters, clock, transitions);
         final ErrorHandler errors = throwable -> engineFailure = throwable;
         this.runner = new AgentRunner(engine.idleStrategy(), errors, null, engine);
     }
@@ -37,9 +40,32 @@ public final class SaClient implements AutoCloseable
     /** Starts the engine thread over {@code transport}; the client owns the transport from now on and closes it. */
     public static SaClient start(final MadTransport transport, final SaClientConfig config)
     {
-        final SaClient client = new SaClient(transport, config);
+        return start(transport, config, NanoClock.SYSTEM);
+    }
+
+    /**
+     * As {@link #start(MadTransport, SaClientConfig)}, with every deadline, retry interval and cache
+     * lifetime measured on {@code clock}. A clock that is not {@link NanoClock#SYSTEM} must be moved by
+     * its owner, who then calls {@link #wakeUp()} so that the engine looks at its timers again.
+     */
+    public static SaClient start(final MadTransport transport, final SaClientConfig config, final NanoClock clock)
+    {
+        return start(transport, config, clock, TransitionListener.none());
+    }
+
+    /** The same, with every transaction's state changes traced (tests). */
+    static SaClient start(final MadTransport transport, final SaClientConfig config, final NanoClock clock,
+        final TransitionListener<SaTransaction, SaTransaction.State> transitions)
+    {
+        final SaClient client = new SaClient(transport, config, clock, transitions);
         AgentRunner.startOnThread(client.runner);
         return client;
+    }
+
+    /** Any thread: makes the engine look at its timers now, as after its clock was moved. */
+    public void wakeUp()
+    {
+        transport.wakeUp();
     }
 
     /**

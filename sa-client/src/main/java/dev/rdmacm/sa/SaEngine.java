@@ -1,5 +1,9 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.loop.BlockingIdleStrategy;
+import dev.rdmacm.loop.DeadlineTimers;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.MadMethod;
 import dev.rdmacm.protocol.mad.MadStatus;
@@ -22,7 +26,6 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.DeadlineTimerWheel;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -38,11 +41,12 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * The SA query engine: one Agrona agent on one thread drives every transaction. A duty cycle drains
- * commands from other threads, polls the transport and fires due timers from a
- * {@link DeadlineTimerWheel}; there is no thread per query and no lock.
+ * commands from other threads, polls the transport and fires due timers from the event-loop kit's
+ * {@link DeadlineTimers}, on an injected {@link NanoClock}; there is no thread per query and no lock.
  * <p>
  * When a duty cycle finds nothing to do, the thread blocks in {@link MadTransport#awaitReadable} until
- * the earliest timer's deadline; a MAD arriving ends the wait, and so does {@link #offer} from another
+ * the earliest timer's deadline (the wait is real time, its length read off the engine's clock, so an
+ * engine on a test's clock waits until the test moves it and wakes it); a MAD arriving ends the wait, and so does {@link #offer} from another
  * thread, which calls {@link MadTransport#wakeUp} when the engine is (about to be) blocked. An idle
  * engine therefore costs no CPU, and a query is sent as soon as it is submitted.
  * <p>
@@ -50,15 +54,17 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * QP, and GID when the SA is addressed by GID, as on RoCE), method and attribute all match an
  * outstanding transaction, and every record passes the request's {@link RecordCheck}; everything
  * else is counted and dropped.
+ * <p>
+ * Each {@link SaTransaction} is a state machine in Aeron's Election shape: its state says what its
+ * timer means ({@link #onDeadline} dispatches to one method per state), and every change goes through
+ * {@link #transition}, which a {@link TransitionListener} can trace.
  */
-final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHandler
+final class SaEngine implements Agent, MadReceiver
 {
     static final long TID_MASK = 0xffff_ffff_ffffL;
     private static final int COMMAND_CAPACITY = 1 << 16;
     private static final int POLL_LIMIT = 64;
     private static final int TIMER_EXPIRY_LIMIT = 1024;
-    private static final long TICK_NANOS = 1L << 20;
-    private static final int TICKS_PER_WHEEL = 1024;
     /** Ended transactions kept for reuse. */
     private static final int POOL_LIMIT = 1024;
     /** ClassPortInfo is asked again at most this often after a failure (the kernel waits 1 s too). */
@@ -73,9 +79,11 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private final SaCounters counters;
     private final LocalPort localPort;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(COMMAND_CAPACITY);
-    private final DeadlineTimerWheel timers;
+    private final NanoClock clock;
+    private final TransitionListener<SaTransaction, SaTransaction.State> transitions;
+    private final DeadlineTimers<SaTransaction> timers;
+    private final DeadlineTimers.Expiry<SaTransaction> onDeadline = this::onDeadline;
     private final Long2ObjectHashMap<SaTransaction> byTid = new Long2ObjectHashMap<>();
-    private final Long2ObjectHashMap<SaTransaction> byTimer = new Long2ObjectHashMap<>();
     private final ArrayDeque<SaTransaction> queued = new ArrayDeque<>();
     private final ArrayDeque<SaTransaction> pool = new ArrayDeque<>();
     private final Map<Object, SaTransaction> inFlightByKey = new HashMap<>();
@@ -86,13 +94,6 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private final ClassPortInfo classPortInfo = new ClassPortInfo();
     private final UnsafeBuffer ack = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
     private final Consumer<Runnable> runCommand = Runnable::run;
-    private final DeadlineTimerWheel.TimerConsumer earliestFinder = (deadline, timerId) ->
-    {
-        if (deadline < this.earliestDeadline)
-        {
-            this.earliestDeadline = deadline;
-        }
-    };
     private long nextTid;
     private int outstanding;
     private MadAddress saAddress;
@@ -102,21 +103,22 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     private long classPortInfoRetryAtNanos;
     private long lastExpiryNanos;
     private boolean closed;
-    /** No timer is due before this (a lower bound: cancelled timers are not taken out of it). */
-    private long earliestDeadline = Long.MAX_VALUE;
     /** Set by the engine thread around its wait, read by submitters to decide whether to wake it. */
     private volatile boolean awaiting;
     private volatile boolean closing;
 
-    SaEngine(final MadTransport transport, final SaClientConfig config, final SaCounters counters)
+    SaEngine(final MadTransport transport, final SaClientConfig config, final SaCounters counters,
+        final NanoClock clock, final TransitionListener<SaTransaction, SaTransaction.State> transitions)
     {
+        this.clock = clock;
+        this.transitions = transitions;
         this.transport = transport;
         this.config = config;
         this.counters = counters;
         this.localPort = transport.localPort();
         this.saAddress = localPort.saAddress();
         this.cache = new ResponseCache(config.cacheTtl().toNanos());
-        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, System.nanoTime(), TICK_NANOS, TICKS_PER_WHEEL);
+        this.timers = new DeadlineTimers<>(clock);
         // Start somewhere random in the 48-bit space so two clients on one port rarely collide.
         this.nextTid = ThreadLocalRandom.current().nextLong() & 0x7fff_ffffL;
     }
@@ -165,7 +167,9 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             {
                 return;
             }
-            transport.awaitReadable(timers.timerCount() == 0 ? Long.MAX_VALUE : earliestDeadline(System.nanoTime()));
+            // The transport waits in real time; how long is read off the engine's clock.
+            final long timeout = timers.nanosToEarliest(clock.nanoTime());
+            transport.awaitReadable(timeout == Long.MAX_VALUE ? Long.MAX_VALUE : clock.nanoTime() + timeout);
         }
         catch (final MadTransportException ex)
         {
@@ -176,20 +180,6 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         {
             awaiting = false;
         }
-    }
-
-    /**
-     * The deadline to wait for. The lower bound kept by {@link #schedule} is exact unless the timer that
-     * set it was cancelled or has fired; then, and only then, the wheel is scanned.
-     */
-    private long earliestDeadline(final long now)
-    {
-        if (earliestDeadline - now <= 0)
-        {
-            earliestDeadline = Long.MAX_VALUE;
-            timers.forEach(earliestFinder);
-        }
-        return earliestDeadline;
     }
 
     @Override
@@ -205,32 +195,14 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             failEverything(SaError.TRANSPORT_FAILED, ex.getMessage());
             throw ex;
         }
-        final long now = System.nanoTime();
-        work += expireTimers(now);
+        final long now = clock.nanoTime();
+        work += timers.expire(now, onDeadline, TIMER_EXPIRY_LIMIT);
         if (now - lastExpiryNanos > TimeUnit.SECONDS.toNanos(1))
         {
             lastExpiryNanos = now;
             cache.expire(now);
         }
         return work;
-    }
-
-    /** Fires every due timer; the wheel advances one tick per poll, so it catches up after a long wait. */
-    private int expireTimers(final long now)
-    {
-        if (timers.timerCount() == 0)
-        {
-            // Nothing to skip over: jump the wheel to now instead of stepping through the idle ticks.
-            timers.currentTickTime(now);
-            return 0;
-        }
-        int expired = 0;
-        do
-        {
-            expired += timers.poll(now, this, TIMER_EXPIRY_LIMIT - expired);
-        }
-        while (timers.currentTickTime() <= now && expired < TIMER_EXPIRY_LIMIT);
-        return expired;
     }
 
     @Override
@@ -254,7 +226,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             result.completeExceptionally(new SaQueryException(SaError.CLOSED, -1, request.description() + ": the SA client was closed"));
             return;
         }
-        final long now = System.nanoTime();
+        final long now = clock.nanoTime();
         final Object key = request.cacheKey();
         if (key != null && cache.enabled())
         {
@@ -345,7 +317,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
             return;
         }
         classPortInfoInFlight = true;
-        final SaRequest request = SaRequest.get("SA ClassPortInfo", SaAttribute.CLASS_PORT_INFO, 0, new byte[0], 0, RecordCheck.ANY, null);
+        final SaRequest request = SaRequest.get(SaAttribute.CLASS_PORT_INFO).description("SA ClassPortInfo").build();
         final SaTransaction tx = newTransaction(request, now, now + CLASS_PORT_INFO_TIMEOUT_NANOS, true);
         final CompletableFuture<SaResponse> result = new CompletableFuture<>();
         result.whenComplete((response, failure) -> onClassPortInfo(response));
@@ -359,7 +331,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         classPortInfoInFlight = false;
         if (response == null || response.records().isEmpty() || response.records().get(0).length < ClassPortInfo.LENGTH)
         {
-            classPortInfoRetryAtNanos = System.nanoTime() + CLASS_PORT_INFO_RETRY_NANOS;
+            classPortInfoRetryAtNanos = clock.nanoTime() + CLASS_PORT_INFO_RETRY_NANOS;
             return;
         }
         classPortInfoKnown = true;
@@ -423,7 +395,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         send(tx.destination, tx.mad);
         // The interval runs from when the MAD left, as the kernel's starts at the send completion (mad.c
         // wait_for_response): a slow post (a cold JVM, a blocking address handle) does not shorten it.
-        schedule(tx, Math.min(System.nanoTime() + tx.intervalNanos, tx.deadlineNanos));
+        schedule(tx, Math.min(clock.nanoTime() + tx.intervalNanos, tx.deadlineNanos));
     }
 
     private void send(final MadAddress destination, final UnsafeBuffer mad)
@@ -447,28 +419,17 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
 
     private void schedule(final SaTransaction tx, final long deadlineNanos)
     {
-        if (tx.timerId != -1)
-        {
-            timers.cancelTimer(tx.timerId);
-            byTimer.remove(tx.timerId);
-        }
-        tx.timerId = timers.scheduleTimer(deadlineNanos);
-        byTimer.put(tx.timerId, tx);
-        if (deadlineNanos < earliestDeadline)
-        {
-            earliestDeadline = deadlineNanos;
-        }
+        tx.timerId = timers.reschedule(tx.timerId, tx, deadlineNanos);
     }
 
-    @Override
-    public boolean onTimerExpiry(final TimeUnit timeUnit, final long now, final long timerId)
+    /** A transaction's timer fired: at its deadline it times out, else what it means depends on the state. */
+    private void onDeadline(final SaTransaction tx, final long timerId, final long now)
     {
-        final SaTransaction tx = byTimer.remove(timerId);
-        if (tx == null || tx.timerId != timerId)
+        if (tx.timerId != timerId)
         {
-            return true;
+            return;
         }
-        tx.timerId = -1;
+        tx.timerId = DeadlineTimers.NULL_TIMER;
         if (now - tx.deadlineNanos >= 0)
         {
             counters.increment(SaCounter.QUERIES_TIMED_OUT);
@@ -476,15 +437,15 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
                 (tx.destination == null ? saAddress : tx.destination).where() + " within " +
                 TimeUnit.NANOSECONDS.toMillis(tx.deadlineNanos - tx.startNanos) + " ms (" + (tx.retriesSent) +
                 " retries, ETIMEDOUT)");
-            return true;
+            return;
         }
         switch (tx.state)
         {
+            case QUEUED -> schedule(tx, tx.deadlineNanos);
             case AWAITING_RESPONSE -> retry(tx);
             case RECEIVING_SEGMENTS -> reAcknowledge(tx, now);
-            default -> schedule(tx, tx.deadlineNanos);
+            case DONE -> { }
         }
-        return true;
     }
 
     private void retry(final SaTransaction tx)
@@ -674,7 +635,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         tx.segments.putBytes(tx.segmentBytes, buffer, offset + SaMad.DATA_OFFSET, data);
         tx.segmentBytes += data;
         tx.expectedSegment++;
-        final long now = System.nanoTime();
+        final long now = clock.nanoTime();
         if ((flags & RmppHeader.FLAG_LAST) != 0)
         {
             sendAck(tx, segment, segment);
@@ -743,7 +704,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         counters.increment(SaCounter.RESPONSES_ACCEPTED);
         if (tx.request.cacheKey() != null && !response.records().isEmpty())
         {
-            cache.put(tx.request.cacheKey(), response, System.nanoTime());
+            cache.put(tx.request.cacheKey(), response, clock.nanoTime());
         }
         finish(tx, response);
         return true;
@@ -802,12 +763,7 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
         final boolean held = tx.sent && !tx.internal;
         transition(tx, SaTransaction.State.DONE);
         byTid.remove(tx.tid48);
-        if (tx.timerId != -1)
-        {
-            timers.cancelTimer(tx.timerId);
-            byTimer.remove(tx.timerId);
-            tx.timerId = -1;
-        }
+        tx.timerId = timers.cancel(tx.timerId);
         if (tx.request.cacheKey() != null)
         {
             inFlightByKey.remove(tx.request.cacheKey(), tx);
@@ -843,6 +799,8 @@ final class SaEngine implements Agent, MadReceiver, DeadlineTimerWheel.TimerHand
     /** Every state change of every transaction passes here. */
     void transition(final SaTransaction tx, final SaTransaction.State next)
     {
+        final SaTransaction.State previous = tx.state;
         tx.state = next;
+        transitions.onTransition(tx, previous, next, clock.nanoTime());
     }
 }

@@ -1,10 +1,14 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
+
 /**
  * An SA query that ended without records: {@link #error()} says why, the message names the query,
- * the SA and the raw MAD status when there is one.
+ * the SA and the raw MAD status when there is one. Its {@link #errno()} is the one librdmacm users see
+ * for that outcome ({@link SaError#errno()}).
  */
-public final class SaQueryException extends RuntimeException
+public final class SaQueryException extends ErrnoException
 {
     private static final long serialVersionUID = 1L;
 
@@ -13,7 +17,7 @@ public final class SaQueryException extends RuntimeException
 
     public SaQueryException(final SaError error, final int madStatus, final String message)
     {
-        super(message, null, false, false);
+        super(message, Errno.number(error.errno()), false);
         this.error = error;
         this.madStatus = madStatus;
     }

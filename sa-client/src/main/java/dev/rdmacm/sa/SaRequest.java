@@ -4,7 +4,6 @@ import dev.rdmacm.protocol.mad.MadMethod;
 import dev.rdmacm.protocol.sa.SaAttribute;
 import dev.rdmacm.protocol.sa.SaMad;
 
-
 /**
  * One SA query as the engine sends it: method, attribute, component mask and the attribute's bytes
  * (at most {@link #MAX_PAYLOAD} so that umad2sim delivers it whole), plus what the answer must look
@@ -59,48 +58,137 @@ public final class SaRequest
         this.rmppSend = rmppSend;
     }
 
-    /** SubnAdmGet: exactly one record, answered by GetResp. */
-    public static SaRequest get(final String description, final int attributeId, final long componentMask,
-        final byte[] payload, final int recordLength, final RecordCheck check, final Object cacheKey)
+    /**
+     * SubnAdmGet of {@code attributeId}: exactly one record, answered by GetResp.
+     * <pre>{@code
+     * SaRequest.get(SaAttribute.PATH_RECORD).description("PathRecord Get ...").componentMask(mask)
+     *     .payload(template).recordLength(PathRecord.LENGTH).check(check).cacheKey(query).build();
+     * }</pre>
+     */
+    public static Builder get(final int attributeId)
     {
-        return new SaRequest(description, MadMethod.GET, attributeId, componentMask, payload,
-            MadMethod.GET_RESP, attributeId, recordLength, check, cacheKey, false);
+        return new Builder(MadMethod.GET, attributeId, MadMethod.GET_RESP, attributeId, false, true);
     }
 
-    /** SubnAdmGetTable: every matching record, answered by GetTableResp (RMPP on a real fabric). */
-    public static SaRequest getTable(final String description, final int attributeId, final long componentMask,
-        final byte[] payload, final int recordLength, final RecordCheck check, final Object cacheKey)
+    /** SubnAdmGetTable of {@code attributeId}: every matching record, answered by GetTableResp (RMPP on a real fabric). */
+    public static Builder getTable(final int attributeId)
     {
-        return new SaRequest(description, MadMethod.GET_TABLE, attributeId, componentMask, payload,
-            MadMethod.GET_TABLE_RESP, attributeId, recordLength, check, cacheKey, false);
+        return new Builder(MadMethod.GET_TABLE, attributeId, MadMethod.GET_TABLE_RESP, attributeId, false, true);
     }
 
-    /** SubnAdmSet, answered by GetResp with the record as stored. */
-    public static SaRequest set(final String description, final int attributeId, final long componentMask,
-        final byte[] payload, final int recordLength)
+    /** SubnAdmSet of {@code attributeId}, answered by GetResp with the record as stored; never cached. */
+    public static Builder set(final int attributeId)
     {
-        return new SaRequest(description, MadMethod.SET, attributeId, componentMask, payload,
-            MadMethod.GET_RESP, attributeId, recordLength, RecordCheck.ANY, null, false);
+        return new Builder(MadMethod.SET, attributeId, MadMethod.GET_RESP, attributeId, false, false);
     }
 
-    /** SubnAdmDelete, answered by DeleteResp with the deleted record. */
-    public static SaRequest delete(final String description, final int attributeId, final long componentMask,
-        final byte[] payload, final int recordLength)
+    /** SubnAdmDelete of {@code attributeId}, answered by DeleteResp with the deleted record; never cached. */
+    public static Builder delete(final int attributeId)
     {
-        return new SaRequest(description, MadMethod.DELETE, attributeId, componentMask, payload,
-            MadMethod.DELETE_RESP, attributeId, recordLength, RecordCheck.ANY, null, false);
+        return new Builder(MadMethod.DELETE, attributeId, MadMethod.DELETE_RESP, attributeId, false, false);
     }
 
     /**
-     * SubnAdmGetMulti, sent with RMPP (one DATA segment, flags Active|First|Last; OpenSM refuses it
-     * otherwise) and answered by GetMultiResp carrying records of {@code responseAttributeId}.
+     * SubnAdmGetMulti of {@code attributeId}, sent with RMPP (one DATA segment, flags Active|First|Last;
+     * OpenSM refuses it otherwise) and answered by GetMultiResp carrying records of {@code responseAttributeId}.
      */
-    public static SaRequest getMulti(final String description, final int attributeId, final long componentMask,
-        final byte[] payload, final int responseAttributeId, final int recordLength, final RecordCheck check,
-        final Object cacheKey)
+    public static Builder getMulti(final int attributeId, final int responseAttributeId)
     {
-        return new SaRequest(description, MadMethod.GET_MULTI, attributeId, componentMask, payload,
-            MadMethod.GET_MULTI_RESP, responseAttributeId, recordLength, check, cacheKey, true);
+        return new Builder(MadMethod.GET_MULTI, attributeId, MadMethod.GET_MULTI_RESP, responseAttributeId, true, true);
+    }
+
+    /**
+     * The parts of one request that differ between queries of a method: what it is called (for errors
+     * and traces), the component mask, the attribute's bytes, the record length and check of the answer,
+     * and the cache key. The method, the response method and attributes are fixed by the factory.
+     */
+    public static final class Builder
+    {
+        private final int method;
+        private final int attributeId;
+        private final int responseMethod;
+        private final int responseAttributeId;
+        private final boolean rmppSend;
+        private final boolean sideEffectFree;
+        private String description;
+        private long componentMask;
+        private byte[] payload = new byte[0];
+        private int recordLength;
+        private RecordCheck recordCheck = RecordCheck.ANY;
+        private Object cacheKey;
+
+        private Builder(final int method, final int attributeId, final int responseMethod, final int responseAttributeId,
+            final boolean rmppSend, final boolean sideEffectFree)
+        {
+            this.method = method;
+            this.attributeId = attributeId;
+            this.responseMethod = responseMethod;
+            this.responseAttributeId = responseAttributeId;
+            this.rmppSend = rmppSend;
+            this.sideEffectFree = sideEffectFree;
+        }
+
+        /** What the query is, e.g. {@code PathRecord Get {sgid=... dgid=...}}: errors and traces name it. Required. */
+        public Builder description(final String value)
+        {
+            this.description = value;
+            return this;
+        }
+
+        /** The SA component mask (which fields of the payload the SA matches); 0 by default. */
+        public Builder componentMask(final long value)
+        {
+            this.componentMask = value;
+            return this;
+        }
+
+        /** The attribute's bytes (copied); none by default. */
+        public Builder payload(final byte[] value)
+        {
+            this.payload = value.clone();
+            return this;
+        }
+
+        /** Bytes per record in the answer, a multiple of 8; 0 (the default) when any length is fine. */
+        public Builder recordLength(final int value)
+        {
+            this.recordLength = value;
+            return this;
+        }
+
+        /** What every returned record must satisfy; {@link RecordCheck#ANY} by default. */
+        public Builder check(final RecordCheck value)
+        {
+            this.recordCheck = value;
+            return this;
+        }
+
+        /** The query's identity for the cache and in-flight coalescing; null (the default) for neither. */
+        public Builder cacheKey(final Object value)
+        {
+            this.cacheKey = value;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException without a description, with more attribute data than an SA MAD
+         *         holds, a record length that is not a multiple of 8, or a cache key on a Set or Delete.
+         */
+        public SaRequest build()
+        {
+            if (description == null || description.isBlank())
+            {
+                throw new IllegalArgumentException(MadMethod.name(method) + " " + SaAttribute.name(attributeId) +
+                    ": a request needs a description");
+            }
+            if (cacheKey != null && !sideEffectFree)
+            {
+                throw new IllegalArgumentException(description + ": a " + MadMethod.name(method) +
+                    " has side effects and cannot be cached or coalesced (cache key " + cacheKey + ")");
+            }
+            return new SaRequest(description, method, attributeId, componentMask, payload, responseMethod,
+                responseAttributeId, recordLength, recordCheck, cacheKey, rmppSend);
+        }
     }
 
     public String description()

@@ -1,5 +1,6 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.sa.transport.MadAddress;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -38,7 +39,7 @@ final class SaTransaction
 
     State state = State.QUEUED;
     MadAddress destination;
-    long timerId = -1;
+    long timerId = DeadlineTimers.NULL_TIMER;
     long intervalNanos;
     int retriesSent;
     boolean sent;
@@ -66,7 +67,7 @@ final class SaTransaction
         waiters.clear();
         state = State.QUEUED;
         destination = null;
-        timerId = -1;
+        timerId = DeadlineTimers.NULL_TIMER;
         intervalNanos = 0;
         retriesSent = 0;
         sent = false;

@@ -27,7 +27,7 @@ class SaClientClassPortInfoTest
         try (SaClient client = SaClient.start(
             IbsimTransport.attach(fabric().host(), fabric().ctlPort(), "Hca2", Duration.ofSeconds(2)), SaClientConfig.defaults()))
         {
-            final SaRequest request = SaRequest.get("ClassPortInfo", SaAttribute.CLASS_PORT_INFO, 0, new byte[0], 0, RecordCheck.ANY, null);
+            final SaRequest request = SaRequest.get(SaAttribute.CLASS_PORT_INFO).description("ClassPortInfo").build();
             final SaResponse response = client.query(request, Duration.ofSeconds(2)).get(5, TimeUnit.SECONDS);
             final UnsafeBuffer cpi = new UnsafeBuffer(response.records().get(0));
             assertEquals(expected.get("Capability mask"), String.format("0x%04X", cpi.getShort(2, BIG_ENDIAN) & 0xffff));

@@ -1,5 +1,9 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.testing.ManualNanoClock;
+import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.protocol.mad.MadMethod;
 import dev.rdmacm.sa.testing.FaultInjectingTransport;
 import dev.rdmacm.sa.testing.Faults;
 import dev.rdmacm.sa.testing.ScriptedSa;
@@ -10,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -37,7 +42,8 @@ class SaEngineScriptedTest
 
     static SaRequest table(final Object key)
     {
-        return SaRequest.getTable("test table", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, key);
+        return SaRequest.getTable(ATTRIBUTE).description("test table").payload(new byte[RECORD]).recordLength(RECORD)
+            .cacheKey(key).build();
     }
 
     @Test
@@ -51,6 +57,26 @@ class SaEngineScriptedTest
             assertRecords(records, response);
             assertEquals(4, client.counters().get(SaCounter.RMPP_SEGMENTS_RECEIVED));
             assertTrue(client.counters().get(SaCounter.RMPP_ACKS_SENT) >= 3, client.counters().toString());
+        }
+    }
+
+    @Test
+    void shouldTraceATransactionFromSendThroughItsSegmentsToItsEnd() throws Exception
+    {
+        final List<byte[]> records = ScriptedSa.numberedRecords(12, RECORD);
+        final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records);
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        try (SaClient client = SaClient.start(sa, fastConfig().withRmppWindow(2), NanoClock.SYSTEM, (tx, from, to, now) ->
+        {
+            if (!tx.internal)
+            {
+                trace.add(from + " -> " + to);
+            }
+        }))
+        {
+            assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
+            assertEquals(List.of("QUEUED -> AWAITING_RESPONSE", "AWAITING_RESPONSE -> RECEIVING_SEGMENTS",
+                "RECEIVING_SEGMENTS -> DONE"), trace);
         }
     }
 
@@ -108,7 +134,8 @@ class SaEngineScriptedTest
         final ScriptedSa sa = new ScriptedSa();
         try (SaClient client = SaClient.start(sa, fastConfig()))
         {
-            final SaRequest get = SaRequest.get("test get", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, null);
+            final SaRequest get = SaRequest.get(ATTRIBUTE).description("test get").payload(new byte[RECORD])
+                .recordLength(RECORD).build();
             final SaQueryException ex = failure(client.query(get, TIMEOUT));
             assertEquals(SaError.NO_RECORDS, ex.error());
             assertEquals(0x0300, ex.madStatus());
@@ -125,24 +152,39 @@ class SaEngineScriptedTest
     }
 
     @Test
-    void shouldTimeOutAtTheDeadlineAfterKernelRetries()
+    void shouldTimeOutAtTheDeadlineAfterKernelRetries() throws Exception
     {
         final ScriptedSa sa = new ScriptedSa().silent(true);
-        try (SaClient client = SaClient.start(sa, fastConfig()))
+        final ManualNanoClock clock = new ManualNanoClock();
+        final List<String> ends = new CopyOnWriteArrayList<>();
+        try (SaClient client = SaClient.start(sa, fastConfig(), clock, (tx, from, to, now) ->
         {
-            final long start = System.nanoTime();
-            final SaQueryException ex = failure(client.query(table(null), Duration.ofMillis(1000)));
-            final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            if (to == SaTransaction.State.DONE && !tx.internal)
+            {
+                ends.add(tx.request.description() + " at " + TimeUnit.NANOSECONDS.toMillis(now - tx.startNanos) + " ms");
+            }
+        }))
+        {
+            clock.onAdvance(client::wakeUp);
+            final CompletableFuture<SaResponse> result = client.query(table(null), Duration.ofMillis(1000));
+            awaitCount(client, SaCounter.SA_QUERIES_SENT, 1);
+            // 100 ms intervals (1000 / 10): four linear retries at 100, 200, 300, 400, then doubling: 600,
+            // and the next (1400) is past the deadline, which ends the query at 1000.
+            long at = 0;
+            final long[] retryAtMs = {100, 200, 300, 400, 600};
+            for (int i = 0; i < retryAtMs.length; i++)
+            {
+                clock.advance(Duration.ofMillis(retryAtMs[i] - at));
+                at = retryAtMs[i];
+                awaitCount(client, SaCounter.RETRIES_SENT, i + 1);
+            }
+            clock.advance(Duration.ofMillis(999 - at));
+            clock.advance(Duration.ofMillis(1));
+            final SaQueryException ex = failure(result);
             assertEquals(SaError.TIMED_OUT, ex.error());
             assertEquals("ETIMEDOUT", ex.error().errno());
-            // Never before the deadline; the upper bound is failure()'s 10 s wait, as a loaded machine may be
-            // late to run the engine thread by any amount without that being a fault.
-            assertTrue(elapsedMs >= 1000, "ended after " + elapsedMs + " ms");
-            // 100 ms intervals (1000 / 10): retries at 100, 200, 300, then 400 doubling: 500, 900 - the deadline stops it.
-            // The intervals are minimums, so a late engine thread sends fewer, never more; the engine reads the
-            // system clock, so the exact count is not something a test on a shared machine can promise.
-            final long retries = client.counters().get(SaCounter.RETRIES_SENT);
-            assertTrue(retries >= 1 && retries <= 5, client.counters().toString());
+            assertEquals(List.of("test table at 1000 ms"), ends);
+            assertEquals(5, client.counters().get(SaCounter.RETRIES_SENT), client.counters().toString());
         }
     }
 
@@ -152,16 +194,35 @@ class SaEngineScriptedTest
         final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);
         // RespTimeValue 18: 4.096 us x 2^18 = 1074 ms, above both the minimum (20 ms) and a tenth of 3 s.
         final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records).responseTimeValue(18);
-        try (SaClient client = SaClient.start(sa, fastConfig().withHonourResponseTime(true)))
+        final ManualNanoClock clock = new ManualNanoClock();
+        final List<Long> tableSentAt = new CopyOnWriteArrayList<>();
+        final MadRecorder recorder = (sent, localLid, remoteLid, remoteQp, mad, offset, length) ->
         {
+            if (sent && (mad.getByte(offset + MadHeader.METHOD_OFFSET) & 0xff) == MadMethod.GET_TABLE)
+            {
+                tableSentAt.add(clock.nanoTime());
+            }
+        };
+        try (SaClient client = SaClient.start(sa, fastConfig().withHonourResponseTime(true).withRecorder(recorder), clock))
+        {
+            clock.onAdvance(client::wakeUp);
             assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
             sa.dropQueries(true);
             final long retriesBefore = client.counters().get(SaCounter.RETRIES_SENT);
-            assertEquals(SaError.TIMED_OUT, failure(client.query(table(null), Duration.ofSeconds(3))).error());
-            // Retries at 1074 and 2148 ms; the next would be after the 3 s deadline. More than two is a retry
-            // faster than the SA's response time; fewer only means the engine thread was run late.
-            final long retries = client.counters().get(SaCounter.RETRIES_SENT) - retriesBefore;
-            assertTrue(retries >= 1 && retries <= 2, client.counters().toString());
+            tableSentAt.clear();
+            final long start = clock.nanoTime();
+            final CompletableFuture<SaResponse> result = client.query(table(null), Duration.ofSeconds(3));
+            awaitCount(client, SaCounter.SA_QUERIES_SENT, 2);
+            final long responseTime = 4096L << 18;
+            // Retries at 1074 and 2148 ms; the next would be after the 3 s deadline.
+            clock.advanceNanos(responseTime);
+            awaitCount(client, SaCounter.RETRIES_SENT, retriesBefore + 1);
+            clock.advanceNanos(responseTime);
+            awaitCount(client, SaCounter.RETRIES_SENT, retriesBefore + 2);
+            clock.advanceNanos(start + TimeUnit.SECONDS.toNanos(3) - clock.nanoTime());
+            assertEquals(SaError.TIMED_OUT, failure(result).error());
+            assertEquals(List.of(start, start + responseTime, start + 2 * responseTime), tableSentAt);
+            assertEquals(2, client.counters().get(SaCounter.RETRIES_SENT) - retriesBefore, client.counters().toString());
         }
     }
 
@@ -200,7 +261,8 @@ class SaEngineScriptedTest
         try (SaClient client = SaClient.start(transport, fastConfig()))
         {
             assertRecords(records, client.query(table(null), TIMEOUT).get(5, TimeUnit.SECONDS));
-            final SaRequest get = SaRequest.get("test get", ATTRIBUTE, 0, new byte[RECORD], RECORD, RecordCheck.ANY, null);
+            final SaRequest get = SaRequest.get(ATTRIBUTE).description("test get").payload(new byte[RECORD])
+                .recordLength(RECORD).build();
             assertArrayEquals(records.get(0), client.query(get, TIMEOUT).get(5, TimeUnit.SECONDS).records().get(0));
             // A bound for a hang, not a measurement: the twins are usually dropped within milliseconds.
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -266,15 +328,16 @@ class SaEngineScriptedTest
     {
         final List<byte[]> records = ScriptedSa.numberedRecords(1, RECORD);
         final ScriptedSa sa = new ScriptedSa().records(ATTRIBUTE, records);
-        // Long enough that only a stalled machine could let it lapse between two back-to-back queries; the
-        // engine reads the system clock, so outliving it takes a real wait.
         final Duration ttl = Duration.ofSeconds(2);
-        try (SaClient client = SaClient.start(sa, fastConfig().withCacheTtl(ttl)))
+        final ManualNanoClock clock = new ManualNanoClock();
+        try (SaClient client = SaClient.start(sa, fastConfig().withCacheTtl(ttl), clock))
         {
+            clock.onAdvance(client::wakeUp);
             assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
+            clock.advance(ttl.minusNanos(1));
             assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
             assertEquals(1, client.counters().get(SaCounter.SA_QUERIES_SENT));
-            Thread.sleep(ttl.plusMillis(100).toMillis());
+            clock.advanceNanos(1);
             assertRecords(records, client.query(table("ttl"), TIMEOUT).get(5, TimeUnit.SECONDS));
             assertEquals(2, client.counters().get(SaCounter.SA_QUERIES_SENT));
             client.invalidateCache("ttl");
@@ -331,6 +394,17 @@ class SaEngineScriptedTest
             assertTrue(transport.totalInjected() > 0 && client.counters().get(SaCounter.RMPP_SEGMENTS_DROPPED) > 0,
                 client.counters() + " " + transport.injected());
         }
+    }
+
+    /** Waits for the engine thread to have counted {@code atLeast}; the bound is for a hang, not a measurement. */
+    static void awaitCount(final SaClient client, final SaCounter counter, final long atLeast) throws InterruptedException
+    {
+        final long hang = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (client.counters().get(counter) < atLeast && System.nanoTime() - hang < 0)
+        {
+            Thread.sleep(1);
+        }
+        assertTrue(client.counters().get(counter) >= atLeast, counter + " < " + atLeast + ": " + client.counters());
     }
 
     static SaQueryException failure(final CompletableFuture<SaResponse> result)

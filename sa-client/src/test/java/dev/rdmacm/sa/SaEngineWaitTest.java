@@ -78,8 +78,9 @@ class SaEngineWaitTest
             // to 3 s, then the deadline. Five times the measured second, so that only a machine stalled for
             // seconds could end the query before the measurement does.
             final CompletableFuture<SaResponse> query = client.query(
-                SaRequest.get("unanswered", SaEngineScriptedTest.ATTRIBUTE, 0, new byte[SaEngineScriptedTest.RECORD],
-                    SaEngineScriptedTest.RECORD, RecordCheck.ANY, null), IDLE.multipliedBy(5));
+                SaRequest.get(SaEngineScriptedTest.ATTRIBUTE).description("unanswered")
+                    .payload(new byte[SaEngineScriptedTest.RECORD]).recordLength(SaEngineScriptedTest.RECORD).build(),
+                IDLE.multipliedBy(5));
             final long cpu = engineCpuNanosOver(client, IDLE);
             assertFalse(query.isDone());
             final ExecutionException failure = assertThrows(ExecutionException.class, () -> query.get(10, TimeUnit.SECONDS));

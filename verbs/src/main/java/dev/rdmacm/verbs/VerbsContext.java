@@ -1,8 +1,8 @@
 package dev.rdmacm.verbs;
 
-import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.protocol.Gid;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

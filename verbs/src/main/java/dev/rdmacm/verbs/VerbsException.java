@@ -1,6 +1,7 @@
 package dev.rdmacm.verbs;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
 
 /**
  * The one exception this module throws for a failed native call: it names the libibverbs (or libc)
@@ -10,19 +11,17 @@ import dev.rdmacm.libc.Errno;
  * A call that fails without setting errno (libibverbs does this for some NULL returns) carries
  * errno 0 and says so.
  */
-public final class VerbsException extends RuntimeException
+public final class VerbsException extends ErrnoException
 {
     private static final long serialVersionUID = 1L;
 
     private final String call;
-    private final int errno;
     private final String detail;
 
     public VerbsException(final String call, final int errno, final String detail)
     {
-        super(message(call, errno, detail));
+        super(message(call, errno, detail), errno);
         this.call = call;
-        this.errno = errno;
         this.detail = detail == null ? "" : detail;
     }
 
@@ -32,22 +31,10 @@ public final class VerbsException extends RuntimeException
         return call;
     }
 
-    /** The errno the call reported, 0 when it reported none. */
-    public int errno()
-    {
-        return errno;
-    }
-
     /** What was being done, e.g. {@code UD QP 17 on rxe0 RESET -> INIT}; empty when nothing was said. */
     public String detail()
     {
         return detail;
-    }
-
-    /** The symbolic errno name, e.g. {@code ENOSYS}. */
-    public String errnoName()
-    {
-        return errno == 0 ? "none" : Errno.name(errno);
     }
 
     private static String message(final String call, final int errno, final String detail)

@@ -9,6 +9,7 @@ import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
+import dev.rdmacm.sa.transport.ibsim.Umad2simLibrary;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +38,7 @@ public final class DemoFabric implements AutoCloseable
     public static final String HOST = "127.0.0.1";
     public static final String SM_NODE = "Hca1";
     public static final List<String> HCAS = List.of("Hca1", "Hca2", "Hca3", "Hca4");
-    public static final String UMAD2SIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+    public static final String UMAD2SIM = Umad2simLibrary.find().toString();
     private static final long READY_MILLIS = 15_000;
 
     private final Path dir;
@@ -83,6 +84,11 @@ public final class DemoFabric implements AutoCloseable
         say.accept("ibsim started (" + ibsim + "), UDP port " + ctlPort + ", topology " + HCAS.size() +
             " HCAs and 2 switches");
 
+        if (!Files.isRegularFile(Path.of(UMAD2SIM)))
+        {
+            throw new IOException("no umad2sim library at " + UMAD2SIM + ", which OpenSM needs to attach to ibsim: " +
+                "install libumad2sim0 (ibsim-utils)");
+        }
         final Path smDir = Files.createDirectories(dir.resolve("opensm"));
         final DemoProcess openSm = DemoProcess.start("opensm",
             List.of("opensm", "-f", smDir.resolve("osm.log").toString(), "-e"), smDir,

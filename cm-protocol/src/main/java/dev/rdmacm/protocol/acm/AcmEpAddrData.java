@@ -43,7 +43,6 @@ public final class AcmEpAddrData extends Flyweight
     public static final int IPV4_LENGTH = 4;
     public static final int IPV6_LENGTH = 16;
 
-
     /** Wraps an entry for reading, checking that all 72 bytes are present. */
     public AcmEpAddrData wrap(final DirectBuffer buffer, final int offset, final int length)
     {

@@ -45,7 +45,6 @@ public final class AcmHeader extends Flyweight
     /** {@code ACM_VERSION}: ibacm drops a message with any other version. */
     public static final short VERSION = 1;
 
-
     /** Wraps {@code buffer} for reading, checking that a whole header is present. */
     public AcmHeader wrap(final DirectBuffer buffer, final int offset, final int length)
     {

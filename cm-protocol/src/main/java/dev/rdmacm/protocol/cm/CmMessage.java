@@ -9,7 +9,6 @@ import dev.rdmacm.protocol.mad.ManagementClass;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-
 /**
  * What every CM message flyweight shares: the 232-byte message after the MAD header, the wrap and
  * length rules, the private data that ends every message, and range-checked setters for the field

@@ -1,7 +1,6 @@
 package dev.rdmacm.protocol.mad;
 
 import dev.rdmacm.protocol.Flyweight;
-import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 

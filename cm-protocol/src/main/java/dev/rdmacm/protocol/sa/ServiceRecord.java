@@ -1,7 +1,7 @@
 package dev.rdmacm.protocol.sa;
 
-import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.Flyweight;
+import dev.rdmacm.protocol.Gid;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 

@@ -1,7 +1,7 @@
 package dev.rdmacm.protocol.sa;
 
-import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.CHeaders;
+import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.Test;
 

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,14 +102,14 @@ public class CmTimeAgainstKernelCmInGuest
             start = System.nanoTime();
             for (final RdmaCmId id : ids)
             {
-                id.resolveAddr((InetAddress)null, destination, TIMEOUT_MS);
+                id.resolveAddr((InetAddress)null, destination, Duration.ofMillis(TIMEOUT_MS));
             }
             awaitAll(channel, CmEventType.ADDR_RESOLVED);
             steps.put("resolve_addr", micros(start));
             start = System.nanoTime();
             for (final RdmaCmId id : ids)
             {
-                id.resolveRoute(TIMEOUT_MS);
+                id.resolveRoute(Duration.ofMillis(TIMEOUT_MS));
             }
             awaitAll(channel, CmEventType.ROUTE_RESOLVED);
             steps.put("resolve_route", micros(start));
@@ -125,7 +124,7 @@ public class CmTimeAgainstKernelCmInGuest
     {
         for (int i = 0; i < IDS; i++)
         {
-            final CmEvent event = channel.getEvent(TIMEOUT_MS + 5_000L, TimeUnit.MILLISECONDS);
+            final CmEvent event = channel.getEvent(Duration.ofMillis(TIMEOUT_MS + 5_000L));
             assertTrue(event != null && event.type() == expected, "event " + i + " of " + IDS + ": " + event);
             event.ack();
         }

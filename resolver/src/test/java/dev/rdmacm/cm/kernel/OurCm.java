@@ -15,10 +15,10 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Our {@link RdmaCmId} on a {@link CmCase}, written as the oracle writes the real librdmacm's answer:
@@ -86,7 +86,7 @@ final class OurCm
             try
             {
                 id.resolveAddr(which.source() == null ? null : socketAddress(which.source()),
-                    socketAddress(which.destination()), which.timeoutMs());
+                    socketAddress(which.destination()), Duration.ofMillis(which.timeoutMs()));
             }
             catch (final RdmaCmException ex)
             {
@@ -107,10 +107,10 @@ final class OurCm
             fields.put("dst_port", Integer.toString(id.destinationPort()));
             fields.put("sgid", resolution.sgid().toString());
             fields.put("dgid", resolution.dgid().toString());
-            fields.put("addr_pkey", String.format("0x%04x", resolution.pkey()));
+            fields.put("addr_pkey", resolution.pkey().toString());
             try
             {
-                id.resolveRoute(which.timeoutMs());
+                id.resolveRoute(Duration.ofMillis(which.timeoutMs()));
             }
             catch (final RdmaCmException ex)
             {
@@ -150,7 +150,7 @@ final class OurCm
     private static CmEvent await(final EventChannel channel, final CmCase which, final Map<String, String> fields,
         final String step) throws InterruptedException
     {
-        final CmEvent event = channel.getEvent(which.timeoutMs() + EVENT_GRACE_MS, TimeUnit.MILLISECONDS);
+        final CmEvent event = channel.getEvent(Duration.ofMillis(which.timeoutMs() + EVENT_GRACE_MS));
         if (event == null)
         {
             fields.put(step + "_event", "NONE");

@@ -59,8 +59,9 @@ public record MultiPathQuery(List<Gid> sgids, List<Gid> dgids, int numbPath, boo
         final long mask = MultiPathRecordComponentMask.SGID_COUNT | MultiPathRecordComponentMask.DGID_COUNT |
             MultiPathRecordComponentMask.NUMB_PATH | (reversible ? MultiPathRecordComponentMask.REVERSIBLE : 0);
         final RecordCheck check = this::matches;
-        return SaRequest.getMulti("MultiPathRecord GetMulti " + this, SaAttribute.MULTI_PATH_RECORD, mask, bytes,
-            SaAttribute.PATH_RECORD, PathRecord.LENGTH, check, this);
+        return SaRequest.getMulti(SaAttribute.MULTI_PATH_RECORD, SaAttribute.PATH_RECORD)
+            .description("MultiPathRecord GetMulti " + this).componentMask(mask).payload(bytes)
+            .recordLength(PathRecord.LENGTH).check(check).cacheKey(this).build();
     }
 
     /** Every PathRecord must join one of our SGIDs to one of our DGIDs. */

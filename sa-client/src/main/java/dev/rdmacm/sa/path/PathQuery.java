@@ -1,6 +1,8 @@
 package dev.rdmacm.sa.path;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.Lid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.sa.PathRecord;
 import dev.rdmacm.protocol.sa.PathRecordComponentMask;
 import dev.rdmacm.protocol.sa.SaAttribute;
@@ -12,7 +14,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A PathRecord query: the components the caller fixes (each null or 0 when free) and whether it is a
  * Get (one record, as the kernel asks) or a GetTable (every record, as saquery asks). A value: equal
- * queries share the cache entry and coalesce in flight.
+ * queries share the cache entry and coalesce in flight. Built by name rather than by position:
+ * <pre>{@code
+ * PathQuery.builder().sgid(sgid).dgid(dgid).pKey(PKey.of(0xffff)).serviceId(sid).qosClass(0)
+ *     .numbPath(1).reversible(true).build();
+ * }</pre>
  *
  * @param dgid      destination GID, or null.
  * @param sgid      source GID, or null (the SA then uses the requester's port).
@@ -58,15 +64,146 @@ public record PathQuery(
         }
     }
 
+    /** A query with every component free: a Get of no particular number of paths, in either direction. */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
     /** The query the kernel sends for rdma_resolve_route: SGID, DGID, reversible, one path. */
     public static PathQuery byGids(final Gid sgid, final Gid dgid)
     {
-        return new PathQuery(dgid, sgid, 0, 0, null, null, null, null, null, 1, true, false);
+        return builder().sgid(sgid).dgid(dgid).numbPath(1).reversible(true).build();
     }
 
     public static PathQuery byLids(final int slid, final int dlid)
     {
-        return new PathQuery(null, null, dlid, slid, null, null, null, null, null, 1, true, false);
+        return builder().slid(slid).dlid(dlid).numbPath(1).reversible(true).build();
+    }
+
+    /** The components by name; what is not set stays free. {@link #build()} checks the ranges. */
+    public static final class Builder
+    {
+        private Gid dgid;
+        private Gid sgid;
+        private int dlid;
+        private int slid;
+        private Integer pKey;
+        private Long serviceId;
+        private Integer tClass;
+        private Integer qosClass;
+        private Integer sl;
+        private int numbPath;
+        private boolean reversible;
+        private boolean table;
+
+        private Builder()
+        {
+        }
+
+        /** The destination GID; null leaves it free. */
+        public Builder dgid(final Gid value)
+        {
+            this.dgid = value;
+            return this;
+        }
+
+        /** The source GID; null leaves it free (the SA then uses the requester's port). */
+        public Builder sgid(final Gid value)
+        {
+            this.sgid = value;
+            return this;
+        }
+
+        /** The destination LID; 0 leaves it free. */
+        public Builder dlid(final int value)
+        {
+            this.dlid = value;
+            return this;
+        }
+
+        public Builder dlid(final Lid value)
+        {
+            return dlid(value.value());
+        }
+
+        /** The source LID; 0 leaves it free. */
+        public Builder slid(final int value)
+        {
+            this.slid = value;
+            return this;
+        }
+
+        public Builder slid(final Lid value)
+        {
+            return slid(value.value());
+        }
+
+        /** The P_Key, 0..0xffff. */
+        public Builder pKey(final int value)
+        {
+            this.pKey = value;
+            return this;
+        }
+
+        public Builder pKey(final PKey value)
+        {
+            return pKey(value.value());
+        }
+
+        public Builder serviceId(final long value)
+        {
+            this.serviceId = value;
+            return this;
+        }
+
+        /** The traffic class, 0..255. */
+        public Builder tClass(final int value)
+        {
+            this.tClass = value;
+            return this;
+        }
+
+        /** The QoS class, 0..4095. */
+        public Builder qosClass(final int value)
+        {
+            this.qosClass = value;
+            return this;
+        }
+
+        /** The service level, 0..15. */
+        public Builder sl(final int value)
+        {
+            this.sl = value;
+            return this;
+        }
+
+        /** The most paths wanted, 0..127; 0 (the default) leaves NumbPath out of the query. */
+        public Builder numbPath(final int value)
+        {
+            this.numbPath = value;
+            return this;
+        }
+
+        /** Ask only for paths usable in both directions; false by default. */
+        public Builder reversible(final boolean value)
+        {
+            this.reversible = value;
+            return this;
+        }
+
+        /** A GetTable (every record) instead of a Get (one); false by default. */
+        public Builder table(final boolean value)
+        {
+            this.table = value;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the component and its range, or a Get without a destination. */
+        public PathQuery build()
+        {
+            return new PathQuery(dgid, sgid, dlid, slid, pKey, serviceId, tClass, qosClass, sl, numbPath, reversible, table);
+        }
     }
 
     public PathQuery asTable()
@@ -136,9 +273,10 @@ public record PathQuery(
     {
         final String description = "PathRecord " + (table ? "GetTable" : "Get") + " " + this;
         final RecordCheck check = this::matches;
-        return table ?
-            SaRequest.getTable(description, SaAttribute.PATH_RECORD, componentMask(), encode(), PathRecord.LENGTH, check, this) :
-            SaRequest.get(description, SaAttribute.PATH_RECORD, componentMask(), encode(), PathRecord.LENGTH, check, this);
+        final SaRequest.Builder request = table ?
+            SaRequest.getTable(SaAttribute.PATH_RECORD) : SaRequest.get(SaAttribute.PATH_RECORD);
+        return request.description(description).componentMask(componentMask()).payload(encode())
+            .recordLength(PathRecord.LENGTH).check(check).cacheKey(this).build();
     }
 
     private boolean matches(final DirectBuffer buffer, final int offset, final int length)

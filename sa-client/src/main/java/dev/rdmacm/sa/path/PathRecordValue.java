@@ -1,27 +1,30 @@
 package dev.rdmacm.sa.path;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.Lid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.sa.PathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Every field of one PathRecord (IBA 15.2.5.16) as the SA sent it, immutable, for callers, the cache
  * and printing. The selector/code pairs are kept as sent: {@code mtu} is the 6-bit MTU code
- * (4 = 2048), {@code rate} the rate code, {@code packetLifeTime} the exponent.
+ * (4 = 2048), {@code rate} the rate code, {@code packetLifeTime} the exponent. LIDs and the P_Key are
+ * their value types, widened unsigned from the 16-bit fields.
  */
 public record PathRecordValue(
     long serviceId,
     Gid dgid,
     Gid sgid,
-    int dlid,
-    int slid,
+    Lid dlid,
+    Lid slid,
     boolean rawTraffic,
     int flowLabel,
     int hopLimit,
     int tClass,
     boolean reversible,
     int numbPath,
-    int pKey,
+    PKey pKey,
     int qosClass,
     int sl,
     int mtuSelector,
@@ -37,8 +40,8 @@ public record PathRecordValue(
     {
         final PathRecord pr = new PathRecord().wrap(new UnsafeBuffer(record), 0, record.length);
         return new PathRecordValue(
-            pr.serviceId(), pr.dgid(), pr.sgid(), pr.dlid(), pr.slid(), pr.rawTraffic(), pr.flowLabel(), pr.hopLimit(),
-            pr.tClass(), pr.reversible(), pr.numbPath(), pr.pKey(), pr.qosClass(), pr.sl(), pr.mtuSelector(), pr.mtu(),
+            pr.serviceId(), pr.dgid(), pr.sgid(), Lid.of(pr.dlid()), Lid.of(pr.slid()), pr.rawTraffic(), pr.flowLabel(), pr.hopLimit(),
+            pr.tClass(), pr.reversible(), pr.numbPath(), PKey.of(pr.pKey()), pr.qosClass(), pr.sl(), pr.mtuSelector(), pr.mtu(),
             pr.rateSelector(), pr.rate(), pr.packetLifeTimeSelector(), pr.packetLifeTime(), pr.preference());
     }
 }

@@ -39,8 +39,9 @@ public final class ServiceRecords
     public static CompletableFuture<ServiceRecordValue> register(
         final SaClient client, final ServiceRecordValue record, final Duration timeout)
     {
-        final SaRequest set = SaRequest.set("ServiceRecord Set '" + record.serviceName() + "'", SaAttribute.SERVICE_RECORD,
-            IDENTITY | SERVICE_LEASE, record.encode(), ServiceRecord.LENGTH);
+        final SaRequest set = SaRequest.set(SaAttribute.SERVICE_RECORD)
+            .description("ServiceRecord Set '" + record.serviceName() + "'")
+            .componentMask(IDENTITY | SERVICE_LEASE).payload(record.encode()).recordLength(ServiceRecord.LENGTH).build();
         return client.query(set, timeout).thenApply(response -> decode(response).get(0));
     }
 
@@ -66,16 +67,17 @@ public final class ServiceRecords
     public static CompletableFuture<ServiceRecordValue> delete(
         final SaClient client, final ServiceRecordValue record, final Duration timeout)
     {
-        final SaRequest delete = SaRequest.delete("ServiceRecord Delete '" + record.serviceName() + "'",
-            SaAttribute.SERVICE_RECORD, IDENTITY, record.encode(), ServiceRecord.LENGTH);
+        final SaRequest delete = SaRequest.delete(SaAttribute.SERVICE_RECORD)
+            .description("ServiceRecord Delete '" + record.serviceName() + "'")
+            .componentMask(IDENTITY).payload(record.encode()).recordLength(ServiceRecord.LENGTH).build();
         return client.query(delete, timeout).thenApply(response -> decode(response).get(0));
     }
 
     private static CompletableFuture<List<ServiceRecordValue>> table(final SaClient client, final String description,
         final long mask, final ServiceRecordValue template, final RecordCheck check, final Duration timeout)
     {
-        final SaRequest request = SaRequest.getTable(description, SaAttribute.SERVICE_RECORD, mask, template.encode(),
-            ServiceRecord.LENGTH, check, null);
+        final SaRequest request = SaRequest.getTable(SaAttribute.SERVICE_RECORD).description(description)
+            .componentMask(mask).payload(template.encode()).recordLength(ServiceRecord.LENGTH).check(check).build();
         return client.query(request, timeout).thenApply(ServiceRecords::decode);
     }
 

@@ -108,7 +108,7 @@ class PathRecordsAgainstOpenSmTest
     {
         // From Hca2 to every LID: six endpoints, cut at three PathRecords in the one MAD umad2sim forwards.
         final FabricPort source = fabric().port("Hca2");
-        final PathQuery query = new PathQuery(null, source.gid(), 0, source.lid(), null, null, null, null, null, 0, false, true);
+        final PathQuery query = PathQuery.builder().sgid(source.gid()).slid(source.lid()).table(true).build();
         final SaClient client = clients.get("Hca2");
         final SaResponse response = client.query(query.toRequest(), TIMEOUT).get(5, TimeUnit.SECONDS);
         final List<PathRecordValue> paths = PathRecords.decode(response);
@@ -118,7 +118,7 @@ class PathRecordsAgainstOpenSmTest
         for (final PathRecordValue path : paths)
         {
             final List<Map<String, String>> expected = fabric().saquery("Hca2", "-p",
-                "--slid", Integer.toString(source.lid()), "--dlid", Integer.toString(path.dlid())).records();
+                "--slid", Integer.toString(source.lid()), "--dlid", Integer.toString(path.dlid().value())).records();
             assertEquals(SaqueryPathFields.withoutReserved(expected.get(0)), SaqueryPathFields.of(path), "to LID " + path.dlid());
         }
     }

@@ -99,7 +99,7 @@ class SaOutageAndFaultsAgainstOpenSmTest
             fabric().startSubnetManager();
             final List<PathRecordValue> paths = PathRecords.query(
                 client, PathQuery.byGids(source.gid(), destination.gid()), Duration.ofSeconds(2)).get(5, TimeUnit.SECONDS);
-            assertEquals(destination.lid(), paths.get(0).dlid());
+            assertEquals(destination.lid(), paths.get(0).dlid().value());
         }
     }
 

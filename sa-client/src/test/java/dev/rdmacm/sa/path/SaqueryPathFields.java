@@ -16,13 +16,13 @@ public final class SaqueryPathFields
         fields.put("service_id", String.format("0x%016x", path.serviceId()));
         fields.put("dgid", path.dgid().toString());
         fields.put("sgid", path.sgid().toString());
-        fields.put("dlid", Integer.toString(path.dlid()));
-        fields.put("slid", Integer.toString(path.slid()));
+        fields.put("dlid", Integer.toString(path.dlid().value()));
+        fields.put("slid", Integer.toString(path.slid().value()));
         final long hopFlowRaw = ((path.rawTraffic() ? 1L : 0L) << 31) | ((long)path.flowLabel() << 8) | path.hopLimit();
         fields.put("hop_flow_raw", String.format("0x%X", hopFlowRaw));
         fields.put("tclass", String.format("0x%X", path.tClass()));
         fields.put("num_path_revers", String.format("0x%X", (path.reversible() ? 0x80 : 0) | path.numbPath()));
-        fields.put("pkey", String.format("0x%X", path.pKey()));
+        fields.put("pkey", String.format("0x%X", path.pKey().value()));
         fields.put("qos_class", String.format("0x%X", path.qosClass()));
         fields.put("sl", String.format("0x%X", path.sl()));
         fields.put("mtu", String.format("0x%X", (path.mtuSelector() << 6) | path.mtu()));

@@ -1,6 +1,7 @@
 package dev.rdmacm.sa.testing;
 
 import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
+import dev.rdmacm.sa.transport.ibsim.Umad2simLibrary;
 import dev.rdmacm.testing.Peers;
 
 import java.io.IOException;
@@ -32,7 +33,7 @@ public final class SimulatedFabric implements AutoCloseable
      * installs it under /usr/lib/&lt;triplet&gt;/umad2sim/); when it is nowhere, the path it has on x86-64,
      * so that {@link #requirePeers()} names both the path and the package to install.
      */
-    public static final String UMAD2SIM = findUmad2sim();
+    public static final String UMAD2SIM = Umad2simLibrary.find().toString();
     /** The node OpenSM attaches as; its SA answers at this node's LID. */
     public static final String SM_NODE = "Hca1";
     /** The HCA names of {@code topo.net}. */
@@ -106,26 +107,6 @@ public final class SimulatedFabric implements AutoCloseable
         Peers.requireCommand("opensm", "opensm");
         Peers.requireCommand("saquery", "infiniband-diags");
         Peers.requireFile(UMAD2SIM, "libumad2sim0 (ibsim-utils)");
-    }
-
-    private static String findUmad2sim()
-    {
-        final String library = "umad2sim/libumad2sim.so";
-        final List<Path> candidates = new ArrayList<>();
-        try (Stream<Path> libDirs = Files.list(Path.of("/usr/lib")))
-        {
-            // The multiarch triplets (x86_64-linux-gnu, aarch64-linux-gnu, ...), sorted for a stable choice.
-            libDirs.filter(Files::isDirectory).sorted().forEach(dir -> candidates.add(dir.resolve(library)));
-        }
-        catch (final IOException ex)
-        {
-            // No /usr/lib to list: fall through to the fixed places and the requirement's message.
-        }
-        candidates.add(Path.of("/usr/lib", library));
-        candidates.add(Path.of("/usr/lib64", library));
-        candidates.add(Path.of("/usr/local/lib", library));
-        return candidates.stream().filter(Files::isRegularFile).findFirst()
-            .orElse(Path.of("/usr/lib/x86_64-linux-gnu", library)).toString();
     }
 
     private static SimulatedFabric startIbsim(final Path dir, final Path topology)

@@ -1,5 +1,7 @@
 package dev.rdmacm.sa.transport.verbs;
 
+import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.loop.FdWait;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
@@ -21,8 +23,8 @@ import dev.rdmacm.verbs.MemoryRegion;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.PortAttributes;
 import dev.rdmacm.verbs.ProtectionDomain;
-import dev.rdmacm.verbs.QueuePairCapabilities;
 import dev.rdmacm.verbs.Qkey;
+import dev.rdmacm.verbs.QueuePairCapabilities;
 import dev.rdmacm.verbs.UdQueuePair;
 import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.VerbsContext;
@@ -52,7 +54,7 @@ import java.util.List;
  * <p>
  * The engine's duty cycle polls the completion queues. When it has nothing to do it waits in
  * {@link #awaitReadable}: the receive CQ is armed ({@code ibv_req_notify_cq}) and checked once more
- * (a completion that came before arming raises no event), then an {@link FdWaiter} blocks in poll(2)
+ * (a completion that came before arming raises no event), then the event-loop kit's {@link FdWait} blocks in poll(2)
  * on the completion channel's descriptor and an eventfd that {@link #wakeUp} writes, until the
  * engine's next deadline; the event is then taken and acknowledged ({@code ibv_get_cq_event}). Send
  * completions raise no event: they are reaped on the next send or poll.
@@ -75,7 +77,7 @@ public final class VerbsTransport implements MadTransport
     private final CompletionQueue sendCq;
     private final CompletionQueue receiveCq;
     private final CompletionChannel channel;
-    private final FdWaiter waiter;
+    private final FdWait waiter;
     private final MemoryRegion region;
     private final MemorySegment memory;
     private final ProtectionDomain pd;
@@ -142,7 +144,7 @@ public final class VerbsTransport implements MadTransport
             handle(localPort.saAddress());
         }
         // Last: nothing after it can fail, so the constructor never leaks its eventfd.
-        this.waiter = new FdWaiter(channel.fd(), localPort.name());
+        this.waiter = openWaiter(channel.fd(), localPort.name());
     }
 
     /**
@@ -337,7 +339,16 @@ public final class VerbsTransport implements MadTransport
                     return;
                 }
             }
-            if (waiter.await(deadlineNanos))
+            final boolean readable;
+            try
+            {
+                readable = waiter.await(deadlineNanos == Long.MAX_VALUE ? -1 : Math.max(0, deadlineNanos - System.nanoTime()));
+            }
+            catch (final NativeCallException ex)
+            {
+                throw waitFailed(ex);
+            }
+            if (readable)
             {
                 // Readable: this does not block. It acknowledges the event; the next wait re-arms.
                 channel.awaitEvent();
@@ -353,7 +364,36 @@ public final class VerbsTransport implements MadTransport
     @Override
     public void wakeUp()
     {
-        waiter.wakeUp();
+        try
+        {
+            waiter.wakeUp();
+        }
+        catch (final NativeCallException ex)
+        {
+            throw waitFailed(ex);
+        }
+    }
+
+    private static FdWait openWaiter(final int fd, final String name)
+    {
+        try
+        {
+            return new FdWait(fd);
+        }
+        catch (final NativeCallException ex)
+        {
+            throw new MadTransportException(name + ": " + ex.getMessage(), ex);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // native access denied: Libc's message says how to grant it
+            throw new MadTransportException(name + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private MadTransportException waitFailed(final NativeCallException ex)
+    {
+        return new MadTransportException(localPort.name() + ": " + ex.getMessage(), ex);
     }
 
     /**
@@ -376,7 +416,14 @@ public final class VerbsTransport implements MadTransport
         }
         finally
         {
-            waiter.close();
+            try
+            {
+                waiter.close();
+            }
+            catch (final NativeCallException ex)
+            {
+                throw waitFailed(ex);
+            }
         }
     }
 }

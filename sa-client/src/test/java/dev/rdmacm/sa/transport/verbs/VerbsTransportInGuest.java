@@ -1,5 +1,8 @@
 package dev.rdmacm.sa.transport.verbs;
 
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.Lid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.sa.PathRecordComponentMask;
 import dev.rdmacm.protocol.sa.SaAttribute;
@@ -27,7 +30,6 @@ import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.AddressHandle;
 import dev.rdmacm.verbs.AddressVector;
 import dev.rdmacm.verbs.CompletionQueue;
-import dev.rdmacm.libc.Errno;
 import dev.rdmacm.verbs.IbvConstants;
 import dev.rdmacm.verbs.MemoryRegion;
 import dev.rdmacm.verbs.ProtectionDomain;
@@ -143,7 +145,7 @@ class VerbsTransportInGuest
         assertEquals(SA, answer.from());
         assertEquals(PathRecordValue.decode(Arrays.copyOfRange(answer.mad(), SaMad.DATA_OFFSET, SaMad.DATA_OFFSET + PATH_RECORD_LENGTH)),
             path);
-        assertEquals(new PathRecordValue(0, SA_GID, CLIENT_GID, 0, 0, false, 0x5a5a5, 64, 0, true, 1, 0xffff, 0, 3, 2, 3, 2, 3, 2, 18, 0),
+        assertEquals(new PathRecordValue(0, SA_GID, CLIENT_GID, Lid.of(0), Lid.of(0), false, 0x5a5a5, 64, 0, true, 1, PKey.of(0xffff), 0, 3, 2, 3, 2, 3, 2, 18, 0),
             path);
     }
 

@@ -1,13 +1,12 @@
-package dev.rdmacm.sa;
+package dev.rdmacm.loop;
 
 import org.agrona.concurrent.IdleStrategy;
 
 /**
  * The idle strategy of an event loop that blocks instead of spinning or sleeping: after a duty cycle
- * without work it calls the loop's own wait (a selector, poll(2) on its sockets and an eventfd), which
- * returns on I/O, a wake-up from another thread or the loop's earliest timer deadline.
- * <p>
- * Shared by the SA engine and the resolver's event loop, whose waits differ but whose idling does not.
+ * without work it calls the loop's own wait (poll(2) on its descriptors and a {@link FdWait} eventfd,
+ * or a transport's wait), which returns on I/O, a wake-up from another thread or the loop's earliest
+ * timer deadline.
  */
 public final class BlockingIdleStrategy implements IdleStrategy
 {

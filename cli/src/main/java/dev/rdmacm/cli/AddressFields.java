@@ -1,0 +1,60 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.netlink.HardwareAddress;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The fields of a resolved address under the names every command uses for them: {@code destination},
+ * {@code source}, {@code netdev}, {@code ifindex}, {@code gateway}, {@code network}, {@code src_hw},
+ * {@code dst_hw}, {@code sgid}, {@code dgid}, {@code pkey}, {@code device}, {@code port},
+ * {@code gid_index}, {@code gid_type}, {@code loopback}; the text form is one {@code name value} line
+ * each. resolve-addr prints them, resolve-route prints them before its route.
+ */
+final class AddressFields
+{
+    private AddressFields()
+    {
+    }
+
+    /** The fields in order, values as text or numbers (null where there is none, e.g. no gateway). */
+    static Map<String, Object> fields(final AddressResolution r)
+    {
+        final Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("destination", r.destination().getHostAddress());
+        fields.put("source", r.source().getHostAddress());
+        fields.put("netdev", r.netdev());
+        fields.put("ifindex", r.ifindex());
+        fields.put("gateway", r.gateway() == null ? null : r.gateway().getHostAddress());
+        fields.put("network", r.networkType().name());
+        fields.put("src_hw", HardwareAddress.format(r.sourceHardwareAddress()));
+        fields.put("dst_hw", r.destinationHardwareText());
+        fields.put("sgid", r.sgid().toString());
+        fields.put("dgid", r.dgid().toString());
+        fields.put("pkey", r.pkey().toString());
+        fields.put("device", r.binding().device());
+        fields.put("port", r.binding().port());
+        fields.put("gid_index", r.binding().gidIndex());
+        fields.put("gid_type", r.binding().gidType().text());
+        fields.put("loopback", r.loopback());
+        return fields;
+    }
+
+    /** {@code {"event": EVENT, <the fields>}}. */
+    static ObjectNode json(final String event, final AddressResolution resolution)
+    {
+        final ObjectNode tree = JsonOutput.MAPPER.createObjectNode().put("event", event);
+        tree.setAll(JsonOutput.MAPPER.<ObjectNode>valueToTree(fields(resolution)));
+        return tree;
+    }
+
+    /** One {@code name value} line a field, {@code -} for none. */
+    static void text(final PrintWriter out, final AddressResolution resolution)
+    {
+        fields(resolution).forEach((key, value) -> out.printf("%-12s %s%n", key, value == null ? "-" : value));
+    }
+}

@@ -1,0 +1,104 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmException;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.transport.MadTransportException;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.net.InetAddress;
+import java.util.Map;
+
+/**
+ * What the commands that resolve an address with the CM share (picocli mixin): {@code DST},
+ * {@code --src}, {@code --netns} and the shared {@code --timeout-ms}, {@code --json}, {@code --trace},
+ * {@code --fabric} and {@code --hosts}; and the run they share: the fabric's SA, the CM on this
+ * machine's GID tables, its event channel and the parsed addresses, each failure rendered the one way.
+ */
+final class AddressOptions
+{
+    /** What a command does once the CM is open and the addresses are parsed; returns the exit status. */
+    @FunctionalInterface
+    interface Resolution
+    {
+        int run(RdmaCm cm, EventChannel channel, InetAddress destination, InetAddress source) throws InterruptedException;
+    }
+
+    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope)")
+    String destination;
+
+    @Option(names = "--src", paramLabel = "SRC", description = "source address to bind (default: the route's choice)")
+    String source;
+
+    @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
+    String networkNamespace;
+
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption();
+
+    @CommandLine.Mixin
+    JsonOption json = new JsonOption();
+
+    @CommandLine.Mixin
+    TraceOption trace = new TraceOption();
+
+    /** Where SA queries go; with --hosts also the local port whose neighbour table the hosts file is. */
+    @CommandLine.Mixin
+    FabricOption fabric = new FabricOption();
+
+    @CommandLine.Mixin
+    HostsOption hosts = new HostsOption();
+
+    /** Whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
+    Map<String, String> environment = System.getenv();
+
+    final TransitionLog transitions = new TransitionLog();
+
+    /**
+     * Opens the fabric's SA (none without {@code --fabric}), then the CM and its channel, parses
+     * {@code DST} and {@code --src} and runs {@code resolution}; closes all of it after. A fabric
+     * that does not open is ENODEV, a CM that does not open its errno, an interrupt EINTR.
+     */
+    int run(final CommandOutput output, final long timeoutMs, final SaClientConfig config, final Resolution resolution)
+    {
+        final HostsFile hostsFile = hosts.read();
+        final SaClient sa;
+        try
+        {
+            sa = fabric.start(timeoutMs, config);
+        }
+        catch (final MadTransportException ex)
+        {
+            return output.error(fabric.error(ex));
+        }
+        try (sa)
+        {
+            final RdmaCm cm;
+            try
+            {
+                cm = RdmaCm.open(CmOptions.of(environment, transitions, hostsFile, sa, networkNamespace));
+            }
+            catch (final RdmaCmException ex)
+            {
+                return output.error(JsonOutput.errno(ex.errno(), ex.getMessage()));
+            }
+            try (cm; EventChannel channel = cm.createEventChannel())
+            {
+                final InetAddress dst = CmOptions.address(cm, destination, "DST");
+                final InetAddress src = source == null ? null : CmOptions.address(cm, source, "--src");
+                return resolution.run(cm, channel, dst, src);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return output.error(JsonOutput.errno(Errno.EINTR, "interrupted"));
+            }
+        }
+    }
+}

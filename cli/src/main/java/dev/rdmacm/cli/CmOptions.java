@@ -1,0 +1,74 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.cm.HostsNeighbours;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmException;
+import dev.rdmacm.cm.StateTransitionListener;
+import dev.rdmacm.cm.SysfsGidDirectory;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.NetworkNamespace;
+import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
+
+import java.net.InetAddress;
+import java.util.Map;
+
+/**
+ * The {@link RdmaCm} the address-resolving commands open, the same way in each: this machine's GID
+ * tables from sysfs ({@code $SYSFS_PATH} or {@code /sys}), the trace's listener, and what the shared
+ * options ask for: {@code --netns}, {@code --fabric}'s SA and {@code --hosts} as the neighbour table of
+ * the fabric's local port.
+ */
+final class CmOptions
+{
+    private CmOptions()
+    {
+    }
+
+    /**
+     * @param hosts            the hosts file, or null.
+     * @param sa               the SA of {@code --fabric}, or null; required with {@code hosts}.
+     * @param networkNamespace the {@code ip netns} name, or null.
+     */
+    static RdmaCm.Options of(final Map<String, String> environment, final StateTransitionListener listener,
+        final HostsFile hosts, final SaClient sa, final String networkNamespace)
+    {
+        RdmaCm.Options options = RdmaCm.Options.defaults()
+            .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
+            .listener(listener);
+        if (sa != null)
+        {
+            options = options.sa(sa);
+        }
+        if (hosts != null)
+        {
+            options = options.hostsNeighbours(new HostsNeighbours(hosts,
+                HostsNeighbours.infinibandPort(sa.localPort().name(), 1, sa.localPort().gid())));
+        }
+        if (networkNamespace != null)
+        {
+            options = options.networkNamespace(NetworkNamespace.byName(networkNamespace));
+        }
+        return options;
+    }
+
+    /** {@code DST} or {@code --src} as an address, a scope name resolved in {@code cm}'s namespace. */
+    static InetAddress address(final RdmaCm cm, final String text, final String what)
+    {
+        return AddressArgument.parse(text, what, name -> scopeIndex(cm, name));
+    }
+
+    /** A scope name such as {@code eth0} in {@code fe80::2%eth0} as an interface index; unknown: a usage error. */
+    private static int scopeIndex(final RdmaCm cm, final String name)
+    {
+        try
+        {
+            return cm.interfaceIndex(name);
+        }
+        catch (final RdmaCmException ex)
+        {
+            throw new IllegalArgumentException("scope '%" + name + "': no such interface (" + Errno.name(ex.errno()) + ")");
+        }
+    }
+}

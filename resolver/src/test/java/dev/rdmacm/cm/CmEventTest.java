@@ -1,0 +1,64 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.libc.Errno;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CmEventTest
+{
+    @Test
+    void shouldHaveOneRecordForEachKindOfLibrdmacmEvent() throws Exception
+    {
+        final Set<CmEventType> kinds = EnumSet.noneOf(CmEventType.class);
+        final Deque<Class<?>> open = new ArrayDeque<>(Arrays.asList(CmEvent.class.getPermittedSubclasses()));
+        int records = 0;
+        while (!open.isEmpty())
+        {
+            final Class<?> type = open.pop();
+            if (type.isInterface())
+            {
+                open.addAll(Arrays.asList(type.getPermittedSubclasses()));
+                continue;
+            }
+            assertTrue(type.isRecord(), type + " is a record");
+            records++;
+            final Object[] arguments = Arrays.stream(type.getRecordComponents())
+                .map(c -> c.getType() == int.class ? (Object)(-Errno.EIO) : null).toArray();
+            final CmEvent event = (CmEvent)type.getDeclaredConstructors()[0].newInstance(arguments);
+            assertTrue(kinds.add(event.type()), "one record for " + event.type());
+        }
+        assertEquals(EnumSet.allOf(CmEventType.class), kinds);
+        assertEquals(CmEventType.values().length, records);
+    }
+
+    @Test
+    void shouldRefuseAnErrorEventWhoseStatusIsNotANegativeErrno()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> new CmEvent.AddrError(null, Errno.ETIMEDOUT, "timed out", null));
+        assertEquals("an error event's status is a negative errno, not 110", ex.getMessage());
+    }
+
+    @Test
+    void shouldSwitchOverTheKindAndPrintLikeLibrdmacmNamesIt()
+    {
+        final CmEvent event = new CmEvent.AddrError(null, -Errno.ETIMEDOUT, "no ARP reply", null);
+        final String seen = switch (event)
+        {
+            case CmEvent.AddrResolved resolved -> "resolved " + resolved.resolution();
+            case CmEvent.AddrError error -> "errno " + error.errno();
+            default -> "other";
+        };
+        assertEquals("errno 110", seen);
+        assertEquals("ADDR_ERROR status -110 (ETIMEDOUT): no ARP reply", event.toString());
+    }
+}
