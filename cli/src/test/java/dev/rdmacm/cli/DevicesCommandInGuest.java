@@ -24,10 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code rdmacm devices} on real rxe devices ({@link DevicesGuest}), field by field against the real
+ * {@code rdmacm devices} on real rxe devices ({@link DevicesGuest}, in the conformance module's kernel guest), field by field against the real
  * {@code ibv_devinfo -v} and the kernel's sysfs files, read raw at the same moment.
  */
-class DevicesCommandInGuest
+public class DevicesCommandInGuest
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The kernel updates GID tables and port MTUs from netdev events on a workqueue: give it time. */

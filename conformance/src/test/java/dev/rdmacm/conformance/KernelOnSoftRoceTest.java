@@ -1,11 +1,14 @@
 package dev.rdmacm.conformance;
 
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
+import dev.rdmacm.cli.DevicesCommandInGuest;
+import dev.rdmacm.cli.DevicesGuest;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
+import dev.rdmacm.testing.guest.GuestSpec;
 import dev.rdmacm.testing.guest.GuestTestOutcome;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
@@ -21,9 +24,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One kernel guest ({@link KernelCmGuest}: Debian's 6.1 with Soft-RoCE and the kernel's own CM) for
- * every comparison with the real kernel CM and the real librdmacm: the resolver's address and route
- * matrix and its cmtime figures, and rdma_getaddrinfo on real devices. Both oracles are compiled here
+ * One kernel guest (Debian's 6.1 with Soft-RoCE and the kernel's own CM; {@link KernelCmGuest}'s
+ * topology plus {@link DevicesGuest}'s) for every comparison of an upper layer with the real kernel:
+ * the resolver's address and route matrix and its cmtime figures against the kernel CM through
+ * librdmacm, rdma_getaddrinfo on real devices, and {@code rdmacm devices} against ibv_devinfo and sysfs
+ * (last, as it changes an MTU and adds an address). Both oracles are compiled here
  * into the guest's share; the {@code *InGuest} classes run in one guest JVM and are replayed here under
  * their own names. One boot for all of them keeps the suite's guest part within its budget.
  */
@@ -35,13 +40,14 @@ class KernelOnSoftRoceTest
     @Timeout(value = 9, unit = TimeUnit.MINUTES)
     Stream<DynamicTest> shouldAnswerAsTheKernelCmAndLibrdmacmDo() throws IOException
     {
-        try (KernelGuest guest = KernelGuest.boot(KernelCmGuest.spec()))
+        final GuestSpec spec = GuestSpec.named("kernel").topology(DevicesGuest.addTo(KernelCmGuest.topology()));
+        try (KernelGuest guest = KernelGuest.boot(spec))
         {
             KernelCmOracle.compile(guest.sharedDirectory());
             GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
                 ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
-                GetAddrInfoOnRealDevicesInGuest.class);
+                GetAddrInfoOnRealDevicesInGuest.class, DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))
             {

@@ -55,6 +55,12 @@ public final class KernelCmGuest
 
     public static GuestSpec spec()
     {
+        return GuestSpec.named("kernel-cm").topology(topology());
+    }
+
+    /** The steps alone, for a guest that adds its own (the conformance module's). */
+    public static GuestTopology topology()
+    {
         final GuestTopology topology = GuestTopology.create()
             .veth("k0", "k1", "peer")
             .address("k0", OWN_IPV4 + "/24").address("k0", OWN_IPV6 + "/64").address("k0", "fe80::1/64")
@@ -81,7 +87,7 @@ public final class KernelCmGuest
             .rxe("rxe1", "k4")
             .rxe("rxe2", "k6")
             .rxe("rxe3", "k8");
-        return GuestSpec.named("kernel-cm").topology(topology);
+        return topology;
     }
 
     /** A veth {@code own}/{@code peer} with {@code mtu} on both ends, the peer in {@code namespace}. */
