@@ -2,6 +2,7 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.netlink.HardwareAddress;
 
 import java.io.PrintWriter;
@@ -10,7 +11,8 @@ import java.util.Map;
 
 /**
  * The fields of a resolved address under the names every command uses for them: {@code destination},
- * {@code source}, {@code netdev}, {@code ifindex}, {@code gateway}, {@code network}, {@code src_hw},
+ * {@code dst_port}, {@code source}, {@code src_port} (the port the id is bound to, random unless
+ * given, as {@code rdma_get_src_port}), {@code netdev}, {@code ifindex}, {@code gateway}, {@code network}, {@code src_hw},
  * {@code dst_hw}, {@code sgid}, {@code dgid}, {@code pkey}, {@code device}, {@code port},
  * {@code gid_index}, {@code gid_type}, {@code loopback}; the text form is one {@code name value} line
  * each. resolve-addr prints them, resolve-route prints them before its route.
@@ -21,12 +23,15 @@ final class AddressFields
     {
     }
 
-    /** The fields in order, values as text or numbers (null where there is none, e.g. no gateway). */
-    static Map<String, Object> fields(final AddressResolution r)
+    /** The fields of {@code id}'s resolution in order, as text or numbers (null where there is none, e.g. no gateway). */
+    static Map<String, Object> fields(final RdmaCmId id)
     {
+        final AddressResolution r = id.resolution();
         final Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("destination", r.destination().getHostAddress());
+        fields.put("dst_port", id.destinationPort());
         fields.put("source", r.source().getHostAddress());
+        fields.put("src_port", id.sourcePort());
         fields.put("netdev", r.netdev());
         fields.put("ifindex", r.ifindex());
         fields.put("gateway", r.gateway() == null ? null : r.gateway().getHostAddress());
@@ -45,16 +50,16 @@ final class AddressFields
     }
 
     /** {@code {"event": EVENT, <the fields>}}. */
-    static ObjectNode json(final String event, final AddressResolution resolution)
+    static ObjectNode json(final String event, final RdmaCmId id)
     {
         final ObjectNode tree = JsonOutput.MAPPER.createObjectNode().put("event", event);
-        tree.setAll(JsonOutput.MAPPER.<ObjectNode>valueToTree(fields(resolution)));
+        tree.setAll(JsonOutput.MAPPER.<ObjectNode>valueToTree(fields(id)));
         return tree;
     }
 
     /** One {@code name value} line a field, {@code -} for none. */
-    static void text(final PrintWriter out, final AddressResolution resolution)
+    static void text(final PrintWriter out, final RdmaCmId id)
     {
-        fields(resolution).forEach((key, value) -> out.printf("%-12s %s%n", key, value == null ? "-" : value));
+        fields(id).forEach((key, value) -> out.printf("%-12s %s%n", key, value == null ? "-" : value));
     }
 }

@@ -1,6 +1,7 @@
 package dev.rdmacm.cli;
 
 import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.KernelProfile;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.libc.Errno;
@@ -17,12 +18,29 @@ import java.util.Map;
 
 /**
  * What the commands that resolve an address with the CM share (picocli mixin): {@code DST},
- * {@code --src}, {@code --netns} and the shared {@code --timeout-ms}, {@code --json}, {@code --trace},
+ * {@code --src}, {@code --netns}, {@code --kernel-profile} and the shared {@code --timeout-ms}, {@code --json}, {@code --trace},
  * {@code --fabric} and {@code --hosts}; and the run they share: the fabric's SA, the CM on this
  * machine's GID tables, its event channel and the parsed addresses, each failure rendered the one way.
  */
 final class AddressOptions
 {
+    /** {@code --kernel-profile}'s text as {@link KernelProfile#parse} reads it; a bad one is a usage error naming the choices. */
+    static final class KernelProfileConverter implements CommandLine.ITypeConverter<KernelProfile>
+    {
+        @Override
+        public KernelProfile convert(final String text)
+        {
+            try
+            {
+                return KernelProfile.parse(text);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
+    }
+
     /** What a command does once the CM is open and the addresses are parsed; returns the exit status. */
     @FunctionalInterface
     interface Resolution
@@ -38,6 +56,11 @@ final class AddressOptions
 
     @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
     String networkNamespace;
+
+    @Option(names = "--kernel-profile", paramLabel = "PROFILE", converter = KernelProfileConverter.class,
+        description = "whose rules apply where kernels differ: linux-6.1 (default, compared with the running " +
+            "kernel) or mainline (read from source, not compared)")
+    KernelProfile kernelProfile = KernelProfile.defaultProfile();
 
     @CommandLine.Mixin
     TimeoutOption timeout = new TimeoutOption();
@@ -82,7 +105,8 @@ final class AddressOptions
             final RdmaCm cm;
             try
             {
-                cm = RdmaCm.open(CmOptions.of(environment, transitions, hostsFile, sa, networkNamespace));
+                cm = RdmaCm.open(CmOptions.of(environment, transitions, hostsFile, sa, networkNamespace)
+                    .kernelProfile(kernelProfile));
             }
             catch (final RdmaCmException ex)
             {

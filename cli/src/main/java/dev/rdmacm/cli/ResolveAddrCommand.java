@@ -87,8 +87,8 @@ public final class ResolveAddrCommand implements Callable<Integer>
                 .put("destination", dst.getHostAddress()), trace(CmEvents.steps(event)));
         }
         final AddressResolution resolution = event.id().resolution();
-        return output.result(AddressFields.json(CmEventType.ADDR_RESOLVED.name(), resolution),
-            out -> AddressFields.text(out, resolution), trace(resolution.steps()));
+        return output.result(AddressFields.json(CmEventType.ADDR_RESOLVED.name(), id),
+            out -> AddressFields.text(out, id), trace(resolution.steps()));
     }
 
     private Trace trace(final List<ResolutionStep> steps)

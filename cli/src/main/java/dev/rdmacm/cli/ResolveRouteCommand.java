@@ -145,7 +145,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
                 CmEvents.steps(route));
         }
         final ResolvedRoute resolved = route.id().route();
-        return output.result(json(resolution, resolved), out -> text(out, resolution, resolved),
+        return output.result(json(id, resolved), out -> text(out, id, resolved),
             trace(resolution.steps(), CmEvents.steps(route)));
     }
 
@@ -166,25 +166,34 @@ public final class ResolveRouteCommand implements Callable<Integer>
         return options.trace.trace ? new Trace(addressSteps, routeSteps, options.transitions.lines()) : null;
     }
 
-    /** The address fields of resolve-addr, then {@code "route_kind"} and {@code "route"}: the ibv_path_data records. */
-    private static ObjectNode json(final AddressResolution resolution, final ResolvedRoute route)
+    /**
+     * The address fields of resolve-addr, then {@code "route_kind"}, {@code "route"} (the ibv_path_data
+     * records, as the kernel returned them) and {@code "path_rec"} (the same paths as librdmacm hands
+     * them to the application in {@code id->route.path_rec}).
+     */
+    private static ObjectNode json(final RdmaCmId id, final ResolvedRoute route)
     {
-        final ObjectNode root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), resolution);
+        final ObjectNode root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), id);
         root.put("route_kind", route.kind().name());
         final ArrayNode records = root.putArray("route");
         route.pathData().forEach(record -> records.add(PathDataJson.of(JsonOutput.MAPPER, record)));
+        final ArrayNode applicationPaths = root.putArray("path_rec");
+        route.applicationPaths().forEach(path -> applicationPaths.add(PathRecJson.of(JsonOutput.MAPPER, path)));
         return root;
     }
 
-    private static void text(final PrintWriter out, final AddressResolution resolution, final ResolvedRoute route)
+    private static void text(final PrintWriter out, final RdmaCmId id, final ResolvedRoute route)
     {
-        AddressFields.text(out, resolution);
+        AddressFields.text(out, id);
         out.printf("%-12s %s%n", "route_kind", route.kind() + (route.kind() == ResolvedRoute.Kind.SA_QUERY ?
             ": an SA PathRecord (cma_query_ib_route)" : ": RoCE, built locally (cma_resolve_iboe_route)"));
         for (int i = 0; i < route.pathData().size(); i++)
         {
             out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i), IbvPathData.flagNames(route.flags(i)));
             out.print(PathText.format(List.of(route.paths().get(i))));
+            out.printf("path_rec %d (librdmacm's id->route.path_rec)%n", i);
+            PathRecJson.of(JsonOutput.MAPPER, route.applicationPaths().get(i)).properties()
+                .forEach(field -> out.printf("  %-26s %s%n", field.getKey(), field.getValue().asText()));
         }
     }
 }

@@ -146,6 +146,33 @@ class ResolveAddrCommandTest
     }
 
     @Test
+    void shouldBindASourcePortFromTheNamespacesLocalPortRange() throws Exception
+    {
+        topology.sysctl(topology.host, "net.ipv4.ip_local_port_range", "40100 40103");
+        try
+        {
+            final JsonNode resolved = JSON.readTree(resolve("192.0.2.2", "--json").out());
+
+            final int port = resolved.get("src_port").asInt();
+            assertTrue(port >= 40100 && port <= 40103, "src_port " + port + " outside the namespace's 40100-40103");
+            assertEquals(0, resolved.get("dst_port").asInt());
+        }
+        finally
+        {
+            topology.sysctl(topology.host, "net.ipv4.ip_local_port_range", "32768 60999");
+        }
+    }
+
+    @Test
+    void shouldRefuseAnUnknownKernelProfileNamingTheChoices()
+    {
+        final Run run = resolve("192.0.2.2", "--kernel-profile", "linux-5.4");
+
+        assertEquals(Main.EXIT_USAGE, run.exit());
+        assertTrue(run.err().contains("kernel profile 'linux-5.4': expected linux-6.1 or mainline"), run.err());
+    }
+
+    @Test
     void shouldNameTheCallThatFailedSynchronouslyInJson() throws Exception
     {
         final Run run = resolve("198.18.1.1", "--json");
@@ -206,7 +233,7 @@ class ResolveAddrCommandTest
 
         assertEquals(Main.EXIT_OK, run.exit(), run.err());
         final String out = run.out();
-        assertTrue(out.startsWith("destination  192.0.2.2\nsource       192.0.2.1\n"), out);
+        assertTrue(out.startsWith("destination  192.0.2.2\ndst_port     0\nsource       192.0.2.1\nsrc_port     "), out);
         assertTrue(out.contains("\nrdma_resolve_addr steps:\n"), out);
         assertTrue(out.indexOf("\ntransitions:\n") > out.indexOf("rdma_resolve_addr steps:"), out);
         assertTrue(out.strip().endsWith("ADDR_QUERY -> ADDR_RESOLVED (ADDR_RESOLVED 192.0.2.2)"), out);
