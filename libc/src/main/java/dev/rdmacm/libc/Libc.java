@@ -46,6 +46,7 @@ public final class Libc
     public static final int O_RDONLY = 0;
     public static final int O_CLOEXEC = 0x80000;
     public static final int CLONE_NEWNET = 0x40000000;
+    public static final int EFD_SEMAPHORE = 0x1;
     public static final int EFD_NONBLOCK = 0x800;
     public static final int EFD_CLOEXEC = 0x80000;
     /** {@code IF_NAMESIZE} of {@code net/if.h}: the buffer {@link #ifIndexToName} fills. */

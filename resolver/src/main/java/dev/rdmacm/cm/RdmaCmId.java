@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code struct rdma_cm_id} for address resolution: bind, resolve, receive ADDR_RESOLVED or
@@ -31,7 +30,9 @@ public final class RdmaCmId implements AutoCloseable
     private final RdmaCm cm;
     private final EventChannel channel;
     private final long number;
-    private final AtomicInteger unacknowledged = new AtomicInteger();
+    /** Guards {@link #unacknowledged}; destroy waits on it. */
+    private final Object acknowledgements = new Object();
+    private int unacknowledged;
 
     private CmIdState state = CmIdState.IDLE;
     private InetAddress boundSource;
@@ -358,10 +359,13 @@ public final class RdmaCmId implements AutoCloseable
         return boundSource;
     }
 
-    /** Events delivered and not yet acknowledged. */
+    /** Events the application took from the channel and has not acknowledged yet. */
     public int unacknowledgedEvents()
     {
-        return unacknowledged.get();
+        synchronized (acknowledgements)
+        {
+            return unacknowledged;
+        }
     }
 
     /** {@code rdma_bind_addr} with a port: 0 takes a random free one, another must be free (EADDRINUSE). */
@@ -554,7 +558,12 @@ public final class RdmaCmId implements AutoCloseable
         return p;
     }
 
-    /** {@code rdma_destroy_id}: cancels a pending resolution; no event follows. */
+    /**
+     * {@code rdma_destroy_id}: cancels a pending resolution, drops the id's events still queued on the
+     * channel (no event follows), and then, as librdmacm does, waits until every event of the id that
+     * the application took has been acknowledged. So an event must be acked before its id is
+     * destroyed, from another thread if need be; the wait refuses to run on the event loop.
+     */
     public void destroy()
     {
         final PendingResolution p;
@@ -573,6 +582,39 @@ public final class RdmaCmId implements AutoCloseable
         if (p != null)
         {
             cm.submitIfOpen(agent -> agent.cancel(p));
+        }
+        if (channel != null)
+        {
+            channel.discard(this);
+            awaitAcknowledgements();
+        }
+    }
+
+    private void awaitAcknowledgements()
+    {
+        boolean interrupted = false;
+        synchronized (acknowledgements)
+        {
+            if (unacknowledged > 0)
+            {
+                cm.requireNotLoopThread("rdma_destroy_id with unacknowledged events");
+            }
+            while (unacknowledged > 0)
+            {
+                try
+                {
+                    acknowledgements.wait();
+                }
+                catch (final InterruptedException ex)
+                {
+                    // rdma_destroy_id is not interruptible either: keep waiting, restore the flag after.
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -648,16 +690,31 @@ public final class RdmaCmId implements AutoCloseable
         p.completion.completeExceptionally(new RdmaCmException("rdma_resolve_addr", errno, detail, false, p.trace));
     }
 
+    /** The channel handed one of this id's events to the application. */
+    void retrieved()
+    {
+        synchronized (acknowledgements)
+        {
+            unacknowledged++;
+        }
+    }
+
     void acknowledge(final CmEvent event)
     {
-        unacknowledged.decrementAndGet();
+        synchronized (acknowledgements)
+        {
+            if (unacknowledged > 0)
+            {
+                unacknowledged--;
+                acknowledgements.notifyAll();
+            }
+        }
     }
 
     private void deliver(final CmEvent event)
     {
         if (channel != null)
         {
-            unacknowledged.incrementAndGet();
             channel.post(event);
         }
     }

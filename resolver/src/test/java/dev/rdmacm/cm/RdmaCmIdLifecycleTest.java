@@ -122,6 +122,7 @@ class RdmaCmIdLifecycleTest
             closing.close();
             final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
             assertNotNull(event);
+            event.ack();
             assertEquals(CmEventType.ADDR_ERROR, event.type());
             assertEquals(-Errno.EINTR, event.status());
             assertThrows(IllegalStateException.class, () -> closing.createId(null).resolveAddr(null,
