@@ -10,6 +10,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -334,6 +335,43 @@ public final class RdmaCmId implements AutoCloseable
         }
         deliver(new CmEvent.RouteResolved(this, r.resolution, resolved, r.trace));
         r.completion.complete(resolved);
+    }
+
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_IB, RDMA_OPTION_IB_PATH)}: the application gives the route
+     * (from ibacm, or its own SA query) instead of {@code rdma_resolve_route}. The id must be
+     * ADDR_RESOLVED (else EINVAL); it becomes ROUTE_RESOLVED at once and a ROUTE_RESOLVED event follows,
+     * as {@code ucma_set_ib_path} sends it. Which path is kept, and how it reads back, is
+     * {@link IbPathOption}'s.
+     *
+     * @param pathData {@code ibv_path_data} records, 72 bytes each.
+     * @throws RdmaCmException EINVAL or ENODEV, returned by the call.
+     */
+    public void setIbPath(final List<byte[]> pathData) throws RdmaCmException
+    {
+        final ResolvedRoute given;
+        final AddressResolution resolved;
+        synchronized (this)
+        {
+            if (state != CmIdState.ADDR_RESOLVED)
+            {
+                throw new RdmaCmException("rdma_set_option", Errno.EINVAL, "RDMA_OPTION_IB_PATH on an id that is " +
+                    state + ", not ADDR_RESOLVED", true);
+            }
+            try
+            {
+                given = new ResolvedRoute(ResolvedRoute.Kind.GIVEN, List.of(IbPathOption.kept(pathData, resolution,
+                    resolution.binding().gidType() != GidType.IB)));
+            }
+            catch (final RouteException ex)
+            {
+                throw new RdmaCmException("rdma_set_option", ex.errno(), ex.getMessage(), true);
+            }
+            resolved = resolution;
+            route = given;
+            transition(CmIdState.ROUTE_RESOLVED, "RDMA_OPTION_IB_PATH");
+        }
+        deliver(new CmEvent.RouteResolved(this, resolved, given, null));
     }
 
     public synchronized CmIdState state()

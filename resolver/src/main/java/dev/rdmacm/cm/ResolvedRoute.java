@@ -22,7 +22,9 @@ public record ResolvedRoute(Kind kind, List<byte[]> pathData)
         /** An SA PathRecord Get ({@code cma_query_ib_route}). */
         SA_QUERY,
         /** Built locally for RoCE ({@code cma_resolve_iboe_route}). */
-        ROCE_SYNTHESIZED
+        ROCE_SYNTHESIZED,
+        /** Given by the application ({@code RDMA_OPTION_IB_PATH}). */
+        GIVEN
     }
 
     public ResolvedRoute

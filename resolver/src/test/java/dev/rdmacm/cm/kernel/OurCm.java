@@ -10,11 +10,15 @@ import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.Ipv6Text;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.path.IbvPathRecord;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,6 +112,24 @@ final class OurCm
             fields.put("sgid", resolution.sgid().toString());
             fields.put("dgid", resolution.dgid().toString());
             fields.put("addr_pkey", resolution.pkey().toString());
+            if (which.has("ibpath") || which.has("ibpathflags0"))
+            {
+                try
+                {
+                    id.setIbPath(List.of(fixedPath(resolution, which.has("ibpath") ? 0x2b : 0)));
+                }
+                catch (final RdmaCmException ex)
+                {
+                    fields.put("ibpath_errno", Integer.toString(ex.errno()));
+                    return fields;
+                }
+                final CmEvent given = await(channel, which, fields, "route");
+                if (given != null && given.type() == CmEventType.ROUTE_RESOLVED)
+                {
+                    route(id.route().applicationPaths(), fields);
+                }
+                return fields;
+            }
             try
             {
                 id.resolveRoute(Duration.ofMillis(which.timeoutMs()));
@@ -124,6 +146,29 @@ final class OurCm
             }
         }
         return fields;
+    }
+
+    /** The oracle's {@code set_ib_path} record, byte for byte: the same values on both sides. */
+    private static byte[] fixedPath(final AddressResolution resolution, final int flags)
+    {
+        final byte[] record = new byte[IbvPathData.LENGTH];
+        final UnsafeBuffer buffer = new UnsafeBuffer(record);
+        buffer.putInt(0, flags, ByteOrder.nativeOrder());
+        final int path = IbvPathData.PATH_OFFSET;
+        buffer.putLong(path + IbvPathRecord.SERVICE_ID_OFFSET, 0x1122334455667788L, ByteOrder.BIG_ENDIAN);
+        buffer.putBytes(path + IbvPathRecord.DGID_OFFSET, resolution.dgid().toBytes());
+        buffer.putBytes(path + IbvPathRecord.SGID_OFFSET, resolution.sgid().toBytes());
+        buffer.putShort(path + IbvPathRecord.DLID_OFFSET, (short)0x1234, ByteOrder.BIG_ENDIAN);
+        buffer.putShort(path + IbvPathRecord.SLID_OFFSET, (short)0x5678, ByteOrder.BIG_ENDIAN);
+        buffer.putInt(path + IbvPathRecord.FLOW_LABEL_HOP_LIMIT_OFFSET, 0x12345 << 8 | 7, ByteOrder.BIG_ENDIAN);
+        buffer.putByte(path + IbvPathRecord.TCLASS_OFFSET, (byte)0x20);
+        buffer.putByte(path + IbvPathRecord.REVERSIBLE_NUMB_PATH_OFFSET, (byte)(0x80 | 1));
+        buffer.putShort(path + IbvPathRecord.P_KEY_OFFSET, (short)0xffff, ByteOrder.BIG_ENDIAN);
+        buffer.putShort(path + IbvPathRecord.QOS_CLASS_SL_OFFSET, (short)5, ByteOrder.BIG_ENDIAN);
+        buffer.putByte(path + IbvPathRecord.MTU_OFFSET, (byte)(2 << 6 | 3));
+        buffer.putByte(path + IbvPathRecord.RATE_OFFSET, (byte)(2 << 6 | 6));
+        buffer.putByte(path + IbvPathRecord.PACKET_LIFE_TIME_OFFSET, (byte)(2 << 6 | 14));
+        return record;
     }
 
     private static void hold(final RdmaCmId holder, final CmCase which, final Map<String, String> fields)

@@ -130,7 +130,13 @@ public class ResolutionAgainstKernelCmInGuest
         new CmCase("port-afonly-both", PEER_IPV6, "::#6005", LONG).options("hold=0.0.0.0#6005", "holdafonly", "afonly"),
         new CmCase("port-afonly-defaults", PEER_IPV6, "::#6006", SHORT).options("hold=0.0.0.0#6006"),
         new CmCase("port-afonly-ipv6-only", PEER_IPV6, "::#6007", LONG).options("hold=0.0.0.0#6007", "afonly"),
-        new CmCase("port-other-address", PEER_IPV4, OWN_IPV4 + "#6008", LONG).options("hold=" + VLAN_OWN_IPV4 + "#6008"));
+        new CmCase("port-other-address", PEER_IPV4, OWN_IPV4 + "#6008", LONG).options("hold=" + VLAN_OWN_IPV4 + "#6008"),
+        // RDMA_OPTION_IB_PATH instead of rdma_resolve_route
+        new CmCase("ib-path-ipv4", PEER_IPV4, null, LONG).options("ibpath"),
+        new CmCase("ib-path-ipv6", PEER_IPV6, null, LONG).options("ibpath"),
+        new CmCase("ib-path-routed", ROUTED_IPV4, null, LONG).options("ibpath"),
+        new CmCase("ib-path-without-primary-flags", PEER_IPV4, null, LONG).options("ibpathflags0"),
+        new CmCase("ib-path-on-loopback", "127.0.0.1", null, SHORT).options("ibpath"));
 
     private static Map<String, Map<String, String>> kernel;
     private static RdmaCm cm;

@@ -9,7 +9,9 @@
  *     reuse / afonly        RDMA_OPTION_ID_REUSEADDR / RDMA_OPTION_ID_AFONLY on the case's id;
  *     ack=N                 RDMA_OPTION_ID_ACK_TIMEOUT N on the case's id;
  *     hold=ADDR#PORT        another id, bound there with rdma_bind_addr before the case runs;
- *     holdreuse / holdafonly  the options of that other id.
+ *     holdreuse / holdafonly  the options of that other id;
+ *     ibpath / ibpathflags0   after ADDR_RESOLVED, RDMA_OPTION_IB_PATH with one fixed ibv_path_data
+ *                           (flags 0x2b, or 0) instead of rdma_resolve_route.
  * Output, one field per line: NAME key=value, in a fixed order, ending with NAME end=1.
  *
  * "cm_oracle cmtime N DST TIMEOUT_MS" instead times rdma-core cmtime's first steps for N ids on one
@@ -18,9 +20,11 @@
  * "cmtime STEP_us=TOTAL" per step, or "cmtime error=..." when an id fails.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
+#include <infiniband/sa.h>
 #include <rdma/rdma_cma.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +148,32 @@ static void set_flag(const char *name, const char *key, struct rdma_cm_id *id, i
         printf("%s %s_errno=%d\n", name, key, errno);
 }
 
+/* RDMA_OPTION_IB_PATH with one path whose every field is set to a value the kernel would not choose. */
+static int set_ib_path(const char *name, struct rdma_cm_id *id, uint32_t flags)
+{
+    struct ibv_path_data data;
+    memset(&data, 0, sizeof(data));
+    data.flags = flags;
+    data.path.service_id = htobe64(0x1122334455667788ULL);
+    memcpy(data.path.dgid.raw, id->route.addr.addr.ibaddr.dgid.raw, 16);
+    memcpy(data.path.sgid.raw, id->route.addr.addr.ibaddr.sgid.raw, 16);
+    data.path.dlid = htobe16(0x1234);
+    data.path.slid = htobe16(0x5678);
+    data.path.flowlabel_hoplimit = htobe32((0x12345u << 8) | 7);
+    data.path.tclass = 0x20;
+    data.path.reversible_numpath = 0x80 | 1;
+    data.path.pkey = htobe16(0xffff);
+    data.path.qosclass_sl = htobe16(5);
+    data.path.mtu = (2 << 6) | 3;
+    data.path.rate = (2 << 6) | 6;
+    data.path.packetlifetime = (2 << 6) | 14;
+    if (rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH, &data, sizeof(data))) {
+        printf("%s ibpath_errno=%d\n", name, errno);
+        return -1;
+    }
+    return 0;
+}
+
 static void run_case(const char *name, const char *dst_text, const char *src_text, const char *tos_text, int timeout_ms,
     const char *options)
 {
@@ -199,6 +229,13 @@ static void run_case(const char *name, const char *dst_text, const char *src_tex
     print_gid(name, "sgid", &id->route.addr.addr.ibaddr.sgid);
     print_gid(name, "dgid", &id->route.addr.addr.ibaddr.dgid);
     printf("%s addr_pkey=0x%04x\n", name, id->route.addr.addr.ibaddr.pkey);
+    if (has_option(options, "ibpath") || has_option(options, "ibpathflags0")) {
+        if (set_ib_path(name, id, has_option(options, "ibpath") ? 0x2b : 0) == 0 &&
+            await_event(name, "route", channel, timeout_ms) == RDMA_CM_EVENT_ROUTE_RESOLVED)
+            print_route(name, id);
+        printf("%s end=1\n", name);
+        goto out;
+    }
     if (rdma_resolve_route(id, timeout_ms)) {
         printf("%s route_errno=%d\n%s end=1\n", name, errno, name);
         goto out;
