@@ -35,7 +35,7 @@ final class CmOptions
         final HostsFile hosts, final SaClient sa, final String networkNamespace)
     {
         RdmaCm.Options options = RdmaCm.Options.defaults()
-            .gids(SysfsGidDirectory.read(SysfsDevices.root(environment)))
+            .gids(SysfsGidDirectory.live(SysfsDevices.root(environment)))
             .listener(listener);
         if (sa != null)
         {

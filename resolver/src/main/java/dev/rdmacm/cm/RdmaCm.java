@@ -58,14 +58,15 @@ public final class RdmaCm implements AutoCloseable
         HostsNeighbours hostsNeighbours, SaClient sa, KernelProfile kernelProfile)
     {
         /**
-         * This machine's RDMA devices as sysfs shows them now ({@code $SYSFS_PATH} or {@code /sys}; none
-         * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no SA.
+         * This machine's RDMA devices as sysfs shows them (read again when a lookup misses, so GIDs of
+         * addresses added later are found; none when no RDMA driver is loaded), the kernel's neighbour
+         * trigger, no listener, no hosts file, no SA.
          *
          * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
          */
         public static Options defaults()
         {
-            return new Options(null, SysfsGidDirectory.read(SysfsDevices.root(System.getenv())),
+            return new Options(null, SysfsGidDirectory.live(SysfsDevices.root(System.getenv())),
                 NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null, KernelProfile.defaultProfile());
         }
 

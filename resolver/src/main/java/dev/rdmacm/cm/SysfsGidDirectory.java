@@ -20,20 +20,38 @@ import java.util.Optional;
  * The GID tables of the RDMA devices as the verbs module reads them from sysfs ({@code $SYSFS_PATH}
  * or {@code /sys}, or any root given): the binding step of address resolution, with the kernel's
  * preferences (a RoCE v2 entry over a v1 one for the same GID; the first ACTIVE port for loopback).
+ * <p>
+ * A {@link #live} directory follows the kernel's GID cache as it changes: an address added after the
+ * CM opened gets its GID entries a moment later (roce_gid_mgmt), and a lookup that misses reads the
+ * tables again before it answers no. A hit is not re-read: a GID that went away fails earlier, at the
+ * route or the neighbour.
  */
 public final class SysfsGidDirectory implements GidDirectory
 {
-    private final RdmaDevices devices;
+    private final Path sysfsRoot;
+    private volatile RdmaDevices devices;
 
     public SysfsGidDirectory(final RdmaDevices devices)
     {
+        this(null, devices);
+    }
+
+    private SysfsGidDirectory(final Path sysfsRoot, final RdmaDevices devices)
+    {
+        this.sysfsRoot = sysfsRoot;
         this.devices = devices;
     }
 
-    /** The devices under a sysfs root, e.g. a recorded tree or {@link SysfsDevices#root}. */
+    /** The devices under a sysfs root as they are now, e.g. a recorded tree: never read again. */
     public static SysfsGidDirectory read(final Path sysfsRoot)
     {
         return new SysfsGidDirectory(SysfsDevices.read(sysfsRoot));
+    }
+
+    /** The devices under a sysfs root ({@link SysfsDevices#root}), read again whenever a lookup misses. */
+    public static SysfsGidDirectory live(final Path sysfsRoot)
+    {
+        return new SysfsGidDirectory(sysfsRoot, SysfsDevices.read(sysfsRoot));
     }
 
     public RdmaDevices devices()
@@ -44,23 +62,51 @@ public final class SysfsGidDirectory implements GidDirectory
     @Override
     public Optional<RdmaPortBinding> findInfinibandGid(final Gid gid)
     {
+        return findInfinibandGidNow(gid).or(() -> reread() ? findInfinibandGidNow(gid) : Optional.empty());
+    }
+
+    @Override
+    public Optional<RdmaPortBinding> findRoceGid(final Gid gid, final String netdev)
+    {
+        return findRoceGidNow(gid, netdev).or(() -> reread() ? findRoceGidNow(gid, netdev) : Optional.empty());
+    }
+
+    @Override
+    public Optional<RdmaPortBinding> loopbackPort()
+    {
+        return loopbackPortNow().or(() -> reread() ? loopbackPortNow() : Optional.empty());
+    }
+
+    /** Reads the tables again for a live directory; false for a fixed one. */
+    private boolean reread()
+    {
+        if (sysfsRoot == null)
+        {
+            return false;
+        }
+        devices = SysfsDevices.read(sysfsRoot);
+        return true;
+    }
+
+    private Optional<RdmaPortBinding> findInfinibandGidNow(final Gid gid)
+    {
         return devices.find(gid).stream()
             .filter(b -> b.port().linkLayer() == LinkLayer.INFINIBAND && b.entry().type() == GidType.IB)
             .findFirst()
             .map(SysfsGidDirectory::binding);
     }
 
-    @Override
-    public Optional<RdmaPortBinding> findRoceGid(final Gid gid, final String netdev)
+    private Optional<RdmaPortBinding> findRoceGidNow(final Gid gid, final String netdev)
     {
+        final RdmaDevices devices = this.devices;
         return devices.find(netdev, gid, GidType.ROCE_V2)
             .or(() -> devices.find(netdev, gid, GidType.ROCE_V1))
             .map(SysfsGidDirectory::binding);
     }
 
-    @Override
-    public Optional<RdmaPortBinding> loopbackPort()
+    private Optional<RdmaPortBinding> loopbackPortNow()
     {
+        final RdmaDevices devices = this.devices;
         for (final RdmaDevice device : devices.devices())
         {
             for (final RdmaPort port : device.ports())

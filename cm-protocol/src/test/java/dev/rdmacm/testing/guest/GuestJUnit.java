@@ -87,7 +87,9 @@ public final class GuestJUnit
         // The guest part has a time budget: keep its figures in the build log.
         System.out.printf("kernel guest %s: boot %d ms (%s), guest JUnit %d ms for %d tests of %s%n", guest.name(),
             guest.bootTime().toMillis(), guest.accelerator(), jvm.elapsed().toMillis(), outcomes.size(),
-            Arrays.stream(classes).map(Class::getSimpleName).toList());
+            Arrays.stream(classes).map(type -> type.getSimpleName() + " " + outcomes.stream()
+                .filter(o -> o.className().equals(type.getName())).mapToLong(o -> o.elapsed().toMillis()).sum() + " ms")
+                .toList());
         final Set<String> reported = outcomes.stream().map(GuestTestOutcome::className).collect(Collectors.toSet());
         for (final Class<?> type : classes)
         {

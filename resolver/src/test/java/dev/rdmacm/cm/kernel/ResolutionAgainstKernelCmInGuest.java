@@ -2,16 +2,23 @@ package dev.rdmacm.cm.kernel;
 
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.libc.ProcFile;
+import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static dev.rdmacm.cm.kernel.KernelCmGuest.BLACKHOLE_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.JUMBO_OWN_IPV4;
@@ -58,6 +65,10 @@ public class ResolutionAgainstKernelCmInGuest
 {
     private static final int SHORT = 1000;
     private static final int LONG = 2000;
+
+    /** Added to k0 by {@link #askTheKernel} once our CM is open; their GIDs then appear in rxe0's table. */
+    private static final String ADDED_IPV4 = "10.20.0.50";
+    private static final String ADDED_IPV6 = "2001:db8:20::50";
 
     static final List<CmCase> CASES = List.of(
         // families, scope and destination kinds
@@ -136,7 +147,11 @@ public class ResolutionAgainstKernelCmInGuest
         new CmCase("ib-path-ipv6", PEER_IPV6, null, LONG).options("ibpath"),
         new CmCase("ib-path-routed", ROUTED_IPV4, null, LONG).options("ibpath"),
         new CmCase("ib-path-without-primary-flags", PEER_IPV4, null, LONG).options("ibpathflags0"),
-        new CmCase("ib-path-on-loopback", "127.0.0.1", null, SHORT).options("ibpath"));
+        new CmCase("ib-path-on-loopback", "127.0.0.1", null, SHORT).options("ibpath"),
+        // addresses added after our RdmaCm opened (and read the GID tables)
+        new CmCase("source-added-after-open", PEER_IPV4, ADDED_IPV4, LONG),
+        new CmCase("source-added-after-open-ipv6", PEER_IPV6, ADDED_IPV6, LONG));
+
 
     private static Map<String, Map<String, String>> kernel;
     private static RdmaCm cm;
@@ -151,9 +166,45 @@ public class ResolutionAgainstKernelCmInGuest
         final String[] range = ProcFile.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
         lowPort = Integer.parseInt(range[0]);
         highPort = Integer.parseInt(range[1]);
-        kernel = KernelCmOracle.run(Path.of(share, "cm_oracle"), CASES);
         // The defaults, as an application would open it: the guest's real devices, read from sysfs.
         cm = RdmaCm.open();
+        addAfterOpen();
+        kernel = KernelCmOracle.run(Path.of(share, "cm_oracle"), CASES);
+    }
+
+    /**
+     * Adds {@link #ADDED_IPV4} and {@link #ADDED_IPV6} to k0 and waits (bounded) until roce_gid_mgmt
+     * has put their GIDs into rxe0's table, which it does a moment after the address, for both CMs.
+     */
+    private static void addAfterOpen() throws Exception
+    {
+        HostCommand.run(Duration.ofSeconds(30), "ip", "address", "add", ADDED_IPV4 + "/24", "dev", "k0").orFail("ip address add");
+        HostCommand.run(Duration.ofSeconds(30), "ip", "address", "add", ADDED_IPV6 + "/64", "dev", "k0", "nodad")
+            .orFail("ip address add");
+        final List<String> wanted = List.of("0000:0000:0000:0000:0000:ffff:0a14:0032", "2001:0db8:0020:0000:0000:0000:0000:0050");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!gidsOfRxe0().containsAll(wanted))
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("rxe0 has no GIDs for " + ADDED_IPV4 + " and " + ADDED_IPV6 + " after 30 s: " +
+                    gidsOfRxe0());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static List<String> gidsOfRxe0() throws IOException
+    {
+        try (Stream<Path> files = Files.list(Path.of("/sys/class/infiniband/rxe0/ports/1/gids")))
+        {
+            final List<String> gids = new ArrayList<>();
+            for (final Path file : files.toList())
+            {
+                gids.add(ProcFile.read(file).strip());
+            }
+            return gids;
+        }
     }
 
     @AfterAll
