@@ -54,6 +54,7 @@ record CmSysctls(int low, int high, boolean bindV6Only)
             }
             catch (final RuntimeException ex)
             {
+                // A namespace that cannot be entered fails RdmaCm.open itself (its loop enters it too).
                 range.complete(KERNEL_DEFAULT);
             }
         });
