@@ -1,6 +1,8 @@
 package dev.rdmacm.verbs;
 
-import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.libc.ProcFile;
+import dev.rdmacm.libc.ProcessCapabilities;
+import dev.rdmacm.libc.testing.WithoutCapability;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -8,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Run inside the soft-RoCE guest ({@link VerbsOnSoftRoceTest}) as root: the SA's and GSI's
  * privileged Q_Key 0x80010000 on a UD QP, which the kernel allows with CAP_NET_RAW, and refuses
- * with EPERM to a process without it (a child JVM started by {@code setpriv} with CAP_NET_RAW
- * dropped from its bounding and inheritable sets, so that even uid 0 cannot have it).
+ * with EPERM to a caller without it: a thread that dropped CAP_NET_RAW from its effective set
+ * (capabilities are per thread, and the kernel's {@code capable()} asks the caller's), so no second
+ * JVM has to start under TCG.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class PrivilegedQkeyInGuest
@@ -61,9 +63,9 @@ class PrivilegedQkeyInGuest
     }
 
     @Test
-    void shouldRefuseTheGsiQkeyWithoutCapNetRawNamingTheWaysToGetIt()
+    void shouldRefuseTheGsiQkeyWithoutCapNetRawNamingTheWaysToGetIt() throws Exception
     {
-        final List<String> output = probeWithoutCapNetRaw();
+        final List<String> output = WithoutCapability.call(ProcessCapabilities.CAP_NET_RAW, PrivilegedQkeyInGuest::tryTheGsiQkey);
 
         assertEquals(0, effectiveCapabilities(output.get(0)) & CAP_NET_RAW, output.get(0));
         final String qp = output.get(1);
@@ -76,19 +78,29 @@ class PrivilegedQkeyInGuest
             output.subList(2, output.size()));
     }
 
-    /** Runs {@link PrivilegedQkeyProbe} in a JVM whose bounding and inheritable sets lack CAP_NET_RAW. */
-    private static List<String> probeWithoutCapNetRaw()
+    /**
+     * On a thread without CAP_NET_RAW (credentials are per thread, and the kernel checks the caller's):
+     * its effective capabilities, a UD QP's number, and what moving it to INIT with the GSI Q_Key did.
+     */
+    private static List<String> tryTheGsiQkey() throws Exception
     {
-        Peers.requireCommand("setpriv", "util-linux");
-        final List<String> command = new ArrayList<>(List.of("setpriv", "--bounding-set=-net_raw", "--inh-caps=-net_raw", "--",
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            // a JVM start costs seconds under TCG: C1 only, the serial collector
-            "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"), PrivilegedQkeyProbe.class.getName(), SENDER, Integer.toString(PORT)));
-        final HostCommand.Outcome probe = HostCommand.run(Duration.ofSeconds(60), null, command).orFail("the CAP_NET_RAW-less probe JVM");
-        final List<String> lines = probe.output().lines().filter(l -> !l.startsWith("WARNING")).toList();
-        assertTrue(lines.size() >= 3 && lines.get(0).startsWith("CapEff: "), probe.output());
-        return lines;
+        final List<String> output = new ArrayList<>();
+        output.add(ProcFile.read(Path.of("/proc/thread-self/status")).lines().filter(line -> line.startsWith("CapEff:"))
+            .findFirst().orElse("CapEff: unknown").replace('\t', ' '));
+        try (VerbsContext device = Verbs.open(SENDER))
+        {
+            final CompletionQueue cq = device.createCompletionQueue(4, null);
+            final UdQueuePair qp = device.allocateProtectionDomain().createUdQueuePair(cq, cq, QueuePairCapabilities.forMads());
+            output.add("qp=" + qp.qpNumber());
+            qp.init(PORT, 0, Qkey.GSI_QKEY);
+            output.add("qkey=0x" + Long.toHexString(qp.query().qkey()));
+        }
+        catch (final VerbsException ex)
+        {
+            output.add("errno=" + ex.errnoName());
+            output.add("message=" + ex.getMessage());
+        }
+        return output;
     }
 
     private static long effectiveCapabilities(final String line)

@@ -1,6 +1,8 @@
 package dev.rdmacm.sa.transport.verbs;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ProcessCapabilities;
+import dev.rdmacm.libc.testing.WithoutCapability;
 import dev.rdmacm.protocol.Lid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.mad.MadHeader;
@@ -377,7 +379,7 @@ class VerbsTransportInGuest
     void shouldNameCapNetRawWhenTheKernelRefusesTheGsiQkey()
     {
         final MadTransportException ex = assertThrows(MadTransportException.class,
-            () -> WithoutCapability.call(WithoutCapability.CAP_NET_RAW, () ->
+            () -> WithoutCapability.call(ProcessCapabilities.CAP_NET_RAW, () ->
             {
                 FabricSpec.parse(FABRIC).open(SECOND).close();
                 return null;

@@ -1,4 +1,4 @@
-package dev.rdmacm.sa.transport.verbs;
+package dev.rdmacm.libc.testing;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -19,9 +19,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * behind. A root test can so see what the kernel does to an unprivileged caller without starting a
  * second JVM (seconds under TCG).
  */
-final class WithoutCapability
+public final class WithoutCapability
 {
-    static final int CAP_NET_RAW = 13;
     private static final int LINUX_CAPABILITY_VERSION_3 = 0x2008_0522;
     /** {@code struct __user_cap_data_struct}: effective, permitted, inheritable; two of them in version 3. */
     private static final int DATA_WORDS = 3;
@@ -40,7 +39,8 @@ final class WithoutCapability
     {
     }
 
-    static <T> T call(final int capability, final Callable<T> task) throws Exception
+    /** Runs {@code task} on a new thread without {@code capability} (e.g. {@code ProcessCapabilities.CAP_NET_RAW}). */
+    public static <T> T call(final int capability, final Callable<T> task) throws Exception
     {
         final CompletableFuture<T> result = new CompletableFuture<>();
         final Thread thread = new Thread(() ->
