@@ -4,6 +4,7 @@ import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
@@ -47,7 +48,8 @@ class KernelOnSoftRoceTest
             GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
                 ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
-                GetAddrInfoOnRealDevicesInGuest.class, DevicesCommandInGuest.class);
+                GetAddrInfoOnRealDevicesInGuest.class, DeviceRemovalAgainstKernelCmInGuest.class,
+                DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))
             {

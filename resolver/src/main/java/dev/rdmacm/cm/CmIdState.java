@@ -12,5 +12,7 @@ public enum CmIdState
     ADDR_RESOLVED,
     ROUTE_QUERY,
     ROUTE_RESOLVED,
+    /** The bound RDMA device went away; DEVICE_REMOVAL was posted and only destroy is left. */
+    DEVICE_REMOVAL,
     DESTROYING
 }

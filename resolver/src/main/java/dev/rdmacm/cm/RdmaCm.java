@@ -15,7 +15,9 @@ import org.agrona.concurrent.AgentTerminationException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -117,6 +119,9 @@ public final class RdmaCm implements AutoCloseable
     private final ResolverAgent agent;
     private final AgentRunner runner;
     private final AtomicLong ids = new AtomicLong();
+    /** The ids not destroyed yet: those bound to a device that goes away get DEVICE_REMOVAL. */
+    private final Set<RdmaCmId> live = ConcurrentHashMap.newKeySet();
+    private DeviceWatch deviceWatch;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
     private final CmSysctls sysctls;
@@ -171,6 +176,7 @@ public final class RdmaCm implements AutoCloseable
         try
         {
             cm.agent.started().get(30, TimeUnit.SECONDS);
+            cm.startDeviceWatch();
             return cm;
         }
         catch (final ExecutionException | TimeoutException ex)
@@ -209,7 +215,20 @@ public final class RdmaCm implements AutoCloseable
     /** {@code rdma_create_id} in a port space (its Service IDs are {@code (ps << 16) + port}). */
     public RdmaCmId createId(final EventChannel channel, final PortSpace portSpace)
     {
-        return new RdmaCmId(this, channel, ids.incrementAndGet(), portSpace);
+        final RdmaCmId id = new RdmaCmId(this, channel, ids.incrementAndGet(), portSpace);
+        live.add(id);
+        return id;
+    }
+
+    /** {@code cma_process_remove}: every id bound to {@code device} learns that it went away. */
+    void deviceRemoved(final String device)
+    {
+        live.forEach(id -> id.deviceRemoved(device));
+    }
+
+    void destroyed(final RdmaCmId id)
+    {
+        live.remove(id);
     }
 
     /**
@@ -342,5 +361,25 @@ public final class RdmaCm implements AutoCloseable
         runner.close();
         agent.failQueued();
         agent.releaseWakeUp();
+        final DeviceWatch watch;
+        synchronized (this)
+        {
+            watch = deviceWatch;
+            deviceWatch = null;
+        }
+        if (watch != null)
+        {
+            watch.close();
+        }
+    }
+
+    /** RDMA devices are not per network namespace here, so the watch runs in the caller's. */
+    private void startDeviceWatch()
+    {
+        final DeviceWatch watch = DeviceWatch.start(this::deviceRemoved);
+        synchronized (this)
+        {
+            deviceWatch = watch;
+        }
     }
 }

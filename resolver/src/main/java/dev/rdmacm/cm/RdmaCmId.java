@@ -613,6 +613,7 @@ public final class RdmaCmId implements AutoCloseable
             }
             transition(CmIdState.DESTROYING, "destroy");
             releasePort();
+            cm.destroyed(this);
             p = pending;
             pending = null;
             pendingRoute = null;
@@ -726,6 +727,46 @@ public final class RdmaCmId implements AutoCloseable
         }
         deliver(new CmEvent.AddrError(this, -errno, detail, p.trace));
         p.completion.completeExceptionally(new RdmaCmException("rdma_resolve_addr", errno, detail, false, p.trace));
+    }
+
+    /**
+     * {@code cma_send_device_removal_put}: an id bound to {@code device} (by bind, or by a resolved
+     * address) moves to DEVICE_REMOVAL, a resolution or route still pending is dropped, and
+     * DEVICE_REMOVAL is posted once.
+     */
+    void deviceRemoved(final String device)
+    {
+        final PendingResolution p;
+        final PendingRoute r;
+        synchronized (this)
+        {
+            final RdmaPortBinding bound = resolution != null ? resolution.binding() : binding;
+            if (bound == null || !bound.device().equals(device) || state == CmIdState.IDLE ||
+                state == CmIdState.DESTROYING || state == CmIdState.DEVICE_REMOVAL)
+            {
+                return;
+            }
+            transition(CmIdState.DEVICE_REMOVAL, "device " + device + " removed");
+            p = pending;
+            r = pendingRoute;
+            pending = null;
+            pendingRoute = null;
+        }
+        final String why = "device " + device + " was removed";
+        if (p != null)
+        {
+            cm.submitIfOpen(agent -> agent.cancel(p));
+            final RdmaCmException removed = new RdmaCmException("rdma_resolve_addr", Errno.ENODEV, why, false, p.trace);
+            p.accepted.completeExceptionally(removed);
+            p.completion.completeExceptionally(removed);
+        }
+        if (r != null)
+        {
+            final RdmaCmException removed = new RdmaCmException("rdma_resolve_route", Errno.ENODEV, why, false, r.trace);
+            r.accepted.completeExceptionally(removed);
+            r.completion.completeExceptionally(removed);
+        }
+        deliver(new CmEvent.DeviceRemoval(this));
     }
 
     /** The channel handed one of this id's events to the application. */

@@ -13,6 +13,7 @@ import dev.rdmacm.testing.guest.GuestTopology;
  *  rxe1  k4      mtu 9000  10.22.0.1  2001:db8:22::1           jumbo k5      10.22.0.2  2001:db8:22::2
  *  rxe2  k6      mtu 4200  10.23.0.1  2001:db8:23::1           mid   k7      10.23.0.2  2001:db8:23::2
  *  rxe3  k8      mtu 340   10.24.0.1                           tiny  k9      10.24.0.2
+ *  rxe6  k10     mtu 1500  10.25.0.1  (removed by a test)      gone  k11     10.25.0.2
  *        k2      (no rxe)  10.30.0.1                           plain k3      10.30.0.2
  * </pre>
  * Routes: 10.60.0.0/24 and 2001:db8:60::/64 through 10.20.0.2 / 2001:db8:20::2 (on k0);
@@ -45,6 +46,9 @@ public final class KernelCmGuest
     static final String MID_PEER_IPV4 = "10.23.0.2";
     static final String MID_PEER_IPV6 = "2001:db8:23::2";
     static final String TINY_PEER_IPV4 = "10.24.0.2";
+    /** On {@code k10}, whose rxe6 DeviceRemovalAgainstKernelCmInGuest removes. */
+    static final String GONE_PEER_IPV4 = "10.25.0.2";
+    static final String GONE_DEVICE = "rxe6";
     static final String ROUTED_IPV4 = "10.60.0.5";
     static final String ROUTED_IPV6 = "2001:db8:60::5";
     static final String ROUTED_JUMBO_IPV4 = "10.61.0.5";
@@ -74,6 +78,7 @@ public final class KernelCmGuest
         link(topology, "k4", "k5", "jumbo", 9000, JUMBO_OWN_IPV4, JUMBO_PEER_IPV4, "2001:db8:22::1", JUMBO_PEER_IPV6);
         link(topology, "k6", "k7", "mid", 4200, "10.23.0.1", MID_PEER_IPV4, "2001:db8:23::1", MID_PEER_IPV6);
         link(topology, "k8", "k9", "tiny", 340, "10.24.0.1", TINY_PEER_IPV4, null, null);
+        link(topology, "k10", "k11", "gone", 1500, "10.25.0.1", GONE_PEER_IPV4, null, null);
         topology
             .veth("k2", "k3", "plain")
             .address("k2", PLAIN_OWN_IPV4 + "/24").address("plain", "k3", PLAIN_PEER_IPV4 + "/24")
@@ -86,7 +91,8 @@ public final class KernelCmGuest
             .rxe("rxe0", "k0")
             .rxe("rxe1", "k4")
             .rxe("rxe2", "k6")
-            .rxe("rxe3", "k8");
+            .rxe("rxe3", "k8")
+            .rxe(GONE_DEVICE, "k10");
         return topology;
     }
 

@@ -18,6 +18,10 @@
  * channel, each step for all ids before the next: create id, resolve addr (until every
  * ADDR_RESOLVED), resolve route (until every ROUTE_RESOLVED), destroy id. It prints
  * "cmtime STEP_us=TOTAL" per step, or "cmtime error=..." when an id fails.
+ *
+ * "cm_oracle removal DST TIMEOUT_MS" resolves DST on one id, prints "removal ready=1", then waits
+ * (at most 60 s) for the next event of that id, which the test causes by removing its device, and
+ * prints it as "removal event=..." and "removal status=...", then acks it and destroys the id.
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -323,6 +327,25 @@ static int cmtime(int n, const char *dst_text, int timeout_ms)
     return 0;
 }
 
+static int removal(const char *dst_text, int timeout_ms)
+{
+    struct rdma_event_channel *channel = rdma_create_event_channel();
+    struct rdma_cm_id *id = NULL;
+    struct sockaddr_storage dst;
+    if (!channel || rdma_create_id(channel, &id, NULL, RDMA_PS_TCP) || parse_address(dst_text, &dst) ||
+        rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, timeout_ms)) {
+        printf("removal setup_errno=%d\n", errno);
+        return 1;
+    }
+    if (await_event("removal", "addr", channel, timeout_ms) != RDMA_CM_EVENT_ADDR_RESOLVED)
+        return 1;
+    printf("removal ready=1\n");
+    await_event("removal", "next", channel, 55000);
+    rdma_destroy_id(id);
+    rdma_destroy_event_channel(channel);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char line[768], name[64], dst[160], src[160], tos[16], options[256];
@@ -330,6 +353,8 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 5 && !strcmp(argv[1], "cmtime"))
         return cmtime(atoi(argv[2]), argv[3], atoi(argv[4]));
+    if (argc == 4 && !strcmp(argv[1], "removal"))
+        return removal(argv[2], atoi(argv[3]));
     while (fgets(line, sizeof(line), stdin)) {
         if (sscanf(line, "%63s %159s %159s %15s %d %255s", name, dst, src, tos, &timeout_ms, options) == 6)
             run_case(name, dst, src, tos, timeout_ms, strcmp(options, "-") ? options : "");
