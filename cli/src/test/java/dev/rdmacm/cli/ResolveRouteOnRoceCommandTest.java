@@ -3,11 +3,9 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
-import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -29,24 +27,24 @@ class ResolveRouteOnRoceCommandTest
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String GATEWAY = "192.0.2.2";
 
-    @TempDir
-    static Path sysfs;
-
+    private static SoftRoceNamespace namespace;
+    private static Path sysfs;
     private static NamespaceTopology topology;
 
     @BeforeAll
     static void createNamespaces()
     {
-        RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.SOFT_ROCE);
-        topology = NamespaceTopology.create();
+        namespace = SoftRoceNamespace.create();
+        sysfs = namespace.sysfs;
+        topology = namespace.topology;
     }
 
     @AfterAll
     static void deleteNamespaces()
     {
-        if (topology != null)
+        if (namespace != null)
         {
-            topology.close();
+            namespace.close();
         }
     }
 
