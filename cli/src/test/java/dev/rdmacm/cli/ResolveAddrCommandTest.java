@@ -3,14 +3,12 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,26 +25,8 @@ class ResolveAddrCommandTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static SoftRoceNamespace namespace;
-    private static Path sysfs;
-    private static NamespaceTopology topology;
-
-    @BeforeAll
-    static void createNamespaces()
-    {
-        namespace = SoftRoceNamespace.create();
-        sysfs = namespace.sysfs;
-        topology = namespace.topology;
-    }
-
-    @AfterAll
-    static void deleteNamespaces()
-    {
-        if (namespace != null)
-        {
-            namespace.close();
-        }
-    }
+    @RegisterExtension
+    static final SoftRoceNamespace NAMESPACE = new SoftRoceNamespace();
 
     private record Run(int exit, String out, String err)
     {
@@ -63,8 +43,8 @@ class ResolveAddrCommandTest
     private static Run resolve(final String... args)
     {
         final List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--netns", topology.host));
-        return run(new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", sysfs.toString()))),
+        all.addAll(List.of("--netns", NAMESPACE.topology().host));
+        return run(new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString()))),
             all.toArray(String[]::new));
     }
 
@@ -90,7 +70,7 @@ class ResolveAddrCommandTest
     @Test
     void shouldRefuseANegativeTimeoutWithUsageStatus()
     {
-        final Run run = runMain("resolve-addr", "192.0.2.2", "--timeout-ms", "-1", "--netns", topology.host);
+        final Run run = runMain("resolve-addr", "192.0.2.2", "--timeout-ms", "-1", "--netns", NAMESPACE.topology().host);
         assertEquals(Main.EXIT_USAGE, run.exit());
         assertTrue(run.err().contains("--timeout-ms -1: must be 0 or more"), run.err());
     }
@@ -146,7 +126,7 @@ class ResolveAddrCommandTest
     @Test
     void shouldBindASourcePortFromTheNamespacesLocalPortRange() throws Exception
     {
-        topology.sysctl(topology.host, "net.ipv4.ip_local_port_range", "40100 40103");
+        NAMESPACE.topology().sysctl(NAMESPACE.topology().host, "net.ipv4.ip_local_port_range", "40100 40103");
         try
         {
             final JsonNode resolved = JSON.readTree(resolve("192.0.2.2", "--json").out());
@@ -157,7 +137,7 @@ class ResolveAddrCommandTest
         }
         finally
         {
-            topology.sysctl(topology.host, "net.ipv4.ip_local_port_range", "32768 60999");
+            NAMESPACE.topology().sysctl(NAMESPACE.topology().host, "net.ipv4.ip_local_port_range", "32768 60999");
         }
     }
 

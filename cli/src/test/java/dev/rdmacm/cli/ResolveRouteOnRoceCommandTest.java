@@ -2,15 +2,12 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rdmacm.netlink.testing.NamespaceTopology;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,34 +24,16 @@ class ResolveRouteOnRoceCommandTest
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String GATEWAY = "192.0.2.2";
 
-    private static SoftRoceNamespace namespace;
-    private static Path sysfs;
-    private static NamespaceTopology topology;
-
-    @BeforeAll
-    static void createNamespaces()
-    {
-        namespace = SoftRoceNamespace.create();
-        sysfs = namespace.sysfs;
-        topology = namespace.topology;
-    }
-
-    @AfterAll
-    static void deleteNamespaces()
-    {
-        if (namespace != null)
-        {
-            namespace.close();
-        }
-    }
+    @RegisterExtension
+    static final SoftRoceNamespace NAMESPACE = new SoftRoceNamespace();
 
     private static JsonNode route(final String... args) throws Exception
     {
-        final List<String> all = new ArrayList<>(List.of(GATEWAY, "--port", "7471", "--json", "--netns", topology.host));
+        final List<String> all = new ArrayList<>(List.of(GATEWAY, "--port", "7471", "--json", "--netns", NAMESPACE.topology().host));
         all.addAll(List.of(args));
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
-        final CommandLine commandLine = new CommandLine(new ResolveRouteCommand(Map.of("SYSFS_PATH", sysfs.toString())));
+        final CommandLine commandLine = new CommandLine(new ResolveRouteCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString())));
         commandLine.setOut(new PrintWriter(out));
         commandLine.setErr(new PrintWriter(err));
         assertEquals(Main.EXIT_OK, commandLine.execute(all.toArray(String[]::new)), err.toString());
@@ -66,7 +45,7 @@ class ResolveRouteOnRoceCommandTest
     {
         final JsonNode route = route();
         final JsonNode path = route.get("path_rec").get(0);
-        final String[] mac = ((String)topology.ipJson(topology.gateway, "link", "show", "dev", "b0").getFirst()
+        final String[] mac = ((String)NAMESPACE.topology().ipJson(NAMESPACE.topology().gateway, "link", "show", "dev", "b0").getFirst()
             .get("address")).split(":");
 
         final int hash = (route.get("src_port").asInt() * 31 + 7471) & 0xfffff;

@@ -2,55 +2,57 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * What the CLI's RoCE tests run in: the namespace fixture, whose RDMA netdev is the one of the
- * recorded soft-RoCE sysfs tree, and a copy of that tree for {@code SYSFS_PATH}. Removed on close.
+ * What the CLI's RoCE tests run in, as a class-level extension ({@code @RegisterExtension static}):
+ * the namespace fixture, whose RDMA netdev is the one of the recorded soft-RoCE sysfs tree, and a copy
+ * of that tree for {@code SYSFS_PATH}. Both are removed after the class.
  */
-final class SoftRoceNamespace implements AutoCloseable
+final class SoftRoceNamespace implements BeforeAllCallback, AfterAllCallback
 {
-    final Path sysfs;
-    final NamespaceTopology topology;
+    private Path sysfs;
+    private NamespaceTopology topology;
 
-    private SoftRoceNamespace(final Path sysfs, final NamespaceTopology topology)
+    @Override
+    public void beforeAll(final ExtensionContext context) throws IOException
     {
-        this.sysfs = sysfs;
-        this.topology = topology;
-    }
-
-    static SoftRoceNamespace create()
-    {
-        final Path sysfs;
-        try
-        {
-            sysfs = Files.createTempDirectory("rdmacm-sysfs");
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        sysfs = Files.createTempDirectory("rdmacm-sysfs");
         RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.SOFT_ROCE);
-        return new SoftRoceNamespace(sysfs, NamespaceTopology.create());
+        topology = NamespaceTopology.create();
     }
 
     @Override
-    public void close()
+    public void afterAll(final ExtensionContext context) throws IOException
     {
-        topology.close();
-        try (Stream<Path> files = Files.walk(sysfs))
+        if (topology != null)
         {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            topology.close();
         }
-        catch (final IOException ex)
+        if (sysfs != null)
         {
-            throw new UncheckedIOException(ex);
+            try (Stream<Path> files = Files.walk(sysfs))
+            {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
         }
+    }
+
+    Path sysfs()
+    {
+        return sysfs;
+    }
+
+    NamespaceTopology topology()
+    {
+        return topology;
     }
 }
