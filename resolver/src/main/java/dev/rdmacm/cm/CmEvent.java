@@ -26,12 +26,39 @@ public sealed interface CmEvent
     RdmaCmId id();
 
     /** The {@code enum rdma_cm_event_type} value this record stands for. */
-    CmEventType type();
+    default CmEventType type()
+    {
+        return switch (this)
+        {
+            case AddrResolved e -> CmEventType.ADDR_RESOLVED;
+            case AddrError e -> CmEventType.ADDR_ERROR;
+            case RouteResolved e -> CmEventType.ROUTE_RESOLVED;
+            case RouteError e -> CmEventType.ROUTE_ERROR;
+            case ConnectRequest e -> CmEventType.CONNECT_REQUEST;
+            case ConnectResponse e -> CmEventType.CONNECT_RESPONSE;
+            case ConnectError e -> CmEventType.CONNECT_ERROR;
+            case Unreachable e -> CmEventType.UNREACHABLE;
+            case Rejected e -> CmEventType.REJECTED;
+            case Established e -> CmEventType.ESTABLISHED;
+            case Disconnected e -> CmEventType.DISCONNECTED;
+            case DeviceRemoval e -> CmEventType.DEVICE_REMOVAL;
+            case MulticastJoin e -> CmEventType.MULTICAST_JOIN;
+            case MulticastError e -> CmEventType.MULTICAST_ERROR;
+            case AddrChange e -> CmEventType.ADDR_CHANGE;
+            case TimewaitExit e -> CmEventType.TIMEWAIT_EXIT;
+        };
+    }
 
-    /** 0, a negative errno, or (REJECTED) the reject reason, as {@code rdma_cm_event.status}. */
-    int status();
+    /**
+     * 0, a negative errno, or (REJECTED) the reject reason, as {@code rdma_cm_event.status}; the
+     * kinds that carry a status have it as a component, the others are always 0.
+     */
+    default int status()
+    {
+        return 0;
+    }
 
-    /** {@code rdma_ack_cm_event}: releases the event (destroying the id waits for nothing here). */
+    /** {@code rdma_ack_cm_event}: releases the event; destroying its id waits until it is acknowledged. */
     default void ack()
     {
         id().acknowledge(this);
@@ -48,18 +75,6 @@ public sealed interface CmEvent
     record AddrResolved(RdmaCmId id, AddressResolution resolution, ResolutionTrace trace) implements ResolutionEvent
     {
         @Override
-        public CmEventType type()
-        {
-            return CmEventType.ADDR_RESOLVED;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
-
-        @Override
         public String toString()
         {
             return describe(this, null);
@@ -72,12 +87,6 @@ public sealed interface CmEvent
         public AddrError
         {
             requireError(status);
-        }
-
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.ADDR_ERROR;
         }
 
         /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
@@ -98,18 +107,6 @@ public sealed interface CmEvent
         implements ResolutionEvent
     {
         @Override
-        public CmEventType type()
-        {
-            return CmEventType.ROUTE_RESOLVED;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
-
-        @Override
         public String toString()
         {
             return describe(this, null);
@@ -128,12 +125,6 @@ public sealed interface CmEvent
             requireError(status);
         }
 
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.ROUTE_ERROR;
-        }
-
         /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
         public int errno()
         {
@@ -150,33 +141,11 @@ public sealed interface CmEvent
     /** CONNECT_REQUEST: a new id for a peer's request arrived on {@code listenId}. */
     record ConnectRequest(RdmaCmId id, RdmaCmId listenId) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.CONNECT_REQUEST;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** CONNECT_RESPONSE: the peer replied to an id without a QP, which must accept or reject. */
     record ConnectResponse(RdmaCmId id) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.CONNECT_RESPONSE;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** CONNECT_ERROR: the connection could not be established (status a negative errno). */
@@ -185,12 +154,6 @@ public sealed interface CmEvent
         public ConnectError
         {
             requireError(status);
-        }
-
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.CONNECT_ERROR;
         }
     }
 
@@ -201,86 +164,31 @@ public sealed interface CmEvent
         {
             requireError(status);
         }
-
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.UNREACHABLE;
-        }
     }
 
     /** REJECTED: the peer rejected; {@code status} is the IB CM reject reason (positive, e.g. 28 consumer). */
     record Rejected(RdmaCmId id, int status) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.REJECTED;
-        }
     }
 
     /** ESTABLISHED: the connection is up. */
     record Established(RdmaCmId id) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.ESTABLISHED;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** DISCONNECTED: the connection is down. */
     record Disconnected(RdmaCmId id) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.DISCONNECTED;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** DEVICE_REMOVAL: the RDMA device of the id went away. */
     record DeviceRemoval(RdmaCmId id) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.DEVICE_REMOVAL;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** MULTICAST_JOIN: the id joined its multicast group. */
     record MulticastJoin(RdmaCmId id) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.MULTICAST_JOIN;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** MULTICAST_ERROR: joining, or staying in, the group failed (status a negative errno). */
@@ -290,44 +198,16 @@ public sealed interface CmEvent
         {
             requireError(status);
         }
-
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.MULTICAST_ERROR;
-        }
     }
 
     /** ADDR_CHANGE: the netdev the id's address is on changed (bonding failover). */
     record AddrChange(RdmaCmId id) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.ADDR_CHANGE;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** TIMEWAIT_EXIT: the QP of a disconnected id left timewait and may be reused. */
     record TimewaitExit(RdmaCmId id) implements CmEvent
     {
-        @Override
-        public CmEventType type()
-        {
-            return CmEventType.TIMEWAIT_EXIT;
-        }
-
-        @Override
-        public int status()
-        {
-            return 0;
-        }
     }
 
     /** An error event's status is a negative errno, as librdmacm reports it. */
