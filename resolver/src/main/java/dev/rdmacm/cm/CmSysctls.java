@@ -1,12 +1,9 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.libc.ProcFile;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * The network namespace's sysctls that the kernel CM reads when it binds an id:
@@ -33,48 +30,8 @@ record CmSysctls(int low, int high, boolean bindV6Only)
         }
     }
 
-    /**
-     * The range of {@code namespace}, or of this process's namespace when null. A net sysctl file
-     * shows the namespace of the thread that opens it, so the file is read on a thread that entered
-     * the namespace.
-     */
-    static CmSysctls of(final Path namespace)
-    {
-        if (namespace == null)
-        {
-            return read();
-        }
-        final CompletableFuture<CmSysctls> range = new CompletableFuture<>();
-        final Thread reader = Thread.ofPlatform().name("rdmacm-sysctls").unstarted(() ->
-        {
-            try
-            {
-                NetworkNamespace.enter(namespace);
-                range.complete(read());
-            }
-            catch (final RuntimeException ex)
-            {
-                // A namespace that cannot be entered fails RdmaCm.open itself (its loop enters it too).
-                range.complete(KERNEL_DEFAULT);
-            }
-        });
-        reader.start();
-        try
-        {
-            return range.get();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            return KERNEL_DEFAULT;
-        }
-        catch (final ExecutionException impossible)
-        {
-            return KERNEL_DEFAULT;
-        }
-    }
-
-    private static CmSysctls read()
+    /** The sysctls of the calling thread's network namespace (the resolver's loop reads them there). */
+    static CmSysctls read()
     {
         int low = KERNEL_DEFAULT.low();
         int high = KERNEL_DEFAULT.high();

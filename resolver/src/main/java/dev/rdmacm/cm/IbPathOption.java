@@ -26,7 +26,6 @@ final class IbPathOption
 {
     /** Bits 30-28 of {@code flowlabel_hoplimit}: reserved in both the SA record and ibv_path_record. */
     private static final int RESERVED_FLOW_LABEL_BITS = 0x7000_0000;
-    private static final int RAW_TRAFFIC_BIT = 0x8000_0000;
 
     private IbPathOption()
     {
@@ -61,14 +60,8 @@ final class IbPathOption
             {
                 throw new RouteException(Errno.ENODEV, "the id is bound to no netdev (bound_dev_if 0)");
             }
-            final byte[] mac = new byte[RoceRouteInput.MAC_LENGTH];
-            final byte[] hardware = resolution.destinationHardwareAddress();
-            System.arraycopy(hardware, 0, mac, 0, Math.min(hardware.length, mac.length));
-            new IbvPathRecord().wrap(buffer, path)
-                .dlid(RoceRouteSynthesizer.ROUTE_RESOLVED_DLID_BITS | (mac[0] & 0xff))
-                .slid((mac[1] & 0xff) << 8 | (mac[2] & 0xff));
-            final int flowLabel = buffer.getInt(word, ByteOrder.BIG_ENDIAN) & ~RAW_TRAFFIC_BIT;
-            buffer.putInt(word, flowLabel | ((mac[3] & 1) != 0 ? RAW_TRAFFIC_BIT : 0), ByteOrder.BIG_ENDIAN);
+            RoceRouteSynthesizer.writeL2Fields(new IbvPathRecord().wrap(buffer, path),
+                RoceRouteSynthesizer.destinationMac(resolution));
         }
         return kept;
     }

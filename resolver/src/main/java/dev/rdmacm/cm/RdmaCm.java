@@ -124,14 +124,12 @@ public final class RdmaCm implements AutoCloseable
     private DeviceWatch deviceWatch;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
-    private final CmSysctls sysctls;
     private boolean closed;
 
     private RdmaCm(final Options options, final NanoClock clock,
         final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws NativeCallException
     {
         this.options = options;
-        this.sysctls = CmSysctls.of(options.networkNamespace());
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
             options.hostsNeighbours(), clock, resolutions);
         this.runner = new AgentRunner(agent.idleStrategy(),
@@ -278,13 +276,13 @@ public final class RdmaCm implements AutoCloseable
             ports.bind(call, space, port, owner);
             return port;
         }
-        return ports.bindAny(call, space, owner, sysctls.low(), sysctls.high());
+        return ports.bindAny(call, space, owner, agent.sysctls().low(), agent.sysctls().high());
     }
 
     /** {@code net.ipv6.bindv6only} of the resolver's namespace: an IPv6 id's AFONLY default. */
     boolean bindV6Only()
     {
-        return sysctls.bindV6Only();
+        return agent.sysctls().bindV6Only();
     }
 
     /** {@code cma_release_port}. */

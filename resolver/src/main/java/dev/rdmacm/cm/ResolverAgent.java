@@ -70,6 +70,7 @@ final class ResolverAgent implements Agent
     private AddressRules resolver;
     private volatile boolean closing;
     private volatile Thread loopThread;
+    private volatile CmSysctls sysctls = CmSysctls.KERNEL_DEFAULT;
 
     ResolverAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
         final HostsNeighbours hostsNeighbours, final NanoClock clock,
@@ -121,6 +122,8 @@ final class ResolverAgent implements Agent
             resolver = hostsNeighbours != null ? new HostsAddressResolver(hostsNeighbours) :
                 new AddressResolver(rtnetlink, trigger, gids);
             fdWait.watch(events.fd());
+            // /proc/sys/net shows the namespace of the thread that reads it: this one is in the resolver's.
+            sysctls = CmSysctls.read();
             started.complete(null);
         }
         catch (final IOException | RuntimeException ex)
@@ -137,6 +140,12 @@ final class ResolverAgent implements Agent
     }
 
     /** Queues work for the loop thread from any thread and wakes it. */
+    /** The namespace's sysctls the CM's binds read, as the loop found them at its start. */
+    CmSysctls sysctls()
+    {
+        return sysctls;
+    }
+
     void submit(final Consumer<ResolverAgent> command)
     {
         commands.offer(command);

@@ -83,15 +83,33 @@ final class RoceRouteSynthesizer
             .packetLifeTimeSelector(Selector.EXACTLY)
             .packetLifeTime(input.ackTimeout() != null && input.ackTimeout() != 0 ?
                 input.ackTimeout() - 1 : input.profile().iboePacketLifetime());
-        final byte[] mac = input.destinationMac();
-        path.dlid(ROUTE_RESOLVED_DLID_BITS | (mac[0] & 0xff))
-            .slid((mac[1] & 0xff) << 8 | (mac[2] & 0xff))
-            .kernelRawTrafficBit((mac[3] & 1) != 0);
+        writeL2Fields(path, input.destinationMac());
         if (input.portSupportsRoceV2())
         {
             path.flowLabel(flowLabel(input.ipv6Source(), input.sourceFlowinfo(), input.sourcePort(),
                 input.destinationPort()));
         }
+    }
+
+    /**
+     * What {@code cma_iboe_set_path_rec_l2_fields} leaves in the fields a RoCE path record shares with
+     * {@code roce.route_resolved} and {@code roce.dmac} (the union drawn in the class comment), as
+     * {@code ucma_query_path} then packs them: DLID, SLID and the RawTraffic bit from the MAC.
+     */
+    static void writeL2Fields(final IbvPathRecord path, final byte[] destinationMac)
+    {
+        path.dlid(ROUTE_RESOLVED_DLID_BITS | (destinationMac[0] & 0xff))
+            .slid((destinationMac[1] & 0xff) << 8 | (destinationMac[2] & 0xff))
+            .kernelRawTrafficBit((destinationMac[3] & 1) != 0);
+    }
+
+    /** {@code dev_addr.dst_dev_addr} as a MAC; zeros when the neighbour had none (IFF_NOARP, loopback). */
+    static byte[] destinationMac(final AddressResolution resolution)
+    {
+        final byte[] hardware = resolution.destinationHardwareAddress();
+        final byte[] mac = new byte[RoceRouteInput.MAC_LENGTH];
+        System.arraycopy(hardware, 0, mac, 0, Math.min(hardware.length, mac.length));
+        return mac;
     }
 
     /** {@code iboe_get_mtu}: the largest IB MTU code that fits the netdev MTU less the headers, or 0. */

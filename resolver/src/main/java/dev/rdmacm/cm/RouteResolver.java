@@ -93,7 +93,7 @@ final class RouteResolver
             .ackTimeout(r.ackTimeout)
             .portSupportsRoceV2(a.binding().gidType() == GidType.ROCE_V2)
             .priorityToTrafficClass(priorityMap(netdev))
-            .destinationMac(destinationMac(a))
+            .destinationMac(RoceRouteSynthesizer.destinationMac(a))
             .profile(r.id.kernelProfile());
         if (a.source() instanceof Inet6Address)
         {
@@ -116,15 +116,6 @@ final class RouteResolver
     {
         final Vlan vlan = netdev.vlan();
         return vlan == null ? RoceRouteInput.NO_TRAFFIC_CLASSES : vlan::egressPriority;
-    }
-
-    /** {@code dev_addr.dst_dev_addr} as a MAC; zeros when the neighbour had none (IFF_NOARP, loopback). */
-    private static byte[] destinationMac(final AddressResolution a)
-    {
-        final byte[] hardware = a.destinationHardwareAddress();
-        final byte[] mac = new byte[RoceRouteInput.MAC_LENGTH];
-        System.arraycopy(hardware, 0, mac, 0, Math.min(hardware.length, mac.length));
-        return mac;
     }
 
     static String describe(final PathRecordValue path)
