@@ -15,12 +15,12 @@ import static dev.rdmacm.verbs.IbvDevinfo.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Run inside the soft-RoCE guest ({@link VerbsOnSoftRoceTest}): the device list and
+ * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): the device list and
  * {@code ibv_query_device} compared with what the real {@code ibv_devinfo -v} prints for the same
  * devices, every field {@link DeviceAttributes} carries.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class DeviceQueriesInGuest
+public class DeviceQueriesInGuest
 {
     private static IbvDevinfo devinfo;
 

@@ -22,12 +22,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Run inside the soft-RoCE guest ({@link VerbsOnSoftRoceTest}): the port attributes, the GID table
- * with types and netdevs, and the P_Key table of {@code rxe0}, compared with {@code ibv_devinfo -v},
+ * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): the port attributes, the GID table
+ * with types and netdevs, and the P_Key table of {@code rxe10}, compared with {@code ibv_devinfo -v},
  * the kernel's sysfs files and {@code rdma -j link}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class PortQueriesInGuest
+public class PortQueriesInGuest
 {
     private static final SysfsPort SYSFS = new SysfsPort(SENDER, PORT);
     private static IbvDevinfo.Port devinfo;

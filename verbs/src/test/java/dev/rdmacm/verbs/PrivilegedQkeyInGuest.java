@@ -20,14 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Run inside the soft-RoCE guest ({@link VerbsOnSoftRoceTest}) as root: the SA's and GSI's
+ * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}) as root: the SA's and GSI's
  * privileged Q_Key 0x80010000 on a UD QP, which the kernel allows with CAP_NET_RAW, and refuses
  * with EPERM to a caller without it: a thread that dropped CAP_NET_RAW from its effective set
  * (capabilities are per thread, and the kernel's {@code capable()} asks the caller's), so no second
  * JVM has to start under TCG.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class PrivilegedQkeyInGuest
+public class PrivilegedQkeyInGuest
 {
     /** Bit 13 of the capability sets in {@code /proc/PID/status}. */
     private static final long CAP_NET_RAW = 1L << 13;

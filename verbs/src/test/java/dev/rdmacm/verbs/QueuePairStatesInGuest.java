@@ -17,12 +17,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Run inside the soft-RoCE guest ({@link VerbsOnSoftRoceTest}): a UD QP on {@code rxe0} moved
+ * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): a UD QP on {@code rxe10} moved
  * RESET -> INIT -> RTR -> RTS, each state read back with {@code ibv_query_qp} and compared with the
  * QP the kernel lists in {@code rdma resource show qp}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class QueuePairStatesInGuest
+public class QueuePairStatesInGuest
 {
     private static final long QKEY = 0x1234_5678L;
     private static final int SQ_PSN = 0xabcdef;

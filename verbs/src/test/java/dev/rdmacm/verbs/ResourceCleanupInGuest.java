@@ -20,13 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Run inside the soft-RoCE guest ({@link VerbsOnSoftRoceTest}): whatever is created on
- * {@code rxe0}, and however it ends (closed one by one, closed with its context, or half-made by a
+ * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): whatever is created on
+ * {@code rxe10}, and however it ends (closed one by one, closed with its context, or half-made by a
  * call the kernel refused), the kernel's counts in {@code rdma resource show} return to what they
  * were before the test opened the device, and no object of this JVM is left in the per-type lists.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ResourceCleanupInGuest
+public class ResourceCleanupInGuest
 {
     private static final long QKEY = 0x2222_2222L;
 

@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Run inside the soft-RoCE guest ({@link VerbsOnSoftRoceTest}): one UD datagram from a QP on
- * {@code rxe0} to a QP on {@code rxe1}, over the veth between their netdevs, addressed to
+ * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): one UD datagram from a QP on
+ * {@code rxe10} to a QP on {@code rxe1}, over the veth between their netdevs, addressed to
  * {@code rxe1}'s RoCE v2 GID of its IPv4 address. The exchange happens once; each test checks one
  * thing it left: the payload, the completions, the GRH area, the completion event, the veth's counters.
  * Two more datagrams follow, each in its own test: one with a wrong Q_Key, one to the sender's own GID.
@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * v2 device) leaves the first 20 zero and puts the received IPv4 header in the last 20.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class UdTrafficInGuest
+public class UdTrafficInGuest
 {
     private static final long QKEY = 0x1111_1111L;
     private static final int PAYLOAD = 200;

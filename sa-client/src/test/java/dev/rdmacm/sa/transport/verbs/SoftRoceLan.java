@@ -17,7 +17,7 @@ import java.util.List;
  * of our own addresses in, and {@code arp_ignore=1} makes each address answer ARP only on its own port
  * (otherwise every port answers and the last of the replies wins, often with the wrong MAC).
  */
-final class SoftRoceLan
+public final class SoftRoceLan
 {
     static final String CLIENT = "rxe0";
     static final String SA = "rxe1";
@@ -28,13 +28,13 @@ final class SoftRoceLan
     /** Index of the IPv4 GID on each port: 0 is the link-local one, and 6.1's rxe lists RoCE v2 entries only. */
     static final int IPV4_GID_INDEX = 1;
     /** rxe and verbs, umad for the double, veth and a bridge for the LAN; no ib_cm (it would not matter to the SA class). */
-    static final List<String> MODULES = List.of("rdma_rxe", "ib_uverbs", "ib_umad", "veth", "bridge");
+    public static final List<String> MODULES = List.of("rdma_rxe", "ib_uverbs", "ib_umad", "veth", "bridge");
 
     private SoftRoceLan()
     {
     }
 
-    static GuestTopology topology()
+    public static GuestTopology topology()
     {
         final GuestTopology lan = GuestTopology.create()
             .command("ip link add br0 type bridge")
