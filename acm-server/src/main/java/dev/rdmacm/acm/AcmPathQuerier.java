@@ -14,7 +14,9 @@ public interface AcmPathQuerier extends AutoCloseable
 
     /**
      * Asks for the path that {@code template} describes (a 64-byte {@code ibv_path_record}, network
-     * order, with SGID and DGID or SLID and DLID set, reversible, one path).
+     * order): every field that is not zero constrains the answer, as in ibacm's {@code acm_path_comp_mask}.
+     * The service's own route templates set SGID, SLID, P_Key and the DGID or DLID; a client's QUERY_SA
+     * may set any field.
      */
     void query(AcmEndpoint endpoint, byte[] template, Completion completion);
 

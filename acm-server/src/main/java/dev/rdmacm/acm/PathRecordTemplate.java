@@ -16,12 +16,16 @@ final class PathRecordTemplate
     {
     }
 
-    /** An SA query template from an endpoint to a GID or LID destination: reversible, one path. */
+    /**
+     * An SA query template from an endpoint to a GID or LID destination, as acmp's
+     * {@code acmp_record_path_addr} fills {@code dest->path}: the endpoint's P_Key, SGID and SLID and
+     * the destination, nothing else, so the query masks exactly those (neither Reversible nor NumbPath).
+     */
     static byte[] query(final AcmEndpoint endpoint, final Gid dgid, final int dlid)
     {
         final UnsafeBuffer bytes = new UnsafeBuffer(new byte[LENGTH]);
         final IbvPathRecord record = new IbvPathRecord().wrap(bytes, 0).sgid(endpoint.gid()).dlid(dlid)
-            .slid(endpoint.lid()).reversible(true).numbPath(1).pKey(endpoint.pkey());
+            .slid(endpoint.lid()).pKey(endpoint.pkey());
         if (dgid != null)
         {
             record.dgid(dgid);

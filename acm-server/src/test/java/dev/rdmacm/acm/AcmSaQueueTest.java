@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import static dev.rdmacm.acm.AcmRequests.header;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -101,7 +102,7 @@ class AcmSaQueueTest
     }
 
     @Test
-    void shouldSendTemplateWithEndpointGidsLidAndPkey() throws Exception
+    void shouldSendTemplateWithEndpointGidLidAndPkeyOnlyAsAcmpDoes() throws Exception
     {
         try (RawAcmClient client = ask(Gid.parse("fe80::a"), 0))
         {
@@ -110,8 +111,8 @@ class AcmSaQueueTest
             final IbvPathRecord template = PathRecordTemplate.view(query.template());
             assertEquals(SGID, template.sgid());
             assertEquals(1, template.slid());
-            assertTrue(template.reversible());
-            assertEquals(1, template.numbPath());
+            assertFalse(template.reversible(), "acmp_record_path_addr leaves Reversible clear");
+            assertEquals(0, template.numbPath());
             assertEquals(0xffff, template.pKey());
             query.answer();
             final byte[] reply = client.receive(TIMEOUT_MS);
