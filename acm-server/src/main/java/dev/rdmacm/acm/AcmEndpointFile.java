@@ -30,6 +30,30 @@ public final class AcmEndpointFile
     {
     }
 
+    /**
+     * Whether {@code lines} are this device-less format: at least one line, and every line that is not
+     * blank or a comment has the {@code gid lid} columns. ibacm's own 4-column file is not: its lines
+     * name endpoints of an attached port ({@link AcmPortEndpoints}).
+     */
+    public static boolean isDeviceless(final List<String> lines)
+    {
+        boolean any = false;
+        for (final String raw : lines)
+        {
+            final String line = raw.trim();
+            if (line.isEmpty() || line.startsWith("#"))
+            {
+                continue;
+            }
+            if (line.split("\\s+").length < 6)
+            {
+                return false;
+            }
+            any = true;
+        }
+        return any;
+    }
+
     public static List<AcmEndpoint> read(final Path file) throws IOException
     {
         return parse(Files.readAllLines(file, StandardCharsets.UTF_8), file.toString());

@@ -49,6 +49,7 @@ public final class AcmOptions
     private int logLevel;
     private Path runDir = Path.of("/run");
     private int maxClients = 4096;
+    private boolean supportIpsInAddrCfg;
     private final List<String> ignored = new ArrayList<>();
 
     /** Reads {@code file}; a missing file means all defaults, as for ibacm. */
@@ -102,6 +103,7 @@ public final class AcmOptions
             case "log_level" -> logLevel = nonNegative(name, value, where);
             case "run_dir" -> runDir = Path.of(value);
             case "max_clients" -> maxClients = positive(name, value, where);
+            case "support_ips_in_addr_cfg" -> supportIpsInAddrCfg = integer(name, value, where) != 0;
             default -> ignored.add(name);
         }
         return this;
@@ -228,6 +230,16 @@ public final class AcmOptions
     public Path addrFile()
     {
         return addrFile;
+    }
+
+    /**
+     * ibacm's {@code support_ips_in_addr_cfg} (default 0): whether IP addresses on the 4-column lines of
+     * the endpoint file name an attached port's endpoint; without it only names do, and the IP
+     * addresses come from the port's netdevs.
+     */
+    public boolean supportIpsInAddrCfg()
+    {
+        return supportIpsInAddrCfg;
     }
 
     public String logFile()

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the real {@code ib_acme} (Debian package ibacm) and captures what it prints. */
-final class IbAcme
+public final class IbAcme
 {
-    record Result(int exitCode, String output)
+    public record Result(int exitCode, String output)
     {
     }
 
@@ -20,7 +20,7 @@ final class IbAcme
     {
     }
 
-    static Result run(final String... args)
+    public static Result run(final String... args)
     {
         final List<String> command = new ArrayList<>();
         command.add(Peers.requireCommand("ib_acme", "ibacm").toString());
@@ -33,7 +33,7 @@ final class IbAcme
      * {@code ibacm-tcp.port} with {@code port}: ib_acme reads its TCP port from that fixed path, and the
      * machine's real /run must stay untouched.
      */
-    static Result runWithPrivateRun(final int port, final String... args)
+    public static Result runWithPrivateRun(final int port, final String... args)
     {
         Peers.requireRoot("a private mount namespace for /run");
         final String acme = Peers.requireCommand("ib_acme", "ibacm").toString();

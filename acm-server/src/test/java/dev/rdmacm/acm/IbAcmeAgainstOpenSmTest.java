@@ -99,27 +99,9 @@ class IbAcmeAgainstOpenSmTest
         AcmServerFixture.deleteTree(dir);
     }
 
-    /** What ib_acme's show_path prints for saquery's record of the same path. */
     private static String expectedPath(final String sgid, final String dgid, final String... selector)
     {
-        final List<Map<String, String>> records = fabric().saquery(LOCAL, selector).records();
-        assertEquals(1, records.size(), "saquery " + String.join(" ", selector));
-        final Map<String, String> path = records.get(0);
-        final long hopFlow = Long.decode(path.get("hop_flow_raw"));
-        return "Path information\n"
-            + "  dgid: " + dgid + "\n"
-            + "  sgid: " + sgid + "\n"
-            + "  dlid: " + Long.decode(path.get("dlid")) + "\n"
-            + "  slid: " + Long.decode(path.get("slid")) + "\n"
-            + "  flow label: 0x" + Long.toHexString((hopFlow >>> 8) & 0xfffff) + "\n"
-            + "  hop limit: " + (hopFlow & 0xff) + "\n"
-            + "  tclass: " + Long.decode(path.get("tclass")) + "\n"
-            + "  reversible: " + (Long.decode(path.get("num_path_revers")) >>> 7) + "\n"
-            + "  pkey: 0x" + Long.toHexString(Long.decode(path.get("pkey"))) + "\n"
-            + "  sl: " + (Long.decode(path.get("sl")) & 0xf) + "\n"
-            + "  mtu: " + (Long.decode(path.get("mtu")) & 0x1f) + "\n"
-            + "  rate: " + (Long.decode(path.get("rate")) & 0x1f) + "\n"
-            + "  packet lifetime: " + (Long.decode(path.get("pkt_life")) & 0x1f) + "\n";
+        return SaqueryShowPath.of(fabric(), LOCAL, sgid, dgid, selector);
     }
 
     @Test

@@ -6,14 +6,22 @@ import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
 import dev.rdmacm.acm.AcmPathQuerier;
+import dev.rdmacm.acm.AcmPort;
+import dev.rdmacm.acm.AcmPortDiscovery;
+import dev.rdmacm.acm.AcmPortEndpoints;
 import dev.rdmacm.acm.AcmServer;
 import dev.rdmacm.acm.SaPathQuerier;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.transport.FabricSpec;
+import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +42,8 @@ import java.util.concurrent.atomic.AtomicReference;
     description = {
         "Serves the ibacm client protocol (RESOLVE, PERF_QUERY, EP_QUERY), as ibacm does.",
         "It listens on a unix socket and, in loop/open mode, a TCP port, and answers from address and route caches. Options come from a file in ibacm_opts.cfg format.",
-        "Addresses come from the address cache, preloaded from --hosts (or addr_preload acm_hosts in the options).",
+        "With --fabric the attached port is the endpoint, one per P_Key, as ibacm: named by its netdevs' IP addresses, the ibacm_addr.cfg lines for it and the --hosts entries with its GID.",
+        "Destination addresses come from the address cache, preloaded from --hosts (or addr_preload acm_hosts in the options).",
         "Route misses go to the SA of --fabric; without --fabric they get ENODATA."
     })
 final class AcmServerCommand implements Callable<Integer>
@@ -47,7 +56,8 @@ final class AcmServerCommand implements Callable<Integer>
     Path optionsFile = Path.of("/etc/rdma/ibacm_opts.cfg");
 
     @Option(names = {"-A", "--addr-file"}, paramLabel = "FILE",
-        description = "endpoint file: ibacm_addr.cfg lines 'address device port pkey' plus 'gid lid'")
+        description = {"endpoint file, ibacm_addr.cfg: 'address device port pkey' lines name the attached port's endpoints;",
+            "with 'gid lid' columns on every line it defines the endpoints itself (no device needed)"})
     Path addrFile;
 
     @Option(names = "--run-dir", paramLabel = "DIR",
@@ -74,6 +84,32 @@ final class AcmServerCommand implements Callable<Integer>
     @Option(names = {"-P", "--foreground"},
         description = "accepted for ibacm compatibility: the service always runs in the foreground")
     boolean foreground;
+
+    /** The device-less endpoint file: each line names its endpoint's GID and LID itself. */
+    private static List<AcmEndpoint> endpointsOfFile(final AcmOptions options, final List<String> lines, final AcmLog log)
+    {
+        if (lines.isEmpty())
+        {
+            log.log(0, "no endpoint file " + options.addrFile() + " and no --fabric: every RESOLVE will get ESRCADDR");
+            return List.of();
+        }
+        return AcmEndpointFile.parse(lines, options.addrFile().toString());
+    }
+
+    /** The attached port's endpoints, as ibacm builds them from its device (AcmPortEndpoints). */
+    private List<AcmEndpoint> endpointsOfPort(final AcmOptions options, final List<String> lines, final SaClient saClient,
+        final AcmLog log) throws IOException
+    {
+        final AcmPort port = fabric.spec() instanceof FabricSpec.Ibsim ? AcmPortDiscovery.ofIbsim(saClient.localPort()) :
+            AcmPortDiscovery.ofVerbs(saClient.localPort(), SysfsDevices.read(), Path.of("/sys/class/net"));
+        final HostsFile hostsFile = options.addrPreload() && Files.isReadable(options.addrDataFile()) ?
+            HostsFile.read(options.addrDataFile()) : null;
+        final List<AcmEndpoint> endpoints = AcmPortEndpoints.build(port, lines, options.addrFile().toString(), hostsFile,
+            options.supportIpsInAddrCfg(), log);
+        log.log(0, "attached to " + port + ": " + endpoints.size() + " endpoint(s)" +
+            endpoints.stream().map(e -> "\n  " + e + " " + e.addresses()).reduce("", String::concat));
+        return endpoints;
+    }
 
     @Override
     public Integer call() throws Exception
@@ -109,22 +145,16 @@ final class AcmServerCommand implements Callable<Integer>
             options.apply("addr_data_file " + hosts.hosts, "--hosts");
         }
         final AcmLog log = AcmLog.open(options.logFile(), options.logLevel());
-        final List<AcmEndpoint> endpoints;
-        if (Files.exists(options.addrFile()))
-        {
-            endpoints = AcmEndpointFile.read(options.addrFile());
-        }
-        else
-        {
-            log.log(0, "no endpoint file " + options.addrFile() + ": every RESOLVE will get ESRCADDR");
-            endpoints = List.of();
-        }
+        final List<String> addrLines = Files.exists(options.addrFile()) ?
+            Files.readAllLines(options.addrFile(), StandardCharsets.UTF_8) : List.of();
         final AcmPathQuerier querier;
         final SaClient saClient;
+        final List<AcmEndpoint> endpoints;
         if (!fabric.given())
         {
             saClient = null;
             querier = AcmPathQuerier.NONE;
+            endpoints = endpointsOfFile(options, addrLines, log);
         }
         else
         {
@@ -132,6 +162,16 @@ final class AcmServerCommand implements Callable<Integer>
             // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
             saClient = fabric.start(FABRIC_OPEN_MS, SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
             querier = new SaPathQuerier(index -> saClient, timeout);
+            try
+            {
+                endpoints = AcmEndpointFile.isDeviceless(addrLines) ? endpointsOfFile(options, addrLines, log) :
+                    endpointsOfPort(options, addrLines, saClient, log);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                saClient.close();
+                throw ex;
+            }
         }
         // The hook exists before the first file does: a SIGTERM that arrives while the server is still
         // starting waits for the start to finish and then removes what it created.
