@@ -649,14 +649,14 @@ public final class AcmService
     {
         if (count != 1)
         {
-            replyError(connection, request, AcmStatus.EINVAL);
+            replyQuery(connection, request, AcmMessage.resolveLength(count), AcmStatus.EINVAL);
             return;
         }
         entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
         final AcmEndpoint endpoint = endpointForPath(entry.path(pathView));
         if (endpoint == null)
         {
-            replyError(connection, request, AcmStatus.ESRCADDR);
+            replyQuery(connection, request, AcmMessage.resolveLength(1), AcmStatus.ESRCADDR);
             return;
         }
         count(endpoint, AcmCounter.ROUTE_QUERY);
@@ -694,14 +694,36 @@ public final class AcmService
         pending.answered = true;
         if (path == null || path.length != PathRecordTemplate.LENGTH)
         {
-            count(pending.endpoint, status == AcmStatus.ENODATA ? AcmCounter.NODATA : AcmCounter.ERROR);
-            replyError(pending.connection, pending.request, status == AcmStatus.SUCCESS ? AcmStatus.ENODATA : status);
+            count(pending.endpoint, AcmCounter.ERROR);
+            replyQuery(pending.connection, pending.request, AcmMessage.resolveLength(1),
+                status == AcmStatus.SUCCESS ? AcmStatus.ENODATA : status);
             return;
         }
-        reply.putBytes(0, pending.request, 0, AcmMessage.resolveLength(1));
-        replyHeader.wrap(reply, 0).status(AcmStatus.SUCCESS).data(0, 0, 0).length(AcmMessage.resolveLength(1));
-        reply.putBytes(AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET, path);
-        pending.connection.reply(reply, 0, AcmMessage.resolveLength(1));
+        replyQuery(pending.connection, pending.request, AcmMessage.resolveLength(1), AcmStatus.SUCCESS, path);
+    }
+
+    /**
+     * A QUERY_SA reply as ibacm's {@code acm_query_response} sends one, success or not: the request
+     * echoed at its own length with ACK and the status, its header data untouched, the path replaced
+     * on success only. (RESOLVE errors, by contrast, are cut to the 16-byte header.)
+     */
+    private void replyQuery(final AcmClientChannel connection, final DirectBuffer request, final int length,
+        final int status)
+    {
+        replyQuery(connection, request, length, status, null);
+    }
+
+    private void replyQuery(final AcmClientChannel connection, final DirectBuffer request, final int length,
+        final int status, final byte[] path)
+    {
+        reply.putBytes(0, request, 0, length);
+        replyHeader.wrap(reply, 0);
+        replyHeader.opcode(replyHeader.opcode() | AcmOp.ACK).status(status);
+        if (path != null)
+        {
+            reply.putBytes(AcmHeader.LENGTH + AcmEpAddrData.INFO_OFFSET, path);
+        }
+        connection.reply(reply, 0, length);
     }
 
     private void fail(final AcmPendingRequest waiter, final int status)
@@ -722,9 +744,13 @@ public final class AcmService
             {
                 global = true;
             }
-            else if (index <= endpoints.size())
+            else
             {
-                source = endpoints.get(index - 1).counters();
+                // acm_svr_perf_query passes src_index as both the index and the port filter of
+                // acm_get_ep: "-P N" counts the N-th endpoint among those on port N, so the 2nd
+                // endpoint of a one-endpoint-per-port device is ESRCADDR. Kept, since clients see it.
+                final AcmEndpoint endpoint = endpointByIndex(index, index);
+                source = endpoint == null ? null : endpoint.counters();
             }
         }
         else

@@ -15,11 +15,13 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
 import static dev.rdmacm.acm.AcmRequests.header;
 import static dev.rdmacm.acm.AcmRequests.ipv4;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,14 +61,19 @@ class AcmServerRobustnessTest
 
     private static int statusOf(final byte[] request) throws IOException
     {
+        return header(exchange(request)).status();
+    }
+
+    /** The one reply to {@code request}, whose length field equals the bytes sent. */
+    private static byte[] exchange(final byte[] request) throws IOException
+    {
         try (RawAcmClient client = client())
         {
             client.send(request);
             final byte[] reply = client.receive(TIMEOUT_MS);
-            final AcmHeader header = header(reply);
-            assertEquals(reply.length, header.length(), "reply length field equals the bytes sent");
+            assertEquals(reply.length, header(reply).length(), "reply length field equals the bytes sent");
             assertTrue(client.nothingBeforeMarker(TIMEOUT_MS), "exactly one reply");
-            return header.status();
+            return reply;
         }
     }
 
@@ -201,6 +208,21 @@ class AcmServerRobustnessTest
         System.arraycopy(one, 0, two, 0, one.length);
         new AcmHeader().wrap(new UnsafeBuffer(two), 0).length(two.length);
         assertEquals(AcmStatus.EINVAL, statusOf(two));
+    }
+
+    /** ibacm's acmc_query_response echoes a QUERY_SA request at its own length, errors included. */
+    @Test
+    void shouldEchoAFailedSaQueryAtItsOwnLengthWithAck() throws IOException
+    {
+        final byte[] request = AcmRequests.resolveGid(Gid.parse("fe80::99"), Gid.parse("fe80::2:c903:0:2"),
+            AcmEpFlags.QUERY_SA);
+        final byte[] reply = exchange(request);
+        final AcmHeader header = new AcmHeader().wrap(new UnsafeBuffer(reply), 0);
+        assertEquals(AcmStatus.ESRCADDR, header.status());
+        assertEquals(AcmMessage.resolveLength(1), reply.length);
+        assertEquals(AcmOp.RESOLVE | AcmOp.ACK, header.opcode());
+        assertArrayEquals(Arrays.copyOfRange(request, AcmHeader.LENGTH, request.length),
+            Arrays.copyOfRange(reply, AcmHeader.LENGTH, reply.length));
     }
 
     @Test

@@ -152,6 +152,26 @@ class IbAcmeConformanceTest
     }
 
     @Test
+    void shouldPrintTheCountersOfTheFirstEndpointOnPortOne()
+    {
+        final IbAcme.Result result = IbAcme.run("-S", socket, "-P", "1");
+        assertTrue(result.output().contains("\n" + socket + ","), result.output());
+        assertEquals(0, result.exitCode(), result.output());
+    }
+
+    /**
+     * ibacm's acm_svr_perf_query looks endpoint N up among the endpoints on port N: the second
+     * endpoint here is the only one on port 2, so "-P 2" finds none there, as with ibacm.
+     */
+    @Test
+    void shouldLookEndpointNUpOnPortNAsIbacmDoes()
+    {
+        final IbAcme.Result result = IbAcme.run("-S", socket, "-P", "2");
+        assertTrue(result.output().contains(socket + ": Failed to query perf data: Cannot assign requested address"),
+            result.output());
+    }
+
+    @Test
     void shouldFailCountersOfUnknownEndpoint()
     {
         final IbAcme.Result result = IbAcme.run("-S", socket, "-P", "7");
