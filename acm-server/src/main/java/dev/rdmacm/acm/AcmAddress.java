@@ -9,6 +9,8 @@ import dev.rdmacm.protocol.acm.HostsFile;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -132,6 +134,28 @@ public record AcmAddress(int type, long high, long low, String name)
     public int ipv4Value()
     {
         return (int)(high >>> 32);
+    }
+
+    /** The IP address of an IP or IP6 address, or null for a name, GID or LID. */
+    public InetAddress inetAddress()
+    {
+        try
+        {
+            return switch (type)
+            {
+                case AcmEpType.ADDRESS_IP ->
+                {
+                    final int a = ipv4Value();
+                    yield InetAddress.getByAddress(new byte[] {(byte)(a >>> 24), (byte)(a >>> 16), (byte)(a >>> 8), (byte)a});
+                }
+                case AcmEpType.ADDRESS_IP6 -> InetAddress.getByAddress(bytes16());
+                default -> null;
+            };
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException("4 or 16 bytes are always an address", ex);
+        }
     }
 
     /** The 16 bytes of an IPv6 address or GID. */

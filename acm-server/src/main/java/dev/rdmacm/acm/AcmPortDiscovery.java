@@ -3,6 +3,7 @@ package dev.rdmacm.acm;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.verbs.GidEntry;
+import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.LinkLayer;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.RdmaDevice;
@@ -24,8 +25,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What the service learns of the port its SA client is attached to, as ibacm learns it from the
- * device: on a verbs port the sysfs P_Key and GID tables, and the IP addresses of its netdevs (the
+ * What the service learns of the port it is attached to, as ibacm learns it from the device: on a
+ * verbs port the sysfs P_Key and GID tables, and the IP addresses of its netdevs (the
  * RoCE GIDs' netdevs, or the IPoIB netdevs, {@code type} 32, whose hardware address holds one of the
  * port's GIDs, with their {@code pkey}); on ibsim, which has no sysfs and no IP layer, the simulated
  * HCA's GID and LID under umad2sim's device name {@code ibsim0}, port 1, with the default partition's
@@ -48,21 +49,27 @@ public final class AcmPortDiscovery
     }
 
     /**
-     * @param port     the verbs transport's port, named {@code DEVICE:PORT}.
-     * @param devices  the sysfs tables.
-     * @param classNet {@code /sys/class/net}, where IPoIB netdevs are found.
+     * A verbs port as sysfs describes it. Its GID is index 0 on InfiniBand; on RoCE, where the GID
+     * names an address, the first RoCE v2 GID of an IPv4 address, else the first RoCE v2 GID.
+     *
+     * @param deviceName the device, or null for the first one sysfs lists.
+     * @param classNet   {@code /sys/class/net}, where IPoIB netdevs are found.
      */
-    public static AcmPort ofVerbs(final LocalPort port, final RdmaDevices devices, final Path classNet) throws IOException
+    public static AcmPort ofVerbs(final RdmaDevices devices, final String deviceName, final int portNum, final Path classNet)
+        throws IOException
     {
-        final int colon = port.name().lastIndexOf(':');
-        final String deviceName = port.name().substring(0, colon);
-        final int portNum = Integer.parseInt(port.name().substring(colon + 1));
-        final RdmaDevice device = devices.device(deviceName)
-            .orElseThrow(() -> new IOException("no RDMA device " + deviceName + " in " + devices.source()));
+        final RdmaDevice device = (deviceName == null ? devices.devices().stream().findFirst() : devices.device(deviceName))
+            .orElseThrow(() -> new IOException("no RDMA device " + (deviceName == null ? "" : deviceName + " ") + "in " +
+                devices.source()));
         final RdmaPort rdmaPort = device.ports().stream().filter(p -> p.number() == portNum).findFirst()
-            .orElseThrow(() -> new IOException(deviceName + " has no port " + portNum + " in " + devices.source()));
+            .orElseThrow(() -> new IOException(device.name() + " has no port " + portNum + " in " + devices.source()));
+        if (rdmaPort.gids().isEmpty())
+        {
+            throw new IOException(device.name() + " port " + portNum + " has no valid GID in " + devices.source());
+        }
         final List<Integer> pkeys = rdmaPort.pkeys().stream().map(PkeyEntry::pkey).toList();
         final List<AcmPort.NetdevAddress> addresses = new ArrayList<>();
+        final Gid gid;
         if (rdmaPort.linkLayer() == LinkLayer.ETHERNET)
         {
             final Set<String> netdevs = new LinkedHashSet<>();
@@ -71,6 +78,9 @@ public final class AcmPortDiscovery
             {
                 addresses.addAll(addressesOf(netdev, DEFAULT_PKEY));
             }
+            gid = rdmaPort.gids().stream().filter(g -> g.type() == GidType.ROCE_V2 && g.gid().isIpv4Mapped()).findFirst()
+                .or(() -> rdmaPort.gids().stream().filter(g -> g.type() == GidType.ROCE_V2).findFirst())
+                .orElse(rdmaPort.gids().getFirst()).gid();
         }
         else
         {
@@ -83,8 +93,17 @@ public final class AcmPortDiscovery
                     addresses.addAll(addressesOf(netdev.name(), netdev.pkey()));
                 }
             }
+            gid = rdmaPort.gids().getFirst().gid();
         }
-        return new AcmPort(deviceName, portNum, device.ports().size(), port.gid(), port.lid(), pkeys, addresses);
+        return new AcmPort(device.name(), portNum, device.ports().size(), gid, rdmaPort.lid(), pkeys, addresses);
+    }
+
+    /** Whether the port is RoCE, which has no SA: the kernel CM builds its routes itself. */
+    public static boolean isRoce(final RdmaDevices devices, final String deviceName, final int portNum)
+    {
+        return (deviceName == null ? devices.devices().stream().findFirst() : devices.device(deviceName))
+            .flatMap(d -> d.ports().stream().filter(p -> p.number() == portNum).findFirst())
+            .map(p -> p.linkLayer() == LinkLayer.ETHERNET).orElse(false);
     }
 
     private record IpoibNetdev(String name, Gid gid, int pkey)

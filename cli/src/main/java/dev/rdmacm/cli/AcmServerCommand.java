@@ -11,6 +11,7 @@ import dev.rdmacm.acm.AcmPortDiscovery;
 import dev.rdmacm.acm.AcmPortEndpoints;
 import dev.rdmacm.acm.AcmServer;
 import dev.rdmacm.acm.SaPathQuerier;
+import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
@@ -48,6 +49,8 @@ import java.util.concurrent.atomic.AtomicReference;
     })
 final class AcmServerCommand implements Callable<Integer>
 {
+    private static final Path CLASS_NET = Path.of("/sys/class/net");
+
     /** The service waits this long for its fabric at start: a fabric that does not open then is a failed start. */
     private static final long FABRIC_OPEN_MS = 5_000;
 
@@ -96,12 +99,18 @@ final class AcmServerCommand implements Callable<Integer>
         return AcmEndpointFile.parse(lines, options.addrFile().toString());
     }
 
+    /** The port the SA client is attached to: the simulated HCA, or the verbs port as sysfs describes it. */
+    private static AcmPort portOf(final FabricSpec spec, final SaClient saClient) throws IOException
+    {
+        return spec instanceof FabricSpec.Verbs verbs ?
+            AcmPortDiscovery.ofVerbs(SysfsDevices.read(), verbs.device(), verbs.port(), CLASS_NET) :
+            AcmPortDiscovery.ofIbsim(saClient.localPort());
+    }
+
     /** The attached port's endpoints, as ibacm builds them from its device (AcmPortEndpoints). */
-    private List<AcmEndpoint> endpointsOfPort(final AcmOptions options, final List<String> lines, final SaClient saClient,
+    private static List<AcmEndpoint> endpointsOf(final AcmPort port, final AcmOptions options, final List<String> lines,
         final AcmLog log) throws IOException
     {
-        final AcmPort port = fabric.spec() instanceof FabricSpec.Ibsim ? AcmPortDiscovery.ofIbsim(saClient.localPort()) :
-            AcmPortDiscovery.ofVerbs(saClient.localPort(), SysfsDevices.read(), Path.of("/sys/class/net"));
         final HostsFile hostsFile = options.addrPreload() && Files.isReadable(options.addrDataFile()) ?
             HostsFile.read(options.addrDataFile()) : null;
         final List<AcmEndpoint> endpoints = AcmPortEndpoints.build(port, lines, options.addrFile().toString(), hostsFile,
@@ -109,6 +118,23 @@ final class AcmServerCommand implements Callable<Integer>
         log.log(0, "attached to " + port + ": " + endpoints.size() + " endpoint(s)" +
             endpoints.stream().map(e -> "\n  " + e + " " + e.addresses()).reduce("", String::concat));
         return endpoints;
+    }
+
+    /**
+     * The CM that answers address misses (and RoCE routes): null, with the reason logged, where it
+     * cannot open (no native access, say), so that the service still serves its caches.
+     */
+    private static RdmaCm openCm(final AcmLog log)
+    {
+        try
+        {
+            return RdmaCm.open();
+        }
+        catch (final RuntimeException ex)
+        {
+            log.log(0, "no address resolution on misses: " + ex.getMessage());
+            return null;
+        }
     }
 
     @Override
@@ -147,32 +173,58 @@ final class AcmServerCommand implements Callable<Integer>
         final AcmLog log = AcmLog.open(options.logFile(), options.logLevel());
         final List<String> addrLines = Files.exists(options.addrFile()) ?
             Files.readAllLines(options.addrFile(), StandardCharsets.UTF_8) : List.of();
-        final AcmPathQuerier querier;
+        final FabricSpec spec = fabric.spec();
+        final boolean roce = spec instanceof FabricSpec.Verbs verbs && verbs.saGid() == null &&
+            AcmPortDiscovery.isRoce(SysfsDevices.read(), verbs.device(), verbs.port());
+        final Duration timeout = options.saDeadline();
+        final RdmaCm cm = spec == null ? null : openCm(log);
         final SaClient saClient;
+        final AcmPathQuerier querier;
         final List<AcmEndpoint> endpoints;
-        if (!fabric.given())
+        try
         {
-            saClient = null;
-            querier = AcmPathQuerier.NONE;
-            endpoints = endpointsOfFile(options, addrLines, log);
-        }
-        else
-        {
-            final Duration timeout = options.saDeadline();
-            // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
-            saClient = fabric.start(FABRIC_OPEN_MS, SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
-            querier = new SaPathQuerier(index -> saClient, timeout);
-            try
+            if (spec == null)
             {
+                saClient = null;
+                querier = AcmPathQuerier.NONE;
+                endpoints = endpointsOfFile(options, addrLines, log);
+            }
+            else if (roce)
+            {
+                // RoCE has no SA: routes are built as the kernel CM builds them, by this stack's CM
+                saClient = null;
+                querier = cm == null ? AcmPathQuerier.NONE : new CmRoutePathQuerier(cm, timeout);
+                final FabricSpec.Verbs verbs = (FabricSpec.Verbs)spec;
                 endpoints = AcmEndpointFile.isDeviceless(addrLines) ? endpointsOfFile(options, addrLines, log) :
-                    endpointsOfPort(options, addrLines, saClient, log);
+                    endpointsOf(AcmPortDiscovery.ofVerbs(SysfsDevices.read(), verbs.device(), verbs.port(), CLASS_NET),
+                        options, addrLines, log);
             }
-            catch (final IOException | RuntimeException ex)
+            else
             {
-                saClient.close();
-                throw ex;
+                // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
+                saClient = fabric.start(FABRIC_OPEN_MS, SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+                querier = new SaPathQuerier(index -> saClient, timeout);
+                try
+                {
+                    endpoints = AcmEndpointFile.isDeviceless(addrLines) ? endpointsOfFile(options, addrLines, log) :
+                        endpointsOf(portOf(spec, saClient), options, addrLines, log);
+                }
+                catch (final IOException | RuntimeException ex)
+                {
+                    saClient.close();
+                    throw ex;
+                }
             }
         }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (cm != null)
+            {
+                cm.close();
+            }
+            throw ex;
+        }
+        final AcmAddressResolver addressResolver = cm == null ? AcmAddressResolver.NONE : new CmAddressResolver(cm, timeout);
         // The hook exists before the first file does: a SIGTERM that arrives while the server is still
         // starting waits for the start to finish and then removes what it created.
         final AtomicReference<AcmServer> server = new AtomicReference<>();
@@ -197,12 +249,16 @@ final class AcmServerCommand implements Callable<Integer>
             {
                 saClient.close();
             }
+            if (cm != null)
+            {
+                cm.close();
+            }
             log.close();
             done.countDown();
         }, "acm-server-shutdown"));
         try
         {
-            server.set(AcmServer.start(options, endpoints, AcmAddressResolver.NONE, querier, log));
+            server.set(AcmServer.start(options, endpoints, addressResolver, querier, log));
         }
         finally
         {
