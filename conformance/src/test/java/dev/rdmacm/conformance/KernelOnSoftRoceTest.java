@@ -3,6 +3,8 @@ package dev.rdmacm.conformance;
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
+import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
+import dev.rdmacm.cm.kernel.AddrinfoOracle;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
@@ -45,10 +47,12 @@ class KernelOnSoftRoceTest
         try (KernelGuest guest = KernelGuest.boot(spec))
         {
             KernelCmOracle.compile(guest.sharedDirectory());
+            AddrinfoOracle.compileIfAvailable(guest.sharedDirectory());
             GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
                 ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
-                GetAddrInfoOnRealDevicesInGuest.class, DeviceRemovalAgainstKernelCmInGuest.class,
+                GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
+                DeviceRemovalAgainstKernelCmInGuest.class,
                 DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))
