@@ -50,7 +50,7 @@ final class AddrinfoLookup
             case AddrInfoResult.Success success -> success.entries();
             case AddrInfoResult.EaiError eai -> throw new RdmaCmException(CALL, eai.code(), eai.name(), eai.message(),
                 "the EAI code rdma_getaddrinfo returned, as librdmacm's ERR(ret) sets errno to it");
-            case AddrInfoResult.ErrnoError failed -> throw new RdmaCmException(CALL, -1, "-1", "rdma_getaddrinfo's -1",
+            case AddrInfoResult.ErrnoError failed -> throw new RdmaCmException(CALL, -1, "ERR(-1)", "not an errno",
                 "rdma_getaddrinfo failed with " + failed.name() + " (" + failed.message() +
                     "), which librdmacm's ERR(-1) overwrites with -1");
         };
@@ -72,7 +72,7 @@ final class AddrinfoLookup
         }
         if (service == null)
         {
-            return new RdmaCmException(CALL, -1, "-1", "resolve_ai_sa's -1",
+            return new RdmaCmException(CALL, -1, "ERR(-1)", "not an errno",
                 "RAI_SA needs a service: resolve_ai_sa's EINVAL, which librdmacm's ERR(-1) overwrites with -1");
         }
         return new RdmaCmException(CALL, Errno.EOPNOTSUPP, "RAI_SA (the kernel's RESOLVE_IB_SERVICE on the id's port) is " +

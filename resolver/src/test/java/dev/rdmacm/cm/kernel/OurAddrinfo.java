@@ -40,9 +40,9 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  */
 final class OurAddrinfo
 {
-    private static final int READABLE_WAIT_MS = 500;
+    private static final int READABLE_WAIT_MS = 100;
     private static final int DNS_WAIT_MS = 10_000;
-    private static final int DNS_QUIET_MS = 2_000;
+    private static final int DNS_ANSWER_MS = 50;
 
     private OurAddrinfo()
     {
@@ -198,8 +198,9 @@ final class OurAddrinfo
             out.put(n + ".second_errno", out.remove(n + ".errno"));
             call(out, n, "query_while_pending", id::queryAddrinfo);
             out.put(n + ".query_errno", out.remove(n + ".errno"));
-            while (selector.select(DNS_QUIET_MS) > 0)
+            while (!first.isDone())
             {
+                selector.select(DNS_ANSWER_MS);
                 selector.selectedKeys().clear();
                 answerNxdomain(dns);
             }

@@ -10,11 +10,12 @@
  *   gai,NODE,SERVICE,FLAGS,FAMILY      rdma_getaddrinfo with the same inputs, its list printed as query's
  *   query                              rdma_query_addrinfo, the list printed and freed
  *   write,EVENT,STATUS,ARG             rdma_write_cm_event
- *   event                              poll(2) the channel's fd for 500 ms, then rdma_get_cm_event and ack
+ *   event                              poll(2) the channel's fd for 100 ms, then rdma_get_cm_event and ack
  *   busy,NAME                          another thread resolves NAME, whose DNS query this program answers
  *                                      itself on 127.0.0.1:53 (resolv.conf points there): once the query
  *                                      arrived, rdma_resolve_addrinfo and rdma_query_addrinfo here, then
- *                                      NXDOMAIN to every query, then the other thread's outcome
+ *                                      NXDOMAIN to every query until the other thread returns, then its
+ *                                      outcome
  * Output: NAME N.key=value, N the step's index, ending with NAME end=1. "kernel write_cm_event_errno=E"
  * first: what this kernel answers a USER event written on a fresh id (0 when it accepts it).
  */
@@ -103,6 +104,7 @@ struct busy_resolve {
     const char *node;
     int ret;
     int err;
+    int done; /* read and written with __atomic builtins */
 };
 
 static void *resolve_in_thread(void *arg)
@@ -110,6 +112,7 @@ static void *resolve_in_thread(void *arg)
     struct busy_resolve *r = arg;
     r->ret = rdma_resolve_addrinfo(r->id, r->node, NULL, NULL);
     r->err = r->ret ? errno : 0;
+    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
@@ -163,8 +166,8 @@ static void busy(const char *name, int step, struct rdma_cm_id *id, const char *
     ret = rdma_query_addrinfo(id, &info);
     printf("%s %d.query_while_pending=%d\n", name, step, ret);
     printf("%s %d.query_errno=%d\n", name, step, ret ? errno : 0);
-    while (answer_nxdomain(dns, 2000))
-        ;
+    while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE))
+        answer_nxdomain(dns, 50);
     pthread_join(thread, NULL);
     close(dns);
     printf("%s %d.first_resolve=%d\n", name, step, r.ret);
@@ -175,7 +178,7 @@ static void event(const char *name, int step, struct rdma_event_channel *channel
 {
     struct pollfd p = {.fd = channel->fd, .events = POLLIN};
     struct rdma_cm_event *e;
-    int ready = poll(&p, 1, 500);
+    int ready = poll(&p, 1, 100);
     printf("%s %d.readable=%d\n", name, step, ready == 1);
     if (ready != 1)
         return;
