@@ -46,6 +46,8 @@ public class AddrinfoAgainstLibrdmacmInGuest
     private static final Path HOSTS = Path.of("/etc/hosts");
     private static final Path RESOLV_CONF = Path.of("/etc/resolv.conf");
     private static final List<AddrinfoCase> CASES = AddrinfoCase.matrix();
+    /** In the guest's share: both sides' fields and times, for the build's diagnosis. */
+    public static final String REPORT = "addrinfo-report.txt";
 
     private static String hostsBefore;
     private static String resolvConfBefore;
@@ -62,8 +64,22 @@ public class AddrinfoAgainstLibrdmacmInGuest
         resolvConfBefore = Files.readString(RESOLV_CONF);
         Files.writeString(HOSTS, hostsBefore + KernelCmGuest.PEER_IPV4 + " " + AddrinfoCase.HOSTS_NAME + "\n");
         Files.writeString(RESOLV_CONF, "nameserver 127.0.0.1\noptions timeout:2 attempts:1\n");
+        final long start = System.nanoTime();
         theirs = AddrinfoOracle.run(Path.of(share, AddrinfoOracle.BINARY), CASES);
+        final long oracleDone = System.nanoTime();
         ours = OurAddrinfo.run(CASES);
+        final long oursDone = System.nanoTime();
+        Files.writeString(Path.of(share, REPORT), "addrinfo: librdmacm 65 " + (oracleDone - start) / 1_000_000 + " ms, ours " +
+            (oursDone - oracleDone) / 1_000_000 + " ms for " + CASES.size() + " cases\n--- librdmacm 65\n" + lines(theirs) +
+            "--- ours\n" + lines(ours));
+    }
+
+    private static String lines(final Map<String, Map<String, String>> byCase)
+    {
+        final StringBuilder text = new StringBuilder();
+        byCase.forEach((name, fields) -> fields.forEach((key, value) -> text.append(name).append(' ').append(key).append('=')
+            .append(value).append('\n')));
+        return text.toString();
     }
 
     @AfterAll

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
@@ -99,10 +100,10 @@ final class OurAddrinfo
             }
             case "query" ->
             {
-                final List<RdmaAddrInfo>[] taken = new List[1];
-                if (call(out, n, "query", () -> taken[0] = id.queryAddrinfo()))
+                final AtomicReference<List<RdmaAddrInfo>> taken = new AtomicReference<>();
+                if (call(out, n, "query", () -> taken.set(id.queryAddrinfo())))
                 {
-                    list(out, n, taken[0]);
+                    list(out, n, taken.get());
                 }
             }
             case "write" -> call(out, n, "write", () -> id.writeCmEvent(type(Integer.parseInt(parts[1])), Integer.parseInt(parts[2]),
