@@ -64,6 +64,10 @@ record AddrinfoCase(String name, List<String> steps)
             of("write_addr_resolved", "write,0,0,1", "event"),
             of("write_addrinfo_resolved", "write,16,0,0", "event"),
             of("write_internal", "write,19,0,16", "event"),
-            of("busy_while_resolving", "busy," + DNS_NAME, "query", "event"));
+            of("busy_while_resolving", "busy," + DNS_NAME, "query", "event"),
+            // librdmacm looks at no id state: the same answers on an id bound to an address
+            of("resolve_on_bound_id", "bind," + KernelCmGuest.OWN_IPV4, inputs("gai", KernelCmGuest.PEER_IPV4, "-", null, 0),
+                inputs("resolve", KernelCmGuest.PEER_IPV4, "-", null, 0), "event", "query"),
+            of("write_user_on_bound_id", "bind," + KernelCmGuest.OWN_IPV6, "write," + USER + ",0,2a", "event"));
     }
 }

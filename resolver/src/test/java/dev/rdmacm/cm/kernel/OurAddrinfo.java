@@ -19,7 +19,9 @@ import dev.rdmacm.protocol.Ipv6Text;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
@@ -109,6 +111,7 @@ final class OurAddrinfo
             case "write" -> call(out, n, "write", () -> id.writeCmEvent(type(Integer.parseInt(parts[1])), Integer.parseInt(parts[2]),
                 Long.parseUnsignedLong(parts[3], 16)));
             case "event" -> event(out, n, channel);
+            case "bind" -> call(out, n, "bind", () -> id.bindAddr(InetAddress.getByName(parts[1])));
             case "busy" -> busy(out, n, id, step.substring("busy,".length()));
             default -> out.put(n + ".bad_step", "1");
         }
@@ -129,7 +132,7 @@ final class OurAddrinfo
 
     private interface Call
     {
-        void run() throws RdmaCmException;
+        void run() throws RdmaCmException, UnknownHostException;
     }
 
     private static boolean call(final Map<String, String> out, final int n, final String name, final Call call)
@@ -146,6 +149,10 @@ final class OurAddrinfo
             out.put(n + "." + name, "-1");
             out.put(n + ".errno", Integer.toString(ex.errno()));
             return false;
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new AssertionError("a step's address is not numeric: " + ex.getMessage(), ex);
         }
     }
 

@@ -11,6 +11,7 @@
  *   query                              rdma_query_addrinfo, the list printed and freed
  *   write,EVENT,STATUS,ARG             rdma_write_cm_event
  *   event                              poll(2) the channel's fd for 100 ms, then rdma_get_cm_event and ack
+ *   bind,ADDR                          rdma_bind_addr to the numeric ADDR (the id leaves IDLE)
  *   busy,NAME                          another thread resolves NAME, whose DNS query this program answers
  *                                      itself on 127.0.0.1:53 (resolv.conf points there): once the query
  *                                      arrived, rdma_resolve_addrinfo and rdma_query_addrinfo here, then
@@ -21,6 +22,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -235,6 +237,16 @@ static void run_case(const char *name, char *steps)
             unsigned long long arg;
             sscanf(step + 6, "%d,%d,%llx", &type, &status, &arg);
             print_call(name, index, "write", rdma_write_cm_event(id, (enum rdma_cm_event_type)type, status, arg));
+        } else if (!strncmp(step, "bind,", 5)) {
+            struct sockaddr_storage address;
+            struct addrinfo numeric = {.ai_flags = AI_NUMERICHOST}, *found;
+            if (getaddrinfo(step + 5, NULL, &numeric, &found)) {
+                printf("%s %d.bad_step=1\n", name, index);
+                continue;
+            }
+            memcpy(&address, found->ai_addr, found->ai_addrlen);
+            freeaddrinfo(found);
+            print_call(name, index, "bind", rdma_bind_addr(id, (struct sockaddr *)&address));
         } else if (!strcmp(step, "event")) {
             event(name, index, channel);
         } else if (!strncmp(step, "busy,", 5)) {
