@@ -3,6 +3,8 @@ package dev.rdmacm.conformance;
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
+import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
+import dev.rdmacm.cm.kernel.AddrinfoOracle;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
@@ -28,8 +30,9 @@ import java.util.stream.Stream;
  * One kernel guest (Debian's 6.1 with Soft-RoCE and the kernel's own CM; {@link KernelCmGuest}'s
  * topology plus {@link DevicesGuest}'s) for every comparison of an upper layer with the real kernel:
  * the resolver's address and route matrix and its cmtime figures against the kernel CM through
- * librdmacm, rdma_getaddrinfo on real devices, and {@code rdmacm devices} against ibv_devinfo and sysfs
- * (last, as it changes an MTU and adds an address). Both oracles are compiled here
+ * librdmacm, rdma_getaddrinfo on real devices, rdma-core HEAD's rdma_resolve_addrinfo family against
+ * Debian sid's librdmacm 65, and {@code rdmacm devices} against ibv_devinfo and sysfs
+ * (last, as it changes an MTU and adds an address). The oracles are compiled here
  * into the guest's share; the {@code *InGuest} classes run in one guest JVM and are replayed here under
  * their own names. One boot for all of them keeps the suite's guest part within its budget.
  */
@@ -45,15 +48,22 @@ class KernelOnSoftRoceTest
         try (KernelGuest guest = KernelGuest.boot(spec))
         {
             KernelCmOracle.compile(guest.sharedDirectory());
+            AddrinfoOracle.compileIfAvailable(guest.sharedDirectory());
             GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
                 ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
-                GetAddrInfoOnRealDevicesInGuest.class, DeviceRemovalAgainstKernelCmInGuest.class,
+                GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
+                DeviceRemovalAgainstKernelCmInGuest.class,
                 DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))
             {
                 System.out.print(Files.readString(report));
+            }
+            final Path addrinfo = guest.sharedDirectory().resolve(AddrinfoAgainstLibrdmacmInGuest.REPORT);
+            if (Files.exists(addrinfo))
+            {
+                System.out.println(Files.readString(addrinfo).lines().findFirst().orElse(""));
             }
             return outcomes.stream().map(GuestTestOutcome::dynamicTest).toList().stream();
         }

@@ -46,6 +46,9 @@ public sealed interface CmEvent
             case MulticastError e -> CmEventType.MULTICAST_ERROR;
             case AddrChange e -> CmEventType.ADDR_CHANGE;
             case TimewaitExit e -> CmEventType.TIMEWAIT_EXIT;
+            case AddrinfoResolved e -> CmEventType.ADDRINFO_RESOLVED;
+            case AddrinfoError e -> CmEventType.ADDRINFO_ERROR;
+            case User e -> CmEventType.USER;
         };
     }
 
@@ -208,6 +211,49 @@ public sealed interface CmEvent
     /** TIMEWAIT_EXIT: the QP of a disconnected id left timewait and may be reused. */
     record TimewaitExit(RdmaCmId id) implements CmEvent
     {
+    }
+
+    /**
+     * ADDRINFO_RESOLVED (rdma-core HEAD): {@link RdmaCmId#resolveAddrinfo} succeeded and
+     * {@link RdmaCmId#queryAddrinfo} hands over the entries, once.
+     */
+    record AddrinfoResolved(RdmaCmId id) implements CmEvent
+    {
+    }
+
+    /**
+     * ADDRINFO_ERROR (rdma-core HEAD): the IB service resolution of {@code rdma_resolve_addrinfo} failed.
+     * Unlike every other error event its status is librdmacm's positive {@code errno} ({@code cma.c}
+     * sets {@code evt->event.status = errno}), e.g. 2 (ENOENT) for no ServiceRecord.
+     */
+    record AddrinfoError(RdmaCmId id, int status) implements CmEvent
+    {
+        public AddrinfoError
+        {
+            if (status <= 0)
+            {
+                throw new IllegalArgumentException("ADDRINFO_ERROR's status is a positive errno, not " + status);
+            }
+        }
+
+        @Override
+        public String toString()
+        {
+            return type() + " status " + status + " (" + Errno.name(status) + ")";
+        }
+    }
+
+    /**
+     * USER (rdma-core HEAD): an event the application wrote with {@link RdmaCmId#writeCmEvent}, with the
+     * status and the 64-bit {@code param.arg} it gave, unchanged (any status, positive or not).
+     */
+    record User(RdmaCmId id, int status, long arg) implements CmEvent
+    {
+        @Override
+        public String toString()
+        {
+            return type() + " status " + status + " arg 0x" + Long.toHexString(arg);
+        }
     }
 
     /** An error event's status is a negative errno, as librdmacm reports it. */

@@ -18,7 +18,13 @@ public enum CmEventType
     MULTICAST_JOIN(12),
     MULTICAST_ERROR(13),
     ADDR_CHANGE(14),
-    TIMEWAIT_EXIT(15);
+    TIMEWAIT_EXIT(15),
+    /** rdma-core HEAD (RDMACM_1.4): {@code rdma_resolve_addrinfo} succeeded; {@code rdma_query_addrinfo} has the result. */
+    ADDRINFO_RESOLVED(16),
+    /** rdma-core HEAD (RDMACM_1.4): an IB service resolution of {@code rdma_resolve_addrinfo} failed. */
+    ADDRINFO_ERROR(17),
+    /** rdma-core HEAD (RDMACM_1.4): an event the application wrote with {@code rdma_write_cm_event}. */
+    USER(18);
 
     private final int value;
 

@@ -30,6 +30,20 @@ public final class RdmaCmException extends ErrnoException
         this.trace = trace;
     }
 
+    /**
+     * A failure whose {@code errno} is not an errno: rdma-core HEAD's {@code rdma_resolve_addrinfo} sets
+     * {@code errno} to whatever {@code rdma_getaddrinfo} returned, a negative {@code EAI_*} code or -1,
+     * and the message names it as such.
+     */
+    RdmaCmException(final String operation, final int errno, final String errnoName, final String errnoText,
+        final String detail)
+    {
+        super(operation + " failed: errno " + errno + " " + errnoName + " (" + errnoText + ")" +
+            (detail == null || detail.isEmpty() ? "" : ": " + detail), errno);
+        this.returnedByCall = true;
+        this.trace = null;
+    }
+
     /** The steps of the resolution that failed, or null when it never started. */
     public ResolutionTrace trace()
     {

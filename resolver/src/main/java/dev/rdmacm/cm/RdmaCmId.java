@@ -1,5 +1,7 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.sa.SaClient;
@@ -55,6 +57,8 @@ public final class RdmaCmId implements AutoCloseable
     private Integer ackTimeout;
     private ResolvedRoute route;
     private PendingRoute pendingRoute;
+    /** rdma_resolve_addrinfo's resolving_ai and resolved_ai, under a lock of their own. */
+    private final AddrinfoSlot addrinfo = new AddrinfoSlot();
 
     RdmaCmId(final RdmaCm cm, final EventChannel channel, final long number, final PortSpace portSpace)
     {
@@ -372,6 +376,81 @@ public final class RdmaCmId implements AutoCloseable
             transition(CmIdState.ROUTE_RESOLVED, "RDMA_OPTION_IB_PATH");
         }
         deliver(new CmEvent.RouteResolved(this, resolved, given, null));
+    }
+
+    /**
+     * {@code rdma_resolve_addrinfo} (rdma-core HEAD, RDMACM_1.4), DNS branch: {@code rdma_getaddrinfo}
+     * runs on the calling thread, as in librdmacm, so a lookup failure is the call's: errno the negative
+     * {@code EAI_*} code it returned (or -1, see {@code AddrinfoLookup}), and no event. On success the
+     * result waits for {@link #queryAddrinfo} and ADDRINFO_RESOLVED (status 0) is posted. Neither the id's
+     * state nor a bound address matters. The SA branch ({@code RAI_SA}) refuses its bad inputs as
+     * librdmacm does and is otherwise EOPNOTSUPP here.
+     *
+     * @param node    a name or numeric address, or null.
+     * @param service a service name or port, or null.
+     * @param hints   null for none.
+     * @throws RdmaCmException EBUSY while another resolution is in progress or its result has not been
+     *                taken with {@link #queryAddrinfo}; ENOTSUP (95) for RAI_SA with RAI_DNS or a node;
+     *                the EAI code or -1 of a failed lookup; EINVAL on a destroyed id.
+     */
+    public void resolveAddrinfo(final String node, final String service, final RdmaAddrInfoHints hints)
+        throws RdmaCmException
+    {
+        requireNotDestroyed(AddrinfoLookup.CALL);
+        addrinfo.begin();
+        final List<RdmaAddrInfo> entries;
+        try
+        {
+            entries = AddrinfoLookup.resolve(node, service, hints);
+        }
+        catch (final RuntimeException ex)
+        {
+            addrinfo.failed();
+            throw ex;
+        }
+        addrinfo.resolved(entries);
+        deliver(new CmEvent.AddrinfoResolved(this));
+    }
+
+    /**
+     * {@code rdma_query_addrinfo}: the entries of the last successful {@link #resolveAddrinfo}, handed
+     * over once (the id forgets them, and may resolve again). Available as soon as the resolve call
+     * returned, before ADDRINFO_RESOLVED is read, as in librdmacm's DNS branch.
+     *
+     * @throws RdmaCmException ENOENT when no successful resolution waits (none, taken already, failed, or
+     *                still in progress on another thread).
+     */
+    public List<RdmaAddrInfo> queryAddrinfo() throws RdmaCmException
+    {
+        return addrinfo.take();
+    }
+
+    /**
+     * {@code rdma_write_cm_event} (rdma-core HEAD): posts an event of this id on its channel, e.g. to wake
+     * a thread blocked in {@link EventChannel#getEvent()}, in order with the events the CM posts. It
+     * arrives as {@link CmEvent.User} with {@code status} and {@code arg} unchanged; a synchronous id has
+     * no channel the application reads, so its event goes nowhere, as librdmacm's goes to the private one.
+     *
+     * @throws RdmaCmException EINVAL for any event but {@link CmEventType#USER}, as librdmacm refuses
+     *                them before the kernel sees them, and on a destroyed id.
+     */
+    public void writeCmEvent(final CmEventType event, final int status, final long arg) throws RdmaCmException
+    {
+        if (event != CmEventType.USER)
+        {
+            throw new RdmaCmException("rdma_write_cm_event", Errno.EINVAL, "only RDMA_CM_EVENT_USER may be written, not " +
+                event, true);
+        }
+        requireNotDestroyed("rdma_write_cm_event");
+        deliver(new CmEvent.User(this, status, arg));
+    }
+
+    private synchronized void requireNotDestroyed(final String call) throws RdmaCmException
+    {
+        if (state == CmIdState.DESTROYING)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, this + " is destroyed", true);
+        }
     }
 
     public synchronized CmIdState state()

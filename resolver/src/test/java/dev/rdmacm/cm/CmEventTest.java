@@ -32,7 +32,8 @@ class CmEventTest
             assertTrue(type.isRecord(), type + " is a record");
             records++;
             final Object[] arguments = Arrays.stream(type.getRecordComponents())
-                .map(c -> c.getType() == int.class ? (Object)(-Errno.EIO) : null).toArray();
+                .map(c -> c.getType() == int.class ? (Object)(type == CmEvent.AddrinfoError.class ? Errno.EIO : -Errno.EIO) :
+                    c.getType() == long.class ? (Object)0L : null).toArray();
             final CmEvent event = (CmEvent)type.getDeclaredConstructors()[0].newInstance(arguments);
             assertTrue(kinds.add(event.type()), "one record for " + event.type());
         }
@@ -46,6 +47,14 @@ class CmEventTest
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> new CmEvent.AddrError(null, Errno.ETIMEDOUT, "timed out", null));
         assertEquals("an error event's status is a negative errno, not 110", ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAnAddrinfoErrorWhoseStatusIsNotLibrdmacmsPositiveErrno()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> new CmEvent.AddrinfoError(null, -Errno.ENOENT));
+        assertEquals("ADDRINFO_ERROR's status is a positive errno, not -2", ex.getMessage());
     }
 
     @Test

@@ -1,0 +1,116 @@
+package dev.rdmacm.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.addrinfo.AddrInfoResult;
+import dev.rdmacm.addrinfo.EaiCode;
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmException;
+import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.cm.StateTransitionListener;
+import dev.rdmacm.libc.Errno;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rdmacm resolve-addrinfo [NODE] [SERVICE]}: rdma-core HEAD's {@code rdma_resolve_addrinfo} on
+ * an id, its ADDRINFO_RESOLVED event, then {@code rdma_query_addrinfo}'s entries, printed as
+ * {@code rdmacm getaddrinfo} prints them; a failed call prints its errno, which librdmacm sets to the
+ * EAI code (or -1) of a failed lookup.
+ */
+@Command(
+    name = "resolve-addrinfo",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Resolves NODE and SERVICE on an rdma_cm_id as rdma-core HEAD's rdma_resolve_addrinfo does,",
+        "waits for ADDRINFO_RESOLVED and prints what rdma_query_addrinfo hands over.",
+        "NODE, SERVICE and the hint options are those of getaddrinfo; without a hint option no hints are passed.",
+        "Exit status: 0 resolved, 1 resolution failed, 2 usage error."
+    })
+public final class ResolveAddrinfoCommand implements Callable<Integer>
+{
+    private static final String CALL = "rdma_resolve_addrinfo";
+    private static final Duration EVENT_WAIT = Duration.ofSeconds(10);
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NODE", description = "Host name or numeric address, - for none.")
+    private String node;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "SERVICE", description = "Service name or port number, - for none.")
+    private String service;
+
+    @CommandLine.Mixin
+    private AddrInfoHintOptions hints = new AddrInfoHintOptions();
+
+    @CommandLine.Mixin
+    private JsonOption json = new JsonOption();
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    private final Map<String, String> environment;
+
+    public ResolveAddrinfoCommand()
+    {
+        this(System.getenv());
+    }
+
+    /** With the environment whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
+    ResolveAddrinfoCommand(final Map<String, String> environment)
+    {
+        this.environment = environment;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        final CommandOutput output = CommandOutput.of(spec, json.json);
+        try (RdmaCm cm = RdmaCm.open(CmOptions.of(environment, StateTransitionListener.NONE, null, null, null));
+            EventChannel channel = cm.createEventChannel();
+            RdmaCmId id = cm.createId(channel))
+        {
+            try
+            {
+                id.resolveAddrinfo(GetAddrInfoCommand.absentIfDash(node), GetAddrInfoCommand.absentIfDash(service), hints.hints());
+            }
+            catch (final RdmaCmException ex)
+            {
+                return output.error(JsonOutput.error(errnoName(ex.errno()), ex.errno(), ex.getMessage()).put("call", CALL));
+            }
+            final CmEvent event = channel.getEvent(EVENT_WAIT);
+            if (event == null)
+            {
+                return output.error(JsonOutput.errno(Errno.ETIMEDOUT, "no event within " + EVENT_WAIT.toSeconds() + " s"));
+            }
+            event.ack();
+            if (!(event instanceof CmEvent.AddrinfoResolved))
+            {
+                return output.error(JsonOutput.error(errnoName(event.status()), event.status(), event.toString())
+                    .put("event", event.type().name()).put("status", event.status()));
+            }
+            final List<RdmaAddrInfo> entries = id.queryAddrinfo();
+            final AddrInfoResult.Success success = new AddrInfoResult.Success(entries);
+            final ObjectNode tree = JsonOutput.MAPPER.createObjectNode().put("event", event.type().name());
+            tree.set("entries", (ArrayNode)GetAddrInfoJson.tree(success).get("entries"));
+            return output.result(tree, out -> out.print(event.type().name() + "\n" + GetAddrInfoText.entries(success)));
+        }
+    }
+
+    /** An errno's name; librdmacm's errno here may also be an EAI code or -1, which is no errno. */
+    private static String errnoName(final int errno)
+    {
+        if (errno > 0)
+        {
+            return Errno.name(errno);
+        }
+        return errno == -1 ? "ERR(-1)" : EaiCode.name(errno);
+    }
+}
