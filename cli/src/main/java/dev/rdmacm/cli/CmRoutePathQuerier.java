@@ -22,7 +22,8 @@ import java.util.Arrays;
  * {@code rdma_resolve_route} between the endpoint's address and the destination GID's IP address (a
  * RoCE v2 GID is its IPv4-mapped or IPv6 address). A librdmacm client then hands the path to its
  * kernel with {@code RDMA_OPTION_IB_PATH}, which takes the GIDs from it and the L2 fields from its own
- * neighbour table. The RawTraffic bits, reserved in {@code ibv_path_record}, are cleared.
+ * neighbour table. The RawTraffic bits, reserved in {@code ibv_path_record}, and the flow label are
+ * cleared; the hop limit stays.
  */
 final class CmRoutePathQuerier implements AcmPathQuerier
 {
@@ -68,7 +69,11 @@ final class CmRoutePathQuerier implements AcmPathQuerier
                     return;
                 }
                 final byte[] path = Arrays.copyOfRange(route.pathData().getFirst(), IbvPathData.PATH_OFFSET, IbvPathData.LENGTH);
-                path[IbvPathRecord.FLOW_LABEL_HOP_LIMIT_OFFSET] &= 0x0f;
+                // RawTraffic, reserved and the flow label go: the kernel's flow label hashes this probe's
+                // own ports, which mean nothing to the client's connection (OpenSM's paths carry 0 too)
+                path[IbvPathRecord.FLOW_LABEL_HOP_LIMIT_OFFSET] = 0;
+                path[IbvPathRecord.FLOW_LABEL_HOP_LIMIT_OFFSET + 1] = 0;
+                path[IbvPathRecord.FLOW_LABEL_HOP_LIMIT_OFFSET + 2] = 0;
                 completion.onPath(path);
             });
     }

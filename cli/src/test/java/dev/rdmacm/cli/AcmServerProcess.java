@@ -17,28 +17,37 @@ final class AcmServerProcess implements AutoCloseable
 {
     private final Process process;
     private final Path dir;
+    private final Path runDir;
 
-    private AcmServerProcess(final Process process, final Path dir)
+    private AcmServerProcess(final Process process, final Path dir, final Path runDir)
     {
         this.process = process;
         this.dir = dir;
+        this.runDir = runDir;
     }
 
     /** Starts it with {@code -O dir/opts.cfg --run-dir dir/run} and {@code arguments}; the options file is written here. */
     static AcmServerProcess start(final Path dir, final String options, final String... arguments) throws Exception
+    {
+        return start(dir, dir.resolve("run"), options, arguments);
+    }
+
+    /** The same with the socket and port files in {@code runDir} ({@code /run}, where librdmacm looks, in a guest). */
+    static AcmServerProcess start(final Path dir, final Path runDir, final String options, final String... arguments)
+        throws Exception
     {
         Files.writeString(dir.resolve("opts.cfg"), "server_mode loop\nserver_port 0\nlog_file stdout\n" + options);
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
             Main.class.getName(), "acm-server", "-O", dir.resolve("opts.cfg").toString(),
-            "--run-dir", dir.resolve("run").toString()));
+            "--run-dir", runDir.toString()));
         command.addAll(List.of(arguments));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(dir.resolve("server.log").toFile()).start();
-        final AcmServerProcess server = new AcmServerProcess(process, dir);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(dir.resolve("run").resolve("ibacm.port"), LinkOption.NOFOLLOW_LINKS))
+        final AcmServerProcess server = new AcmServerProcess(process, dir, runDir);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(runDir.resolve("ibacm.port"), LinkOption.NOFOLLOW_LINKS))
         {
             if (!process.isAlive() || System.nanoTime() > deadline)
             {
@@ -52,12 +61,12 @@ final class AcmServerProcess implements AutoCloseable
 
     Path socket()
     {
-        return dir.resolve("run").resolve("ibacm-unix.sock");
+        return runDir.resolve("ibacm-unix.sock");
     }
 
     int tcpPort() throws IOException
     {
-        return Integer.parseInt(Files.readString(dir.resolve("run").resolve("ibacm-tcp.port")).trim());
+        return Integer.parseInt(Files.readString(runDir.resolve("ibacm-tcp.port")).trim());
     }
 
     String log() throws IOException

@@ -1,6 +1,8 @@
 package dev.rdmacm.conformance;
 
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
+import dev.rdmacm.cli.AcmServerGuest;
+import dev.rdmacm.cli.AcmServerOnSoftRoceInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
 import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
@@ -28,10 +30,11 @@ import java.util.stream.Stream;
 
 /**
  * One kernel guest (Debian's 6.1 with Soft-RoCE and the kernel's own CM; {@link KernelCmGuest}'s
- * topology plus {@link DevicesGuest}'s) for every comparison of an upper layer with the real kernel:
- * the resolver's address and route matrix and its cmtime figures against the kernel CM through
- * librdmacm, rdma_getaddrinfo on real devices, rdma-core HEAD's rdma_resolve_addrinfo family against
- * Debian sid's librdmacm 65, and {@code rdmacm devices} against ibv_devinfo and sysfs
+ * topology plus {@link DevicesGuest}'s and {@link AcmServerGuest}'s) for every comparison of an upper
+ * layer with the real kernel: the resolver's address and route matrix and its cmtime figures against
+ * the kernel CM through librdmacm, rdma_getaddrinfo on real devices, rdma-core HEAD's
+ * rdma_resolve_addrinfo family against Debian sid's librdmacm 65, acm-server as the ibacm of real
+ * librdmacm programs and rping, and {@code rdmacm devices} against ibv_devinfo and sysfs
  * (last, as it changes an MTU and adds an address). The oracles are compiled here
  * into the guest's share; the {@code *InGuest} classes run in one guest JVM and are replayed here under
  * their own names. One boot for all of them keeps the suite's guest part within its budget.
@@ -44,7 +47,8 @@ class KernelOnSoftRoceTest
     @Timeout(value = 9, unit = TimeUnit.MINUTES)
     Stream<DynamicTest> shouldAnswerAsTheKernelCmAndLibrdmacmDo() throws IOException
     {
-        final GuestSpec spec = GuestSpec.named("kernel").topology(DevicesGuest.addTo(KernelCmGuest.topology()));
+        final GuestSpec spec = GuestSpec.named("kernel")
+            .topology(AcmServerGuest.addTo(DevicesGuest.addTo(KernelCmGuest.topology())));
         try (KernelGuest guest = KernelGuest.boot(spec))
         {
             KernelCmOracle.compile(guest.sharedDirectory());
@@ -53,7 +57,7 @@ class KernelOnSoftRoceTest
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
                 ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
                 GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
-                DeviceRemovalAgainstKernelCmInGuest.class,
+                DeviceRemovalAgainstKernelCmInGuest.class, AcmServerOnSoftRoceInGuest.class,
                 DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))

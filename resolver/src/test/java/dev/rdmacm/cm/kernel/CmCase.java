@@ -15,9 +15,9 @@ import java.util.List;
  * @param options     the oracle's options ({@code reuse}, {@code afonly}, {@code ack=N}, {@code hold=ADDR#PORT},
  *                    {@code holdreuse}, {@code holdafonly}); empty for none
  */
-record CmCase(String name, String destination, String source, int timeoutMs, Integer tos, List<String> options)
+public record CmCase(String name, String destination, String source, int timeoutMs, Integer tos, List<String> options)
 {
-    CmCase
+    public CmCase
     {
         if (!name.matches("[a-z0-9-]+"))
         {
@@ -26,17 +26,17 @@ record CmCase(String name, String destination, String source, int timeoutMs, Int
         options = List.copyOf(options);
     }
 
-    CmCase(final String name, final String destination, final String source, final int timeoutMs)
+    public CmCase(final String name, final String destination, final String source, final int timeoutMs)
     {
         this(name, destination, source, timeoutMs, null, List.of());
     }
 
-    CmCase tos(final int value)
+    public CmCase tos(final int value)
     {
         return new CmCase(name, destination, source, timeoutMs, value, options);
     }
 
-    CmCase options(final String... values)
+    public CmCase options(final String... values)
     {
         return new CmCase(name, destination, source, timeoutMs, tos, Arrays.asList(values));
     }
