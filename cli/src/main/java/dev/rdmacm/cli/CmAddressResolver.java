@@ -4,15 +4,12 @@ import dev.rdmacm.acm.AcmAddress;
 import dev.rdmacm.acm.AcmAddressResolver;
 import dev.rdmacm.acm.AcmEndpoint;
 import dev.rdmacm.cm.RdmaCm;
-import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.acm.AcmStatus;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
 
 /**
  * acm-server's address misses answered by this stack's {@code rdma_resolve_addr}: the destination IP
@@ -21,15 +18,11 @@ import java.util.concurrent.CompletionException;
  * GID, or the RoCE GID of the address). Names, GIDs and LIDs are not IP: ENODATA, as from ibacm
  * without a resolver for them.
  */
-final class CmAddressResolver implements AcmAddressResolver
+final class CmAddressResolver extends CmBackend implements AcmAddressResolver
 {
-    private final RdmaCm cm;
-    private final Duration timeout;
-
     CmAddressResolver(final RdmaCm cm, final Duration timeout)
     {
-        this.cm = cm;
-        this.timeout = timeout;
+        super(cm, timeout);
     }
 
     @Override
@@ -43,14 +36,9 @@ final class CmAddressResolver implements AcmAddressResolver
                 endpoint + " has no address of " + destination + "'s family");
             return;
         }
-        final RdmaCmId id;
-        try
+        final RdmaCmId id = probe((reason, status) -> completion.onError(status, reason));
+        if (id == null)
         {
-            id = cm.createId(null);
-        }
-        catch (final RuntimeException ex)
-        {
-            completion.onError(AcmStatus.ENOMEM, ex.getMessage());
             return;
         }
         id.resolveAddrAsync(source, target, timeout).whenComplete((resolution, failure) ->
@@ -58,33 +46,12 @@ final class CmAddressResolver implements AcmAddressResolver
             id.close();
             if (failure != null)
             {
-                completion.onError(timedOut(failure) ? AcmStatus.ETIMEDOUT : AcmStatus.ENODATA, failure.getMessage());
+                completion.onError(status(failure), failure.getMessage());
             }
             else
             {
                 completion.onGid(resolution.dgid());
             }
         });
-    }
-
-    /** Whether the CM gave up for want of an answer (the neighbour's or the SA's): ETIMEDOUT for the client. */
-    static boolean timedOut(final Throwable failure)
-    {
-        final Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        return cause instanceof RdmaCmException cm && cm.errno() == Errno.ETIMEDOUT;
-    }
-
-    /** The endpoint's first IP address of the family asked for. */
-    static InetAddress sourceOf(final AcmEndpoint endpoint, final boolean ipv4)
-    {
-        for (final AcmAddress address : endpoint.addresses())
-        {
-            final InetAddress ip = address.inetAddress();
-            if (ip != null && (ip instanceof Inet4Address) == ipv4)
-            {
-                return ip;
-            }
-        }
-        return null;
     }
 }

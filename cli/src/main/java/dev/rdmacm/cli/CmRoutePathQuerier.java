@@ -25,15 +25,11 @@ import java.util.Arrays;
  * neighbour table. The RawTraffic bits, reserved in {@code ibv_path_record}, and the flow label are
  * cleared; the hop limit stays.
  */
-final class CmRoutePathQuerier implements AcmPathQuerier
+final class CmRoutePathQuerier extends CmBackend implements AcmPathQuerier
 {
-    private final RdmaCm cm;
-    private final Duration timeout;
-
     CmRoutePathQuerier(final RdmaCm cm, final Duration timeout)
     {
-        this.cm = cm;
-        this.timeout = timeout;
+        super(cm, timeout);
     }
 
     @Override
@@ -41,21 +37,16 @@ final class CmRoutePathQuerier implements AcmPathQuerier
     {
         final Gid dgid = new IbvPathRecord().wrap(new UnsafeBuffer(template), 0, template.length).dgid();
         final InetAddress target = ipOf(dgid);
-        final InetAddress source = CmAddressResolver.sourceOf(endpoint, target instanceof Inet4Address);
+        final InetAddress source = sourceOf(endpoint, target instanceof Inet4Address);
         if (dgid.isZero() || source == null)
         {
             completion.onError(AcmStatus.ENODATA, dgid.isZero() ? "a RoCE route needs a DGID, not a LID" :
                 endpoint + " has no address of " + target + "'s family");
             return;
         }
-        final RdmaCmId id;
-        try
+        final RdmaCmId id = probe((reason, status) -> completion.onError(status, reason));
+        if (id == null)
         {
-            id = cm.createId(null);
-        }
-        catch (final RuntimeException ex)
-        {
-            completion.onError(AcmStatus.ENOMEM, ex.getMessage());
             return;
         }
         id.resolveAddrAsync(source, target, timeout).thenCompose(resolved -> id.resolveRouteAsync(timeout))
@@ -64,8 +55,7 @@ final class CmRoutePathQuerier implements AcmPathQuerier
                 id.close();
                 if (failure != null)
                 {
-                    completion.onError(CmAddressResolver.timedOut(failure) ? AcmStatus.ETIMEDOUT : AcmStatus.ENODATA,
-                        failure.getMessage());
+                    completion.onError(status(failure), failure.getMessage());
                     return;
                 }
                 final byte[] path = Arrays.copyOfRange(route.pathData().getFirst(), IbvPathData.PATH_OFFSET, IbvPathData.LENGTH);
