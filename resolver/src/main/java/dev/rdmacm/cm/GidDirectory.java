@@ -31,6 +31,12 @@ public interface GidDirectory
         {
             return Optional.empty();
         }
+
+        @Override
+        public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
+        {
+            return Optional.empty();
+        }
     };
 
     /** The first InfiniBand port whose GID table holds {@code gid} (the IPoIB netdev's port GID). */
@@ -47,4 +53,12 @@ public interface GidDirectory
      * else of port 1 of the first device; empty when there are no devices.
      */
     Optional<RdmaPortBinding> loopbackPort();
+
+    /**
+     * {@code cma_resolve_ib_dev}, for an AF_IB destination: over InfiniBand ports only (the AF_IB
+     * capability, which RoCE lacks) that hold {@code pkey} (full or limited member), in device and
+     * port order, the entry equal to {@code dgid}, else the first entry of an ACTIVE port with the
+     * same subnet prefix; empty when none (ENODEV).
+     */
+    Optional<RdmaPortBinding> findAfIbPort(Gid dgid, int pkey);
 }

@@ -77,6 +77,39 @@ public final class SysfsGidDirectory implements GidDirectory
         return loopbackPortNow().or(() -> reread() ? loopbackPortNow() : Optional.empty());
     }
 
+    /** {@code ib_find_cached_pkey} compares the 15 base bits: a full or a limited member holds it. */
+    @Override
+    public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
+    {
+        return findAfIbPortNow(dgid, pkey).or(() -> reread() ? findAfIbPortNow(dgid, pkey) : Optional.empty());
+    }
+
+    private Optional<RdmaPortBinding> findAfIbPortNow(final Gid dgid, final int pkey)
+    {
+        for (final RdmaDevice device : devices.devices())
+        {
+            for (final RdmaPort port : device.ports())
+            {
+                if (port.linkLayer() != LinkLayer.INFINIBAND ||
+                    port.pkeys().stream().noneMatch(p -> PKey.base(p.pkey()) == PKey.base(pkey)))
+                {
+                    continue;
+                }
+                // the kernel stops at the first entry that is either the destination or, on an ACTIVE
+                // port, of its subnet
+                for (final GidEntry entry : port.gids())
+                {
+                    if (entry.gid().equals(dgid) ||
+                        port.state() == PortState.ACTIVE && entry.gid().subnetPrefix() == dgid.subnetPrefix())
+                    {
+                        return Optional.of(binding(new GidBinding(device, port, entry)));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Reads the tables again for a live directory; false for a fixed one. */
     private boolean reread()
     {
