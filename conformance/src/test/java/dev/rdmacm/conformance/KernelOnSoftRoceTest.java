@@ -3,6 +3,7 @@ package dev.rdmacm.conformance;
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
+import dev.rdmacm.cm.kernel.AcmRouteAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
@@ -47,7 +48,7 @@ class KernelOnSoftRoceTest
             KernelCmOracle.compile(guest.sharedDirectory());
             GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
-                ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
+                ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
                 GetAddrInfoOnRealDevicesInGuest.class, DeviceRemovalAgainstKernelCmInGuest.class,
                 DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);

@@ -857,6 +857,11 @@ public final class RdmaCmId implements AutoCloseable
             }
             else if (state == CmIdState.ADDR_BOUND)
             {
+                if (ibSource != null)
+                {
+                    throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "the id is bound to the AF_IB address " +
+                        ibSource.gid() + ", not to an IP address: source and destination families differ", true);
+                }
                 if (boundSource != null && !sameFamily(boundSource, destination))
                 {
                     throw familyMismatch(boundSource, destination);
