@@ -7,16 +7,20 @@ import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.SaqueryPathFields;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
+import dev.rdmacm.testing.Tshark;
 import dev.rdmacm.verbs.GidType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +42,9 @@ class AfIbOnSimulatedFabricTest
 {
     private static final long SID = 0x0000_0000_013f_1d2fL;
     private static SimulatedFabric fabric;
+
+    @TempDir
+    static Path dir;
 
     @BeforeAll
     static void start() throws Exception
@@ -116,7 +123,29 @@ class AfIbOnSimulatedFabricTest
     {
         final FabricPort source = fabric.hcaPorts().get(0);
         final FabricPort destination = fabric.hcaPorts().get(2);
-        try (SaClient sa = attach(source); RdmaCm cm = open(source, sa); EventChannel channel = cm.createEventChannel();
+        final Path pcap = dir.resolve("af-ib.pcap");
+        try (PcapMadRecorder recorder = PcapMadRecorder.create(pcap))
+        {
+            try (SaClient sa = SaClient.start(IbsimTransport.attach(fabric.host(), fabric.ctlPort(), source.node(),
+                    Duration.ofSeconds(2)), SaClientConfig.defaults().withCacheTtl(Duration.ZERO).withRecorder(recorder)))
+            {
+                askWithAfIb(sa, source, destination);
+            }
+        }
+        // tshark's dissector: the request's component mask and TClass (it shows no PathRecord ServiceID)
+        final List<Map<String, List<String>>> requests = Tshark.decode(pcap, "infiniband.mad.method",
+            "infiniband.mad.attributeid", "infiniband.sa.componentmask", "infiniband.pathrecord.tclass").stream()
+            .filter(p -> List.of("0x0035").equals(p.get("infiniband.mad.attributeid")) &&
+                List.of("0x01").equals(p.get("infiniband.mad.method"))).toList();
+        assertEquals(1, requests.size(), requests.toString());
+        assertEquals(List.of("0x0000000000003c0f"), requests.get(0).get("infiniband.sa.componentmask"), requests.toString());
+        assertEquals(List.of("0x20"), requests.get(0).get("infiniband.pathrecord.tclass"), requests.toString());
+    }
+
+    private static void askWithAfIb(final SaClient sa, final FabricPort source, final FabricPort destination)
+        throws Exception
+    {
+        try (RdmaCm cm = open(source, sa); EventChannel channel = cm.createEventChannel();
              RdmaCmId id = cm.createId(channel, PortSpace.IB))
         {
             // a zero Service ID mask takes any port space (cma_select_ib_ps)
