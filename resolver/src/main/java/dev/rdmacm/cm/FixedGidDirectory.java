@@ -54,12 +54,12 @@ public final class FixedGidDirectory implements GidDirectory
         return entries.stream().filter(e -> e.gidIndex() == 0).findFirst();
     }
 
-    /** As the interface says, every entry's port taken as ACTIVE and holding only the P_Key of its binding. */
+    /** As the interface says, every entry's port taken as ACTIVE, with the AF_IB capability, holding only the P_Key of its binding. */
     @Override
     public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
     {
         return entries.stream()
-            .filter(e -> e.gidType() == GidType.IB && PKey.base(e.pkey().value()) == PKey.base(pkey))
+            .filter(e -> PKey.base(e.pkey().value()) == PKey.base(pkey))
             .filter(e -> e.gid().equals(dgid) || e.gid().subnetPrefix() == dgid.subnetPrefix())
             .findFirst();
     }

@@ -55,10 +55,11 @@ public interface GidDirectory
     Optional<RdmaPortBinding> loopbackPort();
 
     /**
-     * {@code cma_resolve_ib_dev}, for an AF_IB destination: over InfiniBand ports only (the AF_IB
-     * capability, which RoCE lacks) that hold {@code pkey} (full or limited member), in device and
-     * port order, the entry equal to {@code dgid}, else the first entry of an ACTIVE port with the
-     * same subnet prefix; empty when none (ENODEV).
+     * {@code cma_resolve_ib_dev}, for an AF_IB destination: over the ports with the AF_IB capability
+     * (InfiniBand and RoCE alike; not iWARP) that hold {@code pkey} (full or limited member), in device,
+     * port and GID index order, the first entry that is {@code dgid} or, on an ACTIVE port, of its
+     * subnet prefix, whatever its GID type (a RoCE port's fe80:: entry matches a link-local GID);
+     * empty when none (ENODEV).
      */
     Optional<RdmaPortBinding> findAfIbPort(Gid dgid, int pkey);
 }

@@ -607,13 +607,15 @@ public final class RdmaCmId implements AutoCloseable
      *     IP address is EINVAL (families differ).</li>
      * <li>The zero destination GID is loopback ({@code cma_resolve_loopback}): the first ACTIVE port of
      *     any device, RoCE too, DGID = SGID, and the source's GID becomes ::1.</li>
-     * <li>Otherwise an id bound to no device takes the first InfiniBand port holding the destination's
-     *     P_Key with the destination GID in its table, or else a GID of its subnet on an ACTIVE port
-     *     ({@code cma_resolve_ib_dev}); none (every RoCE-only machine) is ENODEV, returned by the call, and
-     *     the id stays ADDR_BOUND. The DGID is the destination's GID, unchecked.</li>
+     * <li>Otherwise an id bound to no device takes the first port with the AF_IB capability (InfiniBand
+     *     or RoCE) holding the destination's P_Key whose table has the destination GID, or else, on an
+     *     ACTIVE port, a GID of its subnet ({@code cma_resolve_ib_dev}): on Soft-RoCE a link-local GID
+     *     matches the port's fe80:: entry. None is ENODEV, returned by the call, and the id stays
+     *     ADDR_BOUND. The DGID is the destination's GID, unchecked.</li>
      * </ul>
-     * ADDR_RESOLVED follows at once; {@link #resolveRoute} then asks the SA with the destination's
-     * {@code sib_sid} as the Service ID and the traffic class of the source's {@code sib_flowinfo}.
+     * ADDR_RESOLVED follows at once. On InfiniBand {@link #resolveRoute} then asks the SA with the
+     * destination's {@code sib_sid} as the Service ID and the traffic class of the source's
+     * {@code sib_flowinfo}; on RoCE it fails with ENODEV, as an AF_IB id has no netdev.
      *
      * @param timeout validated as {@link #resolveAddr(InetAddress, InetAddress, Duration)}; AF_IB has
      *                nothing to wait for.
@@ -721,9 +723,8 @@ public final class RdmaCmId implements AutoCloseable
             if (device == null)
             {
                 device = gids.findAfIbPort(destination.gid(), destination.pkey().value()).orElseThrow(() ->
-                    new RdmaCmException("rdma_resolve_addr", Errno.ENODEV, "no InfiniBand port holds P_Key " +
-                        destination.pkey() + " and GID " + destination.gid() + " or a GID of its subnet " +
-                        "(AF_IB resolves on InfiniBand ports only)", true));
+                    new RdmaCmException("rdma_resolve_addr", Errno.ENODEV, "no InfiniBand or RoCE port holds P_Key " +
+                        destination.pkey() + " and GID " + destination.gid() + " or, ACTIVE, a GID of its subnet", true));
                 ibSource = IbAddressing.withGid(ibSource, device.gid());
             }
             sgid = ibSource.gid();
@@ -732,7 +733,9 @@ public final class RdmaCmId implements AutoCloseable
         }
         binding = device;
         trace.record("gid match", start, device + (loopback ? " (AF_IB loopback: DGID = SGID)" : " (AF_IB)"));
-        final int deviceType = device.gidType() == GidType.IB ? LinkMessage.ARPHRD_INFINIBAND : LinkMessage.ARPHRD_ETHER;
+        // cma_translate_ib makes an AF_IB address ARPHRD_INFINIBAND on any port; cma_bind_loopback picks by protocol
+        final int deviceType = !loopback || device.gidType() == GidType.IB ? LinkMessage.ARPHRD_INFINIBAND :
+            LinkMessage.ARPHRD_ETHER;
         return new AddressResolution(IbAddressing.asAddress(ibSource.gid()), IbAddressing.asAddress(destination.gid()),
             loopback, 0, null, deviceType, null, NetworkType.IB, 0, gidHardwareAddress(sgid), new byte[0],
             gidHardwareAddress(dgid), sgid, dgid, pkey, device, trace.steps());

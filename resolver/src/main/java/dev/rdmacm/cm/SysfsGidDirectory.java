@@ -6,6 +6,7 @@ import dev.rdmacm.verbs.GidBinding;
 import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.LinkLayer;
+import dev.rdmacm.verbs.NodeType;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.PortState;
 import dev.rdmacm.verbs.RdmaDevice;
@@ -88,10 +89,14 @@ public final class SysfsGidDirectory implements GidDirectory
     {
         for (final RdmaDevice device : devices.devices())
         {
+            // rdma_cap_af_ib: InfiniBand and RoCE ports (a CA), not iWARP (an RNIC)
+            if (device.nodeType() != NodeType.CA)
+            {
+                continue;
+            }
             for (final RdmaPort port : device.ports())
             {
-                if (port.linkLayer() != LinkLayer.INFINIBAND ||
-                    port.pkeys().stream().noneMatch(p -> PKey.base(p.pkey()) == PKey.base(pkey)))
+                if (port.pkeys().stream().noneMatch(p -> PKey.base(p.pkey()) == PKey.base(pkey)))
                 {
                     continue;
                 }

@@ -152,9 +152,12 @@ public class ResolutionAgainstKernelCmInGuest
         new CmCase("source-added-after-open", PEER_IPV4, ADDED_IPV4, LONG),
         new CmCase("source-added-after-open-ipv6", PEER_IPV6, ADDED_IPV6, LONG),
         // AF_IB (struct sockaddr_ib) on a RoCE-only machine: librdmacm's af_ib_support probe succeeds
-        // (the calls below reach the kernel rather than being EINVAL), but nothing but loopback resolves
+        // (the calls below reach the kernel rather than being EINVAL); RoCE ports have the AF_IB
+        // capability, so a GID of a local subnet resolves (and its route finds no netdev)
         new CmCase("af-ib-on-roce", "ib:" + PEER_LINK_LOCAL, null, SHORT).options("ps=ib"),
         new CmCase("af-ib-tcp-sid-on-roce", "ib:" + PEER_LINK_LOCAL + "/0xffff/0x1061d2f/0xffffffffffffffff", null, SHORT),
+        new CmCase("af-ib-no-local-subnet", "ib:2001:db8:99::1", null, SHORT).options("ps=ib"),
+        new CmCase("af-ib-pkey-no-port-holds", "ib:" + PEER_LINK_LOCAL + "/0x7001", null, SHORT).options("ps=ib"),
         new CmCase("af-ib-zero-gid-is-loopback", "ib:::", null, SHORT).options("ps=ib"),
         new CmCase("af-ib-source-roce-gid", "ib:::ffff:" + PEER_IPV4, "ib:::ffff:" + OWN_IPV4, SHORT).options("ps=ib"),
         new CmCase("af-ib-tcp-sid-on-udp-id", "ib:" + PEER_LINK_LOCAL, "ib:::/0xffff/0x1060000/0xffffffffffff0000", SHORT)
