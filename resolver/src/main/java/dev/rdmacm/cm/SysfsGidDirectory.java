@@ -60,10 +60,21 @@ public final class SysfsGidDirectory implements GidDirectory
         return devices;
     }
 
+    /**
+     * A miss reads the tables again only when a device has an InfiniBand port: the GIDs that come and
+     * go with addresses are RoCE entries, and on a machine with RoCE ports only (where an AF_IB source
+     * asks this, and always misses) a re-read of every GID table costs seconds and can find nothing.
+     */
     @Override
     public Optional<RdmaPortBinding> findInfinibandGid(final Gid gid)
     {
-        return findInfinibandGidNow(gid).or(() -> reread() ? findInfinibandGidNow(gid) : Optional.empty());
+        return findInfinibandGidNow(gid).or(() -> hasInfinibandPort() && reread() ? findInfinibandGidNow(gid) :
+            Optional.empty());
+    }
+
+    private boolean hasInfinibandPort()
+    {
+        return devices.devices().stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.linkLayer() == LinkLayer.INFINIBAND);
     }
 
     @Override
@@ -78,11 +89,16 @@ public final class SysfsGidDirectory implements GidDirectory
         return loopbackPortNow().or(() -> reread() ? loopbackPortNow() : Optional.empty());
     }
 
-    /** {@code ib_find_cached_pkey} compares the 15 base bits: a full or a limited member holds it. */
+    /**
+     * {@code ib_find_cached_pkey} compares the 15 base bits: a full or a limited member holds it. The
+     * tables as read, never again on a miss: what an AF_IB destination matches is a port GID or a
+     * link-local entry, there from the device's start, and a re-read costs seconds on a machine with
+     * many GID tables.
+     */
     @Override
     public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
     {
-        return findAfIbPortNow(dgid, pkey).or(() -> reread() ? findAfIbPortNow(dgid, pkey) : Optional.empty());
+        return findAfIbPortNow(dgid, pkey);
     }
 
     private Optional<RdmaPortBinding> findAfIbPortNow(final Gid dgid, final int pkey)
