@@ -1,9 +1,13 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.ServiceId;
+import dev.rdmacm.verbs.GidType;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -12,8 +16,8 @@ import java.net.UnknownHostException;
 /**
  * The kernel's rules for AF_IB ({@code struct sockaddr_ib}) addresses, drivers/infiniband/core/cma.c
  * in 6.1: which port space a bound AF_IB source takes ({@code cma_select_ib_ps}), the Service ID it
- * holds once its port is bound ({@code cma_bind_port}), and the loopback source
- * ({@code cma_set_loopback}). The address and its Service ID mask are those of
+ * holds once its port is bound ({@code cma_bind_port}), and what {@code rdma_resolve_addr} finds for
+ * an AF_IB destination ({@code cma_resolve_loopback}, {@code cma_resolve_ib_dev}). The address and its Service ID mask are those of
  * {@code sib_sid}/{@code sib_sid_mask}, host-order longs here.
  */
 final class IbAddressing
@@ -32,8 +36,80 @@ final class IbAddressing
     {
     }
 
+    /**
+     * What {@code rdma_resolve_addr} leaves in an AF_IB id.
+     *
+     * @param resolution its {@code rdma_dev_addr} and device.
+     * @param source     its {@code src_addr}: with the SGID found, or ::1 for loopback.
+     */
+    record Resolved(AddressResolution resolution, IbSockaddr source)
+    {
+    }
+
     private IbAddressing()
     {
+    }
+
+    /**
+     * {@code cma_resolve_loopback} (a zero destination GID) or {@code cma_resolve_ib_addr}, for an id
+     * bound to {@code source} and, when that source named a GID, to {@code bound} (else null).
+     *
+     * @throws RdmaCmException ENODEV, returned by the call, when no port fits.
+     */
+    static Resolved resolve(final GidDirectory gids, final RdmaPortBinding bound, final IbSockaddr source,
+        final IbSockaddr destination, final ResolutionTrace trace) throws RdmaCmException
+    {
+        final long start = System.nanoTime();
+        final boolean loopback = destination.gid().isZero();
+        RdmaPortBinding device = bound;
+        IbSockaddr src = source;
+        final Gid sgid;
+        final Gid dgid;
+        final PKey pkey;
+        if (loopback)
+        {
+            if (device == null)
+            {
+                device = gids.loopbackPort().orElseThrow(() -> new RdmaCmException("rdma_resolve_addr", Errno.ENODEV,
+                    "no RDMA device for an AF_IB loopback destination", true));
+                src = withGid(src, LOOPBACK);
+                pkey = device.pkey();
+            }
+            else
+            {
+                pkey = src.pkey();
+            }
+            sgid = device.gid();
+            dgid = sgid;
+        }
+        else
+        {
+            if (device == null)
+            {
+                device = gids.findAfIbPort(destination.gid(), destination.pkey().value()).orElseThrow(() ->
+                    new RdmaCmException("rdma_resolve_addr", Errno.ENODEV, "no InfiniBand or RoCE port holds P_Key " +
+                        destination.pkey() + " and GID " + destination.gid() + " or, ACTIVE, a GID of its subnet", true));
+                src = withGid(src, device.gid());
+            }
+            sgid = src.gid();
+            dgid = destination.gid();
+            pkey = src.pkey();
+        }
+        trace.record("gid match", start, device + (loopback ? " (AF_IB loopback: DGID = SGID)" : " (AF_IB)"));
+        // cma_translate_ib makes an AF_IB address ARPHRD_INFINIBAND on any port; cma_bind_loopback picks by protocol
+        final int deviceType = !loopback || device.gidType() == GidType.IB ? LinkMessage.ARPHRD_INFINIBAND :
+            LinkMessage.ARPHRD_ETHER;
+        return new Resolved(new AddressResolution(asAddress(src.gid()), asAddress(destination.gid()), loopback, 0, null,
+            deviceType, null, NetworkType.IB, 0, gidHardwareAddress(sgid), new byte[0], gidHardwareAddress(dgid), sgid,
+            dgid, pkey, device, trace.steps()), src);
+    }
+
+    /** {@code rdma_addr_set_sgid}/{@code _dgid}: the GID at byte 4 of a 20-byte hardware address. */
+    private static byte[] gidHardwareAddress(final Gid gid)
+    {
+        final byte[] address = new byte[GidDerivation.IPOIB_HARDWARE_ADDRESS_LENGTH];
+        System.arraycopy(gid.toBytes(), 0, address, 4, Gid.LENGTH);
+        return address;
     }
 
     /**

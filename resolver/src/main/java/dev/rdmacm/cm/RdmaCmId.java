@@ -5,9 +5,6 @@ import dev.rdmacm.addrinfo.Ipv4Sockaddr;
 import dev.rdmacm.addrinfo.Ipv6Sockaddr;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.netlink.LinkMessage;
-import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.SaClient;
@@ -649,15 +646,19 @@ public final class RdmaCmId implements AutoCloseable
             }
             ibDestination = destination;
             transition(CmIdState.ADDR_QUERY, "resolve_addr AF_IB " + destination.gid());
+            final IbAddressing.Resolved resolved;
             try
             {
-                result = resolveIb(destination, trace);
+                resolved = IbAddressing.resolve(cm.options().gids(), binding, ibSource, destination, trace);
             }
             catch (final RdmaCmException ex)
             {
                 transition(CmIdState.ADDR_BOUND, "resolve_addr returned " + Errno.name(ex.errno()));
                 throw ex;
             }
+            result = resolved.resolution();
+            ibSource = resolved.source();
+            binding = result.binding();
             resolution = result;
             transition(CmIdState.ADDR_RESOLVED, "ADDR_RESOLVED AF_IB " + destination.gid());
         }
@@ -690,63 +691,6 @@ public final class RdmaCmId implements AutoCloseable
         binding = device;
         transition(CmIdState.ADDR_BOUND, "bind AF_IB " + source.gid() + " sid " + String.format("0x%016x",
             ibSource.serviceId()) + (device == null ? "" : " on " + device));
-    }
-
-    /** {@code cma_resolve_loopback} or {@code cma_resolve_ib_addr}, under this id's lock. */
-    private AddressResolution resolveIb(final IbSockaddr destination, final ResolutionTrace trace) throws RdmaCmException
-    {
-        final long start = System.nanoTime();
-        final GidDirectory gids = cm.options().gids();
-        final boolean loopback = destination.gid().isZero();
-        RdmaPortBinding device = binding;
-        final Gid sgid;
-        final Gid dgid;
-        final PKey pkey;
-        if (loopback)
-        {
-            if (device == null)
-            {
-                device = gids.loopbackPort().orElseThrow(() -> new RdmaCmException("rdma_resolve_addr", Errno.ENODEV,
-                    "no RDMA device for an AF_IB loopback destination", true));
-                ibSource = IbAddressing.withGid(ibSource, IbAddressing.LOOPBACK);
-                pkey = device.pkey();
-            }
-            else
-            {
-                pkey = ibSource.pkey();
-            }
-            sgid = device.gid();
-            dgid = sgid;
-        }
-        else
-        {
-            if (device == null)
-            {
-                device = gids.findAfIbPort(destination.gid(), destination.pkey().value()).orElseThrow(() ->
-                    new RdmaCmException("rdma_resolve_addr", Errno.ENODEV, "no InfiniBand or RoCE port holds P_Key " +
-                        destination.pkey() + " and GID " + destination.gid() + " or, ACTIVE, a GID of its subnet", true));
-                ibSource = IbAddressing.withGid(ibSource, device.gid());
-            }
-            sgid = ibSource.gid();
-            dgid = destination.gid();
-            pkey = ibSource.pkey();
-        }
-        binding = device;
-        trace.record("gid match", start, device + (loopback ? " (AF_IB loopback: DGID = SGID)" : " (AF_IB)"));
-        // cma_translate_ib makes an AF_IB address ARPHRD_INFINIBAND on any port; cma_bind_loopback picks by protocol
-        final int deviceType = !loopback || device.gidType() == GidType.IB ? LinkMessage.ARPHRD_INFINIBAND :
-            LinkMessage.ARPHRD_ETHER;
-        return new AddressResolution(IbAddressing.asAddress(ibSource.gid()), IbAddressing.asAddress(destination.gid()),
-            loopback, 0, null, deviceType, null, NetworkType.IB, 0, gidHardwareAddress(sgid), new byte[0],
-            gidHardwareAddress(dgid), sgid, dgid, pkey, device, trace.steps());
-    }
-
-    /** {@code rdma_addr_set_sgid}/{@code _dgid}: the GID at byte 4 of a 20-byte hardware address. */
-    private static byte[] gidHardwareAddress(final Gid gid)
-    {
-        final byte[] address = new byte[GidDerivation.IPOIB_HARDWARE_ADDRESS_LENGTH];
-        System.arraycopy(gid.toBytes(), 0, address, 4, Gid.LENGTH);
-        return address;
     }
 
     /**
