@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /**
  * Test double for the ACM service: answers every query with a scripted answer (or none) and records
- * the queries. The real ACM service and its wire client live on the acm branch.
+ * the queries. The wire client is {@link AcmSocketClient}; the real service is the acm-server module.
  */
 final class ScriptedAcmClient implements AcmClient
 {

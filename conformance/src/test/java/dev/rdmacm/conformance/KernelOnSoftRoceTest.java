@@ -5,6 +5,7 @@ import dev.rdmacm.cli.AcmServerGuest;
 import dev.rdmacm.cli.AcmServerOnSoftRoceInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
+import dev.rdmacm.cm.kernel.AcmRouteAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoOracle;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
@@ -55,7 +56,7 @@ class KernelOnSoftRoceTest
             AddrinfoOracle.compileIfAvailable(guest.sharedDirectory());
             GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
-                ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
+                ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
                 GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
                 DeviceRemovalAgainstKernelCmInGuest.class, AcmServerOnSoftRoceInGuest.class,
                 DevicesCommandInGuest.class);

@@ -24,6 +24,7 @@ public final class Errno
     public static final int ENOSYS = 38;
     public static final int ENODATA = 61;
     public static final int EPROTO = 71;
+    public static final int EPROTONOSUPPORT = 93;
     public static final int EOPNOTSUPP = 95;
     public static final int EAFNOSUPPORT = 97;
     public static final int EADDRINUSE = 98;

@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.verbs.GidType;
 
 import java.util.List;
@@ -51,5 +52,15 @@ public final class FixedGidDirectory implements GidDirectory
     public Optional<RdmaPortBinding> loopbackPort()
     {
         return entries.stream().filter(e -> e.gidIndex() == 0).findFirst();
+    }
+
+    /** As the interface says, every entry's port taken as ACTIVE, with the AF_IB capability, holding only the P_Key of its binding. */
+    @Override
+    public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
+    {
+        return entries.stream()
+            .filter(e -> PKey.base(e.pkey().value()) == PKey.base(pkey))
+            .filter(e -> e.gid().equals(dgid) || e.gid().subnetPrefix() == dgid.subnetPrefix())
+            .findFirst();
     }
 }

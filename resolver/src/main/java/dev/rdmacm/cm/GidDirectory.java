@@ -31,6 +31,12 @@ public interface GidDirectory
         {
             return Optional.empty();
         }
+
+        @Override
+        public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
+        {
+            return Optional.empty();
+        }
     };
 
     /** The first InfiniBand port whose GID table holds {@code gid} (the IPoIB netdev's port GID). */
@@ -47,4 +53,13 @@ public interface GidDirectory
      * else of port 1 of the first device; empty when there are no devices.
      */
     Optional<RdmaPortBinding> loopbackPort();
+
+    /**
+     * {@code cma_resolve_ib_dev}, for an AF_IB destination: over the ports with the AF_IB capability
+     * (InfiniBand and RoCE alike; not iWARP) that hold {@code pkey} (full or limited member), in device,
+     * port and GID index order, the first entry that is {@code dgid} or, on an ACTIVE port, of its
+     * subnet prefix, whatever its GID type (a RoCE port's fe80:: entry matches a link-local GID);
+     * empty when none (ENODEV).
+     */
+    Optional<RdmaPortBinding> findAfIbPort(Gid dgid, int pkey);
 }

@@ -1,5 +1,6 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.protocol.PortSpace;
 
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,9 @@ final class PendingRoute
     /** {@code rdma_set_ack_timeout}, or null when never set. */
     final Integer ackTimeout;
     final int timeoutMs;
+    /** An AF_IB id's addresses ({@code sib_sid}, {@code sib_flowinfo} go into the query), else null. */
+    final IbSockaddr ibSource;
+    final IbSockaddr ibDestination;
     final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
     /** Completes when the call's own part is over; exceptionally with the error the call returns. */
     final CompletableFuture<Void> accepted = new CompletableFuture<>();
@@ -30,8 +34,10 @@ final class PendingRoute
     PendingRoute(
         final RdmaCmId id, final AddressResolution resolution, final PortSpace portSpace, final int sourcePort,
         final int destinationPort, final int sourceFlowinfo, final Integer tos, final Integer ackTimeout,
-        final int timeoutMs)
+        final int timeoutMs, final IbSockaddr ibSource, final IbSockaddr ibDestination)
     {
+        this.ibSource = ibSource;
+        this.ibDestination = ibDestination;
         this.id = id;
         this.resolution = resolution;
         this.portSpace = portSpace;

@@ -1,5 +1,11 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.addrinfo.AcmSocketClient;
+import dev.rdmacm.addrinfo.AddrInfoResult;
+import dev.rdmacm.addrinfo.RaiFlags;
+import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
+import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
+import dev.rdmacm.addrinfo.RdmaSockaddr;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.libc.ProcessCapabilities;
@@ -54,48 +60,51 @@ public final class RdmaCm implements AutoCloseable
      * @param hostsNeighbours  an ibacm hosts file standing in for IPoIB and the IP stack, or null.
      * @param sa               the SA that InfiniBand routes are asked of ({@code resolveRoute}), or null.
      * @param kernelProfile    the kernel whose rules apply where kernels differ.
+     * @param acmFirstRoute    whether and where {@code resolveRoute} asks an ACM service first, as librdmacm does.
      */
     public record Options(
         Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener,
-        HostsNeighbours hostsNeighbours, SaClient sa, KernelProfile kernelProfile)
+        HostsNeighbours hostsNeighbours, SaClient sa, KernelProfile kernelProfile,
+        AcmFirstRoute acmFirstRoute)
     {
         /**
          * This machine's RDMA devices as sysfs shows them (read again when a lookup misses, so GIDs of
          * addresses added later are found; none when no RDMA driver is loaded), the kernel's neighbour
-         * trigger, no listener, no hosts file, no SA.
+         * trigger, no listener, no hosts file, no SA, ACM asked first as librdmacm does.
          *
          * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
          */
         public static Options defaults()
         {
             return new Options(null, SysfsGidDirectory.live(SysfsDevices.root(System.getenv())),
-                NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null, KernelProfile.defaultProfile());
+                NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null, KernelProfile.defaultProfile(),
+                AcmFirstRoute.LIBRDMACM);
         }
 
         public Options networkNamespace(final Path path)
         {
-            return new Options(path, gids, trigger, listener, hostsNeighbours, sa, kernelProfile);
+            return new Options(path, gids, trigger, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute);
         }
 
         public Options gids(final GidDirectory directory)
         {
-            return new Options(networkNamespace, directory, trigger, listener, hostsNeighbours, sa, kernelProfile);
+            return new Options(networkNamespace, directory, trigger, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute);
         }
 
         public Options trigger(final NeighbourTriggerMode mode)
         {
-            return new Options(networkNamespace, gids, mode, listener, hostsNeighbours, sa, kernelProfile);
+            return new Options(networkNamespace, gids, mode, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute);
         }
 
         public Options listener(final StateTransitionListener transitionListener)
         {
-            return new Options(networkNamespace, gids, trigger, transitionListener, hostsNeighbours, sa, kernelProfile);
+            return new Options(networkNamespace, gids, trigger, transitionListener, hostsNeighbours, sa, kernelProfile, acmFirstRoute);
         }
 
         /** Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim). */
         public Options hostsNeighbours(final HostsNeighbours neighbours)
         {
-            return new Options(networkNamespace, gids, trigger, listener, neighbours, sa, kernelProfile);
+            return new Options(networkNamespace, gids, trigger, listener, neighbours, sa, kernelProfile, acmFirstRoute);
         }
 
         /**
@@ -105,13 +114,22 @@ public final class RdmaCm implements AutoCloseable
          */
         public Options sa(final SaClient client)
         {
-            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client, kernelProfile);
+            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client, kernelProfile, acmFirstRoute);
         }
 
         /** Follow {@code profile}'s rules where kernels differ (the default: {@link KernelProfile#defaultProfile()}). */
         public Options kernelProfile(final KernelProfile profile)
         {
-            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, profile);
+            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, profile, acmFirstRoute);
+        }
+
+        /**
+         * Ask an ACM service for the route first, as librdmacm 44's {@code rdma_resolve_route} does
+         * (the default: {@link AcmFirstRoute#LIBRDMACM}); {@link AcmFirstRoute#OFF} never asks.
+         */
+        public Options acmFirstRoute(final AcmFirstRoute acm)
+        {
+            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, kernelProfile, acm);
         }
     }
 
@@ -125,11 +143,17 @@ public final class RdmaCm implements AutoCloseable
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
     private boolean closed;
+    /** librdmacm's ACM connection ({@code ucma_ib_init}'s socket), or null when the ACM-first route is off. */
+    private final AcmSocketClient acm;
+    /** {@code rdma_getaddrinfo} over {@link #acm}, for {@code ucma_set_ib_route}'s RAI_ROUTEONLY query. */
+    private final RdmaGetAddrInfo routeOnly;
 
     private RdmaCm(final Options options, final NanoClock clock,
         final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws NativeCallException
     {
         this.options = options;
+        this.acm = options.acmFirstRoute().enabled() ? options.acmFirstRoute().newClient() : null;
+        this.routeOnly = acm == null ? null : RdmaGetAddrInfo.builder().acm(acm).afIbSupport(true).build();
         this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
             options.hostsNeighbours(), clock, resolutions);
         this.runner = new AgentRunner(agent.idleStrategy(),
@@ -257,6 +281,28 @@ public final class RdmaCm implements AutoCloseable
         }
     }
 
+    /**
+     * {@code ucma_set_ib_route}'s question: {@code rdma_getaddrinfo(NULL, NULL, hints)} with
+     * {@code RAI_ROUTEONLY}, the source's family and the id's two addresses, answered by the ACM
+     * service. The route (72-byte {@code ibv_path_data} records, possibly none), or null when the
+     * ACM-first route is off or no service answered. Blocks for the exchange with the service.
+     */
+    byte[] acmRoute(final RdmaSockaddr source, final RdmaSockaddr destination)
+    {
+        if (routeOnly == null)
+        {
+            return null;
+        }
+        final RdmaAddrInfoHints hints = RdmaAddrInfoHints.NONE.withFlags(RaiFlags.ROUTEONLY).withFamily(source.family())
+            .withSrcAddr(source).withDstAddr(destination);
+        if (routeOnly.getaddrinfo(null, null, hints) instanceof AddrInfoResult.Success success &&
+            !success.entries().isEmpty())
+        {
+            return success.entries().get(0).route();
+        }
+        return null;
+    }
+
     Options options()
     {
         return options;
@@ -368,6 +414,10 @@ public final class RdmaCm implements AutoCloseable
         if (watch != null)
         {
             watch.close();
+        }
+        if (acm != null)
+        {
+            acm.close();
         }
     }
 

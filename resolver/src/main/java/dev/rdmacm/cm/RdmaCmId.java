@@ -2,8 +2,13 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
+import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.addrinfo.Ipv4Sockaddr;
+import dev.rdmacm.addrinfo.Ipv6Sockaddr;
+import dev.rdmacm.addrinfo.RdmaSockaddr;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.GidType;
 
@@ -11,7 +16,9 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -59,6 +66,12 @@ public final class RdmaCmId implements AutoCloseable
     private PendingRoute pendingRoute;
     /** rdma_resolve_addrinfo's resolving_ai and resolved_ai, under a lock of their own. */
     private final AddrinfoSlot addrinfo = new AddrinfoSlot();
+    /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
+    private PortSpace boundSpace;
+    /** An AF_IB id's {@code src_addr}, as the kernel holds it (null for an IP id). */
+    private IbSockaddr ibSource;
+    /** An AF_IB id's {@code dst_addr}, once given. */
+    private IbSockaddr ibDestination;
 
     RdmaCmId(final RdmaCm cm, final EventChannel channel, final long number, final PortSpace portSpace)
     {
@@ -232,6 +245,11 @@ public final class RdmaCmId implements AutoCloseable
     private PendingRoute beginRoute(final Duration timeout) throws RdmaCmException
     {
         final int timeoutMs = timeoutMs("rdma_resolve_route", timeout);
+        final PendingRoute givenByAcm = acmFirst(timeoutMs);
+        if (givenByAcm != null)
+        {
+            return givenByAcm;
+        }
         final PendingRoute r;
         synchronized (this)
         {
@@ -246,7 +264,7 @@ public final class RdmaCmId implements AutoCloseable
                     "; resolving a route needs ADDR_RESOLVED", true);
             }
             r = new PendingRoute(this, resolution, portSpace, boundPort, destinationPort, sourceFlowinfo, tos,
-                ackTimeout, timeoutMs);
+                ackTimeout, timeoutMs, ibSource, ibDestination);
             transition(CmIdState.ROUTE_QUERY, "resolve_route " + resolution.destination().getHostAddress());
             pendingRoute = r;
         }
@@ -283,6 +301,72 @@ public final class RdmaCmId implements AutoCloseable
             r.accepted.complete(null);
         });
         return r;
+    }
+
+    /**
+     * librdmacm 44's {@code ucma_set_ib_route}, which {@code rdma_resolve_route} runs first on every
+     * device of transport {@code IBV_TRANSPORT_IB} (InfiniBand and RoCE alike): ask the ACM service for
+     * the route of the id's two addresses, and when it gives one, set it as {@code RDMA_OPTION_IB_PATH}
+     * would. Null, and the kernel's route follows, when the id is not ADDR_RESOLVED (it has no device
+     * yet), the ACM-first route is off, no service answers, the answer holds no path, or the option
+     * refuses it (no record with the flags 0x2b, no netdev): librdmacm goes on to the kernel for all of
+     * these. Runs on the caller's thread, which it blocks for the exchange with the service.
+     */
+    private PendingRoute acmFirst(final int timeoutMs)
+    {
+        final RdmaSockaddr source;
+        final RdmaSockaddr destination;
+        synchronized (this)
+        {
+            if (state != CmIdState.ADDR_RESOLVED)
+            {
+                return null;
+            }
+            source = ibSource != null ? ibSource : ipSockaddr(resolution.source(), boundPort, sourceFlowinfo);
+            destination = ibDestination != null ? ibDestination : ipSockaddr(resolution.destination(), destinationPort, 0);
+        }
+        final long start = System.nanoTime();
+        final byte[] answer = cm.acmRoute(source, destination);
+        if (answer == null || answer.length < IbvPathData.LENGTH)
+        {
+            return null;
+        }
+        final List<byte[]> records = new ArrayList<>();
+        for (int offset = 0; offset + IbvPathData.LENGTH <= answer.length; offset += IbvPathData.LENGTH)
+        {
+            final byte[] record = new byte[IbvPathData.LENGTH];
+            System.arraycopy(answer, offset, record, 0, IbvPathData.LENGTH);
+            records.add(record);
+        }
+        final PendingRoute r;
+        synchronized (this)
+        {
+            r = new PendingRoute(this, resolution, portSpace, boundPort, destinationPort, sourceFlowinfo, tos,
+                ackTimeout, timeoutMs, ibSource, ibDestination);
+        }
+        r.trace.record("acm route", start, "RAI_ROUTEONLY " + source.toText() + " -> " + destination.toText() + ": " +
+            records.size() + " path(s) from the ACM service");
+        try
+        {
+            r.accepted.complete(null);
+            r.completion.complete(setPath(records, ResolvedRoute.Kind.ACM, r.trace));
+            return r;
+        }
+        catch (final RdmaCmException refused)
+        {
+            return null;
+        }
+    }
+
+    /** The id's {@code sockaddr_in}/{@code sockaddr_in6} as librdmacm holds it after ADDR_RESOLVED. */
+    private static RdmaSockaddr ipSockaddr(final InetAddress address, final int port, final int flowinfo)
+    {
+        if (address instanceof Inet4Address)
+        {
+            return new Ipv4Sockaddr(ByteBuffer.wrap(address.getAddress()).getInt(), port);
+        }
+        final Inet6Address v6 = (Inet6Address)address;
+        return new Ipv6Sockaddr(address.getAddress(), port, flowinfo & 0xffff_ffffL, Math.max(0, v6.getScopeId()));
     }
 
     private synchronized boolean onInfiniband()
@@ -353,6 +437,12 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void setIbPath(final List<byte[]> pathData) throws RdmaCmException
     {
+        setPath(pathData, ResolvedRoute.Kind.GIVEN, null);
+    }
+
+    private ResolvedRoute setPath(final List<byte[]> pathData, final ResolvedRoute.Kind kind, final ResolutionTrace trace)
+        throws RdmaCmException
+    {
         final ResolvedRoute given;
         final AddressResolution resolved;
         synchronized (this)
@@ -364,7 +454,7 @@ public final class RdmaCmId implements AutoCloseable
             }
             try
             {
-                given = new ResolvedRoute(ResolvedRoute.Kind.GIVEN, List.of(IbPathOption.kept(pathData, resolution,
+                given = new ResolvedRoute(kind, List.of(IbPathOption.kept(pathData, resolution,
                     resolution.binding().gidType() != GidType.IB)));
             }
             catch (final RouteException ex)
@@ -373,9 +463,11 @@ public final class RdmaCmId implements AutoCloseable
             }
             resolved = resolution;
             route = given;
-            transition(CmIdState.ROUTE_RESOLVED, "RDMA_OPTION_IB_PATH");
+            transition(CmIdState.ROUTE_RESOLVED, kind == ResolvedRoute.Kind.ACM ? "RDMA_OPTION_IB_PATH from ACM" :
+                "RDMA_OPTION_IB_PATH");
         }
-        deliver(new CmEvent.RouteResolved(this, resolved, given, null));
+        deliver(new CmEvent.RouteResolved(this, resolved, given, trace));
+        return given;
     }
 
     /**
@@ -548,6 +640,154 @@ public final class RdmaCmId implements AutoCloseable
     }
 
     /**
+     * {@code rdma_bind_addr} with a {@code struct sockaddr_ib} (AF_IB), as the kernel's
+     * {@code rdma_bind_addr} takes it (librdmacm passes it on when its {@code af_ib_support} probe, this
+     * very bind of a zero AF_IB address on an RDMA_PS_IB id, succeeded, which it does on any 6.1 kernel):
+     * <ul>
+     * <li>the zero GID binds no device; another GID must be in the GID table of an InfiniBand port
+     *     ({@code cma_acquire_dev_by_src_ip}: an AF_IB address is ARPHRD_INFINIBAND, which no RoCE port
+     *     takes), else ENODEV;</li>
+     * <li>the Service ID under the Port Space bits of its mask picks the port space
+     *     ({@code cma_select_ib_ps}: RDMA_PS_IB on an RDMA_PS_IB id, TCP or UDP on an id of that space
+     *     or of RDMA_PS_IB; a zero mask takes any), else EPROTONOSUPPORT;</li>
+     * <li>its low 16 bits are the port (0: any, from {@code ip_local_port_range}); once bound, the
+     *     source's {@code sib_sid} is the space's prefix with the port and its mask all ones
+     *     ({@link #ibSource()}).</li>
+     * </ul>
+     *
+     * @throws RdmaCmException EINVAL when the id is not IDLE, ENODEV, EPROTONOSUPPORT, and the port errors
+     *                         of {@link #bindAddr(InetSocketAddress)}.
+     */
+    public void bindAddr(final IbSockaddr source) throws RdmaCmException
+    {
+        synchronized (this)
+        {
+            if (source == null)
+            {
+                throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "source address is null", true);
+            }
+            if (state != CmIdState.IDLE)
+            {
+                throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "id is " + state + ", not IDLE", true);
+            }
+            bindIb("rdma_bind_addr", source);
+        }
+    }
+
+    /**
+     * {@code rdma_resolve_addr} with {@code struct sockaddr_ib} addresses (AF_IB), as the 6.1 kernel does
+     * it: no route, no neighbour, no SA.
+     * <ul>
+     * <li>An IDLE id is bound first, to {@code source} or, when null, to the zero AF_IB address with the
+     *     destination's P_Key ({@code cma_bind_addr}); see {@link #bindAddr(IbSockaddr)}. An id bound to an
+     *     IP address is EINVAL (families differ).</li>
+     * <li>The zero destination GID is loopback ({@code cma_resolve_loopback}): the first ACTIVE port of
+     *     any device, RoCE too, DGID = SGID, and the source's GID becomes ::1.</li>
+     * <li>Otherwise an id bound to no device takes the first port with the AF_IB capability (InfiniBand
+     *     or RoCE) holding the destination's P_Key whose table has the destination GID, or else, on an
+     *     ACTIVE port, a GID of its subnet ({@code cma_resolve_ib_dev}): on Soft-RoCE a link-local GID
+     *     matches the port's fe80:: entry. None is ENODEV, returned by the call, and the id stays
+     *     ADDR_BOUND. The DGID is the destination's GID, unchecked.</li>
+     * </ul>
+     * ADDR_RESOLVED follows at once. On InfiniBand {@link #resolveRoute} then asks the SA with the
+     * destination's {@code sib_sid} as the Service ID and the traffic class of the source's
+     * {@code sib_flowinfo}; on RoCE it fails with ENODEV, as an AF_IB id has no netdev.
+     *
+     * @param timeout validated as {@link #resolveAddr(InetAddress, InetAddress, Duration)}; AF_IB has
+     *                nothing to wait for.
+     */
+    public void resolveAddr(final IbSockaddr source, final IbSockaddr destination, final Duration timeout)
+        throws RdmaCmException
+    {
+        timeoutMs("rdma_resolve_addr", timeout);
+        final AddressResolution result;
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        synchronized (this)
+        {
+            if (destination == null)
+            {
+                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
+            }
+            if (state == CmIdState.IDLE)
+            {
+                bindIb("rdma_resolve_addr", source != null ? source : IbAddressing.anyFor(destination));
+            }
+            else if (state != CmIdState.ADDR_BOUND)
+            {
+                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL,
+                    "id is " + state + "; resolving needs IDLE or ADDR_BOUND", true);
+            }
+            else if (ibSource == null)
+            {
+                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "the id is bound to " +
+                    (boundSource == null ? "an IP address" : boundSource.getHostAddress()) +
+                    ", not an AF_IB address: source and destination families differ", true);
+            }
+            ibDestination = destination;
+            transition(CmIdState.ADDR_QUERY, "resolve_addr AF_IB " + destination.gid());
+            final IbAddressing.Resolved resolved;
+            try
+            {
+                resolved = IbAddressing.resolve(cm.options().gids(), binding, ibSource, destination, trace);
+            }
+            catch (final RdmaCmException ex)
+            {
+                transition(CmIdState.ADDR_BOUND, "resolve_addr returned " + Errno.name(ex.errno()));
+                throw ex;
+            }
+            result = resolved.resolution();
+            ibSource = resolved.source();
+            binding = result.binding();
+            resolution = result;
+            transition(CmIdState.ADDR_RESOLVED, "ADDR_RESOLVED AF_IB " + destination.gid());
+        }
+        deliver(new CmEvent.AddrResolved(this, result, trace));
+    }
+
+    /** {@code rdma_bind_addr_dst} for AF_IB, under this id's lock; the id is IDLE. */
+    private void bindIb(final String call, final IbSockaddr source) throws RdmaCmException
+    {
+        RdmaPortBinding device = null;
+        if (!source.gid().isZero())
+        {
+            device = cm.options().gids().findInfinibandGid(source.gid()).orElseThrow(() -> new RdmaCmException(call,
+                Errno.ENODEV, "no InfiniBand port has GID " + source.gid() + " (an AF_IB source is ARPHRD_INFINIBAND, " +
+                "which binds to InfiniBand ports only)", true));
+        }
+        final IbAddressing.PortSpaceChoice choice = IbAddressing.selectPortSpace(portSpace, source);
+        if (choice == null)
+        {
+            throw new RdmaCmException(call, Errno.EPROTONOSUPPORT, String.format(
+                "sib_sid 0x%016x under mask 0x%016x names no port space an RDMA_PS_%s id may take", source.serviceId(),
+                source.serviceIdMask(), portSpace), true);
+        }
+        // AF_IB ids are never AFONLY (rdma_bind_addr_dst sets it for AF_INET and AF_INET6 only)
+        boundPort = cm.bindPort(call, choice.space(), choice.port(), new PortBindings.Owner(this,
+            IbAddressing.asAddress(source.gid()), null, 0, reuseAddr, false));
+        boundSpace = choice.space();
+        sourcePort = choice.port();
+        ibSource = IbAddressing.boundTo(choice.source(), boundPort);
+        binding = device;
+        transition(CmIdState.ADDR_BOUND, "bind AF_IB " + source.gid() + " sid " + String.format("0x%016x",
+            ibSource.serviceId()) + (device == null ? "" : " on " + device));
+    }
+
+    /**
+     * {@code rdma_get_local_addr} of an AF_IB id: the {@code sockaddr_ib} the kernel holds, with its
+     * bound Service ID (and, once resolved, the SGID); null for an IP id.
+     */
+    public synchronized IbSockaddr ibSource()
+    {
+        return ibSource;
+    }
+
+    /** {@code rdma_get_peer_addr} of an AF_IB id: the destination given to resolveAddr; null for an IP id. */
+    public synchronized IbSockaddr ibDestination()
+    {
+        return ibDestination;
+    }
+
+    /**
      * {@code rdma_resolve_addr}. Errors found up front (state, families, source not configured, no RDMA
      * port for the source, route errors) are thrown here with {@link RdmaCmException#returnedByCall()};
      * the rest arrive as an ADDR_RESOLVED or ADDR_ERROR event on the channel. A synchronous id (no
@@ -643,6 +883,11 @@ public final class RdmaCmId implements AutoCloseable
             }
             else if (state == CmIdState.ADDR_BOUND)
             {
+                if (ibSource != null)
+                {
+                    throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "the id is bound to the AF_IB address " +
+                        ibSource.gid() + ", not to an IP address: source and destination families differ", true);
+                }
                 if (boundSource != null && !sameFamily(boundSource, destination))
                 {
                     throw familyMismatch(boundSource, destination);
@@ -968,13 +1213,14 @@ public final class RdmaCmId implements AutoCloseable
         final boolean onlyThisFamily = afOnly != null ? afOnly : source instanceof Inet4Address || cm.bindV6Only();
         boundPort = cm.bindPort(call, portSpace, sourcePort,
             new PortBindings.Owner(this, source, destination, destinationPort, reuseAddr, onlyThisFamily));
+        boundSpace = portSpace;
     }
 
     private void releasePort()
     {
         if (boundPort != 0)
         {
-            cm.releasePort(portSpace, boundPort, this);
+            cm.releasePort(boundSpace, boundPort, this);
             boundPort = 0;
         }
     }

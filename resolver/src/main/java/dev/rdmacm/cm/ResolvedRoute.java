@@ -24,7 +24,9 @@ public record ResolvedRoute(Kind kind, List<byte[]> pathData)
         /** Built locally for RoCE ({@code cma_resolve_iboe_route}). */
         ROCE_SYNTHESIZED,
         /** Given by the application ({@code RDMA_OPTION_IB_PATH}). */
-        GIVEN
+        GIVEN,
+        /** Asked of an ACM service first and set as {@code RDMA_OPTION_IB_PATH}, as librdmacm's {@code ucma_set_ib_route}. */
+        ACM
     }
 
     public ResolvedRoute

@@ -55,6 +55,12 @@ final class RouteResolver
     static PathQuery query(final PendingRoute r)
     {
         final AddressResolution a = r.resolution;
+        if (r.ibDestination != null)
+        {
+            // rdma_get_service_id of an AF_IB destination is its sib_sid as given
+            return IbRouteQuery.ib(a.sgid(), a.dgid(), a.pkey().value(), r.ibDestination.serviceId(),
+                (int)r.ibSource.flowInfo());
+        }
         final long serviceId = IbRouteQuery.ipServiceId(r.portSpace, r.destinationPort);
         if (a.destination() instanceof Inet4Address)
         {

@@ -6,6 +6,7 @@ import dev.rdmacm.verbs.GidBinding;
 import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.LinkLayer;
+import dev.rdmacm.verbs.NodeType;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.PortState;
 import dev.rdmacm.verbs.RdmaDevice;
@@ -59,10 +60,21 @@ public final class SysfsGidDirectory implements GidDirectory
         return devices;
     }
 
+    /**
+     * A miss reads the tables again only when a device has an InfiniBand port: the GIDs that come and
+     * go with addresses are RoCE entries, and on a machine with RoCE ports only (where an AF_IB source
+     * asks this, and always misses) a re-read of every GID table costs seconds and can find nothing.
+     */
     @Override
     public Optional<RdmaPortBinding> findInfinibandGid(final Gid gid)
     {
-        return findInfinibandGidNow(gid).or(() -> reread() ? findInfinibandGidNow(gid) : Optional.empty());
+        return findInfinibandGidNow(gid).or(() -> hasInfinibandPort() && reread() ? findInfinibandGidNow(gid) :
+            Optional.empty());
+    }
+
+    private boolean hasInfinibandPort()
+    {
+        return devices.devices().stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.linkLayer() == LinkLayer.INFINIBAND);
     }
 
     @Override
@@ -75,6 +87,48 @@ public final class SysfsGidDirectory implements GidDirectory
     public Optional<RdmaPortBinding> loopbackPort()
     {
         return loopbackPortNow().or(() -> reread() ? loopbackPortNow() : Optional.empty());
+    }
+
+    /**
+     * {@code ib_find_cached_pkey} compares the 15 base bits: a full or a limited member holds it. The
+     * tables as read, never again on a miss: what an AF_IB destination matches is a port GID or a
+     * link-local entry, there from the device's start, and a re-read costs seconds on a machine with
+     * many GID tables.
+     */
+    @Override
+    public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
+    {
+        return findAfIbPortNow(dgid, pkey);
+    }
+
+    private Optional<RdmaPortBinding> findAfIbPortNow(final Gid dgid, final int pkey)
+    {
+        for (final RdmaDevice device : devices.devices())
+        {
+            // rdma_cap_af_ib: InfiniBand and RoCE ports (a CA), not iWARP (an RNIC)
+            if (device.nodeType() != NodeType.CA)
+            {
+                continue;
+            }
+            for (final RdmaPort port : device.ports())
+            {
+                if (port.pkeys().stream().noneMatch(p -> PKey.base(p.pkey()) == PKey.base(pkey)))
+                {
+                    continue;
+                }
+                // the kernel stops at the first entry that is either the destination or, on an ACTIVE
+                // port, of its subnet
+                for (final GidEntry entry : port.gids())
+                {
+                    if (entry.gid().equals(dgid) ||
+                        port.state() == PortState.ACTIVE && entry.gid().subnetPrefix() == dgid.subnetPrefix())
+                    {
+                        return Optional.of(binding(new GidBinding(device, port, entry)));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Reads the tables again for a live directory; false for a fixed one. */

@@ -1,5 +1,6 @@
 package dev.rdmacm.cm.kernel;
 
+import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.cm.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
@@ -9,6 +10,8 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.Ipv6Text;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
@@ -31,9 +34,10 @@ import java.util.Map;
 final class OurCm
 {
     /**
-     * A hang bound beyond the case's own timeout, not a measure: under TCG with other builds on both
-     * cores a cold JVM has been seen to take over 5 s for its first resolutions (onlink-ipv6,
-     * netdev-without-rdma), so "no event" means none in 30 s.
+     * How long past the call's timeout an event may take: only a bound against a hang, never a
+     * measurement. A GID-table miss makes the live sysfs directory read every table again on the loop,
+     * which takes 5 s and more in the TCG guest under load (onlink-ipv6, whose source address was added
+     * after open, and netdev-without-rdma): a 5 s grace broke there.
      */
     private static final long EVENT_GRACE_MS = 30_000;
 
@@ -65,11 +69,70 @@ final class OurCm
         return new InetSocketAddress(address, port);
     }
 
+    /** The oracle's {@code ib:GID[/PKEY[/SID[/SID_MASK]]]}: a sockaddr_ib; null for an IP address. */
+    static IbSockaddr ibAddress(final String text)
+    {
+        if (text == null || !text.startsWith("ib:"))
+        {
+            return null;
+        }
+        final String[] parts = text.substring(3).split("/");
+        final int pkey = parts.length > 1 ? Integer.parseInt(parts[1].replaceFirst("^0x", ""), 16) : PKey.DEFAULT;
+        final long sid = parts.length > 2 ? Long.parseUnsignedLong(parts[2].replaceFirst("^0x", ""), 16) : 0;
+        final long mask = parts.length > 3 ? Long.parseUnsignedLong(parts[3].replaceFirst("^0x", ""), 16) : 0;
+        return new IbSockaddr(PKey.of(pkey), 0, Gid.parse(parts[0]), sid, mask, 0);
+    }
+
+    private static PortSpace portSpace(final CmCase which)
+    {
+        final String ps = which.option("ps");
+        return ps == null ? PortSpace.TCP : ps.equals("ib") ? PortSpace.IB : ps.equals("udp") ? PortSpace.UDP : PortSpace.TCP;
+    }
+
+    /** The oracle's print_sockaddr for a sockaddr_ib: the Service ID, its mask, the P_Key, the GID, the port. */
+    private static void ibFields(final Map<String, String> fields, final String key, final IbSockaddr address)
+    {
+        fields.put(key + "_sid", String.format("0x%016x", address.serviceId()));
+        fields.put(key + "_sid_mask", String.format("0x%016x", address.serviceIdMask()));
+        fields.put(key + "_sib_pkey", String.format("0x%04x", address.pkey().value()));
+        fields.put(key, Ipv6Text.format(address.gid().toBytes()));
+        fields.put(key + "_port", Integer.toString(address.port()));
+    }
+
+    /**
+     * {@code rdma_resolve_addr} with the case's addresses: AF_IB when the destination or the source is
+     * one (an IP source with an AF_IB destination is bound first, which is what the kernel does with
+     * the two before it finds their families differ).
+     */
+    private static void resolveAddr(final RdmaCmId id, final CmCase which) throws Exception
+    {
+        final IbSockaddr ibDestination = ibAddress(which.destination());
+        final IbSockaddr ibSource = ibAddress(which.source());
+        final Duration timeout = Duration.ofMillis(which.timeoutMs());
+        if (ibDestination != null)
+        {
+            if (which.source() != null && ibSource == null)
+            {
+                id.bindAddr(socketAddress(which.source()));
+            }
+            id.resolveAddr(ibSource, ibDestination, timeout);
+            return;
+        }
+        if (ibSource != null)
+        {
+            id.bindAddr(ibSource);
+            id.resolveAddr(null, socketAddress(which.destination()), timeout);
+            return;
+        }
+        id.resolveAddr(which.source() == null ? null : socketAddress(which.source()), socketAddress(which.destination()),
+            timeout);
+    }
+
     /** Everything the oracle prints for the case: address, ports, route, in the oracle's order. */
     static Map<String, String> resolve(final RdmaCm cm, final CmCase which) throws Exception
     {
         final Map<String, String> fields = new LinkedHashMap<>();
-        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel);
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel, portSpace(which));
             RdmaCmId holder = cm.createId(channel))
         {
             if (which.option("hold") != null)
@@ -94,8 +157,7 @@ final class OurCm
             }
             try
             {
-                id.resolveAddr(which.source() == null ? null : socketAddress(which.source()),
-                    socketAddress(which.destination()), Duration.ofMillis(which.timeoutMs()));
+                resolveAddr(id, which);
             }
             catch (final RdmaCmException ex)
             {
@@ -110,12 +172,23 @@ final class OurCm
             final AddressResolution resolution = id.resolution();
             fields.put("device", resolution.binding().device());
             fields.put("port_num", Integer.toString(resolution.binding().port()));
-            fields.put("src", text(resolution.source()));
-            fields.put("src_port", Integer.toString(id.sourcePort()));
-            fields.put("dst", text(resolution.destination()));
-            fields.put("dst_port", Integer.toString(id.destinationPort()));
-            fields.put("sgid", resolution.sgid().toString());
-            fields.put("dgid", resolution.dgid().toString());
+            if (id.ibSource() != null)
+            {
+                // librdmacm's ucma_query_gid: an AF_IB id's ibaddr GIDs are those of its sockaddr_ibs
+                ibFields(fields, "src", id.ibSource());
+                ibFields(fields, "dst", id.ibDestination());
+                fields.put("sgid", id.ibSource().gid().toString());
+                fields.put("dgid", id.ibDestination().gid().toString());
+            }
+            else
+            {
+                fields.put("src", text(resolution.source()));
+                fields.put("src_port", Integer.toString(id.sourcePort()));
+                fields.put("dst", text(resolution.destination()));
+                fields.put("dst_port", Integer.toString(id.destinationPort()));
+                fields.put("sgid", resolution.sgid().toString());
+                fields.put("dgid", resolution.dgid().toString());
+            }
             fields.put("addr_pkey", resolution.pkey().toString());
             if (which.has("ibpath") || which.has("ibpathflags0"))
             {

@@ -150,7 +150,20 @@ public class ResolutionAgainstKernelCmInGuest
         new CmCase("ib-path-on-loopback", "127.0.0.1", null, SHORT).options("ibpath"),
         // addresses added after our RdmaCm opened (and read the GID tables)
         new CmCase("source-added-after-open", PEER_IPV4, ADDED_IPV4, LONG),
-        new CmCase("source-added-after-open-ipv6", PEER_IPV6, ADDED_IPV6, LONG));
+        new CmCase("source-added-after-open-ipv6", PEER_IPV6, ADDED_IPV6, LONG),
+        // AF_IB (struct sockaddr_ib) on a RoCE-only machine: librdmacm's af_ib_support probe succeeds
+        // (the calls below reach the kernel rather than being EINVAL); RoCE ports have the AF_IB
+        // capability, so a GID of a local subnet resolves (and its route finds no netdev)
+        new CmCase("af-ib-on-roce", "ib:" + PEER_LINK_LOCAL, null, SHORT).options("ps=ib"),
+        new CmCase("af-ib-tcp-sid-on-roce", "ib:" + PEER_LINK_LOCAL + "/0xffff/0x1061d2f/0xffffffffffffffff", null, SHORT),
+        new CmCase("af-ib-no-local-subnet", "ib:2001:db8:99::1", null, SHORT).options("ps=ib"),
+        new CmCase("af-ib-pkey-no-port-holds", "ib:" + PEER_LINK_LOCAL + "/0x7001", null, SHORT).options("ps=ib"),
+        new CmCase("af-ib-zero-gid-is-loopback", "ib:::", null, SHORT).options("ps=ib"),
+        new CmCase("af-ib-source-roce-gid", "ib:::ffff:" + PEER_IPV4, "ib:::ffff:" + OWN_IPV4, SHORT).options("ps=ib"),
+        new CmCase("af-ib-tcp-sid-on-udp-id", "ib:" + PEER_LINK_LOCAL, "ib:::/0xffff/0x1060000/0xffffffffffff0000", SHORT)
+            .options("ps=udp"),
+        new CmCase("af-ib-ipv4-source", "ib:" + PEER_LINK_LOCAL, OWN_IPV4, SHORT).options("ps=ib"),
+        new CmCase("ps-ib-ipv4", PEER_IPV4, null, LONG).options("ps=ib"));
 
 
     private static Map<String, Map<String, String>> kernel;
@@ -230,11 +243,16 @@ public class ResolutionAgainstKernelCmInGuest
         final Map<String, String> expected = new LinkedHashMap<>(theirs);
         expected.remove("end");
 
-        assertEquals(byRule(which, expected), byRule(which, OurCm.resolve(cm, which)), "kernel said " + theirs);
+        assertEquals(byRule(which, expected, lowPort, highPort), byRule(which, OurCm.resolve(cm, which), lowPort, highPort),
+            "kernel said " + theirs);
     }
 
-    /** The run-dependent fields replaced by the rule they follow (see the class comment). */
-    private static Map<String, String> byRule(final CmCase which, final Map<String, String> fields)
+    /**
+     * The run-dependent fields replaced by the rule they follow (see the class comment), with the
+     * guest's {@code ip_local_port_range}.
+     */
+    static Map<String, String> byRule(final CmCase which, final Map<String, String> fields, final int lowPort,
+        final int highPort)
     {
         final Map<String, String> ruled = new LinkedHashMap<>(fields);
         final boolean portGiven = which.source() != null && which.source().contains("#");
@@ -243,6 +261,12 @@ public class ResolutionAgainstKernelCmInGuest
         {
             final int port = Integer.parseInt(sourcePort);
             ruled.put("src_port", port >= lowPort && port <= highPort ? "ephemeral" : sourcePort);
+        }
+        final String sid = fields.get("src_sid");
+        if (sid != null && sourcePort != null && !ruled.get("src_port").equals(sourcePort))
+        {
+            // an AF_IB source's Service ID ends in the ephemeral port
+            ruled.put("src_sid", Long.toHexString(Long.parseUnsignedLong(sid.substring(2), 16) & ~0xffffL) + "|ephemeral");
         }
         final String flowLabel = fields.get("flow_label");
         if (flowLabel != null && sourcePort != null)

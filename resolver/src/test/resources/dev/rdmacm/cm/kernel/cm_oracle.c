@@ -5,7 +5,9 @@
  *
  * Input, one case per line:  NAME DST SRC TOS TIMEOUT_MS OPTIONS
  *   SRC "-" for none, TOS "-" for unset; DST and SRC are numeric, a port goes in as ADDR#PORT, a
- *   scope as ADDR%IFNAME. OPTIONS is "-" or a comma-separated list:
+ *   scope as ADDR%IFNAME; an AF_IB address (struct sockaddr_ib) as ib:GID[/PKEY[/SID[/SID_MASK]]]
+ *   (P_Key 0xffff, Service ID and mask 0 unless given). OPTIONS is "-" or a comma-separated list:
+ *     ps=ib / ps=udp        the case's id in RDMA_PS_IB / RDMA_PS_UDP instead of RDMA_PS_TCP;
  *     reuse / afonly        RDMA_OPTION_ID_REUSEADDR / RDMA_OPTION_ID_AFONLY on the case's id;
  *     ack=N                 RDMA_OPTION_ID_ACK_TIMEOUT N on the case's id;
  *     hold=ADDR#PORT        another id, bound there with rdma_bind_addr before the case runs;
@@ -28,12 +30,38 @@
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
+#include <infiniband/ib.h>
 #include <infiniband/sa.h>
 #include <rdma/rdma_cma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* ib:GID[/PKEY[/SID[/SID_MASK]]] into a sockaddr_ib; -1 when it does not parse. */
+static int parse_ib_address(const char *text, struct sockaddr_storage *out)
+{
+    char gid[64];
+    const char *slash = strchr(text, '/');
+    size_t length = slash ? (size_t)(slash - text) : strlen(text);
+    struct sockaddr_ib *sib = (struct sockaddr_ib *)out;
+    unsigned long long sid = 0, mask = 0;
+    unsigned int pkey = 0xffff;
+    if (length >= sizeof(gid))
+        return -1;
+    memcpy(gid, text, length);
+    gid[length] = 0;
+    memset(out, 0, sizeof(*out));
+    sib->sib_family = AF_IB;
+    if (inet_pton(AF_INET6, gid, &sib->sib_addr) != 1)
+        return -1;
+    if (slash && sscanf(slash + 1, "%x/%llx/%llx", &pkey, &sid, &mask) < 1)
+        return -1;
+    sib->sib_pkey = htons((uint16_t)pkey);
+    sib->sib_sid = htobe64(sid);
+    sib->sib_sid_mask = htobe64(mask);
+    return 0;
+}
 
 static int parse_address(const char *text, struct sockaddr_storage *out)
 {
@@ -42,6 +70,8 @@ static int parse_address(const char *text, struct sockaddr_storage *out)
     const char *hash = strchr(text, '#');
     size_t length = hash ? (size_t)(hash - text) : strlen(text);
     struct addrinfo hints, *found;
+    if (!strncmp(text, "ib:", 3))
+        return parse_ib_address(text + 3, out);
     if (length >= sizeof(host))
         return -1;
     memcpy(host, text, length);
@@ -69,6 +99,13 @@ static void print_sockaddr(const char *name, const char *key, struct sockaddr *s
     } else if (sa->sa_family == AF_INET6) {
         inet_ntop(AF_INET6, &((struct sockaddr_in6 *)sa)->sin6_addr, text, sizeof(text));
         port = ntohs(((struct sockaddr_in6 *)sa)->sin6_port);
+    } else if (sa->sa_family == AF_IB) {
+        struct sockaddr_ib *sib = (struct sockaddr_ib *)sa;
+        inet_ntop(AF_INET6, &sib->sib_addr, text, sizeof(text));
+        port = (int)(be64toh(sib->sib_sid) & 0xffff); /* ucma_get_port: the Service ID's low 16 bits */
+        printf("%s %s_sid=0x%016llx\n%s %s_sid_mask=0x%016llx\n%s %s_sib_pkey=0x%04x\n", name, key,
+            (unsigned long long)be64toh(sib->sib_sid), name, key, (unsigned long long)be64toh(sib->sib_sid_mask), name,
+            key, ntohs(sib->sib_pkey));
     }
     printf("%s %s=%s\n%s %s_port=%d\n", name, key, text, name, key, port);
 }
@@ -185,7 +222,10 @@ static void run_case(const char *name, const char *dst_text, const char *src_tex
     struct rdma_event_channel *channel = rdma_create_event_channel();
     struct rdma_cm_id *id = NULL, *holder = NULL;
     char value[160];
-    if (!channel || rdma_create_id(channel, &id, NULL, RDMA_PS_TCP)) {
+    enum rdma_port_space ps = RDMA_PS_TCP;
+    if (option_value(options, "ps", value, sizeof(value)))
+        ps = !strcmp(value, "ib") ? RDMA_PS_IB : !strcmp(value, "udp") ? RDMA_PS_UDP : RDMA_PS_TCP;
+    if (!channel || rdma_create_id(channel, &id, NULL, ps)) {
         printf("%s setup_errno=%d\n%s end=1\n", name, errno, name);
         return;
     }

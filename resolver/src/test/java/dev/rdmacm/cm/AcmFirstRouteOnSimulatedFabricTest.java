@@ -1,0 +1,193 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.cm.testing.FabricHosts;
+import dev.rdmacm.cm.testing.PreloadedAcmServer;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaClientConfig;
+import dev.rdmacm.sa.path.PathRecordValue;
+import dev.rdmacm.sa.path.SaqueryPathFields;
+import dev.rdmacm.sa.testing.FabricPort;
+import dev.rdmacm.sa.testing.SimulatedFabric;
+import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * librdmacm 44's ACM-first route on an InfiniBand fabric (OpenSM's SA on ibsim): with our acm-server
+ * holding a route from an OpenSM path dump, resolveRoute takes that route and sends no SA query; the
+ * dump's SL, MTU and rate differ from what OpenSM answers, so the path shows where it came from. With
+ * the ACM-first route off, with no service on the socket, or with a service that has no route, the
+ * route is the SA's, field for field {@code saquery -p}'s.
+ */
+class AcmFirstRouteOnSimulatedFabricTest
+{
+    private static final int PORT = 7471;
+    private static final int DUMP_SL = 5;
+    private static final int DUMP_MTU = 1;
+    private static final int DUMP_RATE = 7;
+
+    @TempDir
+    static Path dir;
+
+    private static SimulatedFabric fabric;
+    private static HostsFile hosts;
+    private static FabricPort source;
+    private static FabricPort destination;
+    private static FabricPort unlisted;
+    private static PreloadedAcmServer acm;
+
+    @BeforeAll
+    static void start() throws Exception
+    {
+        fabric = SimulatedFabric.start();
+        final Path hostsFile = FabricHosts.write(fabric, dir);
+        hosts = HostsFile.read(hostsFile);
+        source = fabric.hcaPorts().get(0);
+        destination = fabric.hcaPorts().get(1);
+        unlisted = fabric.hcaPorts().get(2);
+        acm = PreloadedAcmServer.start(dir.resolve("acm"), dir.resolve("run"),
+            FabricHosts.address(source).getHostAddress() + " " + source.node() + " 1 0xffff " + source.gid() + " " +
+                source.lid() + "\n",
+            Files.readString(hostsFile), pathDump());
+    }
+
+    /** As OpenSM's opensmdumppr writes it: from the source, a route to the destination only. */
+    private static String pathDump()
+    {
+        final StringBuilder dump = new StringBuilder();
+        for (final FabricPort port : fabric.hcaPorts())
+        {
+            dump.append(String.format("Channel Adapter 0x%016x, base LID %d, \"%s HCA-1\", port 1%n", port.portGuid(),
+                port.lid(), port.node()));
+            dump.append("# LID  : SL : MTU : RATE\n");
+            dump.append(String.format("0x%04x : 0  : 4   : 3%n", port.lid()));
+            if (port == source)
+            {
+                dump.append(String.format("0x%04x : %d  : %d   : %d%n", destination.lid(), DUMP_SL, DUMP_MTU, DUMP_RATE));
+            }
+            dump.append('\n');
+        }
+        return dump.toString();
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        if (acm != null)
+        {
+            acm.close();
+        }
+        if (fabric != null)
+        {
+            fabric.close();
+        }
+    }
+
+    private static SaClient attach()
+    {
+        return SaClient.start(IbsimTransport.attach(fabric.host(), fabric.ctlPort(), source.node(), Duration.ofSeconds(2)),
+            SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+    }
+
+    private static ResolvedRoute resolve(final AcmFirstRoute acmFirst, final FabricPort to, final List<String> steps)
+        throws Exception
+    {
+        try (SaClient sa = attach();
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(acmFirst)
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+             EventChannel channel = cm.createEventChannel();
+             RdmaCmId id = cm.createId(channel, PortSpace.TCP))
+        {
+            id.resolveAddr(null, new InetSocketAddress(FabricHosts.address(to), PORT), Duration.ofMillis(1000));
+            channel.getEvent(Duration.ofSeconds(5)).ack();
+            id.resolveRoute(Duration.ofMillis(2000));
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
+            event.ack();
+            assertEquals(CmEventType.ROUTE_RESOLVED, event.type(), event.toString());
+            final ResolutionTrace trace = ((CmEvent.RouteResolved)event).trace();
+            if (trace != null)
+            {
+                trace.steps().forEach(step -> steps.add(step.name()));
+            }
+            return id.route();
+        }
+    }
+
+    private static Map<String, String> saquery(final FabricPort to)
+    {
+        final List<Map<String, String>> records = fabric.saquery(source.node(), "-p", "--sgid", source.gid().toString(),
+            "--dgid", to.gid().toString(), "--pkey", "0xffff", "--service_id",
+            String.format("0x%016x", PortSpace.TCP.serviceId(PORT)), "--qos_class", "0", "--reversible", "1",
+            "--numb_path", "1").records();
+        assertEquals(1, records.size());
+        return SaqueryPathFields.withoutReserved(records.get(0));
+    }
+
+    @Test
+    void shouldTakeTheAcmRouteAndAskNoSa() throws Exception
+    {
+        final List<String> steps = new ArrayList<>();
+        final ResolvedRoute route = resolve(AcmFirstRoute.at(acm.librdmacmSocket()), destination, steps);
+
+        assertEquals(ResolvedRoute.Kind.ACM, route.kind());
+        assertEquals(0x2bL, route.flags(0), "acmp's PATH flags: GMP | PRIMARY | BIDIRECTIONAL");
+        final PathRecordValue path = route.paths().get(0);
+        assertEquals(source.gid(), path.sgid());
+        assertEquals(destination.gid(), path.dgid());
+        assertEquals(destination.lid(), path.dlid().value());
+        assertEquals(source.lid(), path.slid().value());
+        assertEquals(DUMP_SL, path.sl());
+        assertEquals(DUMP_MTU, path.mtu());
+        assertEquals(DUMP_RATE, path.rate());
+        assertNotEquals(saquery(destination).get("sl") + saquery(destination).get("mtu"),
+            Integer.toString(DUMP_SL) + DUMP_MTU, "the dump's values must not be the SA's, or the test shows nothing");
+        assertEquals(List.of("acm route"), steps, "no SA query");
+    }
+
+    @Test
+    void shouldAskTheSaWhenTheAcmRouteIsOff() throws Exception
+    {
+        final List<String> steps = new ArrayList<>();
+        final ResolvedRoute route = resolve(AcmFirstRoute.OFF, destination, steps);
+
+        assertEquals(ResolvedRoute.Kind.SA_QUERY, route.kind());
+        assertEquals(saquery(destination), SaqueryPathFields.of(route.paths().get(0)));
+    }
+
+    @Test
+    void shouldAskTheSaWhenNoServiceListensAsToday() throws Exception
+    {
+        final List<String> steps = new ArrayList<>();
+        final ResolvedRoute route = resolve(AcmFirstRoute.at(dir.resolve("absent").resolve("ibacm.sock")), destination,
+            steps);
+
+        assertEquals(ResolvedRoute.Kind.SA_QUERY, route.kind());
+        assertEquals(saquery(destination), SaqueryPathFields.of(route.paths().get(0)));
+        assertEquals(List.of("sa path query"), steps);
+    }
+
+    @Test
+    void shouldAskTheSaWhenTheServiceHasNoRoute() throws Exception
+    {
+        final List<String> steps = new ArrayList<>();
+        final ResolvedRoute route = resolve(AcmFirstRoute.at(acm.librdmacmSocket()), unlisted, steps);
+
+        assertEquals(ResolvedRoute.Kind.SA_QUERY, route.kind(), "ENODATA from ACM: librdmacm asks the kernel");
+        assertEquals(saquery(unlisted), SaqueryPathFields.of(route.paths().get(0)));
+    }
+}
