@@ -11,6 +11,7 @@ import dev.rdmacm.acm.AcmPortDiscovery;
 import dev.rdmacm.acm.AcmPortEndpoints;
 import dev.rdmacm.acm.AcmServer;
 import dev.rdmacm.acm.SaPathQuerier;
+import dev.rdmacm.cm.AcmFirstRoute;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
@@ -122,13 +123,14 @@ final class AcmServerCommand implements Callable<Integer>
 
     /**
      * The CM that answers address misses (and RoCE routes): null, with the reason logged, where it
-     * cannot open (no native access, say), so that the service still serves its caches.
+     * cannot open (no native access, say), so that the service still serves its caches. Its routes
+     * never ask an ACM service first, as librdmacm's would: the service asked would be this one.
      */
     private static RdmaCm openCm(final AcmLog log)
     {
         try
         {
-            return RdmaCm.open();
+            return RdmaCm.open(RdmaCm.Options.defaults().acmFirstRoute(AcmFirstRoute.OFF));
         }
         catch (final RuntimeException ex)
         {
