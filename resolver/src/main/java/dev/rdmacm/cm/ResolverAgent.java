@@ -250,7 +250,7 @@ final class ResolverAgent implements Agent
                 p.source = p.sourceToBind;
                 p.boundIfindex = bound.ifindex();
                 p.binding = bound.binding();
-                p.id.bound(p.source, p.boundIfindex, p.binding);
+                p.id.bound(p.source, p.boundIfindex, p.binding, bound.hardwareAddress());
             }
             catch (final ResolutionFailure failure)
             {
