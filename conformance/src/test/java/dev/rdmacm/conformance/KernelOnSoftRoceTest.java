@@ -1,6 +1,7 @@
 package dev.rdmacm.conformance;
 
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
+import dev.rdmacm.cm.kernel.BondFailoverAgainstKernelCmInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
@@ -49,7 +50,7 @@ class KernelOnSoftRoceTest
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
                 ResolutionAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
                 GetAddrInfoOnRealDevicesInGuest.class, DeviceRemovalAgainstKernelCmInGuest.class,
-                DevicesCommandInGuest.class);
+                BondFailoverAgainstKernelCmInGuest.class, DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))
             {
