@@ -13,6 +13,7 @@ package dev.rdmacm.netlink;
  * @param operationalState IFLA_OPERSTATE (IF_OPER_*; 6 up, 2 down).
  * @param vlan             the 802.1Q details when IFLA_LINKINFO says {@code vlan}, else null.
  * @param kind             IFLA_INFO_KIND of IFLA_LINKINFO ({@code vlan}, {@code bond}, {@code veth}...), empty if none.
+ * @param txQueues         IFLA_NUM_TX_QUEUES, 0 when not reported.
  * @param event            IFLA_EVENT of an RTNLGRP_LINK notification ({@link LinkMessage#IFLA_EVENT_BONDING_FAILOVER}...),
  *                         0 (IFLA_EVENT_NONE) when absent.
  */
@@ -27,6 +28,7 @@ public record Link(
     int operationalState,
     Vlan vlan,
     String kind,
+    int txQueues,
     int event)
 {
     public boolean isVlan()

@@ -303,6 +303,7 @@ public final class Rtnetlink implements AutoCloseable
         int lowerIfindex = 0;
         Vlan vlan = null;
         String kind = "";
+        int txQueues = 0;
         int event = 0;
         attribute.wrap(buffer, linkMessage.attributesOffset(), end);
         while (attribute.next())
@@ -316,6 +317,7 @@ public final class Rtnetlink implements AutoCloseable
                     kind = linkKind(buffer, attribute.valueOffset(), attribute.valueOffset() + attribute.valueLength());
                     vlan = vlan(buffer, attribute.valueOffset(), attribute.valueOffset() + attribute.valueLength());
                 }
+                case LinkMessage.IFLA_NUM_TX_QUEUES -> txQueues = (int)attribute.u32();
                 case LinkMessage.IFLA_EVENT -> event = (int)attribute.u32();
                 case LinkMessage.IFLA_MTU -> mtu = (int)attribute.u32();
                 case LinkMessage.IFLA_ADDRESS -> address = attribute.bytes();
@@ -331,7 +333,7 @@ public final class Rtnetlink implements AutoCloseable
             vlan = new Vlan(vlan.id(), lowerIfindex, vlan.egressQosMap());
         }
         return new Link(linkMessage.index(), name, linkMessage.type(), linkMessage.flags(), mtu, address, broadcast,
-            operationalState, vlan, kind, event);
+            operationalState, vlan, kind, txQueues, event);
     }
 
     /** IFLA_INFO_KIND of the IFLA_LINKINFO in {@code [offset, end)}, empty if it has none. */

@@ -132,6 +132,7 @@ class NetlinkLayoutTest
         expected.put("IFLA_OPERSTATE", LinkMessage.IFLA_OPERSTATE);
         expected.put("IFLA_EXT_MASK", LinkMessage.IFLA_EXT_MASK);
         expected.put("IFLA_EVENT", LinkMessage.IFLA_EVENT);
+        expected.put("IFLA_NUM_TX_QUEUES", LinkMessage.IFLA_NUM_TX_QUEUES);
         expected.put("IFLA_EVENT_BONDING_FAILOVER", LinkMessage.IFLA_EVENT_BONDING_FAILOVER);
         expected.put("IFLA_LINKINFO", LinkMessage.IFLA_LINKINFO);
         expected.put("IFLA_INFO_KIND", LinkMessage.IFLA_INFO_KIND);

@@ -142,7 +142,7 @@ class RtnetlinkTest
 
     /** The kind is what an RTNLGRP_LINK listener tells a bond master by; a veth's is {@code veth}, lo has none. */
     @Test
-    void shouldReportTheLinkKindAsIpDetailsShowIt() throws Exception
+    void shouldReportTheLinkKindAndTransmitQueuesAsIpDetailsShowThem() throws Exception
     {
         for (final String name : List.of("a2", "lo"))
         {
@@ -157,6 +157,7 @@ class RtnetlinkTest
                 }
             });
             assertEquals(info == null ? "" : info.get("info_kind"), link.kind(), name);
+            assertEquals(((Number)expected.get("num_tx_queues")).intValue(), link.txQueues(), name);
             assertEquals(0, link.event(), "a reply carries no IFLA_EVENT");
         }
     }

@@ -139,19 +139,29 @@ final class RouteResolver
         if (vlan != null)
         {
             final Link real = realDevice(netdev, rtnetlink);
-            final TrafficClasses classes = rtnetlink.trafficClasses(real.ifindex());
+            final TrafficClasses classes = trafficClasses(real, rtnetlink);
             if (classes.present())
             {
                 return new PriorityMap(classes::trafficClass, real.name() + " " + classes);
             }
             return new PriorityMap(vlan::egressPriority, netdev.name() + " egress-qos-map");
         }
-        final TrafficClasses classes = rtnetlink.trafficClasses(netdev.ifindex());
+        final TrafficClasses classes = trafficClasses(netdev, rtnetlink);
         if (classes.present())
         {
             return new PriorityMap(classes::trafficClass, netdev.name() + " " + classes);
         }
         return new PriorityMap(RoceRouteInput.NO_TRAFFIC_CLASSES, netdev.name() + " num_tc 0");
+    }
+
+    /**
+     * The qdisc dump only for a netdev that can hold an mqprio root: {@code mqprio_init} refuses a netdev
+     * with one transmit queue ({@code netif_is_multiqueue}), and a veth has one by default; the dump
+     * costs a route on such a netdev milliseconds under TCG for nothing.
+     */
+    private static TrafficClasses trafficClasses(final Link netdev, final Rtnetlink rtnetlink) throws IOException
+    {
+        return netdev.txQueues() == 1 ? TrafficClasses.none(netdev.ifindex()) : rtnetlink.trafficClasses(netdev.ifindex());
     }
 
     /** {@code vlan_dev_real_dev}: down the VLAN's lower devices ({@code IFLA_LINK}) to the first that is no VLAN. */
