@@ -366,6 +366,12 @@ public final class Rtnetlink implements AutoCloseable
         return trafficClasses != null ? trafficClasses : TrafficClasses.none(ifindex);
     }
 
+    /** The netdev of an RTM_NEWQDISC or RTM_DELQDISC message (an RTNLGRP_TC event). */
+    public int decodeQdiscIfindex(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
+    {
+        return qdiscMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset()).ifindex();
+    }
+
     /** A root mqprio qdisc of {@link #wantedIfindex} becomes {@link #trafficClasses}. */
     private void collectTrafficClasses(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
     {

@@ -112,6 +112,7 @@ class NetlinkLayoutTest
         expected.put("NLMSGERR_ATTR_MSG", NetlinkErrorMessage.NLMSGERR_ATTR_MSG);
         expected.put("RTNLGRP_LINK", NetlinkSocket.RTNLGRP_LINK);
         expected.put("RTNLGRP_NEIGH", NetlinkSocket.RTNLGRP_NEIGH);
+        expected.put("RTNLGRP_TC", NetlinkSocket.RTNLGRP_TC);
         expected.put("RTA_DST", RouteMessage.RTA_DST);
         expected.put("RTA_SRC", RouteMessage.RTA_SRC);
         expected.put("RTA_OIF", RouteMessage.RTA_OIF);

@@ -71,7 +71,8 @@ final class RouteResolver
      * {@code cma_resolve_iboe_route}, on the event loop's thread (in the resolver's namespace): the
      * bound netdev's MTU from rtnetlink, the hop limit resolve_addr kept ({@code dev_addr.hoplimit}).
      */
-    static ResolvedRoute synthesizeRoce(final PendingRoute r, final Rtnetlink rtnetlink) throws RouteException
+    static ResolvedRoute synthesizeRoce(final PendingRoute r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses)
+        throws RouteException
     {
         final AddressResolution a = r.resolution;
         final long start = System.nanoTime();
@@ -91,7 +92,7 @@ final class RouteResolver
         final PriorityMap priorities;
         try
         {
-            priorities = priorityMap(netdev, rtnetlink);
+            priorities = priorityMap(netdev, rtnetlink, trafficClasses);
         }
         catch (final IOException | ErrnoException ex)
         {
@@ -133,35 +134,26 @@ final class RouteResolver
      * devices and takes the first one's map (a bond: its first slave's); that walk is not done here, so
      * a netdev with lower devices reads its own classes instead (docs/kernel-cm-comparison.md).
      */
-    static PriorityMap priorityMap(final Link netdev, final Rtnetlink rtnetlink) throws IOException
+    static PriorityMap priorityMap(final Link netdev, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses)
+        throws IOException
     {
         final Vlan vlan = netdev.vlan();
         if (vlan != null)
         {
             final Link real = realDevice(netdev, rtnetlink);
-            final TrafficClasses classes = trafficClasses(real, rtnetlink);
+            final TrafficClasses classes = trafficClasses.of(real, rtnetlink);
             if (classes.present())
             {
                 return new PriorityMap(classes::trafficClass, real.name() + " " + classes);
             }
             return new PriorityMap(vlan::egressPriority, netdev.name() + " egress-qos-map");
         }
-        final TrafficClasses classes = trafficClasses(netdev, rtnetlink);
+        final TrafficClasses classes = trafficClasses.of(netdev, rtnetlink);
         if (classes.present())
         {
             return new PriorityMap(classes::trafficClass, netdev.name() + " " + classes);
         }
         return new PriorityMap(RoceRouteInput.NO_TRAFFIC_CLASSES, netdev.name() + " num_tc 0");
-    }
-
-    /**
-     * The qdisc dump only for a netdev that can hold an mqprio root: {@code mqprio_init} refuses a netdev
-     * with one transmit queue ({@code netif_is_multiqueue}), and a veth has one by default; the dump
-     * costs a route on such a netdev milliseconds under TCG for nothing.
-     */
-    private static TrafficClasses trafficClasses(final Link netdev, final Rtnetlink rtnetlink) throws IOException
-    {
-        return netdev.txQueues() == 1 ? TrafficClasses.none(netdev.ifindex()) : rtnetlink.trafficClasses(netdev.ifindex());
     }
 
     /** {@code vlan_dev_real_dev}: down the VLAN's lower devices ({@code IFLA_LINK}) to the first that is no VLAN. */
