@@ -8,6 +8,7 @@ import dev.rdmacm.cli.DevicesGuest;
 import dev.rdmacm.cm.kernel.AcmRouteAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoOracle;
+import dev.rdmacm.cm.kernel.BondFailoverAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
@@ -58,8 +59,8 @@ class KernelOnSoftRoceTest
             final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
                 ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
                 GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
-                DeviceRemovalAgainstKernelCmInGuest.class, AcmServerOnSoftRoceInGuest.class,
-                DevicesCommandInGuest.class);
+                DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
+                AcmServerOnSoftRoceInGuest.class, DevicesCommandInGuest.class);
             final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
             if (Files.exists(report))
             {

@@ -44,6 +44,12 @@ public final class LinkMessage extends MessageBody<LinkMessage>
     public static final int QOS_MAPPING_LENGTH = 8;
     /** Request attribute: which extra data to include (RTEXT_FILTER_*); 0 keeps replies small. */
     public static final int IFLA_EXT_MASK = 29;
+    /** u32: the netdev's transmit queues; a qdisc that sets traffic classes (mqprio) needs more than one. */
+    public static final int IFLA_NUM_TX_QUEUES = 31;
+    /** u32 of an RTM_NEWLINK notification: the netdev event that caused it (IFLA_EVENT_*). */
+    public static final int IFLA_EVENT = 44;
+    /** {@code NETDEV_BONDING_FAILOVER}: a bond's active slave changed. */
+    public static final int IFLA_EVENT_BONDING_FAILOVER = 3;
 
     public static final int ARPHRD_ETHER = 1;
     public static final int ARPHRD_INFINIBAND = 32;

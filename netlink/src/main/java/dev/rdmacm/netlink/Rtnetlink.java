@@ -21,15 +21,18 @@ import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_REQUEST;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETADDR;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETLINK;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETNEIGH;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETQDISC;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETROUTE;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWADDR;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWLINK;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWNEIGH;
+import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWQDISC;
 import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWROUTE;
 
 /**
  * The rtnetlink requests address resolution needs, over one {@link NetlinkSocket}: route lookup,
- * link information, the addresses configured locally, neighbour lookup and the NTF_USE trigger.
+ * link information, the addresses configured locally, neighbour lookup and the NTF_USE trigger, and a
+ * netdev's traffic classes (the qdisc dump) for route resolution.
  * Requests are encoded in place in the socket's native buffer; replies are decoded into records.
  * <p>
  * Not thread-safe, like the socket it uses.
@@ -42,6 +45,8 @@ public final class Rtnetlink implements AutoCloseable
     private final LinkMessage linkMessage = new LinkMessage();
     private final NeighbourMessage neighbourMessage = new NeighbourMessage();
     private final AddressMessage addressMessage = new AddressMessage();
+    private final QdiscMessage qdiscMessage = new QdiscMessage();
+    private final MqprioOptions mqprio = new MqprioOptions();
     private final NetlinkAttribute attribute = new NetlinkAttribute();
     private final NetlinkAttribute nested = new NetlinkAttribute();
     private final NetlinkAttribute linkInfoData = new NetlinkAttribute();
@@ -51,12 +56,15 @@ public final class Rtnetlink implements AutoCloseable
     private Link link;
     private Neighbour neighbour;
     private final List<InterfaceAddress> addresses = new ArrayList<>();
+    private int wantedIfindex;
+    private TrafficClasses trafficClasses;
 
     private final NetlinkMessageHandler onRoute = (header, buffer, end) -> route = decodeRoute(header, buffer, end);
     private final NetlinkMessageHandler onLink = (header, buffer, end) -> link = decodeLink(header, buffer, end);
     private final NetlinkMessageHandler onNeighbour =
         (header, buffer, end) -> neighbour = decodeNeighbour(header, buffer, end);
     private final NetlinkMessageHandler onAddress = this::collectAddress;
+    private final NetlinkMessageHandler onQdisc = this::collectTrafficClasses;
     private final NetlinkMessageHandler ignore = (header, buffer, end) -> { };
 
     public Rtnetlink(final NetlinkSocket socket)
@@ -294,6 +302,9 @@ public final class Rtnetlink implements AutoCloseable
         byte[] broadcast = new byte[0];
         int lowerIfindex = 0;
         Vlan vlan = null;
+        String kind = "";
+        int txQueues = 0;
+        int event = 0;
         attribute.wrap(buffer, linkMessage.attributesOffset(), end);
         while (attribute.next())
         {
@@ -301,8 +312,13 @@ public final class Rtnetlink implements AutoCloseable
             {
                 case LinkMessage.IFLA_IFNAME -> name = attribute.string();
                 case LinkMessage.IFLA_LINK -> lowerIfindex = (int)attribute.u32();
-                case LinkMessage.IFLA_LINKINFO -> vlan = vlan(buffer, attribute.valueOffset(),
-                    attribute.valueOffset() + attribute.valueLength());
+                case LinkMessage.IFLA_LINKINFO ->
+                {
+                    kind = linkKind(buffer, attribute.valueOffset(), attribute.valueOffset() + attribute.valueLength());
+                    vlan = vlan(buffer, attribute.valueOffset(), attribute.valueOffset() + attribute.valueLength());
+                }
+                case LinkMessage.IFLA_NUM_TX_QUEUES -> txQueues = (int)attribute.u32();
+                case LinkMessage.IFLA_EVENT -> event = (int)attribute.u32();
                 case LinkMessage.IFLA_MTU -> mtu = (int)attribute.u32();
                 case LinkMessage.IFLA_ADDRESS -> address = attribute.bytes();
                 case LinkMessage.IFLA_BROADCAST -> broadcast = attribute.bytes();
@@ -317,7 +333,84 @@ public final class Rtnetlink implements AutoCloseable
             vlan = new Vlan(vlan.id(), lowerIfindex, vlan.egressQosMap());
         }
         return new Link(linkMessage.index(), name, linkMessage.type(), linkMessage.flags(), mtu, address, broadcast,
-            operationalState, vlan);
+            operationalState, vlan, kind, txQueues, event);
+    }
+
+    /** IFLA_INFO_KIND of the IFLA_LINKINFO in {@code [offset, end)}, empty if it has none. */
+    private String linkKind(final DirectBuffer buffer, final int offset, final int end)
+    {
+        nested.wrap(buffer, offset, end);
+        while (nested.next())
+        {
+            if (nested.type() == LinkMessage.IFLA_INFO_KIND)
+            {
+                return nested.string();
+            }
+        }
+        return "";
+    }
+
+    /**
+     * The traffic classes of {@code ifindex} ({@code num_tc}, {@code prio_tc_map}) from an RTM_GETQDISC
+     * dump: the options of its root mqprio qdisc, which the kernel fills from the device. A netdev with
+     * another root qdisc reads as {@link TrafficClasses#none}; so does one whose classes a driver or
+     * taprio set without an mqprio root (this reads mqprio only).
+     */
+    public TrafficClasses trafficClasses(final int ifindex) throws IOException
+    {
+        final UnsafeBuffer buffer = begin(RTM_GETQDISC, NLM_F_REQUEST | NLM_F_DUMP);
+        qdiscMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear();
+        wantedIfindex = ifindex;
+        trafficClasses = null;
+        socket.transact(qdiscMessage.attributesOffset(), "RTM_GETQDISC dump", onQdisc);
+        return trafficClasses != null ? trafficClasses : TrafficClasses.none(ifindex);
+    }
+
+    /** The netdev of an RTM_NEWQDISC or RTM_DELQDISC message (an RTNLGRP_TC event). */
+    public int decodeQdiscIfindex(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
+    {
+        return qdiscMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset()).ifindex();
+    }
+
+    /** A root mqprio qdisc of {@link #wantedIfindex} becomes {@link #trafficClasses}. */
+    private void collectTrafficClasses(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
+    {
+        if (header.type() != RTM_NEWQDISC)
+        {
+            return;
+        }
+        qdiscMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
+        if (qdiscMessage.ifindex() != wantedIfindex || qdiscMessage.parent() != QdiscMessage.TC_H_ROOT)
+        {
+            return;
+        }
+        String kind = "";
+        int options = -1;
+        int optionsLength = 0;
+        attribute.wrap(buffer, qdiscMessage.attributesOffset(), end);
+        while (attribute.next())
+        {
+            if (attribute.type() == QdiscMessage.TCA_KIND)
+            {
+                kind = attribute.string();
+            }
+            else if (attribute.type() == QdiscMessage.TCA_OPTIONS)
+            {
+                options = attribute.valueOffset();
+                optionsLength = attribute.valueLength();
+            }
+        }
+        if (!kind.equals("mqprio") || options < 0)
+        {
+            return;
+        }
+        mqprio.wrap(buffer, options, optionsLength);
+        final byte[] map = new byte[MqprioOptions.PRIO_TC_MAP_LENGTH];
+        for (int priority = 0; priority < map.length; priority++)
+        {
+            map[priority] = (byte)mqprio.trafficClass(priority);
+        }
+        trafficClasses = new TrafficClasses(wantedIfindex, mqprio.numTc(), map);
     }
 
     /** IFLA_LINKINFO in {@code [offset, end)}: a {@link Vlan} (lower ifindex 0) when its kind is vlan, else null. */

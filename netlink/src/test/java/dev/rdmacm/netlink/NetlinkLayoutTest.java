@@ -21,6 +21,7 @@ class NetlinkLayoutTest
         #include <linux/if_link.h>
         #include <linux/if_arp.h>
         #include <linux/if.h>
+        #include <linux/pkt_sched.h>
         """;
 
     @Test
@@ -74,6 +75,33 @@ class NetlinkLayoutTest
     }
 
     @Test
+    void shouldLayOutTcmsgAndTcMqprioQoptAsTheKernel()
+    {
+        final Map<String, Number> expected = new LinkedHashMap<>();
+        expected.put("sizeof(struct tcmsg)", QdiscMessage.LENGTH);
+        expected.put("offsetof(struct tcmsg, tcm_family)", QdiscMessage.FAMILY_OFFSET);
+        expected.put("offsetof(struct tcmsg, tcm__pad1)", QdiscMessage.PAD1_OFFSET);
+        expected.put("offsetof(struct tcmsg, tcm__pad2)", QdiscMessage.PAD2_OFFSET);
+        expected.put("offsetof(struct tcmsg, tcm_ifindex)", QdiscMessage.IFINDEX_OFFSET);
+        expected.put("offsetof(struct tcmsg, tcm_handle)", QdiscMessage.HANDLE_OFFSET);
+        expected.put("offsetof(struct tcmsg, tcm_parent)", QdiscMessage.PARENT_OFFSET);
+        expected.put("offsetof(struct tcmsg, tcm_info)", QdiscMessage.INFO_OFFSET);
+        expected.put("sizeof(struct tc_mqprio_qopt)", MqprioOptions.LENGTH);
+        expected.put("offsetof(struct tc_mqprio_qopt, num_tc)", MqprioOptions.NUM_TC_OFFSET);
+        expected.put("offsetof(struct tc_mqprio_qopt, prio_tc_map)", MqprioOptions.PRIO_TC_MAP_OFFSET);
+        expected.put("sizeof(((struct tc_mqprio_qopt *)0)->prio_tc_map)", MqprioOptions.PRIO_TC_MAP_LENGTH);
+        expected.put("TC_QOPT_BITMASK + 1", MqprioOptions.PRIO_TC_MAP_LENGTH);
+        expected.put("offsetof(struct tc_mqprio_qopt, hw)", MqprioOptions.HW_OFFSET);
+        expected.put("offsetof(struct tc_mqprio_qopt, count)", MqprioOptions.COUNT_OFFSET);
+        expected.put("offsetof(struct tc_mqprio_qopt, offset)", MqprioOptions.OFFSET_OFFSET);
+        expected.put("TC_QOPT_MAX_QUEUE", MqprioOptions.MAX_QUEUE);
+        expected.put("TCA_KIND", QdiscMessage.TCA_KIND);
+        expected.put("TCA_OPTIONS", QdiscMessage.TCA_OPTIONS);
+        expected.put("TC_H_ROOT", QdiscMessage.TC_H_ROOT);
+        CHeaders.assertValues(INCLUDES, expected);
+    }
+
+    @Test
     void shouldUseTheKernelsConstants()
     {
         final Map<String, Number> expected = new LinkedHashMap<>();
@@ -84,6 +112,7 @@ class NetlinkLayoutTest
         expected.put("NLMSGERR_ATTR_MSG", NetlinkErrorMessage.NLMSGERR_ATTR_MSG);
         expected.put("RTNLGRP_LINK", NetlinkSocket.RTNLGRP_LINK);
         expected.put("RTNLGRP_NEIGH", NetlinkSocket.RTNLGRP_NEIGH);
+        expected.put("RTNLGRP_TC", NetlinkSocket.RTNLGRP_TC);
         expected.put("RTA_DST", RouteMessage.RTA_DST);
         expected.put("RTA_SRC", RouteMessage.RTA_SRC);
         expected.put("RTA_OIF", RouteMessage.RTA_OIF);
@@ -103,6 +132,11 @@ class NetlinkLayoutTest
         expected.put("IFLA_MTU", LinkMessage.IFLA_MTU);
         expected.put("IFLA_OPERSTATE", LinkMessage.IFLA_OPERSTATE);
         expected.put("IFLA_EXT_MASK", LinkMessage.IFLA_EXT_MASK);
+        expected.put("IFLA_EVENT", LinkMessage.IFLA_EVENT);
+        expected.put("IFLA_NUM_TX_QUEUES", LinkMessage.IFLA_NUM_TX_QUEUES);
+        expected.put("IFLA_EVENT_BONDING_FAILOVER", LinkMessage.IFLA_EVENT_BONDING_FAILOVER);
+        expected.put("IFLA_LINKINFO", LinkMessage.IFLA_LINKINFO);
+        expected.put("IFLA_INFO_KIND", LinkMessage.IFLA_INFO_KIND);
         expected.put("NDA_DST", NeighbourMessage.NDA_DST);
         expected.put("NDA_LLADDR", NeighbourMessage.NDA_LLADDR);
         expected.put("NUD_PERMANENT|NUD_NOARP|NUD_REACHABLE|NUD_PROBE|NUD_STALE|NUD_DELAY", NeighbourMessage.NUD_VALID);

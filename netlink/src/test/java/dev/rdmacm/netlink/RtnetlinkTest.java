@@ -4,6 +4,7 @@ import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.testing.NamespaceThread;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.protocol.netlink.NetlinkAttribute;
+import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -136,6 +138,46 @@ class RtnetlinkTest
             }
         });
         assertEquals(null, link.vlan());
+    }
+
+    /** The kind is what an RTNLGRP_LINK listener tells a bond master by; a veth's is {@code veth}, lo has none. */
+    @Test
+    void shouldReportTheLinkKindAndTransmitQueuesAsIpDetailsShowThem() throws Exception
+    {
+        for (final String name : List.of("a2", "lo"))
+        {
+            final Map<String, Object> expected = topology.ipJson(topology.host, "-d", "link", "show", "dev", name).getFirst();
+            @SuppressWarnings("unchecked") final Map<String, Object> info = (Map<String, Object>)expected.get("linkinfo");
+            final int ifindex = ((Number)expected.get("ifindex")).intValue();
+            final Link link = inHost.call(() ->
+            {
+                try (Rtnetlink rtnetlink = Rtnetlink.open())
+                {
+                    return rtnetlink.link(ifindex);
+                }
+            });
+            assertEquals(info == null ? "" : info.get("info_kind"), link.kind(), name);
+            assertEquals(((Number)expected.get("num_tx_queues")).intValue(), link.txQueues(), name);
+            assertEquals(0, link.event(), "a reply carries no IFLA_EVENT");
+        }
+    }
+
+    /** The mqprio case runs in the kernel guest (KernelOnSoftRoceTest): this host's kernel has no sch_mqprio. */
+    @Test
+    void shouldReportNoTrafficClassesWhereTcShowsNoMqprioRoot() throws Exception
+    {
+        final int a2 = ifindex("a2");
+        final String qdiscs = HostCommand.run(Duration.ofSeconds(30), "tc", "-n", topology.host, "qdisc", "show", "dev", "a2")
+            .orFail("tc qdisc show").output();
+        assertTrue(qdiscs.startsWith("qdisc ") && !qdiscs.contains("mqprio"), qdiscs);
+        final TrafficClasses classes = inHost.call(() ->
+        {
+            try (Rtnetlink rtnetlink = Rtnetlink.open())
+            {
+                return rtnetlink.trafficClasses(a2);
+            }
+        });
+        assertEquals(TrafficClasses.none(a2), classes);
     }
 
     @Test

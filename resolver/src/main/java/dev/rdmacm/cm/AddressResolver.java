@@ -48,8 +48,16 @@ final class AddressResolver implements AddressRules
     }
 
     /** A bound concrete source: its netdev ({@code bound_dev_if}) and its RDMA port. */
-    record BoundSource(int ifindex, RdmaPortBinding binding)
+    /**
+     * @param hardwareAddress the netdev's MAC at bind time, the {@code src_dev_addr} that
+     *                        {@code rdma_copy_src_l2_addr} stores (empty without a netdev)
+     */
+    record BoundSource(int ifindex, RdmaPortBinding binding, byte[] hardwareAddress)
     {
+        BoundSource(final int ifindex, final RdmaPortBinding binding)
+        {
+            this(ifindex, binding, new byte[0]);
+        }
     }
 
     /**
@@ -95,7 +103,7 @@ final class AddressResolver implements AddressRules
                 " on " + netdev.name());
         }
         trace.record("gid match", start, binding.toString());
-        return new BoundSource(netdev.ifindex(), binding);
+        return new BoundSource(netdev.ifindex(), binding, netdev.address());
     }
 
     /**

@@ -16,8 +16,9 @@ import dev.rdmacm.libc.Errno;
  * }</pre>
  * Every event has its {@link #id()}, its {@link #type()} and librdmacm's {@link #status()}: 0 for
  * success, the negative errno of a failure (e.g. -110, ETIMEDOUT), and for {@link Rejected} the IB CM
- * reject reason. Address and route resolution produce the first four kinds; the others are the kinds
- * the CM connection engine will produce, with the parts every such event has (their private data and
+ * reject reason. Address and route resolution produce the first four kinds, the kernel's notifications
+ * {@link DeviceRemoval} (a device went away) and {@link AddrChange} (a bonding failover); the others
+ * are the kinds the CM connection engine will produce, with the parts every such event has (their private data and
  * connection parameters come with that engine).
  */
 public sealed interface CmEvent

@@ -21,6 +21,8 @@ import org.agrona.concurrent.AgentTerminationException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -140,6 +142,7 @@ public final class RdmaCm implements AutoCloseable
     /** The ids not destroyed yet: those bound to a device that goes away get DEVICE_REMOVAL. */
     private final Set<RdmaCmId> live = ConcurrentHashMap.newKeySet();
     private DeviceWatch deviceWatch;
+    private BondFailoverWatch bondWatch;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
     private boolean closed;
@@ -199,6 +202,7 @@ public final class RdmaCm implements AutoCloseable
         {
             cm.agent.started().get(30, TimeUnit.SECONDS);
             cm.startDeviceWatch();
+            cm.startBondWatch();
             return cm;
         }
         catch (final ExecutionException | TimeoutException ex)
@@ -246,6 +250,24 @@ public final class RdmaCm implements AutoCloseable
     void deviceRemoved(final String device)
     {
         live.forEach(id -> id.deviceRemoved(device));
+    }
+
+    /**
+     * {@code cma_netdev_callback} on NETDEV_BONDING_FAILOVER: every id bound to {@code ifindex} whose
+     * stored source MAC is not the bond's {@code address} now gets ADDR_CHANGE. All ids are looked at
+     * before the first event is posted, so an application that sees one has seen the decision for all.
+     */
+    void bondFailedOver(final int ifindex, final String bond, final byte[] address)
+    {
+        final List<RdmaCmId> changed = new ArrayList<>();
+        for (final RdmaCmId id : live)
+        {
+            if (id.boundToNetdevWithOtherAddress(ifindex, address))
+            {
+                changed.add(id);
+            }
+        }
+        changed.forEach(id -> id.addressChanged(bond));
     }
 
     void destroyed(final RdmaCmId id)
@@ -415,9 +437,29 @@ public final class RdmaCm implements AutoCloseable
         {
             watch.close();
         }
+        final BondFailoverWatch bonds;
+        synchronized (this)
+        {
+            bonds = bondWatch;
+            bondWatch = null;
+        }
+        if (bonds != null)
+        {
+            bonds.close();
+        }
         if (acm != null)
         {
             acm.close();
+        }
+    }
+
+    /** Bonds are netdevs, so unlike RDMA devices they are watched in the resolver's namespace. */
+    private void startBondWatch()
+    {
+        final BondFailoverWatch watch = BondFailoverWatch.start(options.networkNamespace(), this::bondFailedOver);
+        synchronized (this)
+        {
+            bondWatch = watch;
         }
     }
 

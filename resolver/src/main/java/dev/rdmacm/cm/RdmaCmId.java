@@ -19,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -48,6 +49,8 @@ public final class RdmaCmId implements AutoCloseable
     private InetAddress boundSource;
     private int boundIfindex;
     private RdmaPortBinding binding;
+    /** The bound netdev's MAC when bound (src_dev_addr); a resolution's own source MAC replaces it. */
+    private byte[] boundHardwareAddress = new byte[0];
     private AddressResolution resolution;
     private PendingResolution pending;
 
@@ -628,7 +631,7 @@ public final class RdmaCmId implements AutoCloseable
                     throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "id changed state to " + state, true);
                 }
                 bindPort("rdma_bind_addr", source, null);
-                bound(source, result.ifindex(), result.binding());
+                bound(source, result.ifindex(), result.binding(), result.hardwareAddress());
                 transition(CmIdState.ADDR_BOUND, "bind to " + source.getHostAddress() + " port " + boundPort + " on " +
                     result.binding());
             }
@@ -989,11 +992,13 @@ public final class RdmaCmId implements AutoCloseable
 
     // ---- called by the event loop ----
 
-    synchronized void bound(final InetAddress source, final int ifindex, final RdmaPortBinding binding)
+    synchronized void bound(final InetAddress source, final int ifindex, final RdmaPortBinding binding,
+        final byte[] hardwareAddress)
     {
         this.boundSource = source;
         this.boundIfindex = ifindex;
         this.binding = binding;
+        this.boundHardwareAddress = hardwareAddress.clone();
     }
 
     void accepted(final PendingResolution p)
@@ -1091,6 +1096,34 @@ public final class RdmaCmId implements AutoCloseable
             r.completion.completeExceptionally(removed);
         }
         deliver(new CmEvent.DeviceRemoval(this));
+    }
+
+    /**
+     * {@code cma_netdev_change}'s test: the id is on an RDMA device, its {@code bound_dev_if} is
+     * {@code ifindex} and its {@code src_dev_addr} differs from the netdev's {@code address}. Nothing here
+     * updates {@code src_dev_addr} afterwards, as in the kernel: a failover back to the slave whose MAC
+     * the id stored changes nothing.
+     */
+    synchronized boolean boundToNetdevWithOtherAddress(final int ifindex, final byte[] address)
+    {
+        if (state == CmIdState.IDLE || state == CmIdState.DESTROYING || state == CmIdState.DEVICE_REMOVAL)
+        {
+            return false;
+        }
+        if (resolution != null)
+        {
+            return resolution.ifindex() == ifindex && !Arrays.equals(resolution.sourceHardwareAddress(), address);
+        }
+        return binding != null && boundIfindex == ifindex && !Arrays.equals(boundHardwareAddress, address);
+    }
+
+    /**
+     * ADDR_CHANGE, as {@code cma_netdev_change} queues it: the state stays as it is (the kernel's work
+     * has no state change), and the application decides what to do with the id.
+     */
+    void addressChanged(final String netdev)
+    {
+        deliver(new CmEvent.AddrChange(this));
     }
 
     /** The channel handed one of this id's events to the application. */

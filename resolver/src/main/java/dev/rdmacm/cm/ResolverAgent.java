@@ -66,6 +66,7 @@ final class ResolverAgent implements Agent
     private Rtnetlink rtnetlink;
     private NetlinkSocket events;
     private NeighbourTrigger trigger;
+    private final TrafficClassCache trafficClasses = new TrafficClassCache();
     private final HostsNeighbours hostsNeighbours;
     private AddressRules resolver;
     private volatile boolean closing;
@@ -118,6 +119,7 @@ final class ResolverAgent implements Agent
             events = NetlinkSocket.open();
             events.joinGroup(NetlinkSocket.RTNLGRP_NEIGH, "RTNLGRP_NEIGH");
             events.joinGroup(NetlinkSocket.RTNLGRP_LINK, "RTNLGRP_LINK");
+            events.joinGroup(NetlinkSocket.RTNLGRP_TC, "RTNLGRP_TC");
             trigger = new NeighbourTrigger(rtnetlink, triggerMode);
             resolver = hostsNeighbours != null ? new HostsAddressResolver(hostsNeighbours) :
                 new AddressResolver(rtnetlink, trigger, gids);
@@ -250,7 +252,7 @@ final class ResolverAgent implements Agent
                 p.source = p.sourceToBind;
                 p.boundIfindex = bound.ifindex();
                 p.binding = bound.binding();
-                p.id.bound(p.source, p.boundIfindex, p.binding);
+                p.id.bound(p.source, p.boundIfindex, p.binding, bound.hardwareAddress());
             }
             catch (final ResolutionFailure failure)
             {
@@ -269,7 +271,7 @@ final class ResolverAgent implements Agent
     {
         try
         {
-            result.complete(RouteResolver.synthesizeRoce(r, rtnetlink));
+            result.complete(RouteResolver.synthesizeRoce(r, rtnetlink, trafficClasses));
         }
         catch (final RuntimeException ex)
         {
@@ -421,7 +423,9 @@ final class ResolverAgent implements Agent
         }
         if (messages < 0)
         {
-            // The kernel dropped events (ENOBUFS): any waiting neighbour may have become valid meanwhile.
+            // The kernel dropped events (ENOBUFS): any waiting neighbour may have become valid meanwhile,
+            // and any netdev's qdiscs may have changed.
+            trafficClasses.clear();
             for (final List<PendingResolution> waiters : byNeighbour.values())
             {
                 rerun.addAll(waiters);
@@ -457,9 +461,14 @@ final class ResolverAgent implements Agent
                 }
             }
         }
+        else if (type == NetlinkMessageHeader.RTM_NEWQDISC || type == NetlinkMessageHeader.RTM_DELQDISC)
+        {
+            trafficClasses.changed(rtnetlink.decodeQdiscIfindex(header, buffer, end));
+        }
         else if (type == NetlinkMessageHeader.RTM_DELLINK)
         {
             final int ifindex = rtnetlink.decodeLink(header, buffer, end).ifindex();
+            trafficClasses.changed(ifindex);
             for (final Map.Entry<NeighbourKey, List<PendingResolution>> entry : byNeighbour.entrySet())
             {
                 if (entry.getKey().ifindex() == ifindex)

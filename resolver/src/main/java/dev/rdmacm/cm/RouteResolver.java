@@ -4,6 +4,7 @@ import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.netlink.TrafficClasses;
 import dev.rdmacm.netlink.Vlan;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.SaClient;
@@ -27,6 +28,9 @@ import java.util.function.IntUnaryOperator;
  */
 final class RouteResolver
 {
+    /** Far beyond any real stack of 802.1Q/802.1ad devices; a loop in IFLA_LINK would otherwise never end. */
+    private static final int MAX_VLAN_DEPTH = 8;
+
     private RouteResolver()
     {
     }
@@ -73,7 +77,8 @@ final class RouteResolver
      * {@code cma_resolve_iboe_route}, on the event loop's thread (in the resolver's namespace): the
      * bound netdev's MTU from rtnetlink, the hop limit resolve_addr kept ({@code dev_addr.hoplimit}).
      */
-    static ResolvedRoute synthesizeRoce(final PendingRoute r, final Rtnetlink rtnetlink) throws RouteException
+    static ResolvedRoute synthesizeRoce(final PendingRoute r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses)
+        throws RouteException
     {
         final AddressResolution a = r.resolution;
         final long start = System.nanoTime();
@@ -90,6 +95,16 @@ final class RouteResolver
         {
             throw new RouteException(Errno.ENODEV, "netdev " + a.ifindex() + ": " + ex.getMessage());
         }
+        final PriorityMap priorities;
+        try
+        {
+            priorities = priorityMap(netdev, rtnetlink, trafficClasses);
+        }
+        catch (final IOException | ErrnoException ex)
+        {
+            throw new RouteException(ex instanceof ErrnoException e ? e.errno() : Errno.EIO,
+                "traffic classes of " + netdev.name() + ": " + ex.getMessage());
+        }
         final RoceRouteInput.Builder input = RoceRouteInput.builder()
             .gids(GidDerivation.ipToGid(a.source()), GidDerivation.ipToGid(a.destination()))
             .ports(r.sourcePort, r.destinationPort)
@@ -98,7 +113,7 @@ final class RouteResolver
             .idTos(r.tos)
             .ackTimeout(r.ackTimeout)
             .portSupportsRoceV2(a.binding().gidType() == GidType.ROCE_V2)
-            .priorityToTrafficClass(priorityMap(netdev))
+            .priorityToTrafficClass(priorities.map())
             .destinationMac(RoceRouteSynthesizer.destinationMac(a))
             .profile(r.id.kernelProfile());
         if (a.source() instanceof Inet6Address)
@@ -109,19 +124,57 @@ final class RouteResolver
         new RoceRouteSynthesizer().synthesize(input.build(), new UnsafeBuffer(record), 0);
         final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(record));
         r.trace.record("roce path", start, netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
-            " -> " + describe(route.paths().get(0)));
+            " sl from " + priorities.source() + " -> " + describe(route.paths().get(0)));
         return route;
     }
 
+    /** The priority to SL map of a bound netdev, and where it came from (for the trace). */
+    record PriorityMap(IntUnaryOperator map, String source)
+    {
+    }
+
     /**
-     * {@code iboe_tos_to_sl}'s map for the bound netdev: a VLAN's egress QoS map ({@code get_vlan_ndev_tc}).
-     * A netdev's own {@code tc} priority map ({@code num_tc}, set by mqprio) is not read: no case here
-     * configures one, and a netdev without it maps every priority to 0, as the kernel does.
+     * {@code iboe_tos_to_sl}'s map for the bound netdev. A VLAN: its real device's traffic classes when
+     * that has {@code num_tc}, else the VLAN's egress QoS map ({@code get_vlan_ndev_tc}). Another netdev:
+     * its own traffic classes, else every priority maps to 0. The kernel first walks a netdev's lower
+     * devices and takes the first one's map (a bond: its first slave's); that walk is not done here, so
+     * a netdev with lower devices reads its own classes instead (docs/kernel-cm-comparison.md).
      */
-    private static IntUnaryOperator priorityMap(final Link netdev)
+    static PriorityMap priorityMap(final Link netdev, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses)
+        throws IOException
     {
         final Vlan vlan = netdev.vlan();
-        return vlan == null ? RoceRouteInput.NO_TRAFFIC_CLASSES : vlan::egressPriority;
+        if (vlan != null)
+        {
+            final Link real = realDevice(netdev, rtnetlink);
+            final TrafficClasses classes = trafficClasses.of(real, rtnetlink);
+            if (classes.present())
+            {
+                return new PriorityMap(classes::trafficClass, real.name() + " " + classes);
+            }
+            return new PriorityMap(vlan::egressPriority, netdev.name() + " egress-qos-map");
+        }
+        final TrafficClasses classes = trafficClasses.of(netdev, rtnetlink);
+        if (classes.present())
+        {
+            return new PriorityMap(classes::trafficClass, netdev.name() + " " + classes);
+        }
+        return new PriorityMap(RoceRouteInput.NO_TRAFFIC_CLASSES, netdev.name() + " num_tc 0");
+    }
+
+    /** {@code vlan_dev_real_dev}: down the VLAN's lower devices ({@code IFLA_LINK}) to the first that is no VLAN. */
+    private static Link realDevice(final Link vlanDevice, final Rtnetlink rtnetlink) throws IOException
+    {
+        Link device = vlanDevice;
+        for (int depth = 0; device.vlan() != null && device.vlan().lowerIfindex() != 0; depth++)
+        {
+            if (depth > MAX_VLAN_DEPTH)
+            {
+                throw new IOException("VLAN " + vlanDevice.name() + " nests deeper than " + MAX_VLAN_DEPTH + " devices");
+            }
+            device = rtnetlink.link(device.vlan().lowerIfindex());
+        }
+        return device;
     }
 
     static String describe(final PathRecordValue path)

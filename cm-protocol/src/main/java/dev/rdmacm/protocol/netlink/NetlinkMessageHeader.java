@@ -56,6 +56,9 @@ public final class NetlinkMessageHeader extends Flyweight
     public static final int RTM_NEWNEIGH = 28;
     public static final int RTM_DELNEIGH = 29;
     public static final int RTM_GETNEIGH = 30;
+    public static final int RTM_NEWQDISC = 36;
+    public static final int RTM_DELQDISC = 37;
+    public static final int RTM_GETQDISC = 38;
 
     public static final int NLM_F_REQUEST = 0x1;
     public static final int NLM_F_MULTI = 0x2;

@@ -56,6 +56,9 @@ class NetlinkLayoutTest
     {
         final Map<String, Number> expected = new LinkedHashMap<>();
         expected.put("RTM_NEWLINK", NetlinkMessageHeader.RTM_NEWLINK);
+        expected.put("RTM_NEWQDISC", NetlinkMessageHeader.RTM_NEWQDISC);
+        expected.put("RTM_DELQDISC", NetlinkMessageHeader.RTM_DELQDISC);
+        expected.put("RTM_GETQDISC", NetlinkMessageHeader.RTM_GETQDISC);
         expected.put("RTM_DELLINK", NetlinkMessageHeader.RTM_DELLINK);
         expected.put("RTM_GETLINK", NetlinkMessageHeader.RTM_GETLINK);
         expected.put("RTM_NEWADDR", NetlinkMessageHeader.RTM_NEWADDR);

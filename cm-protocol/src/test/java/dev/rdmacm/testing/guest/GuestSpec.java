@@ -22,8 +22,13 @@ public record GuestSpec(
     String name, List<String> modules, GuestTopology topology, int memoryMib, int cpus, Duration bootLimit, Duration lifetime,
     List<String> qemuArguments)
 {
-    /** The RDMA stack with the kernel's own CM: rxe, verbs, umad, rdma_ucm (which loads ib_cm and rdma_cm). */
-    public static final List<String> KERNEL_CM_MODULES = List.of("rdma_rxe", "ib_uverbs", "rdma_ucm", "ib_umad", "veth", "8021q");
+    /**
+     * The RDMA stack with the kernel's own CM: rxe, verbs, umad, rdma_ucm (which loads ib_cm and rdma_cm);
+     * and for the kernel-CM comparison's netdevs bonding (ADDR_CHANGE on a failover), bridge (the bond's
+     * peer) and sch_mqprio (a netdev's {@code num_tc}).
+     */
+    public static final List<String> KERNEL_CM_MODULES =
+        List.of("rdma_rxe", "ib_uverbs", "rdma_ucm", "ib_umad", "veth", "8021q", "bonding", "bridge", "sch_mqprio");
     /**
      * The RDMA stack without ib_cm: a userspace agent can then register the CM class on umad, which
      * fails once ib_cm holds it.

@@ -13,7 +13,9 @@ import java.util.List;
  * @param timeoutMs   for both calls
  * @param tos         {@code RDMA_OPTION_ID_TOS}, or null for unset
  * @param options     the oracle's options ({@code reuse}, {@code afonly}, {@code ack=N}, {@code hold=ADDR#PORT},
- *                    {@code holdreuse}, {@code holdafonly}); empty for none
+ *                    {@code holdreuse}, {@code holdafonly}, {@code ibpath}, {@code ibpathflags0},
+ *                    {@code failneigh=IFNAME}: the destination's neighbour entry set FAILED just before the
+ *                    call); empty for none
  */
 public record CmCase(String name, String destination, String source, int timeoutMs, Integer tos, List<String> options)
 {

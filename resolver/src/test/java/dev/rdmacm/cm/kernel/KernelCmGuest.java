@@ -15,6 +15,14 @@ import dev.rdmacm.testing.guest.GuestTopology;
  *  rxe3  k8      mtu 340   10.24.0.1                           tiny  k9      10.24.0.2
  *  rxe6  k10     mtu 1500  10.25.0.1  (removed by a test)      gone  k11     10.25.0.2
  *        k2      (no rxe)  10.30.0.1                           plain k3      10.30.0.2
+ *  rxe30 k12     4 tx queues, mqprio num_tc 4 (prio 0,2,4,6 to tc 1,2,3,0)
+ *                          10.28.0.1                           prio  k13     10.28.0.2
+ *        k12.300 VLAN 300  10.29.0.1  (egress-qos-map 0:7 2:7 4:7 6:7, overruled by k12's num_tc)
+ *                                                          peer  k13.300 10.29.0.2
+ *  rxe31 bnd0    active-backup of k20 (active) and k22, fail_over_mac active
+ *                          10.26.0.1                           bonda br0 (k21, k23) 10.26.0.2
+ *  rxe32 bnd1    active-backup of k24 (active) and k26, fail_over_mac none
+ *                          10.27.0.1                           bondn br0 (k25, k27) 10.27.0.2
  * </pre>
  * Routes: 10.60.0.0/24 and 2001:db8:60::/64 through 10.20.0.2 / 2001:db8:20::2 (on k0);
  * 10.61.0.0/24 through 10.22.0.2 (on k4); 10.98/16 unreachable, 10.97/16 blackhole, 10.96/16
@@ -52,6 +60,24 @@ public final class KernelCmGuest
     static final String ROUTED_IPV4 = "10.60.0.5";
     static final String ROUTED_IPV6 = "2001:db8:60::5";
     static final String ROUTED_JUMBO_IPV4 = "10.61.0.5";
+    /** On {@code k12}, whose mqprio gives it {@code num_tc} 4, and on its VLAN {@code k12.300}. */
+    static final String PRIO_PEER_IPV4 = "10.28.0.2";
+    static final String PRIO_VLAN_PEER_IPV4 = "10.29.0.2";
+    /** A second address of the peer on {@code k0}, whose neighbour entry a case sets FAILED by hand. */
+    static final String SECOND_PEER_IPV4 = "10.20.0.3";
+    static final String SECOND_PEER_IPV6 = "2001:db8:20::3";
+    /** Nobody answers for it on {@code k0} either: a FAILED entry set by hand that stays FAILED. */
+    static final String SECOND_SILENT_IPV4 = "10.20.0.8";
+    /** The bond whose failover changes its MAC (fail_over_mac active), its slaves and its peer. */
+    static final String ACTIVE_BOND = "bnd0";
+    static final String ACTIVE_BOND_OWN_IPV4 = "10.26.0.1";
+    static final String ACTIVE_BOND_PEER_IPV4 = "10.26.0.2";
+    static final String ACTIVE_BOND_FIRST_SLAVE = "k20";
+    static final String ACTIVE_BOND_SECOND_SLAVE = "k22";
+    /** The bond whose failover keeps its MAC (fail_over_mac none). */
+    static final String STILL_BOND = "bnd1";
+    static final String STILL_BOND_PEER_IPV4 = "10.27.0.2";
+    static final String STILL_BOND_SECOND_SLAVE = "k26";
 
     private KernelCmGuest()
     {
@@ -79,6 +105,11 @@ public final class KernelCmGuest
         link(topology, "k6", "k7", "mid", 4200, "10.23.0.1", MID_PEER_IPV4, "2001:db8:23::1", MID_PEER_IPV6);
         link(topology, "k8", "k9", "tiny", 340, "10.24.0.1", TINY_PEER_IPV4, null, null);
         link(topology, "k10", "k11", "gone", 1500, "10.25.0.1", GONE_PEER_IPV4, null, null);
+        topology.command("ip -n peer address add " + SECOND_PEER_IPV4 + "/24 dev k1")
+            .command("ip -n peer address add " + SECOND_PEER_IPV6 + "/64 dev k1 nodad");
+        priorities(topology);
+        bond(topology, ACTIVE_BOND, "active", "k20", "k21", "k22", "k23", "bonda", ACTIVE_BOND_OWN_IPV4, ACTIVE_BOND_PEER_IPV4);
+        bond(topology, STILL_BOND, "none", "k24", "k25", "k26", "k27", "bondn", "10.27.0.1", STILL_BOND_PEER_IPV4);
         topology
             .veth("k2", "k3", "plain")
             .address("k2", PLAIN_OWN_IPV4 + "/24").address("plain", "k3", PLAIN_PEER_IPV4 + "/24")
@@ -92,8 +123,57 @@ public final class KernelCmGuest
             .rxe("rxe1", "k4")
             .rxe("rxe2", "k6")
             .rxe("rxe3", "k8")
-            .rxe(GONE_DEVICE, "k10");
+            .rxe(GONE_DEVICE, "k10")
+            // rxe30..32, not rxe7..9: created before DevicesGuest's rxe4 and rxe5, they must sort by name
+            // in creation order too, as `rdmacm devices` lists sysfs by name and libibverbs in creation
+            // order, and DevicesCommandInGuest compares the two lists whole
+            .rxe("rxe30", "k12")
+            .rxe("rxe31", ACTIVE_BOND)
+            .rxe("rxe32", STILL_BOND);
         return topology;
+    }
+
+    /**
+     * {@code k12} with four transmit queues and an mqprio root qdisc ({@code hw 0}: the kernel itself sets
+     * {@code num_tc} and {@code prio_tc_map}), and a VLAN over it whose egress-qos-map the kernel CM then
+     * ignores ({@code get_vlan_ndev_tc} asks the real device first).
+     */
+    private static void priorities(final GuestTopology topology)
+    {
+        topology.namespace("prio")
+            .command("ip link add k12 numtxqueues 4 numrxqueues 4 type veth peer name k13 numtxqueues 4 numrxqueues 4 netns prio")
+            .command("ip link set k12 up").command("ip -n prio link set k13 up")
+            .command("tc qdisc add dev k12 root mqprio num_tc 4 map 1 0 2 0 3 0 0 0 0 0 0 0 0 0 0 0 queues 1@0 1@1 1@2 1@3 hw 0")
+            .address("k12", "10.28.0.1/24").address("prio", "k13", PRIO_PEER_IPV4 + "/24")
+            .vlan("k12", 300, "0:7 2:7 4:7 6:7")
+            .address("k12.300", "10.29.0.1/24")
+            .command("ip -n prio link add link k13 name k13.300 type vlan id 300")
+            .command("ip -n prio link set k13.300 up")
+            .address("prio", "k13.300", PRIO_VLAN_PEER_IPV4 + "/24");
+    }
+
+    /**
+     * An active-backup bond of two veths ({@code first} becomes the active slave), whose peers are
+     * bridged in {@code namespace} so that the peer answers over whichever slave is active.
+     */
+    private static void bond(final GuestTopology topology, final String bond, final String failOverMac, final String first,
+        final String firstPeer, final String second, final String secondPeer, final String namespace, final String ownIpv4,
+        final String peerIpv4)
+    {
+        topology.namespace(namespace)
+            .command("ip link add " + bond + " type bond mode active-backup fail_over_mac " + failOverMac)
+            .command("ip link add " + first + " type veth peer name " + firstPeer + " netns " + namespace)
+            .command("ip link add " + second + " type veth peer name " + secondPeer + " netns " + namespace)
+            .command("ip link set " + first + " master " + bond)
+            .command("ip link set " + second + " master " + bond)
+            .command("ip link set " + bond + " up")
+            .command("ip -n " + namespace + " link add br0 type bridge")
+            .command("ip -n " + namespace + " link set " + firstPeer + " master br0")
+            .command("ip -n " + namespace + " link set " + secondPeer + " master br0")
+            .command("ip -n " + namespace + " link set " + firstPeer + " up")
+            .command("ip -n " + namespace + " link set " + secondPeer + " up")
+            .command("ip -n " + namespace + " link set br0 up")
+            .address(bond, ownIpv4 + "/24").address(namespace, "br0", peerIpv4 + "/24");
     }
 
     /** A veth {@code own}/{@code peer} with {@code mtu} on both ends, the peer in {@code namespace}. */

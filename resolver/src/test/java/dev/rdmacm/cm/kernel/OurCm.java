@@ -15,6 +15,7 @@ import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.Ipv6Text;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.testing.HostCommand;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.Inet6Address;
@@ -155,6 +156,10 @@ final class OurCm
             {
                 id.setAckTimeout(Integer.parseInt(which.option("ack")));
             }
+            if (which.option("failneigh") != null)
+            {
+                failNeighbour(which, fields);
+            }
             try
             {
                 resolveAddr(id, which);
@@ -247,6 +252,17 @@ final class OurCm
         buffer.putByte(path + IbvPathRecord.RATE_OFFSET, (byte)(2 << 6 | 6));
         buffer.putByte(path + IbvPathRecord.PACKET_LIFE_TIME_OFFSET, (byte)(2 << 6 | 14));
         return record;
+    }
+
+    /** As the oracle does it: {@code ip neigh replace DST dev IFNAME nud failed}, right before resolve_addr. */
+    private static void failNeighbour(final CmCase which, final Map<String, String> fields)
+    {
+        final HostCommand.Outcome result = HostCommand.run(Duration.ofSeconds(30), "ip", "neigh", "replace",
+            which.destination(), "dev", which.option("failneigh"), "nud", "failed");
+        if (!result.succeeded())
+        {
+            fields.put("failneigh_error", "1");
+        }
     }
 
     private static void hold(final RdmaCmId holder, final CmCase which, final Map<String, String> fields)

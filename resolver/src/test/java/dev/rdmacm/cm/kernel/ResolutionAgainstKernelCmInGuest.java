@@ -33,12 +33,18 @@ import static dev.rdmacm.cm.kernel.KernelCmGuest.PEER_IPV6;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.PEER_LINK_LOCAL;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.PLAIN_OWN_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.PLAIN_PEER_IPV4;
+import static dev.rdmacm.cm.kernel.KernelCmGuest.PRIO_PEER_IPV4;
+import static dev.rdmacm.cm.kernel.KernelCmGuest.PRIO_VLAN_PEER_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.PROHIBIT_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.ROUTED_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.ROUTED_IPV6;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.ROUTED_JUMBO_IPV4;
+import static dev.rdmacm.cm.kernel.KernelCmGuest.SECOND_PEER_IPV4;
+import static dev.rdmacm.cm.kernel.KernelCmGuest.SECOND_PEER_IPV6;
+import static dev.rdmacm.cm.kernel.KernelCmGuest.SECOND_SILENT_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.SILENT_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.SILENT_IPV6;
+import static dev.rdmacm.cm.kernel.KernelCmGuest.STILL_BOND_PEER_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.TINY_PEER_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.UNCONFIGURED_IPV4;
 import static dev.rdmacm.cm.kernel.KernelCmGuest.UNREACHABLE_IPV4;
@@ -116,6 +122,16 @@ public class ResolutionAgainstKernelCmInGuest
         new CmCase("vlan-tos-16", VLAN_PEER_IPV4, null, LONG).tos(16),
         new CmCase("vlan-tos-24", VLAN_PEER_IPV4, null, LONG).tos(24),
         new CmCase("vlan-ipv6-tos-16", VLAN_PEER_IPV6, null, LONG).tos(16),
+        // a netdev with traffic classes (mqprio, num_tc 4), and a VLAN over it whose egress-qos-map it overrules
+        new CmCase("num-tc-tos-unset", PRIO_PEER_IPV4, null, LONG),
+        new CmCase("num-tc-tos-0", PRIO_PEER_IPV4, null, LONG).tos(0),
+        new CmCase("num-tc-tos-8", PRIO_PEER_IPV4, null, LONG).tos(8),
+        new CmCase("num-tc-tos-16", PRIO_PEER_IPV4, null, LONG).tos(16),
+        new CmCase("num-tc-tos-24", PRIO_PEER_IPV4, null, LONG).tos(24),
+        new CmCase("num-tc-vlan-tos-unset", PRIO_VLAN_PEER_IPV4, null, LONG),
+        new CmCase("num-tc-vlan-tos-8", PRIO_VLAN_PEER_IPV4, null, LONG).tos(8),
+        new CmCase("num-tc-vlan-tos-24", PRIO_VLAN_PEER_IPV4, null, LONG).tos(24),
+        new CmCase("bond-tos-16", STILL_BOND_PEER_IPV4, null, LONG).tos(16),
         new CmCase("ack-timeout-14", PEER_IPV4, null, LONG).options("ack=14"),
         new CmCase("ack-timeout-0", PEER_IPV4, null, LONG).options("ack=0"),
         // failures
@@ -125,6 +141,10 @@ public class ResolutionAgainstKernelCmInGuest
         new CmCase("unreachable-route", UNREACHABLE_IPV4, null, SHORT),
         new CmCase("blackhole-route", BLACKHOLE_IPV4, null, SHORT),
         new CmCase("prohibit-route", PROHIBIT_IPV4, null, SHORT),
+        // a neighbour entry set FAILED by hand just before the call: neigh_event_send probes it again
+        new CmCase("neighbour-failed-peer-answers", SECOND_PEER_IPV4, null, LONG).options("failneigh=k0"),
+        new CmCase("neighbour-failed-peer-answers-ipv6", SECOND_PEER_IPV6, null, LONG).options("failneigh=k0"),
+        new CmCase("neighbour-failed-peer-silent", SECOND_SILENT_IPV4, null, SHORT).options("failneigh=k0"),
         // ports
         new CmCase("source-port", PEER_IPV4, OWN_IPV4 + "#5000", LONG),
         new CmCase("destination-port", PEER_IPV4 + "#7471", null, LONG),

@@ -13,7 +13,8 @@
  *     hold=ADDR#PORT        another id, bound there with rdma_bind_addr before the case runs;
  *     holdreuse / holdafonly  the options of that other id;
  *     ibpath / ibpathflags0   after ADDR_RESOLVED, RDMA_OPTION_IB_PATH with one fixed ibv_path_data
- *                           (flags 0x2b, or 0) instead of rdma_resolve_route.
+ *                           (flags 0x2b, or 0) instead of rdma_resolve_route;
+ *     failneigh=IFNAME      "ip neigh replace DST dev IFNAME nud failed" just before rdma_resolve_addr.
  * Output, one field per line: NAME key=value, in a fixed order, ending with NAME end=1.
  *
  * "cm_oracle cmtime N DST TIMEOUT_MS" instead times rdma-core cmtime's first steps for N ids on one
@@ -24,6 +25,14 @@
  * "cm_oracle removal DST TIMEOUT_MS" resolves DST on one id, prints "removal ready=1", then waits
  * (at most 60 s) for the next event of that id, which the test causes by removing its device, and
  * prints it as "removal event=..." and "removal status=...", then acks it and destroys the id.
+ *
+ * "cm_oracle failover BOND_PEER BOND_OWN STILL_PEER MARKER_PEER TIMEOUT_MS" holds five ids on one
+ * channel: "resolved" (resolve_addr to BOND_PEER), "bound" (rdma_bind_addr to BOND_OWN), "still"
+ * (resolve_addr to STILL_PEER), "marker" (resolve_addr to MARKER_PEER) and "idle" (created only). It
+ * prints "failover ready=1"; then for each line the test writes on stdin (after it has failed a bond
+ * over) it resolves the route of a fresh marker id, whose ROUTE_RESOLVED comes through the kernel CM's
+ * ordered workqueue after every event the failover queued there, and prints what each id got until
+ * then: "failover ROUND.NAME=EVENT:STATUS[,EVENT:STATUS]" or "=none", then "failover ROUND.end=1".
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -259,6 +268,12 @@ static void run_case(const char *name, const char *dst_text, const char *src_tex
         if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
             printf("%s tos_errno=%d\n", name, errno);
     }
+    if (option_value(options, "failneigh", value, sizeof(value))) {
+        char command[384];
+        snprintf(command, sizeof(command), "ip neigh replace %s dev %s nud failed", dst_text, value);
+        if (system(command))
+            printf("%s failneigh_error=1\n", name);
+    }
     if (rdma_resolve_addr(id, strcmp(src_text, "-") ? (struct sockaddr *)&src : NULL, (struct sockaddr *)&dst, timeout_ms)) {
         printf("%s addr_errno=%d\n%s end=1\n", name, errno, name);
         goto out;
@@ -386,6 +401,96 @@ static int removal(const char *dst_text, int timeout_ms)
     return 0;
 }
 
+#define FAILOVER_IDS 5
+static const char *failover_names[FAILOVER_IDS] = { "resolved", "bound", "still", "marker", "idle" };
+
+/* The route of a fresh marker id (to dst), then every event until its ROUTE_RESOLVED, by id. */
+static int failover_round(struct rdma_event_channel *channel, struct rdma_cm_id **ids, int round,
+    struct sockaddr_storage *marker_dst, int timeout_ms)
+{
+    struct pollfd fd = { .fd = channel->fd, .events = POLLIN };
+    char got[FAILOVER_IDS][256];
+    struct rdma_cm_id *marker = NULL;
+    struct rdma_cm_event *event;
+    int i, routed = 0;
+    memset(got, 0, sizeof(got));
+    if (rdma_create_id(channel, &marker, NULL, RDMA_PS_TCP) ||
+        rdma_resolve_addr(marker, NULL, (struct sockaddr *)marker_dst, timeout_ms)) {
+        printf("failover %d.error=marker errno %d\n", round, errno);
+        return -1;
+    }
+    while (!routed) {
+        if (poll(&fd, 1, timeout_ms + 5000) != 1 || rdma_get_cm_event(channel, &event)) {
+            printf("failover %d.error=no marker event\n", round);
+            return -1;
+        }
+        if (event->id == marker) {
+            if (event->event == RDMA_CM_EVENT_ADDR_RESOLVED && rdma_resolve_route(marker, timeout_ms)) {
+                printf("failover %d.error=marker route errno %d\n", round, errno);
+                rdma_ack_cm_event(event);
+                return -1;
+            }
+            routed = event->event == RDMA_CM_EVENT_ROUTE_RESOLVED;
+            if (event->event != RDMA_CM_EVENT_ADDR_RESOLVED && !routed) {
+                printf("failover %d.error=marker %s\n", round, rdma_event_str(event->event));
+                rdma_ack_cm_event(event);
+                return -1;
+            }
+        } else {
+            for (i = 0; i < FAILOVER_IDS; i++)
+                if (event->id == ids[i]) {
+                    size_t used = strlen(got[i]);
+                    snprintf(got[i] + used, sizeof(got[i]) - used, "%s%s:%d", used ? "," : "",
+                        rdma_event_str(event->event), event->status);
+                }
+        }
+        rdma_ack_cm_event(event);
+    }
+    rdma_destroy_id(marker);
+    for (i = 0; i < FAILOVER_IDS; i++)
+        printf("failover %d.%s=%s\n", round, failover_names[i], got[i][0] ? got[i] : "none");
+    printf("failover %d.end=1\n", round);
+    return 0;
+}
+
+static int failover(const char *bond_peer, const char *bond_own, const char *still_peer, const char *marker_peer,
+    int timeout_ms)
+{
+    struct rdma_event_channel *channel = rdma_create_event_channel();
+    struct rdma_cm_id *ids[FAILOVER_IDS] = { 0 };
+    struct sockaddr_storage peer, own, still, marker;
+    char line[64];
+    int i, round = 0;
+    if (!channel || parse_address(bond_peer, &peer) || parse_address(bond_own, &own) ||
+        parse_address(still_peer, &still) || parse_address(marker_peer, &marker)) {
+        printf("failover setup_errno=%d\n", errno);
+        return 1;
+    }
+    for (i = 0; i < FAILOVER_IDS; i++)
+        if (rdma_create_id(channel, &ids[i], NULL, RDMA_PS_TCP)) {
+            printf("failover setup_errno=%d\n", errno);
+            return 1;
+        }
+    if (rdma_resolve_addr(ids[0], NULL, (struct sockaddr *)&peer, timeout_ms) ||
+        await_event("failover", "resolved", channel, timeout_ms) != RDMA_CM_EVENT_ADDR_RESOLVED ||
+        rdma_bind_addr(ids[1], (struct sockaddr *)&own) ||
+        rdma_resolve_addr(ids[2], NULL, (struct sockaddr *)&still, timeout_ms) ||
+        await_event("failover", "still", channel, timeout_ms) != RDMA_CM_EVENT_ADDR_RESOLVED ||
+        rdma_resolve_addr(ids[3], NULL, (struct sockaddr *)&marker, timeout_ms) ||
+        await_event("failover", "marker", channel, timeout_ms) != RDMA_CM_EVENT_ADDR_RESOLVED) {
+        printf("failover setup_errno=%d\n", errno);
+        return 1;
+    }
+    printf("failover ready=1\n");
+    while (fgets(line, sizeof(line), stdin))
+        if (failover_round(channel, ids, ++round, &marker, timeout_ms))
+            return 1;
+    for (i = 0; i < FAILOVER_IDS; i++)
+        rdma_destroy_id(ids[i]);
+    rdma_destroy_event_channel(channel);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char line[768], name[64], dst[160], src[160], tos[16], options[256];
@@ -395,6 +500,8 @@ int main(int argc, char **argv)
         return cmtime(atoi(argv[2]), argv[3], atoi(argv[4]));
     if (argc == 4 && !strcmp(argv[1], "removal"))
         return removal(argv[2], atoi(argv[3]));
+    if (argc == 7 && !strcmp(argv[1], "failover"))
+        return failover(argv[2], argv[3], argv[4], argv[5], atoi(argv[6]));
     while (fgets(line, sizeof(line), stdin)) {
         if (sscanf(line, "%63s %159s %159s %15s %d %255s", name, dst, src, tos, &timeout_ms, options) == 6)
             run_case(name, dst, src, tos, timeout_ms, strcmp(options, "-") ? options : "");
