@@ -14,8 +14,16 @@ import dev.rdmacm.verbs.RdmaDevices;
 import dev.rdmacm.verbs.RdmaPort;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The GID tables of the RDMA devices as the verbs module reads them from sysfs ({@code $SYSFS_PATH}
@@ -25,7 +33,10 @@ import java.util.Optional;
  * A {@link #live} directory follows the kernel's GID cache as it changes: an address added after the
  * CM opened gets its GID entries a moment later (roce_gid_mgmt), and a lookup that misses reads the
  * tables again before it answers no. A hit is not re-read: a GID that went away fails earlier, at the
- * route or the neighbour.
+ * route or the neighbour. A RoCE miss re-reads only the devices whose port stands on the netdev or
+ * below it (roce_gid_mgmt files an upper device's GIDs, a VLAN's, on its real device's port), or all of
+ * them when the device list changed: a whole re-read is 1024 files a port, seconds with ten rxe devices
+ * under TCG, and a netdev without an RDMA device below it would pay it on every lookup.
  */
 public final class SysfsGidDirectory implements GidDirectory
 {
@@ -80,7 +91,7 @@ public final class SysfsGidDirectory implements GidDirectory
     @Override
     public Optional<RdmaPortBinding> findRoceGid(final Gid gid, final String netdev)
     {
-        return findRoceGidNow(gid, netdev).or(() -> reread() ? findRoceGidNow(gid, netdev) : Optional.empty());
+        return findRoceGidNow(gid, netdev).or(() -> rereadFor(netdev) ? findRoceGidNow(gid, netdev) : Optional.empty());
     }
 
     @Override
@@ -129,6 +140,66 @@ public final class SysfsGidDirectory implements GidDirectory
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Reads again, for a live directory, the devices a RoCE GID on {@code netdev} can be filed under:
+     * those whose port's default GID (index 0, the real netdev's) is on {@code netdev} or one of its
+     * lower devices; every device when the list of devices changed. False when nothing was read.
+     */
+    private boolean rereadFor(final String netdev)
+    {
+        if (sysfsRoot == null)
+        {
+            return false;
+        }
+        final RdmaDevices known = devices;
+        if (!SysfsDevices.names(sysfsRoot).equals(known.devices().stream().map(RdmaDevice::name).sorted().toList()))
+        {
+            return reread();
+        }
+        final Set<String> below = netdevAndLowers(netdev);
+        final List<RdmaDevice> refreshed = new ArrayList<>(known.devices().size());
+        boolean any = false;
+        for (final RdmaDevice device : known.devices())
+        {
+            final boolean standsOn = device.ports().stream().anyMatch(port -> port.linkLayer() == LinkLayer.ETHERNET &&
+                port.gids().stream().anyMatch(e -> e.index() == 0 && e.netdev().filter(below::contains).isPresent()));
+            refreshed.add(standsOn ? SysfsDevices.readDevice(sysfsRoot, device.name()) : device);
+            any |= standsOn;
+        }
+        if (any)
+        {
+            devices = new RdmaDevices(known.source(), refreshed);
+        }
+        return any;
+    }
+
+    /** {@code netdev} and the devices below it ({@code /sys/class/net/X/lower_*}, transitively). */
+    private Set<String> netdevAndLowers(final String netdev)
+    {
+        final Set<String> names = new LinkedHashSet<>();
+        final ArrayDeque<String> pending = new ArrayDeque<>(List.of(netdev));
+        while (!pending.isEmpty())
+        {
+            final String name = pending.poll();
+            if (!names.add(name))
+            {
+                continue;
+            }
+            try (DirectoryStream<Path> lowers = Files.newDirectoryStream(sysfsRoot.resolve("class/net").resolve(name), "lower_*"))
+            {
+                for (final Path lower : lowers)
+                {
+                    pending.add(lower.getFileName().toString().substring("lower_".length()));
+                }
+            }
+            catch (final IOException ex)
+            {
+                // a netdev that is gone, or a recorded tree without class/net: it has no lower devices
+            }
+        }
+        return names;
     }
 
     /** Reads the tables again for a live directory; false for a fixed one. */

@@ -113,6 +113,28 @@ public final class SysfsDevices
         return new RdmaDevices("sysfs " + root, devices);
     }
 
+    /** The names of the devices under {@code <root>/class/infiniband}, sorted: one directory listing. */
+    public static List<String> names(final Path root)
+    {
+        final Path classDirectory = root.resolve(CLASS_DIRECTORY);
+        if (!Files.isDirectory(classDirectory))
+        {
+            return List.of();
+        }
+        return list(classDirectory, Comparator.comparing(p -> p.getFileName().toString())).stream()
+            .map(p -> p.getFileName().toString()).toList();
+    }
+
+    /**
+     * One device under {@code <root>/class/infiniband}, read as {@link #read(Path)} reads each.
+     *
+     * @throws SysfsFormatException naming the file and the rule it breaks.
+     */
+    public static RdmaDevice readDevice(final Path root, final String name)
+    {
+        return readDevice(root.resolve(CLASS_DIRECTORY).resolve(name));
+    }
+
     private static RdmaDevice readDevice(final Path device)
     {
         final Path nodeTypeFile = device.resolve("node_type");
