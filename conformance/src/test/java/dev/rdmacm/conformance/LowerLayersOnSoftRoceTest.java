@@ -3,8 +3,13 @@ package dev.rdmacm.conformance;
 import dev.rdmacm.sa.testing.TestSaOverUmad;
 import dev.rdmacm.sa.transport.verbs.SoftRoceLan;
 import dev.rdmacm.sa.transport.verbs.VerbsTransportInGuest;
+import dev.rdmacm.testing.guest.FixtureInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
+import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.GuestSpec;
+import dev.rdmacm.testing.guest.GuestTestOutcome;
+import dev.rdmacm.testing.guest.KernelGuest;
+import dev.rdmacm.testing.guest.KernelPackage;
 import dev.rdmacm.verbs.DeviceQueriesInGuest;
 import dev.rdmacm.verbs.PortQueriesInGuest;
 import dev.rdmacm.verbs.PrivilegedQkeyInGuest;
@@ -17,42 +22,96 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
 /**
- * The lower layers on real devices: the verbs binding ({@link SoftRoceGuest}'s pair) and the SA client's
- * verbs MAD transport ({@link SoftRoceLan}'s three ports on a bridge, with the umad SA test double
- * compiled here into the share), in one guest without a kernel CM, every {@code *InGuest} class run in
- * one guest JVM and replayed here under its own name.
- * <p>
- * Two boots cost 63 s and 61 s; one boot and one JVM start for both save what a boot and a JVM start
- * take under TCG (about 35 s). The two topologies use disjoint names; the LAN's routing rules (a table
- * per output interface ahead of the local table) leave the verbs pair's routes as they were, and its
- * {@code arp_ignore=1} lets each verbs address answer ARP on its own port, which the pair wants too.
+ * The guest fixture itself and the lower layers on real devices, on one guest without a kernel CM:
+ * <ul>
+ *   <li>the fixture ({@code KernelGuest}, cm-protocol's test jar): Debian's kernel boots with the
+ *       topology asked for, a job's exit status and outputs come back, a job that outlives its limit
+ *       is killed, a JUnit selection runs inside, and closing the guest stops QEMU;</li>
+ *   <li>the verbs binding ({@link SoftRoceGuest}'s pair) and the SA client's verbs MAD transport
+ *       ({@link SoftRoceLan}'s three ports on a bridge, with the umad SA test double compiled here into
+ *       the share), every {@code *InGuest} class run in one guest JVM and replayed here under its own
+ *       name.</li>
+ * </ul>
+ * Three boots cost 37 s, 63 s and 61 s; this one about 90 s. The two topologies use disjoint names;
+ * the LAN's routing rules (a table per output interface ahead of the local table) leave the verbs
+ * pair's routes as they were, and its {@code arp_ignore=1} lets each verbs address answer ARP on its
+ * own port, which the pair wants too.
  */
 class LowerLayersOnSoftRoceTest
 {
-    /** The guest's JVM start takes seconds under TCG; both suites together about a minute and a half. */
+    /** The guest's JVM start takes seconds under TCG; the suites together about a minute and a half. */
     private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(5);
+    private static final Duration JOB = Duration.ofSeconds(20);
 
     @TestFactory
     @Timeout(value = 9, unit = TimeUnit.MINUTES)
-    Stream<DynamicTest> shouldPassEveryVerbsAndVerbsTransportTestOnSoftRoce()
+    Stream<DynamicTest> shouldPassTheFixturesAndEveryVerbsAndVerbsTransportTestOnSoftRoce() throws IOException
     {
         final List<String> modules = Stream.concat(SoftRoceGuest.MODULES.stream(), SoftRoceLan.MODULES.stream()).distinct().toList();
         final GuestSpec spec = GuestSpec.named("lower-layers").modules(modules)
             .topology(SoftRoceGuest.addTo(SoftRoceLan.topology()));
-        return GuestJUnit.inNewGuest(spec, IN_GUEST_LIMIT, guest -> TestSaOverUmad.compile(guest.sharedDirectory()),
-            DeviceQueriesInGuest.class,
-            PortQueriesInGuest.class,
-            ResourceCreationInGuest.class,
-            QueuePairStatesInGuest.class,
-            UdTrafficInGuest.class,
-            PrivilegedQkeyInGuest.class,
-            ResourceCleanupInGuest.class,
-            VerbsTransportInGuest.class);
+        final List<DynamicTest> tests = new ArrayList<>();
+        final KernelGuest guest = KernelGuest.boot(spec);
+        final long qemu = guest.qemuPid();
+        try
+        {
+            tests.addAll(fixtureChecks(guest));
+            Files.writeString(guest.sharedDirectory().resolve(FixtureInGuest.RELEASE_FILE), KernelPackage.ofTheDay().release());
+            TestSaOverUmad.compile(guest.sharedDirectory());
+            GuestJUnit.run(guest, IN_GUEST_LIMIT, FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
+                    ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
+                    PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, VerbsTransportInGuest.class)
+                .stream().map(GuestTestOutcome::dynamicTest).forEach(tests::add);
+        }
+        finally
+        {
+            guest.close();
+        }
+        final boolean stopped = !ProcessHandle.of(qemu).map(ProcessHandle::isAlive).orElse(false);
+        tests.add(dynamicTest("shouldStopQemuWhenClosed()", () -> assertTrue(stopped, "QEMU pid " + qemu + " still runs")));
+        return tests.stream();
+    }
+
+    /** The fixture's own behaviours, each checked now and replayed as a test of its own. */
+    private static List<DynamicTest> fixtureChecks(final KernelGuest guest)
+    {
+        final String release = KernelPackage.ofTheDay().release();
+        final GuestResult uname = guest.run(JOB, "uname -r");
+        final GuestResult link = guest.run(JOB, "rdma link show " + SoftRoceGuest.RECEIVER + "/1; ip -br address show v1");
+        final GuestResult outputs = guest.run(JOB, "echo to-stdout; echo to-stderr >&2; exit 3");
+        final GuestResult killed = guest.run(Duration.ofSeconds(1), "sleep 60");
+        final GuestResult after = guest.run(JOB, "true");
+        return List.of(
+            dynamicTest("shouldBootDebiansKernelPackage()", () -> assertEquals(release + "\n", uname.stdout(), uname.toString())),
+            dynamicTest("shouldBuildTheRequestedTopology()", () ->
+            {
+                assertTrue(link.stdout().startsWith("link " + SoftRoceGuest.RECEIVER + "/1 state ACTIVE physical_state LINK_UP netdev v1"),
+                    link.stdout());
+                assertTrue(link.stdout().contains("192.0.2.2/24"), link.stdout());
+            }),
+            dynamicTest("shouldReturnTheExitStatusAndBothOutputs()", () ->
+            {
+                assertEquals(3, outputs.exitStatus());
+                assertEquals("to-stdout\n", outputs.stdout());
+                assertEquals("to-stderr\n", outputs.stderr());
+            }),
+            dynamicTest("shouldKillAJobThatOutlivesItsLimit()", () ->
+            {
+                assertEquals(GuestResult.TIMED_OUT, killed.exitStatus());
+                assertEquals(0, after.exitStatus(), after.toString());
+            }));
     }
 }

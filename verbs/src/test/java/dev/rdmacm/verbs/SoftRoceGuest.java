@@ -22,7 +22,7 @@ public final class SoftRoceGuest
 {
     static final String SENDER = "rxe10";
     static final String SENDER_NETDEV = "v0";
-    static final String RECEIVER = "rxe11";
+    public static final String RECEIVER = "rxe11";
     static final String RECEIVER_NETDEV = "v1";
     /** Both rxe devices have one port. */
     static final int PORT = 1;

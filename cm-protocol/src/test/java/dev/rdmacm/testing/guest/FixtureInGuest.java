@@ -8,12 +8,19 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Run by {@link KernelGuestTest} inside its guest: the JVM there sees the guest's kernel, not the host's. */
-class FixtureInGuest
+/**
+ * Run by the conformance module's {@code LowerLayersOnSoftRoceTest} inside its guest: the JVM there
+ * sees the guest's kernel, whose release the host wrote into the share as {@link #RELEASE_FILE}, not
+ * the host's.
+ */
+public class FixtureInGuest
 {
+    public static final String RELEASE_FILE = "kernel-release";
+
     @Test
     void shouldRunInTheGuestKernel() throws IOException
     {
-        assertEquals("fixture", Files.readString(Path.of("/proc/sys/kernel/hostname")).strip());
+        final String expected = Files.readString(Path.of(System.getenv("RDMACM_GUEST_SHARE"), RELEASE_FILE)).strip();
+        assertEquals(expected, Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
     }
 }
