@@ -13,10 +13,12 @@ import dev.rdmacm.acm.AcmServer;
 import dev.rdmacm.acm.SaPathQuerier;
 import dev.rdmacm.cm.AcmFirstRoute;
 import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.SysfsGidDirectory;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.verbs.RdmaDevices;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -100,11 +102,26 @@ final class AcmServerCommand implements Callable<Integer>
         return AcmEndpointFile.parse(lines, options.addrFile().toString());
     }
 
+    /** The one device of a verbs fabric (the first sysfs lists when none is named), read from sysfs. */
+    private static RdmaDevices attachedDevice(final FabricSpec.Verbs verbs)
+    {
+        final Path root = SysfsDevices.root(System.getenv());
+        final String name = verbs.device() != null ? verbs.device() :
+            SysfsDevices.names(root).stream().findFirst().orElseThrow(() -> new IllegalArgumentException(
+                "--fabric " + verbs + ": no RDMA device under " + root.resolve(SysfsDevices.CLASS_DIRECTORY)));
+        if (!SysfsDevices.names(root).contains(name))
+        {
+            throw new IllegalArgumentException("--fabric " + verbs + ": no RDMA device " + name + " under " +
+                root.resolve(SysfsDevices.CLASS_DIRECTORY));
+        }
+        return new RdmaDevices("sysfs " + root, List.of(SysfsDevices.readDevice(root, name)));
+    }
+
     /** The port the SA client is attached to: the simulated HCA, or the verbs port as sysfs describes it. */
     private static AcmPort portOf(final FabricSpec spec, final SaClient saClient) throws IOException
     {
         return spec instanceof FabricSpec.Verbs verbs ?
-            AcmPortDiscovery.ofVerbs(SysfsDevices.read(), verbs.device(), verbs.port(), CLASS_NET) :
+            AcmPortDiscovery.ofVerbs(attachedDevice(verbs), verbs.device(), verbs.port(), CLASS_NET) :
             AcmPortDiscovery.ofIbsim(saClient.localPort());
     }
 
@@ -126,11 +143,12 @@ final class AcmServerCommand implements Callable<Integer>
      * cannot open (no native access, say), so that the service still serves its caches. Its routes
      * never ask an ACM service first, as librdmacm's would: the service asked would be this one.
      */
-    private static RdmaCm openCm(final AcmLog log)
+    private static RdmaCm openCm(final AcmLog log, final RdmaDevices attached)
     {
         try
         {
-            return RdmaCm.open(RdmaCm.Options.defaults().acmFirstRoute(AcmFirstRoute.OFF));
+            final RdmaCm.Options options = RdmaCm.Options.defaults().acmFirstRoute(AcmFirstRoute.OFF);
+            return RdmaCm.open(attached == null ? options : options.gids(new SysfsGidDirectory(attached)));
         }
         catch (final RuntimeException ex)
         {
@@ -176,10 +194,13 @@ final class AcmServerCommand implements Callable<Integer>
         final List<String> addrLines = Files.exists(options.addrFile()) ?
             Files.readAllLines(options.addrFile(), StandardCharsets.UTF_8) : List.of();
         final FabricSpec spec = fabric.spec();
+        // the attached device alone, read once: a full sysfs read is 1024 GID files a port, and the
+        // service's CM only ever resolves from its endpoints' own addresses, on that device
+        final RdmaDevices attached = spec instanceof FabricSpec.Verbs verbs ? attachedDevice(verbs) : null;
         final boolean roce = spec instanceof FabricSpec.Verbs verbs && verbs.saGid() == null &&
-            AcmPortDiscovery.isRoce(SysfsDevices.read(), verbs.device(), verbs.port());
+            AcmPortDiscovery.isRoce(attached, verbs.device(), verbs.port());
         final Duration timeout = options.saDeadline();
-        final RdmaCm cm = spec == null ? null : openCm(log);
+        final RdmaCm cm = spec == null ? null : openCm(log, attached);
         final SaClient saClient;
         final AcmPathQuerier querier;
         final List<AcmEndpoint> endpoints;
@@ -198,7 +219,7 @@ final class AcmServerCommand implements Callable<Integer>
                 querier = cm == null ? AcmPathQuerier.NONE : new CmRoutePathQuerier(cm, timeout);
                 final FabricSpec.Verbs verbs = (FabricSpec.Verbs)spec;
                 endpoints = AcmEndpointFile.isDeviceless(addrLines) ? endpointsOfFile(options, addrLines, log) :
-                    endpointsOf(AcmPortDiscovery.ofVerbs(SysfsDevices.read(), verbs.device(), verbs.port(), CLASS_NET),
+                    endpointsOf(AcmPortDiscovery.ofVerbs(attached, verbs.device(), verbs.port(), CLASS_NET),
                         options, addrLines, log);
             }
             else

@@ -46,7 +46,7 @@ final class AcmServerProcess implements AutoCloseable
         final Process process = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(dir.resolve("server.log").toFile()).start();
         final AcmServerProcess server = new AcmServerProcess(process, dir, runDir);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!Files.exists(runDir.resolve("ibacm.port"), LinkOption.NOFOLLOW_LINKS))
         {
             if (!process.isAlive() || System.nanoTime() > deadline)
