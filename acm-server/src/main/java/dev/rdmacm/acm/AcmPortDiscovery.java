@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -58,10 +59,10 @@ public final class AcmPortDiscovery
     public static AcmPort ofVerbs(final RdmaDevices devices, final String deviceName, final int portNum, final Path classNet)
         throws IOException
     {
-        final RdmaDevice device = (deviceName == null ? devices.devices().stream().findFirst() : devices.device(deviceName))
+        final RdmaDevice device = device(devices, deviceName)
             .orElseThrow(() -> new IOException("no RDMA device " + (deviceName == null ? "" : deviceName + " ") + "in " +
                 devices.source()));
-        final RdmaPort rdmaPort = device.ports().stream().filter(p -> p.number() == portNum).findFirst()
+        final RdmaPort rdmaPort = port(device, portNum)
             .orElseThrow(() -> new IOException(device.name() + " has no port " + portNum + " in " + devices.source()));
         if (rdmaPort.gids().isEmpty())
         {
@@ -101,9 +102,19 @@ public final class AcmPortDiscovery
     /** Whether the port is RoCE, which has no SA: the kernel CM builds its routes itself. */
     public static boolean isRoce(final RdmaDevices devices, final String deviceName, final int portNum)
     {
-        return (deviceName == null ? devices.devices().stream().findFirst() : devices.device(deviceName))
-            .flatMap(d -> d.ports().stream().filter(p -> p.number() == portNum).findFirst())
-            .map(p -> p.linkLayer() == LinkLayer.ETHERNET).orElse(false);
+        return device(devices, deviceName).flatMap(d -> port(d, portNum)).map(p -> p.linkLayer() == LinkLayer.ETHERNET)
+            .orElse(false);
+    }
+
+    /** The device named, or the first one for null. */
+    private static Optional<RdmaDevice> device(final RdmaDevices devices, final String deviceName)
+    {
+        return deviceName == null ? devices.devices().stream().findFirst() : devices.device(deviceName);
+    }
+
+    private static Optional<RdmaPort> port(final RdmaDevice device, final int portNum)
+    {
+        return device.ports().stream().filter(p -> p.number() == portNum).findFirst();
     }
 
     private record IpoibNetdev(String name, Gid gid, int pkey)

@@ -106,10 +106,9 @@ final class AcmServerCommand implements Callable<Integer>
     private static RdmaDevices attachedDevice(final FabricSpec.Verbs verbs)
     {
         final Path root = SysfsDevices.root(System.getenv());
-        final String name = verbs.device() != null ? verbs.device() :
-            SysfsDevices.names(root).stream().findFirst().orElseThrow(() -> new IllegalArgumentException(
-                "--fabric " + verbs + ": no RDMA device under " + root.resolve(SysfsDevices.CLASS_DIRECTORY)));
-        if (!SysfsDevices.names(root).contains(name))
+        final List<String> names = SysfsDevices.names(root);
+        final String name = verbs.device() != null ? verbs.device() : names.isEmpty() ? "" : names.getFirst();
+        if (!names.contains(name))
         {
             throw new IllegalArgumentException("--fabric " + verbs + ": no RDMA device " + name + " under " +
                 root.resolve(SysfsDevices.CLASS_DIRECTORY));

@@ -11,7 +11,6 @@ import dev.rdmacm.protocol.PortSpace;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -32,14 +31,8 @@ import java.util.function.Supplier;
     })
 public final class GetAddrInfoCommand implements Callable<Integer>
 {
-    /** What NODE or SERVICE is written as to stand for a NULL pointer. */
-    static final String ABSENT = "-";
-
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NODE", description = "Host name or numeric address, - for none.")
-    private String node;
-
-    @Parameters(index = "1", arity = "0..1", paramLabel = "SERVICE", description = "Service name or port number, - for none.")
-    private String service;
+    @CommandLine.Mixin
+    private NodeServiceArguments target = new NodeServiceArguments();
 
     @CommandLine.Mixin
     private AddrInfoHintOptions hints = new AddrInfoHintOptions();
@@ -54,18 +47,13 @@ public final class GetAddrInfoCommand implements Callable<Integer>
     public Integer call()
     {
         final RdmaGetAddrInfo resolver = RdmaGetAddrInfo.withDefaults();
-        final AddrInfoResult result = resolver.getaddrinfo(absentIfDash(node), absentIfDash(service), hints.hints());
+        final AddrInfoResult result = resolver.getaddrinfo(target.node(), target.service(), hints.hints());
         final CommandOutput output = CommandOutput.of(spec, json.json);
         if (result instanceof AddrInfoResult.Success success)
         {
             return output.result(GetAddrInfoJson.tree(result), out -> out.print(GetAddrInfoText.entries(success)));
         }
         return output.error(GetAddrInfoJson.tree(result));
-    }
-
-    static String absentIfDash(final String argument)
-    {
-        return ABSENT.equals(argument) ? null : argument;
     }
 
     static final class FlagsConverter implements CommandLine.ITypeConverter<Integer>

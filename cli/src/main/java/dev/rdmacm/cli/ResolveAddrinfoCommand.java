@@ -14,7 +14,6 @@ import dev.rdmacm.cm.StateTransitionListener;
 import dev.rdmacm.libc.Errno;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 import java.time.Duration;
 import java.util.List;
@@ -41,11 +40,8 @@ public final class ResolveAddrinfoCommand implements Callable<Integer>
     private static final String CALL = "rdma_resolve_addrinfo";
     private static final Duration EVENT_WAIT = Duration.ofSeconds(10);
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NODE", description = "Host name or numeric address, - for none.")
-    private String node;
-
-    @Parameters(index = "1", arity = "0..1", paramLabel = "SERVICE", description = "Service name or port number, - for none.")
-    private String service;
+    @CommandLine.Mixin
+    private NodeServiceArguments target = new NodeServiceArguments();
 
     @CommandLine.Mixin
     private AddrInfoHintOptions hints = new AddrInfoHintOptions();
@@ -79,7 +75,7 @@ public final class ResolveAddrinfoCommand implements Callable<Integer>
         {
             try
             {
-                id.resolveAddrinfo(GetAddrInfoCommand.absentIfDash(node), GetAddrInfoCommand.absentIfDash(service), hints.hints());
+                id.resolveAddrinfo(target.node(), target.service(), hints.hints());
             }
             catch (final RdmaCmException ex)
             {
