@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * {@link GetAddrInfoConformanceTest}'s matrix again, inside a kernel guest with real Soft-RoCE
  * devices and the kernel's CM, against the real librdmacm 44 with no shim: {@code ucma_init} finds the
  * guest's rxe devices and its AF_IB probe asks the real kernel. Plus passive and active inputs on the
- * guest's own addresses. Run by the conformance module's KernelOnSoftRoceTest, whose guest has the addresses
+ * guest's own addresses. Run by the conformance module's SoftRoceGuestsTest, whose guest has the addresses
  * named here (10.20.0.1 on k0, its peer 10.20.0.2).
  */
 public class GetAddrInfoOnRealDevicesInGuest

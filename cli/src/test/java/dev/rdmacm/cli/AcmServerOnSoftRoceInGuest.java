@@ -54,7 +54,7 @@ public class AcmServerOnSoftRoceInGuest
     static void resolveWithoutAndWithTheServer() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
         Peers.require(!Files.exists(Path.of("/run/ibacm-unix.sock")), "another ibacm already serves /run");
         oracle = Path.of(share, "cm_oracle");
         kernelOwn = resolve("kernel-own");

@@ -128,7 +128,7 @@ class DevicesCommandTest
     void shouldFallBackToSysfsAndSayWhyWhenLibibverbsHasNoDevices()
     {
         Peers.require(Verbs.listDevices().isEmpty(), "this test needs a host without RDMA devices, where libibverbs lists "
-            + "none (the conformance module's KernelOnSoftRoceTest covers a host with them, in a guest)");
+            + "none (the conformance module's SoftRoceGuestsTest covers a host with them, in a guest)");
         RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.IB_HCA);
 
         final int exit = run();

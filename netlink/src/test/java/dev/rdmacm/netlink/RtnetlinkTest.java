@@ -125,7 +125,7 @@ class RtnetlinkTest
         }
     }
 
-    /** The VLAN case runs in the kernel guest (KernelOnSoftRoceTest): this host's kernel has no 802.1Q support. */
+    /** The VLAN case runs in the kernel guest (SoftRoceGuestsTest): this host's kernel has no 802.1Q support. */
     @Test
     void shouldReportNoVlanForAVeth() throws Exception
     {
@@ -162,7 +162,7 @@ class RtnetlinkTest
         }
     }
 
-    /** The mqprio case runs in the kernel guest (KernelOnSoftRoceTest): this host's kernel has no sch_mqprio. */
+    /** The mqprio case runs in the kernel guest (SoftRoceGuestsTest): this host's kernel has no sch_mqprio. */
     @Test
     void shouldReportNoTrafficClassesWhereTcShowsNoMqprioRoot() throws Exception
     {

@@ -92,7 +92,7 @@ final class AddressResolver implements AddressRules
         final Link netdev = link(owner.ifindex());
         trace.record("local address", start, source.getHostAddress() + " on " + netdev.name());
         start = System.nanoTime();
-        // A loopback source binds in the real 6.1 kernel (KernelOnSoftRoceTest: 127.0.0.1 and ::1 on rxe0,
+        // A loopback source binds in the real 6.1 kernel (SoftRoceGuestsTest: 127.0.0.1 and ::1 on rxe0,
         // the first device), although cma_acquire_dev_by_src_ip asks for an IB-type GID that a RoCE table
         // does not seem to hold; we bind it as cma_bind_loopback does, to the first ACTIVE port.
         final RdmaPortBinding binding = netdev.isLoopback() ? gids.loopbackPort().orElse(null) : findPort(netdev, source);
@@ -264,7 +264,7 @@ final class AddressResolver implements AddressRules
             GidDerivation.ipoibGid(dstHw) : ib ? sgid : GidDerivation.ipToGid(p.destination);
         // ib_addr_get_pkey (include/rdma/ib_addr.h) reads bytes 8-9 of the netdev's broadcast address: an
         // Ethernet one is 6 bytes in a zeroed MAX_ADDR_LEN array, so on RoCE the id's P_Key reads 0 after
-        // resolve_addr (the real kernel in KernelOnSoftRoceTest); the path's 0xffff comes with the route.
+        // resolve_addr (the real kernel in SoftRoceGuestsTest); the path's 0xffff comes with the route.
         final int pkey = ib ? GidDerivation.ipoibPkey(netdev.broadcastAddress()) : ROCE_ADDRESS_PKEY;
         final NetworkType networkType = p.route.hasGateway() && !ib ?
             (p.destination instanceof Inet4Address ? NetworkType.IPV4 : NetworkType.IPV6) : NetworkType.IB;
@@ -291,7 +291,7 @@ final class AddressResolver implements AddressRules
         final InetAddress source = p.source != null ? p.source : loopbackOf(p.destination);
         // On RoCE the GIDs an id reports are rdma_ip2gid of its addresses (rdma_read_gids, which
         // librdmacm's RDMA_USER_CM_QUERY_GID returns), not the bound port's GID: 127.0.0.1 gives
-        // ::ffff:127.0.0.1 (the real kernel in KernelOnSoftRoceTest). InfiniBand keeps the port's GID.
+        // ::ffff:127.0.0.1 (the real kernel in SoftRoceGuestsTest). InfiniBand keeps the port's GID.
         final boolean roce = binding.gidType() != GidType.IB;
         final Gid sgid = roce ? GidDerivation.ipToGid(source) : binding.gid();
         final Gid dgid = roce ? GidDerivation.ipToGid(p.destination) : binding.gid();

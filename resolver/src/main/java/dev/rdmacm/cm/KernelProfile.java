@@ -2,7 +2,7 @@ package dev.rdmacm.cm;
 
 /**
  * Which kernel's RDMA CM rules the resolver follows where kernels differ. The default is the kernel
- * the comparison suite runs ({@code KernelOnSoftRoceTest}: Debian 12's 6.1 under QEMU); the others
+ * the comparison suite runs ({@code SoftRoceGuestsTest}: Debian 12's 6.1 under QEMU); the others
  * are read from the kernel source and have not been compared with a running kernel.
  */
 public enum KernelProfile

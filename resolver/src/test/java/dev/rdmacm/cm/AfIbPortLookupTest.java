@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * {@code cma_resolve_ib_dev} over the recorded sysfs trees of a real soft-RoCE device and a real
  * InfiniBand HCA: RoCE ports have the AF_IB capability, so a link-local destination lands on the
- * soft-RoCE port's first fe80:: entry, as the 6.1 kernel in the guest does it (KernelOnSoftRoceTest,
+ * soft-RoCE port's first fe80:: entry, as the 6.1 kernel in the guest does it (SoftRoceGuestsTest,
  * case af-ib-on-roce).
  */
 class AfIbPortLookupTest

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The kernel CM's port rules (cma_alloc_any_port, cma_use_port, cma_check_port) on their own; the
- * kernel itself answers the same cases in KernelOnSoftRoceTest.
+ * kernel itself answers the same cases in SoftRoceGuestsTest.
  */
 class PortBindingsTest
 {

@@ -151,7 +151,7 @@ class ResolveAddrNamespaceTest
             assertEquals(0, resolution.binding().gidIndex(), "bound to GID index 0 of the ACTIVE rxe0 port");
         }
         // The GIDs a RoCE id reports are those of its addresses, as the real kernel CM reports them
-        // (kernel-guest.md; every loopback and zero destination is compared in KernelOnSoftRoceTest).
+        // (kernel-guest.md; every loopback and zero destination is compared in SoftRoceGuestsTest).
         final AddressResolution loopback = resolve(null, "127.0.0.1");
         assertEquals(Gid.parse("::ffff:127.0.0.1"), loopback.sgid());
         assertEquals(Gid.parse("::ffff:127.0.0.1"), loopback.dgid());

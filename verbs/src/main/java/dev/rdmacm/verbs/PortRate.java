@@ -25,7 +25,7 @@ public final class PortRate
         };
     }
 
-    /** The rate text; SDR and unknown speeds count as 2.5 Gb/sec per lane, as the kernel does. */
+    /** The rate text; SDR and unknown speeds count as SDR, 2.5 Gb/sec per lane, as 6.1's {@code rate_show} does. */
     public static String text(final int activeWidth, final int activeSpeed)
     {
         final String speed;
@@ -40,7 +40,7 @@ public final class PortRate
             case 64 -> { speed = " HDR"; tenthsPerLane = 500; }
             case 128 -> { speed = " NDR"; tenthsPerLane = 1000; }
             case 256 -> { speed = " XDR"; tenthsPerLane = 2000; }
-            default -> { speed = ""; tenthsPerLane = 25; }
+            default -> { speed = " SDR"; tenthsPerLane = 25; }
         }
         final int lanes = widthMultiplier(activeWidth);
         final int tenths = tenthsPerLane * lanes;

@@ -15,7 +15,7 @@ import static dev.rdmacm.verbs.IbvDevinfo.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): the device list and
+ * Run inside the soft-RoCE guest (the conformance module's {@code SoftRoceGuestsTest}): the device list and
  * {@code ibv_query_device} compared with what the real {@code ibv_devinfo -v} prints for the same
  * devices, every field {@link DeviceAttributes} carries.
  */

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): the port attributes, the GID table
+ * Run inside the soft-RoCE guest (the conformance module's {@code SoftRoceGuestsTest}): the port attributes, the GID table
  * with types and netdevs, and the P_Key table of {@code rxe10}, compared with {@code ibv_devinfo -v},
  * the kernel's sysfs files and {@code rdma -j link}.
  */

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}) as root: the SA's and GSI's
+ * Run inside the soft-RoCE guest (the conformance module's {@code SoftRoceGuestsTest}) as root: the SA's and GSI's
  * privileged Q_Key 0x80010000 on a UD QP, which the kernel allows with CAP_NET_RAW, and refuses
  * with EPERM to a caller without it: a thread that dropped CAP_NET_RAW from its effective set
  * (capabilities are per thread, and the kernel's {@code capable()} asks the caller's), so no second

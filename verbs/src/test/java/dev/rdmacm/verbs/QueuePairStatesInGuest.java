@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): a UD QP on {@code rxe10} moved
+ * Run inside the soft-RoCE guest (the conformance module's {@code SoftRoceGuestsTest}): a UD QP on {@code rxe10} moved
  * RESET -> INIT -> RTR -> RTS, each state read back with {@code ibv_query_qp} and compared with the
  * QP the kernel lists in {@code rdma resource show qp}.
  */

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): whatever is created on
+ * Run inside the soft-RoCE guest (the conformance module's {@code SoftRoceGuestsTest}): whatever is created on
  * {@code rxe10}, and however it ends (closed one by one, closed with its context, or half-made by a
  * call the kernel refused), the kernel's counts in {@code rdma resource show} return to what they
  * were before the test opened the device, and no object of this JVM is left in the per-type lists.

@@ -21,7 +21,7 @@ import static dev.rdmacm.verbs.SoftRoceGuest.SENDER_NETDEV;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): a PD, an MR, a CQ, a completion
+ * Run inside the soft-RoCE guest (the conformance module's {@code SoftRoceGuestsTest}): a PD, an MR, a CQ, a completion
  * channel and an address handle with a GRH on {@code rxe10}, each compared with what the kernel
  * reports for it: the objects in {@code rdma resource show} with their numbers and keys, the
  * channel's file descriptor, and the neighbour entry the kernel resolves for the AH's GID.

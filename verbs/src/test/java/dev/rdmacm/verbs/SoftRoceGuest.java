@@ -10,7 +10,7 @@ import java.util.List;
  * on {@code v1}. The {@code *InGuest} classes use these names only; every address, GID, MAC and
  * limit they expect is read from the guest (sysfs, {@code ibv_devinfo}, {@code rdma}, {@code ip}).
  * They share the guest with the SA transport's LAN (the conformance module's
- * {@code LowerLayersOnSoftRoceTest}), so the names keep clear of its {@code rxe0..rxe2} on {@code e0..e2}.
+ * {@code SoftRoceGuestsTest}), so the names keep clear of its {@code rxe0..rxe2} on {@code e0..e2}.
  * <p>
  * Both ends stay in the initial namespace because rxe in Linux 6.1 opens its UDP port 4791 there
  * only: a datagram arriving on a veth end in another namespace finds no socket. In one namespace

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Run inside the soft-RoCE guest (the conformance module's {@code LowerLayersOnSoftRoceTest}): one UD datagram from a QP on
+ * Run inside the soft-RoCE guest (the conformance module's {@code SoftRoceGuestsTest}): one UD datagram from a QP on
  * {@code rxe10} to a QP on {@code rxe1}, over the veth between their netdevs, addressed to
  * {@code rxe1}'s RoCE v2 GID of its IPv4 address. The exchange happens once; each test checks one
  * thing it left: the payload, the completions, the GRH area, the completion event, the veth's counters.

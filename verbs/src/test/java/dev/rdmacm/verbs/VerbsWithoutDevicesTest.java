@@ -81,14 +81,14 @@ class VerbsWithoutDevicesTest
     /**
      * The library, and no uverbs device for it to find: libibverbs lists exactly the devices that
      * have a {@code /sys/class/infiniband_verbs/uverbs*} entry. A machine with one fails this under
-     * CI=true rather than skipping; the devices themselves are the conformance module's {@code LowerLayersOnSoftRoceTest}'s.
+     * CI=true rather than skipping; the devices themselves are the conformance module's {@code SoftRoceGuestsTest}'s.
      */
     private static void requireLibibverbsWithoutDevices()
     {
         Peers.requireFile(LIBIBVERBS, "libibverbs1");
         final List<String> uverbs = uverbsDevices();
         Peers.require(uverbs.isEmpty(), "a machine without RDMA devices, and this one has " + uverbs
-            + " (LowerLayersOnSoftRoceTest covers devices)");
+            + " (SoftRoceGuestsTest covers devices)");
     }
 
     private static List<String> uverbsDevices()

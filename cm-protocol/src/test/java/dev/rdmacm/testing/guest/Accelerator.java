@@ -36,7 +36,7 @@ enum Accelerator
         return arguments;
     }
 
-    static Accelerator choose(final KernelPackage kernel, final Path initrd, final Path workDir)
+    static synchronized Accelerator choose(final KernelPackage kernel, final Path initrd, final Path workDir)
     {
         final String forced = System.getenv("RDMACM_GUEST_ACCEL");
         if (forced != null && !forced.isBlank())

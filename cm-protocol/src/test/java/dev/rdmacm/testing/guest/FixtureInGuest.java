@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Run by the conformance module's {@code LowerLayersOnSoftRoceTest} inside its guest: the JVM there
+ * Run by the conformance module's {@code SoftRoceGuestsTest} inside its guest: the JVM there
  * sees the guest's kernel, whose release the host wrote into the share as {@link #RELEASE_FILE}, not
  * the host's.
  */

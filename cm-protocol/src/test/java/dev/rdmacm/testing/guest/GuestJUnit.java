@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -30,7 +31,8 @@ import java.util.stream.Stream;
  */
 public final class GuestJUnit
 {
-    private static int runs;
+    /** Two guests' suites may run at once, from two threads. */
+    private static final AtomicInteger RUNS = new AtomicInteger();
 
     private GuestJUnit()
     {
@@ -66,7 +68,7 @@ public final class GuestJUnit
      */
     public static List<GuestTestOutcome> run(final KernelGuest guest, final Duration limit, final Class<?>... classes)
     {
-        final int run = ++runs;
+        final int run = RUNS.incrementAndGet();
         final Path results = guest.sharedDirectory().resolve("junit-" + run + ".tsv");
         final Path arguments = guest.sharedDirectory().resolve("junit-" + run + ".args");
         final List<String> lines = new ArrayList<>(GuestJvm.commandLine(System.getProperty("java.class.path"), checkout()));

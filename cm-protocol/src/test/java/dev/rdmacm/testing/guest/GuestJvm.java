@@ -50,7 +50,7 @@ final class GuestJvm
     }
 
     /** {@code java} options, class path and main class for {@code GuestJUnitMain} in the guest. */
-    static List<String> commandLine(final String classPath, final String checkout)
+    static synchronized List<String> commandLine(final String classPath, final String checkout)
     {
         final Path dir = Path.of(KernelPackage.cacheDirectory().toString(), "aot");
         final List<String> outside = new ArrayList<>();

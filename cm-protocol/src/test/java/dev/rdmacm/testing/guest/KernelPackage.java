@@ -141,7 +141,7 @@ public record KernelPackage(String packageName, String release, Path root)
         return depends.succeeded() && matcher.find() ? Optional.of(matcher.group(1)) : Optional.empty();
     }
 
-    private static void fetchAndUnpack(final Path cache, final String packageName, final Path dir, final Path ready)
+    private static synchronized void fetchAndUnpack(final Path cache, final String packageName, final Path dir, final Path ready)
     {
         try (FileChannel lockFile = FileChannel.open(cache.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock ignored = lockFile.lock())

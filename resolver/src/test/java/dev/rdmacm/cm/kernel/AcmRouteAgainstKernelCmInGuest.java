@@ -68,7 +68,7 @@ public class AcmRouteAgainstKernelCmInGuest
     static void startAcmAndAskTheKernel() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
         assertFalse(Files.exists(Path.of("/run/ibacm.port")), "librdmacm would prefer a TCP port file");
         acm = PreloadedAcmServer.start(Files.createTempDirectory("rdmacm-acm"), Path.of("/run"), ENDPOINTS, HOSTS, PATH_DUMP);
         assertEquals(Path.of("/run/ibacm.sock"), acm.librdmacmSocket());

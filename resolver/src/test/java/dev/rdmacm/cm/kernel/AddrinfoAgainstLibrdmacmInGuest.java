@@ -58,7 +58,7 @@ public class AddrinfoAgainstLibrdmacmInGuest
     static void askBoth() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
         Peers.require(AddrinfoOracle.available(), AddrinfoOracle.missing());
         hostsBefore = Files.readString(HOSTS);
         resolvConfBefore = Files.readString(RESOLV_CONF);

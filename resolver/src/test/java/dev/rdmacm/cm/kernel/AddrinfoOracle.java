@@ -66,7 +66,7 @@ public final class AddrinfoOracle
     static Map<String, Map<String, String>> run(final Path binary, final List<AddrinfoCase> cases)
     {
         Peers.require(available(), missing());
-        Peers.require(Files.isExecutable(binary), binary + " was not compiled (KernelOnSoftRoceTest compiles it when " + CACHE +
+        Peers.require(Files.isExecutable(binary), binary + " was not compiled (SoftRoceGuestsTest compiles it when " + CACHE +
             " exists)");
         final Path input;
         try

@@ -69,7 +69,7 @@ public class BondFailoverAgainstKernelCmInGuest
     void shouldPostAddrChangeOnABondingFailoverAsTheKernelCmDoes() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
         final Process oracle = new ProcessBuilder(Path.of(share, "cm_oracle").toString(), "failover",
             ACTIVE_BOND_PEER_IPV4, ACTIVE_BOND_OWN_IPV4, STILL_BOND_PEER_IPV4, PEER_IPV4, "2000").redirectErrorStream(true).start();
         try (BufferedReader oracleOut = new BufferedReader(new InputStreamReader(oracle.getInputStream(), StandardCharsets.UTF_8));

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * id; each step for every id before the next), the kernel CM through the real librdmacm
  * ({@code cm_oracle cmtime}) against ours, in the same guest, one after the other. A benchmark, not a
  * timed assertion: the test checks that every id resolved and writes the figures and their ratios to
- * {@value #REPORT} in the share, which KernelOnSoftRoceTest (conformance module) prints. Each side runs
+ * {@value #REPORT} in the share, which SoftRoceGuestsTest (conformance module) prints. Each side runs
  * {@value #ROUNDS} rounds and reports its fastest, so JIT warm-up is not counted against us.
  */
 public class CmTimeAgainstKernelCmInGuest
@@ -41,7 +41,7 @@ public class CmTimeAgainstKernelCmInGuest
     void shouldTimeCmtimesStepsBesideTheKernelCm() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
         final Map<String, Long> kernel = fastest(() -> kernelRound(Path.of(share, "cm_oracle")));
         final Map<String, Long> ours;
         try (RdmaCm cm = RdmaCm.open())

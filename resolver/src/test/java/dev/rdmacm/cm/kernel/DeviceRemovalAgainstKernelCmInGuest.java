@@ -41,7 +41,7 @@ public class DeviceRemovalAgainstKernelCmInGuest
     void shouldPostDeviceRemovalAsTheKernelCmDoes() throws Exception
     {
         final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (KernelOnSoftRoceTest)");
+        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
         final Process oracle = new ProcessBuilder(Path.of(share, "cm_oracle").toString(), "removal",
             KernelCmGuest.GONE_PEER_IPV4, "2000").redirectErrorStream(true).start();
         try (BufferedReader oracleOut = new BufferedReader(new InputStreamReader(oracle.getInputStream(), StandardCharsets.UTF_8));

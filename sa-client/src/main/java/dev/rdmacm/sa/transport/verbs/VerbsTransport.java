@@ -59,7 +59,7 @@ import java.util.List;
  * engine's next deadline; the event is then taken and acknowledged ({@code ibv_get_cq_event}). Send
  * completions raise no event: they are reaped on the next send or poll.
  * <p>
- * Tested on Soft-RoCE in a guest kernel ({@code LowerLayersOnSoftRoceTest}); the LID-routed
+ * Tested on Soft-RoCE in a guest kernel ({@code SoftRoceGuestsTest}); the LID-routed
  * InfiniBand path has never met a real HCA.
  */
 public final class VerbsTransport implements MadTransport

@@ -75,7 +75,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The verbs MAD transport on a real kernel: SubnAdmGets from a UD QP on rxe0 to QP1 of rxe1, where
  * the umad SA test double answers through the kernel's GSI, on {@link SoftRoceLan}. Run inside the
- * guest that {@code LowerLayersOnSoftRoceTest} boots; every assertion is on what the double
+ * guest that {@code SoftRoceGuestsTest} boots; every assertion is on what the double
  * received and sent, byte for byte, or on what came back through the QP.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -114,7 +114,7 @@ public class VerbsTransportInGuest
     static void findTheDouble() throws IOException
     {
         Peers.require(Files.exists(Path.of("/sys/class/infiniband", SA)) && Files.exists(Path.of("/sys/class/infiniband", STRANGER)),
-            "the Soft-RoCE LAN of SoftRoceLan (rxe0..rxe2): LowerLayersOnSoftRoceTest boots a guest with it");
+            "the Soft-RoCE LAN of SoftRoceLan (rxe0..rxe2): SoftRoceGuestsTest boots a guest with it");
         final String share = System.getenv("RDMACM_GUEST_SHARE");
         logs = share != null ? Path.of(share) : Files.createTempDirectory("verbs-transport");
         final Path built = logs.resolve(TestSaOverUmad.BINARY_NAME);

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The verbs transport where there is no RDMA device (the host: CI machines have none), and its
  * choice of a RoCE source GID. With a device it is {@link VerbsTransportInGuest}, on Soft-RoCE in a
- * guest that the conformance module's {@code LowerLayersOnSoftRoceTest} boots.
+ * guest that the conformance module's {@code SoftRoceGuestsTest} boots.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class VerbsTransportTest

@@ -19,15 +19,12 @@ import dev.rdmacm.verbs.ResourceCreationInGuest;
 import dev.rdmacm.verbs.SoftRoceGuest;
 import dev.rdmacm.verbs.UdTrafficInGuest;
 import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,54 +32,52 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
- * The guest fixture itself and the lower layers on real devices, on one guest without a kernel CM:
+ * The guest without a kernel CM ({@code ib_cm} not loaded, so a userspace agent may register the CM
+ * class on umad), and what runs in it:
  * <ul>
  *   <li>the fixture ({@code KernelGuest}, cm-protocol's test jar): Debian's kernel boots with the
  *       topology asked for, a job's exit status and outputs come back, a job that outlives its limit
- *       is killed, a JUnit selection runs inside, and closing the guest stops QEMU;</li>
+ *       is killed, a JUnit selection runs inside;</li>
  *   <li>the verbs binding ({@link SoftRoceGuest}'s pair) and the SA client's verbs MAD transport
  *       ({@link SoftRoceLan}'s three ports on a bridge, with the umad SA test double compiled here into
- *       the share), every {@code *InGuest} class run in one guest JVM and replayed here under its own
+ *       the share), every {@code *InGuest} class run in one guest JVM and replayed under its own
  *       name.</li>
  * </ul>
- * Three boots cost 37 s, 63 s and 61 s; this one about 90 s. The two topologies use disjoint names;
- * the LAN's routing rules (a table per output interface ahead of the local table) leave the verbs
- * pair's routes as they were, and its {@code arp_ignore=1} lets each verbs address answer ARP on its
- * own port, which the pair wants too.
+ * The two topologies use disjoint names; the LAN's routing rules (a table per output interface ahead
+ * of the local table) leave the verbs pair's routes as they were, and its {@code arp_ignore=1} lets
+ * each verbs address answer ARP on its own port, which the pair wants too. The wire's end
+ * ({@link GuestWire#USERSPACE_CM}) joins it to the kernel guest.
  */
-class LowerLayersOnSoftRoceTest
+final class UserspaceGuestSuite
 {
     /** The guest's JVM start takes seconds under TCG; the suites together about a minute and a half. */
     private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(5);
     private static final Duration JOB = Duration.ofSeconds(20);
 
-    @TestFactory
-    @Timeout(value = 9, unit = TimeUnit.MINUTES)
-    Stream<DynamicTest> shouldPassTheFixturesAndEveryVerbsAndVerbsTransportTestOnSoftRoce() throws IOException
+    private UserspaceGuestSuite()
     {
-        final List<String> modules = Stream.concat(SoftRoceGuest.MODULES.stream(), SoftRoceLan.MODULES.stream()).distinct().toList();
-        final GuestSpec spec = GuestSpec.named("lower-layers").modules(modules)
-            .topology(SoftRoceGuest.addTo(SoftRoceLan.topology()));
-        final List<DynamicTest> tests = new ArrayList<>();
-        final KernelGuest guest = KernelGuest.boot(spec);
-        final long qemu = guest.qemuPid();
-        try
-        {
-            tests.addAll(fixtureChecks(guest));
-            Files.writeString(guest.sharedDirectory().resolve(FixtureInGuest.RELEASE_FILE), KernelPackage.ofTheDay().release());
-            TestSaOverUmad.compile(guest.sharedDirectory());
-            GuestJUnit.run(guest, IN_GUEST_LIMIT, FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
-                    ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
-                    PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, VerbsTransportInGuest.class)
-                .stream().map(GuestTestOutcome::dynamicTest).forEach(tests::add);
-        }
-        finally
-        {
-            guest.close();
-        }
-        final boolean stopped = !ProcessHandle.of(qemu).map(ProcessHandle::isAlive).orElse(false);
-        tests.add(dynamicTest("shouldStopQemuWhenClosed()", () -> assertTrue(stopped, "QEMU pid " + qemu + " still runs")));
-        return tests.stream();
+    }
+
+    static GuestSpec spec(final GuestWire wire)
+    {
+        final List<String> modules = Stream.of(SoftRoceGuest.MODULES, SoftRoceLan.MODULES, GuestWire.MODULES)
+            .flatMap(List::stream).distinct().toList();
+        return GuestSpec.named("userspace-cm").modules(modules)
+            .topology(GuestWire.addTo(SoftRoceGuest.addTo(SoftRoceLan.topology()), GuestWire.USERSPACE_CM))
+            .qemuArguments(wire.qemuArguments(GuestWire.USERSPACE_CM));
+    }
+
+    /** The fixture's checks and every in-guest class, as tests. */
+    static List<DynamicTest> run(final KernelGuest guest) throws IOException
+    {
+        final List<DynamicTest> tests = new ArrayList<>(fixtureChecks(guest));
+        Files.writeString(guest.sharedDirectory().resolve(FixtureInGuest.RELEASE_FILE), KernelPackage.ofTheDay().release());
+        TestSaOverUmad.compile(guest.sharedDirectory());
+        GuestJUnit.run(guest, IN_GUEST_LIMIT, FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
+                ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
+                PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, VerbsTransportInGuest.class)
+            .stream().map(GuestTestOutcome::dynamicTest).forEach(tests::add);
+        return tests;
     }
 
     /** The fixture's own behaviours, each checked now and replayed as a test of its own. */

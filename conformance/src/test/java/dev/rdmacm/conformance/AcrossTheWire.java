@@ -1,0 +1,76 @@
+package dev.rdmacm.conformance;
+
+import dev.rdmacm.testing.guest.GuestResult;
+import dev.rdmacm.testing.guest.KernelGuest;
+import org.junit.jupiter.api.DynamicTest;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+/**
+ * What needs both guests: that the wire carries IP and RoCE between them. The peer on both ends is
+ * rdma-core's own {@code ibv_rc_pingpong}, an RC QP per guest set up over a TCP exchange, so a failure
+ * here is the fixture's and not the code under test's.
+ */
+final class AcrossTheWire
+{
+    private static final Duration JOB = Duration.ofSeconds(30);
+    private static final Duration PINGPONG = Duration.ofSeconds(90);
+    private static final int ITERATIONS = 10;
+    /** {@code ibv_rc_pingpong}'s default TCP port. */
+    private static final int PINGPONG_PORT = 18515;
+
+    private AcrossTheWire()
+    {
+    }
+
+    static List<DynamicTest> checks(final GuestPair guests)
+    {
+        final GuestResult ping = guests.userspace().run(JOB, "busybox ping -c 1 -W 10 " + GuestWire.KERNEL_CM.address());
+        final GuestResult server = guests.kernel().run(JOB, startServer(GuestWire.KERNEL_CM));
+        final GuestResult client = server.succeeded()
+            ? guests.userspace().run(PINGPONG, gidIndex(GuestWire.USERSPACE_CM) + "\n" + pingpong(GuestWire.USERSPACE_CM) + " "
+                + GuestWire.KERNEL_CM.address())
+            : server;
+        final GuestResult served = guests.kernel().run(JOB, "i=0; while [ ! -s /run/rc-pingpong.status ] && [ $i -lt 40 ]; do "
+            + "sleep 0.5; i=$((i+1)); done; cat /run/rc-pingpong.out; exit $(cat /run/rc-pingpong.status 2>/dev/null || echo 99)");
+        return List.of(
+            dynamicTest("shouldPingTheKernelGuestOverTheWire()", () -> assertEquals(0, ping.exitStatus(), ping.toString())),
+            dynamicTest("shouldCarryRcTrafficBetweenTheGuestsWithIbvRcPingpong()", () ->
+            {
+                assertEquals(0, client.exitStatus(), client.toString());
+                assertTrue(client.stdout().contains(ITERATIONS + " iters in"), client.stdout());
+                assertEquals(0, served.exitStatus(), served.toString());
+            }));
+    }
+
+    /** The server in the background, once it listens. */
+    private static String startServer(final GuestWire.End end)
+    {
+        return gidIndex(end) + "\nrm -f /run/rc-pingpong.status\nsetsid sh -c \"" + pingpong(end) + " > /run/rc-pingpong.out 2>&1; "
+            + "echo \\$? > /run/rc-pingpong.status\" < /dev/null > /dev/null 2>&1 &\n"
+            + "i=0; until ss -ltn | grep -q ':" + PINGPONG_PORT + " '; do i=$((i+1)); [ $i -gt 60 ] && exit 1; sleep 0.5; done";
+    }
+
+    /** {@code ibv_rc_pingpong} on the end's rxe device, with the GID index {@link #gidIndex} found. */
+    private static String pingpong(final GuestWire.End end)
+    {
+        return "ibv_rc_pingpong -d " + end.rxe() + " -g $gid -n " + ITERATIONS;
+    }
+
+    /** A shell line that sets {@code gid} to the index of the end's IPv4 address as a RoCE v2 GID, or fails. */
+    private static String gidIndex(final GuestWire.End end)
+    {
+        final String[] octets = end.address().split("\\.");
+        final String mapped = String.format("0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", Integer.parseInt(octets[0]),
+            Integer.parseInt(octets[1]), Integer.parseInt(octets[2]), Integer.parseInt(octets[3]));
+        final String port = "/sys/class/infiniband/" + end.rxe() + "/ports/1";
+        return "gid=$(for g in " + port + "/gids/*; do i=${g##*/}; [ \"$(cat $g)\" = " + mapped + " ] && "
+            + "[ \"$(cat " + port + "/gid_attrs/types/$i 2>/dev/null)\" = 'RoCE v2' ] && echo $i && break; done)\n"
+            + "[ -n \"$gid\" ] || { echo 'no RoCE v2 GID for " + end.address() + " on " + end.rxe() + "' >&2; exit 1; }";
+    }
+}

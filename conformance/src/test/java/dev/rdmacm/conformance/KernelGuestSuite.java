@@ -1,0 +1,80 @@
+package dev.rdmacm.conformance;
+
+import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
+import dev.rdmacm.cli.AcmServerGuest;
+import dev.rdmacm.cli.AcmServerOnSoftRoceInGuest;
+import dev.rdmacm.cli.DevicesCommandInGuest;
+import dev.rdmacm.cli.DevicesGuest;
+import dev.rdmacm.cm.kernel.AcmRouteAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
+import dev.rdmacm.cm.kernel.AddrinfoOracle;
+import dev.rdmacm.cm.kernel.BondFailoverAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.KernelCmGuest;
+import dev.rdmacm.cm.kernel.KernelCmOracle;
+import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
+import dev.rdmacm.testing.guest.GuestJUnit;
+import dev.rdmacm.testing.guest.GuestSpec;
+import dev.rdmacm.testing.guest.GuestTestOutcome;
+import dev.rdmacm.testing.guest.KernelGuest;
+import org.junit.jupiter.api.DynamicTest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * One kernel guest (Debian's 6.1 with Soft-RoCE and the kernel's own CM; {@link KernelCmGuest}'s
+ * topology plus {@link DevicesGuest}'s and {@link AcmServerGuest}'s) for every comparison of an upper
+ * layer with the real kernel: the resolver's address and route matrix and its cmtime figures against
+ * the kernel CM through librdmacm, rdma_getaddrinfo on real devices, rdma-core HEAD's
+ * rdma_resolve_addrinfo family against Debian sid's librdmacm 65, acm-server as the ibacm of real
+ * librdmacm programs and rping, and {@code rdmacm devices} against ibv_devinfo and sysfs
+ * (last, as it changes an MTU and adds an address). The oracles are compiled here
+ * into the guest's share; the {@code *InGuest} classes run in one guest JVM and are replayed under
+ * their own names. One boot for all of them keeps the suite's guest part within its budget. The wire's
+ * end ({@link GuestWire#KERNEL_CM}) joins it to the userspace-CM guest.
+ */
+final class KernelGuestSuite
+{
+    private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(5);
+
+    private KernelGuestSuite()
+    {
+    }
+
+    static GuestSpec spec(final GuestWire wire)
+    {
+        return GuestSpec.named("kernel").modules(Stream.concat(GuestSpec.KERNEL_CM_MODULES.stream(), GuestWire.MODULES.stream()).toList())
+            .topology(GuestWire.addTo(AcmServerGuest.addTo(DevicesGuest.addTo(KernelCmGuest.topology())), GuestWire.KERNEL_CM))
+            .qemuArguments(wire.qemuArguments(GuestWire.KERNEL_CM));
+    }
+
+    /** Every in-guest class, as tests; cmtime's and the addrinfo oracle's reports go to the build log. */
+    static List<DynamicTest> run(final KernelGuest guest) throws IOException
+    {
+        KernelCmOracle.compile(guest.sharedDirectory());
+        AddrinfoOracle.compileIfAvailable(guest.sharedDirectory());
+        GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
+        final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
+            ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
+            GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
+            DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
+            AcmServerOnSoftRoceInGuest.class, DevicesCommandInGuest.class);
+        final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
+        if (Files.exists(report))
+        {
+            System.out.print(Files.readString(report));
+        }
+        final Path addrinfo = guest.sharedDirectory().resolve(AddrinfoAgainstLibrdmacmInGuest.REPORT);
+        if (Files.exists(addrinfo))
+        {
+            System.out.println(Files.readString(addrinfo).lines().findFirst().orElse(""));
+        }
+        return outcomes.stream().map(GuestTestOutcome::dynamicTest).toList();
+    }
+}
