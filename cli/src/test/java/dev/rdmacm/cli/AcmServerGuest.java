@@ -11,12 +11,12 @@ import dev.rdmacm.testing.guest.GuestTopology;
  */
 public final class AcmServerGuest
 {
-    static final String SERVER_DEVICE = "rxe7";
-    static final String SERVER_NETDEV = "a0";
-    static final String SERVER_IPV4 = "10.40.0.1";
-    static final String CLIENT_DEVICE = "rxe8";
-    static final String CLIENT_NETDEV = "a1";
-    static final String CLIENT_IPV4 = "10.40.0.2";
+    public static final String SERVER_DEVICE = "rxe7";
+    public static final String SERVER_NETDEV = "a0";
+    public static final String SERVER_IPV4 = "10.40.0.1";
+    public static final String CLIENT_DEVICE = "rxe8";
+    public static final String CLIENT_NETDEV = "a1";
+    public static final String CLIENT_IPV4 = "10.40.0.2";
 
     private AcmServerGuest()
     {

@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -75,6 +76,8 @@ final class KernelGuestSuite
         {
             System.out.println(Files.readString(addrinfo).lines().findFirst().orElse(""));
         }
-        return outcomes.stream().map(GuestTestOutcome::dynamicTest).toList();
+        final List<DynamicTest> tests = new ArrayList<>(outcomes.stream().map(GuestTestOutcome::dynamicTest).toList());
+        tests.addAll(KernelCmMadsCaptured.checks(guest));
+        return tests;
     }
 }
