@@ -10,6 +10,8 @@ import dev.rdmacm.testing.guest.GuestSpec;
 import dev.rdmacm.testing.guest.GuestTestOutcome;
 import dev.rdmacm.testing.guest.KernelGuest;
 import dev.rdmacm.testing.guest.KernelPackage;
+import dev.rdmacm.umad.UmadBesideKernelCmInGuest;
+import dev.rdmacm.umad.UmadInGuest;
 import dev.rdmacm.verbs.DeviceQueriesInGuest;
 import dev.rdmacm.verbs.PortQueriesInGuest;
 import dev.rdmacm.verbs.PrivilegedQkeyInGuest;
@@ -41,7 +43,11 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  *   <li>the verbs binding ({@link SoftRoceGuest}'s pair) and the SA client's verbs MAD transport
  *       ({@link SoftRoceLan}'s three ports on a bridge, with the umad SA test double compiled here into
  *       the share), every {@code *InGuest} class run in one guest JVM and replayed under its own
- *       name.</li>
+ *       name;</li>
+ *   <li>the umad transport ({@link UmadInGuest}) on the verbs pair: CM agents on both devices' umad
+ *       ports, a REQ between them, a send that times out, registration conflicts, no leak; then, last,
+ *       ({@link UmadBesideKernelCmInGuest}) the kernel's ib_cm loaded and unloaded again, and what a CM
+ *       agent gets beside it.</li>
  * </ul>
  * The two topologies use disjoint names; the LAN's routing rules (a table per output interface ahead
  * of the local table) leave the verbs pair's routes as they were, and its {@code arp_ignore=1} lets
@@ -75,7 +81,8 @@ final class UserspaceGuestSuite
         TestSaOverUmad.compile(guest.sharedDirectory());
         GuestJUnit.run(guest, IN_GUEST_LIMIT, FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
                 ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
-                PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, VerbsTransportInGuest.class)
+                PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class,
+                UmadBesideKernelCmInGuest.class)
             .stream().map(GuestTestOutcome::dynamicTest).forEach(tests::add);
         return tests;
     }

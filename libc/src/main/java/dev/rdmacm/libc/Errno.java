@@ -21,6 +21,9 @@ public final class Errno
     public static final int EBUSY = 16;
     public static final int ENODEV = 19;
     public static final int EINVAL = 22;
+    public static final int ENOTTY = 25;
+    public static final int ENOSPC = 28;
+    public static final int EPIPE = 32;
     public static final int ENOSYS = 38;
     public static final int ENODATA = 61;
     public static final int EPROTO = 71;

@@ -44,6 +44,8 @@ public final class Libc
     public static final short POLLIN = 0x1;
     public static final short POLLERR = 0x8;
     public static final int O_RDONLY = 0;
+    public static final int O_RDWR = 2;
+    public static final int O_NONBLOCK = 0x800;
     public static final int O_CLOEXEC = 0x80000;
     public static final int CLONE_NEWNET = 0x40000000;
     public static final int EFD_SEMAPHORE = 0x1;
@@ -78,6 +80,13 @@ public final class Libc
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     /** open(2) is variadic: the mode argument is absent, so no variadic argument is passed. */
     private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    /**
+     * {@code int ioctl(int fd, unsigned long request, ...)}: variadic, so the one argument every caller
+     * passes (a pointer, or NULL for a request that takes none) is declared as the first variadic one.
+     */
+    private static final MethodHandle IOCTL = ACCESS_DENIED != null ? null :
+        Linker.nativeLinker().downcallHandle(symbol("ioctl"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+            Linker.Option.firstVariadicArg(2), Linker.Option.captureCallState("errno"));
     private static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle EVENTFD = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
@@ -228,6 +237,17 @@ public final class Libc
     {
         return check("open(" + pathText + ")", callInt("open", state, errno -> (int)OPEN.invokeExact(errno, path, flags)),
             state);
+    }
+
+    /**
+     * {@code ioctl(fd, request, argument)}; returns its non-negative result. {@code what} names the
+     * request in the exception, e.g. {@code IB_USER_MAD_REGISTER_AGENT2 on /dev/infiniband/umad0}.
+     */
+    public static int ioctl(final CallState state, final int fd, final long request, final MemorySegment argument,
+        final String what) throws NativeCallException
+    {
+        return check("ioctl(" + what + ")", callInt("ioctl", state,
+            errno -> (int)IOCTL.invokeExact(errno, fd, request, argument)), state);
     }
 
     /** Moves the calling thread (only) into the namespace that {@code fd} refers to. */

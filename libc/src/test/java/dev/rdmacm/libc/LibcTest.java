@@ -1,5 +1,6 @@
 package dev.rdmacm.libc;
 
+import dev.rdmacm.testing.CProgram;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -26,6 +27,40 @@ class LibcTest
             assertEquals(Errno.EBADF, error.errno());
             assertEquals("close(-1) failed: errno 9 EBADF (Bad file descriptor)", error.getMessage());
         }
+    }
+
+    @Test
+    void shouldReportARequestTheDeviceDoesNotKnowAsEnotty()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final Libc.CallState state = new Libc.CallState(arena);
+            final int fd = Libc.open(state, arena.allocateFrom("/dev/null"), "/dev/null", Libc.O_RDWR | Libc.O_CLOEXEC);
+            try
+            {
+                // FIONREAD: /dev/null is a character device without an ioctl handler
+                final NativeCallException error = assertThrows(NativeCallException.class,
+                    () -> Libc.ioctl(state, fd, 0x541b, arena.allocate(4), "FIONREAD on /dev/null"));
+                assertEquals(Errno.ENOTTY, error.errno());
+                assertEquals("ioctl(FIONREAD on /dev/null) failed: errno 25 ENOTTY (Inappropriate ioctl for device)",
+                    error.getMessage());
+            }
+            finally
+            {
+                Libc.close(state, fd);
+            }
+        }
+    }
+
+    @Test
+    void shouldUseGlibcsOpenFlags()
+    {
+        final String glibc = CProgram.compileAndRun("""
+            #include <stdio.h>
+            #include <fcntl.h>
+            int main(void) { printf("%d %d %d %d\\n", O_RDONLY, O_RDWR, O_NONBLOCK, O_CLOEXEC); return 0; }
+            """);
+        assertEquals(glibc, Libc.O_RDONLY + " " + Libc.O_RDWR + " " + Libc.O_NONBLOCK + " " + Libc.O_CLOEXEC + "\n");
     }
 
     @Test
