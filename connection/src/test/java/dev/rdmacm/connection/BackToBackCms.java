@@ -136,23 +136,36 @@ final class BackToBackCms
         while (pipe.deliverAll() > 0);
     }
 
-    /** Moves the clock to {@code startNanos + offsetNanos} and settles. */
+    /**
+     * Moves the clock to {@code startNanos + offsetNanos} as a loop would: it wakes at every deadline on
+     * the way (so that a timer set by a timer is measured from when it fired) and settles each time.
+     */
     void advanceTo(final long offsetNanos)
     {
         final long target = startNanos + offsetNanos;
-        final long now = clock.nanoTime();
-        if (target < now)
+        if (target - clock.nanoTime() < 0)
         {
             throw new IllegalArgumentException("the clock is past " + offsetNanos + " ns already");
         }
-        clock.advanceNanos(target - now);
-        settle();
+        while (true)
+        {
+            final long earliest = Math.min(active.timers.earliestDeadline(), passive.timers.earliestDeadline());
+            final long next = earliest - target <= 0 && earliest != Long.MAX_VALUE ? earliest : target;
+            if (next - clock.nanoTime() > 0)
+            {
+                clock.advanceNanos(next - clock.nanoTime());
+            }
+            settle();
+            if (next == target)
+            {
+                return;
+            }
+        }
     }
 
     void advance(final Duration step)
     {
-        clock.advance(step);
-        settle();
+        advanceTo(elapsedNanos() + step.toNanos());
     }
 
     long elapsedNanos()
