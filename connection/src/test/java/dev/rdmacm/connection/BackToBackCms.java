@@ -125,6 +125,12 @@ final class BackToBackCms
         passive = new Side("passive", PASSIVE_GID, PASSIVE_CA_GUID, 2);
     }
 
+    /** The passive side's listeners (and anything else still open there). */
+    java.util.List<CmConnection> engineListeners()
+    {
+        return passive.engine.connections();
+    }
+
     /** Delivers and runs both engines' due timers until nothing moves. */
     void settle()
     {
