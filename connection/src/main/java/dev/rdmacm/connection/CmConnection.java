@@ -591,6 +591,7 @@ public final class CmConnection
             case REJ -> rejReceived();
             // the REQ is still outstanding, now on the MRA's timeout; a second MRA changes nothing
             case TIMEOUT -> retryOr(this::requestTimedOut);
+            case MRA -> duplicate();
             default -> false;
         };
     }
@@ -626,6 +627,7 @@ public final class CmConnection
             case REJ -> rejReceived();
             case DREQ -> dreqReceived();
             case TIMEOUT -> retryOr(this::replyTimedOut);
+            case MRA -> duplicate();
             default -> false;
         };
     }
@@ -663,6 +665,8 @@ public final class CmConnection
             }
             case REJ -> rejReceived();
             case DREQ -> dreqReceived();
+            // cm_rtu_handler: an RTU after COMM_EST got here first
+            case RTU -> duplicate();
             default -> false;
         };
     }
@@ -682,7 +686,12 @@ public final class CmConnection
 
     private boolean dreqRcvd(final Input input)
     {
-        return input == Input.DREP && drepReceived();
+        return switch (input)
+        {
+            case DREP -> drepReceived();
+            case DREQ -> duplicate();
+            default -> false;
+        };
     }
 
     private boolean timewait(final Input input, final CmPeerAddress from)
@@ -729,6 +738,13 @@ public final class CmConnection
     }
 
     // ---------------------------------------------------------------- what the states share
+
+    /** A message this state has taken already (cm.c's {@code CM_RECV_DUPLICATES} counters): nothing to do. */
+    private boolean duplicate()
+    {
+        engine.countDuplicate();
+        return true;
+    }
 
     /** cm.c {@code cm_rep_handler}, REQ_SENT or MRA_REQ_RCVD. */
     private boolean repReceived(final CmPeerAddress from)

@@ -3,6 +3,8 @@ package dev.rdmacm.connection;
 import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.loop.testing.ManualNanoClock;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.ServiceId;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +24,7 @@ final class BackToBackCms
     static final long PASSIVE_CA_GUID = 0x0002_c903_00bb_0002L;
     /** Soft-RoCE's {@code local_ca_ack_delay} (rxe_param.h RXE_LOCAL_CA_ACK_DELAY). */
     static final int CA_ACK_DELAY = 15;
-    static final long SERVICE_ID = 0x0000_0000_0106_4e20L; // RDMA_PS_TCP, port 20000, as rdma_cm forms it
+    static final long SERVICE_ID = ServiceId.of(PortSpace.TCP, 20000);
     static final int ACTIVE_QPN = 0x11;
     static final int PASSIVE_QPN = 0x22;
 

@@ -1,5 +1,7 @@
 package dev.rdmacm.connection;
 
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.protocol.cm.CmAttribute;
 import dev.rdmacm.protocol.cm.SidrStatus;
 import org.junit.jupiter.api.Test;
@@ -16,7 +18,7 @@ class SidrTest
     /** rdma_cm's SIDR values (cma.c cma_resolve_ib_udp): 1 << (CMA_CM_RESPONSE_TIMEOUT - 8) ms, 15 retries. */
     private static final long SIDR_TIMEOUT_MS = 4096;
     private static final int SIDR_RETRIES = 15;
-    private static final long RDMA_PS_UDP_SERVICE_ID = 0x0000_0000_0111_4e20L;
+    private static final long RDMA_PS_UDP_SERVICE_ID = ServiceId.of(PortSpace.UDP, 20000);
 
     private static SidrRequestParameters request(final byte[] privateData)
     {
