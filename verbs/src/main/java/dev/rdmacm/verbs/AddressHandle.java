@@ -1,7 +1,10 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.protocol.Gid;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 
 import static dev.rdmacm.verbs.IbvLayouts.IBV_AH_ATTR;
 import static dev.rdmacm.verbs.IbvLayouts.offset;
@@ -10,7 +13,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
- * An address handle ({@code ibv_create_ah}) naming the destination of UD sends.
+ * An address handle ({@code ibv_create_ah}) naming the destination of UD sends. The same struct is
+ * an RC QP's path ({@code ibv_qp_attr.ah_attr}), written and read by the same two methods here.
  * <pre>
  *  struct ibv_ah_attr (32 bytes)
  *   0  grh.dgid (16, network order)   16 grh.flow_label (u32)
@@ -71,6 +75,26 @@ public final class AddressHandle extends NativeResource
             attr.set(JAVA_BYTE, HOP_LIMIT_OFFSET, (byte)grh.hopLimit());
             attr.set(JAVA_BYTE, TRAFFIC_CLASS_OFFSET, (byte)grh.trafficClass());
         });
+    }
+
+    /**
+     * Reads a {@code struct ibv_ah_attr} that the kernel filled ({@code ibv_query_qp}'s
+     * {@code ah_attr}): empty when it names no port, as before a QP's RTR.
+     */
+    static Optional<AddressVector> read(final MemorySegment attr)
+    {
+        final int port = Byte.toUnsignedInt(attr.get(JAVA_BYTE, PORT_NUM_OFFSET));
+        if (port == 0)
+        {
+            return Optional.empty();
+        }
+        final Optional<AddressVector.GlobalRoute> grh = attr.get(JAVA_BYTE, IS_GLOBAL_OFFSET) == 0 ? Optional.empty()
+            : Optional.of(new AddressVector.GlobalRoute(Gid.fromBytes(attr.asSlice(DGID_OFFSET, 16).toArray(JAVA_BYTE), 0),
+                Byte.toUnsignedInt(attr.get(JAVA_BYTE, SGID_INDEX_OFFSET)), Byte.toUnsignedInt(attr.get(JAVA_BYTE, HOP_LIMIT_OFFSET)),
+                Byte.toUnsignedInt(attr.get(JAVA_BYTE, TRAFFIC_CLASS_OFFSET)), attr.get(JAVA_INT, FLOW_LABEL_OFFSET) & 0xf_ffff));
+        return Optional.of(new AddressVector(port, Short.toUnsignedInt(attr.get(JAVA_SHORT, DLID_OFFSET)),
+            attr.get(JAVA_BYTE, SL_OFFSET) & 0xf, attr.get(JAVA_BYTE, SRC_PATH_BITS_OFFSET) & 0x7f,
+            Byte.toUnsignedInt(attr.get(JAVA_BYTE, STATIC_RATE_OFFSET)), grh));
     }
 
     MemorySegment segment()

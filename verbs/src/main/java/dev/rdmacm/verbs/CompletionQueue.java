@@ -14,6 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 public final class CompletionQueue extends NativeResource
 {
     static final long CQE_OFFSET = offset(IBV_CQ, "cqe");
+    static final long COMP_EVENTS_COMPLETED_OFFSET = offset(IBV_CQ, "comp_events_completed");
 
     private final MemorySegment cq;
     private final CompletionChannel channel;
@@ -65,6 +66,17 @@ public final class CompletionQueue extends NativeResource
     {
         requireOpen("ibv_req_notify_cq");
         ops.reqNotifyCq(cq, solicitedOnly);
+    }
+
+    /**
+     * How many completion events of this CQ have been acknowledged ({@code ibv_ack_cq_events}, which
+     * {@link CompletionChannel#awaitEvent()} calls for each): {@code ibv_destroy_cq} waits until every
+     * event taken is acknowledged, so closing can never hang on one taken here.
+     */
+    public int acknowledgedEvents()
+    {
+        requireOpen("ibv_cq.comp_events_completed");
+        return cq.get(JAVA_INT, COMP_EVENTS_COMPLETED_OFFSET);
     }
 
     MemorySegment segment()

@@ -30,12 +30,15 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * {@code ibv_global_route} 23 bytes with alignment 4 instead of 24 with 8.
  * <p>
  * Host-order integers use the native-order {@link ValueLayout}s; the {@code __be} fields (GUIDs,
- * GIDs, P_Keys) are read with {@link #BE64} and {@link #BE16}, explicitly big-endian.
+ * GIDs, P_Keys, immediate data) are read with {@link #BE64}, {@link #BE32} and {@link #BE16}, explicitly
+ * big-endian.
  */
 public final class IbvLayouts
 {
     /** A {@code __be64} (GUIDs, GID halves): network byte order whatever the host's. */
     public static final ValueLayout.OfLong BE64 = JAVA_LONG.withOrder(ByteOrder.BIG_ENDIAN);
+    /** A {@code __be32} (the immediate data of a send and of its completion). */
+    public static final ValueLayout.OfInt BE32 = JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN);
     /** A {@code __be16} (P_Keys from ibv_query_pkey). */
     public static final ValueLayout.OfShort BE16 = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
 

@@ -15,6 +15,9 @@ public final class MemoryRegion extends NativeResource
 {
     static final long LKEY_OFFSET = offset(IBV_MR, "lkey");
     static final long RKEY_OFFSET = offset(IBV_MR, "rkey");
+    /** The {@code IBV_ACCESS_*} flags this binding registers memory with. */
+    public static final int ACCESS_FLAGS = IbvConstants.IBV_ACCESS_LOCAL_WRITE | IbvConstants.IBV_ACCESS_REMOTE_WRITE
+        | IbvConstants.IBV_ACCESS_REMOTE_READ | IbvConstants.IBV_ACCESS_REMOTE_ATOMIC;
 
     private final MemorySegment mr;
     private final MemorySegment memory;
@@ -25,6 +28,11 @@ public final class MemoryRegion extends NativeResource
     MemoryRegion(final ProtectionDomain pd, final MemorySegment memory, final int access, final Arena ownedMemory)
     {
         super(pd.context().registry(), "MR of " + memory.byteSize() + " bytes on " + pd.context().deviceName());
+        if ((access & ~ACCESS_FLAGS) != 0)
+        {
+            throw new IllegalArgumentException("ibv_reg_mr: access 0x" + Integer.toHexString(access)
+                + " has bits outside IBV_ACCESS_LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC (0xf)");
+        }
         this.memory = memory;
         this.ownedMemory = ownedMemory;
         mr = LibIbverbs.create("ibv_reg_mr", toString() + " access 0x" + Integer.toHexString(access),
@@ -51,6 +59,12 @@ public final class MemoryRegion extends NativeResource
     public long rkey()
     {
         return Integer.toUnsignedLong(rkey);
+    }
+
+    /** The address of the registered memory, what a peer's RDMA WRITE or READ names with the {@link #rkey()}. */
+    public long address()
+    {
+        return memory.address();
     }
 
     int rawLkey()

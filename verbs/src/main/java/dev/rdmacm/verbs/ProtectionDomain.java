@@ -23,7 +23,9 @@ public final class ProtectionDomain extends NativeResource
     /**
      * {@code ibv_reg_mr} over memory the caller owns and keeps alive at least until the region is closed.
      *
-     * @param access {@code IBV_ACCESS_*} flags; flags in the optional range are not supported here.
+     * @param access {@code IBV_ACCESS_*} flags: LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ, REMOTE_ATOMIC
+     *               ({@link MemoryRegion#ACCESS_FLAGS}); the remote ones need LOCAL_WRITE with them
+     *               for WRITE and ATOMIC (the kernel says EINVAL otherwise).
      */
     public MemoryRegion registerMemory(final MemorySegment memory, final int access)
     {
@@ -56,6 +58,24 @@ public final class ProtectionDomain extends NativeResource
     {
         requireOpen("ibv_create_qp");
         return new UdQueuePair(this, sendCq, recvCq, capabilities);
+    }
+
+    /**
+     * {@code ibv_create_qp} for a reliable-connected QP whose completions go to {@code sendCq} and
+     * {@code recvCq}, in the RESET state.
+     */
+    public RcQueuePair createRcQueuePair(final CompletionQueue sendCq, final CompletionQueue recvCq,
+        final QueuePairCapabilities capabilities)
+    {
+        return createRcQueuePair(sendCq, recvCq, capabilities, QueuePairTransitionListener.none());
+    }
+
+    /** As {@link #createRcQueuePair(CompletionQueue, CompletionQueue, QueuePairCapabilities)}, every transition told to {@code listener}. */
+    public RcQueuePair createRcQueuePair(final CompletionQueue sendCq, final CompletionQueue recvCq,
+        final QueuePairCapabilities capabilities, final QueuePairTransitionListener listener)
+    {
+        requireOpen("ibv_create_qp");
+        return new RcQueuePair(this, sendCq, recvCq, capabilities, listener);
     }
 
     /** {@code ibv_create_ah}: the address handle a UD send names its destination with. */

@@ -3,6 +3,7 @@ package dev.rdmacm.verbs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
+import static dev.rdmacm.verbs.IbvLayouts.BE32;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_WC;
 import static dev.rdmacm.verbs.IbvLayouts.offset;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -16,7 +17,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * <pre>
  *   0  wr_id (u64)
  *   8  status      12 opcode     16 vendor_err   20 byte_len
- *  24  imm_data    28 qp_num     32 src_qp       36 wc_flags
+ *  24  imm_data (__be32)  28 qp_num     32 src_qp       36 wc_flags
  *  40  pkey_index (u16)  42 slid (u16)  44 sl (u8)  45 dlid_path_bits (u8)   48 bytes in all
  * </pre>
  */
@@ -27,6 +28,7 @@ public final class WorkCompletions implements AutoCloseable
     static final long OPCODE_OFFSET = offset(IBV_WC, "opcode");
     static final long VENDOR_ERR_OFFSET = offset(IBV_WC, "vendor_err");
     static final long BYTE_LEN_OFFSET = offset(IBV_WC, "byte_len");
+    static final long IMM_DATA_OFFSET = offset(IBV_WC, "$imm", "imm_data");
     static final long QP_NUM_OFFSET = offset(IBV_WC, "qp_num");
     static final long SRC_QP_OFFSET = offset(IBV_WC, "src_qp");
     static final long WC_FLAGS_OFFSET = offset(IBV_WC, "wc_flags");
@@ -65,9 +67,37 @@ public final class WorkCompletions implements AutoCloseable
         return entries.get(JAVA_INT, i * SIZE + STATUS_OFFSET);
     }
 
+    /** The status by its {@code IBV_WC_*} name. */
+    public CompletionStatus completionStatus(final int i)
+    {
+        return CompletionStatus.ofValue(status(i));
+    }
+
+    /** {@code IBV_WC_*} opcode; undefined when the status is not success. */
     public int opcode(final int i)
     {
         return entries.get(JAVA_INT, i * SIZE + OPCODE_OFFSET);
+    }
+
+    /** The opcode by its {@code IBV_WC_*} name; only meaningful when the status is success. */
+    public CompletionOpcode completionOpcode(final int i)
+    {
+        return CompletionOpcode.ofValue(opcode(i));
+    }
+
+    /**
+     * The immediate data, in host order (the wire and {@code ibv_wc} carry it big-endian); valid
+     * only when {@link #flags} has {@code IBV_WC_WITH_IMM}.
+     */
+    public int immediateData(final int i)
+    {
+        return entries.get(BE32, i * SIZE + IMM_DATA_OFFSET);
+    }
+
+    /** Whether the completion carries immediate data ({@code IBV_WC_WITH_IMM}). */
+    public boolean hasImmediateData(final int i)
+    {
+        return (flags(i) & IbvConstants.IBV_WC_WITH_IMM) != 0;
     }
 
     public long vendorError(final int i)
