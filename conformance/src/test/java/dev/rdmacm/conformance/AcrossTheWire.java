@@ -5,6 +5,7 @@ import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,9 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
- * What needs both guests: that the wire carries IP and RoCE between them. The peer on both ends is
- * rdma-core's own {@code ibv_rc_pingpong}, an RC QP per guest set up over a TCP exchange, so a failure
- * here is the fixture's and not the code under test's.
+ * What needs both guests: first that the wire carries IP and RoCE between them, with rdma-core's own
+ * {@code ibv_rc_pingpong} on both ends (an RC QP per guest set up over a TCP exchange, so a failure
+ * there is the fixture's and not the code under test's); then this project's CM against the kernel's
+ * ({@link RpingAcrossTheWire}).
  */
 final class AcrossTheWire
 {
@@ -38,14 +40,16 @@ final class AcrossTheWire
             : server;
         final GuestResult served = guests.kernel().run(JOB, "i=0; while [ ! -s /run/rc-pingpong.status ] && [ $i -lt 40 ]; do "
             + "sleep 0.5; i=$((i+1)); done; cat /run/rc-pingpong.out; exit $(cat /run/rc-pingpong.status 2>/dev/null || echo 99)");
-        return List.of(
+        final List<DynamicTest> tests = new ArrayList<>(List.of(
             dynamicTest("shouldPingTheKernelGuestOverTheWire()", () -> assertEquals(0, ping.exitStatus(), ping.toString())),
             dynamicTest("shouldCarryRcTrafficBetweenTheGuestsWithIbvRcPingpong()", () ->
             {
                 assertEquals(0, client.exitStatus(), client.toString());
                 assertTrue(client.stdout().contains(ITERATIONS + " iters in"), client.stdout());
                 assertEquals(0, served.exitStatus(), served.toString());
-            }));
+            })));
+        tests.addAll(RpingAcrossTheWire.checks(guests));
+        return tests;
     }
 
     /** The server in the background, once it listens. */

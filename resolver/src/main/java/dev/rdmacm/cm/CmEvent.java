@@ -142,9 +142,22 @@ public sealed interface CmEvent
         }
     }
 
-    /** CONNECT_REQUEST: a new id for a peer's request arrived on {@code listenId}. */
-    record ConnectRequest(RdmaCmId id, RdmaCmId listenId) implements CmEvent
+    /**
+     * CONNECT_REQUEST: a new id for a peer's request arrived on {@code listenId}; {@code privateData} is
+     * the REQ's private data after rdma_cm's IP CM header (56 bytes), as the kernel hands it on.
+     */
+    record ConnectRequest(RdmaCmId id, RdmaCmId listenId, byte[] privateData) implements CmEvent
     {
+        public ConnectRequest
+        {
+            privateData = privateData.clone();
+        }
+
+        @Override
+        public byte[] privateData()
+        {
+            return privateData.clone();
+        }
     }
 
     /** CONNECT_RESPONSE: the peer replied to an id without a QP, which must accept or reject. */
@@ -170,14 +183,37 @@ public sealed interface CmEvent
         }
     }
 
-    /** REJECTED: the peer rejected; {@code status} is the IB CM reject reason (positive, e.g. 28 consumer). */
-    record Rejected(RdmaCmId id, int status) implements CmEvent
+    /**
+     * REJECTED: the peer rejected; {@code status} is the IB CM reject reason (positive, e.g. 8 no
+     * listener, 28 consumer defined) and {@code privateData} the REJ's 148 bytes.
+     */
+    record Rejected(RdmaCmId id, int status, byte[] privateData) implements CmEvent
     {
+        public Rejected
+        {
+            privateData = privateData.clone();
+        }
+
+        @Override
+        public byte[] privateData()
+        {
+            return privateData.clone();
+        }
     }
 
-    /** ESTABLISHED: the connection is up. */
-    record Established(RdmaCmId id) implements CmEvent
+    /** ESTABLISHED: the connection is up; on the active side {@code privateData} is the REP's (196 bytes). */
+    record Established(RdmaCmId id, byte[] privateData) implements CmEvent
     {
+        public Established
+        {
+            privateData = privateData.clone();
+        }
+
+        @Override
+        public byte[] privateData()
+        {
+            return privateData.clone();
+        }
     }
 
     /** DISCONNECTED: the connection is down. */

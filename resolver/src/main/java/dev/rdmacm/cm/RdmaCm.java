@@ -6,7 +6,10 @@ import dev.rdmacm.addrinfo.RaiFlags;
 import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
 import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.connection.CmConnection;
+import dev.rdmacm.connection.CmState;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.loop.NanoClock;
@@ -18,11 +21,16 @@ import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -141,6 +149,9 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     /** The ids not destroyed yet: those bound to a device that goes away get DEVICE_REMOVAL. */
     private final Set<RdmaCmId> live = ConcurrentHashMap.newKeySet();
+    /** The CM of each RDMA port an id connected or listened on, opened on first use. */
+    private final Map<String, CmPortAgent> cmAgents = new HashMap<>();
+    private TransitionListener<CmConnection, CmState> connectionTransitions = TransitionListener.none();
     private DeviceWatch deviceWatch;
     private BondFailoverWatch bondWatch;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
@@ -268,6 +279,54 @@ public final class RdmaCm implements AutoCloseable
             }
         }
         changed.forEach(id -> id.addressChanged(bond));
+    }
+
+    /**
+     * Sees every state change of every CM connection (ib_cm's states), on the CM thread of its port;
+     * set it before the first connect or listen.
+     */
+    public synchronized void connectionTransitions(final TransitionListener<CmConnection, CmState> listener)
+    {
+        connectionTransitions = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** The CM of the binding's port: its umad CM agent and engine, opened on first use. */
+    synchronized CmPortAgent cmAgent(final RdmaPortBinding binding) throws RdmaCmException
+    {
+        if (closed)
+        {
+            throw new RdmaCmException("rdma_connect", Errno.EINVAL, "the RdmaCm is closed", true);
+        }
+        final String key = binding.device() + "/" + binding.port();
+        CmPortAgent agent = cmAgents.get(key);
+        if (agent == null)
+        {
+            try
+            {
+                agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(binding.device()), connectionTransitions);
+            }
+            catch (final ErrnoException ex)
+            {
+                throw new RdmaCmException("rdma_connect", ex.errno(), "the CM on " + key + ": " + ex.getMessage(), true);
+            }
+            cmAgents.put(key, agent);
+        }
+        return agent;
+    }
+
+    /** sysfs {@code node_guid}, {@code 5054:00ff:fe60:0002}: the REQ's and REP's LocalCAGUID. */
+    private static long nodeGuid(final String device) throws RdmaCmException
+    {
+        final Path file = Path.of("/sys/class/infiniband", device, "node_guid");
+        try
+        {
+            return Long.parseUnsignedLong(Files.readString(file).strip().replace(":", ""), 16);
+        }
+        catch (final IOException | NumberFormatException ex)
+        {
+            throw new RdmaCmException("rdma_connect", Errno.ENODEV, "cannot read the node GUID of " + device + " from " + file + ": "
+                + ex.getMessage(), true);
+        }
     }
 
     void destroyed(final RdmaCmId id)
@@ -451,6 +510,13 @@ public final class RdmaCm implements AutoCloseable
         {
             acm.close();
         }
+        final List<CmPortAgent> agents;
+        synchronized (this)
+        {
+            agents = List.copyOf(cmAgents.values());
+            cmAgents.clear();
+        }
+        agents.forEach(CmPortAgent::close);
     }
 
     /** Bonds are netdevs, so unlike RDMA devices they are watched in the resolver's namespace. */

@@ -6,11 +6,18 @@ import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.addrinfo.Ipv4Sockaddr;
 import dev.rdmacm.addrinfo.Ipv6Sockaddr;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.connection.AcceptParameters;
+import dev.rdmacm.connection.CmPath;
+import dev.rdmacm.connection.CmPeerAddress;
+import dev.rdmacm.connection.ConnectParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.GidType;
+import dev.rdmacm.verbs.RcQueuePair;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -69,6 +76,9 @@ public final class RdmaCmId implements AutoCloseable
     private PendingRoute pendingRoute;
     /** rdma_resolve_addrinfo's resolving_ai and resolved_ai, under a lock of their own. */
     private final AddrinfoSlot addrinfo = new AddrinfoSlot();
+    private IdConnection connection;
+    private RcQueuePair attachedQp;
+    private InetAddress peerAddress;
     /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
     private PortSpace boundSpace;
     /** An AF_IB id's {@code src_addr}, as the kernel holds it (null for an IP id). */
@@ -923,6 +933,220 @@ public final class RdmaCmId implements AutoCloseable
         return p;
     }
 
+    // ---- connections (rdma_cm over this project's CM on umad) ----
+
+    /**
+     * {@code rdma_create_qp}'s half that concerns the CM: the RC QP this id's connection drives. It
+     * must live on the id's device ({@link #binding()}); the CM moves it RESET -> INIT -> RTR -> RTS when
+     * the handshake says so, and to ERR when the connection ends.
+     */
+    public synchronized void attachQp(final RcQueuePair queuePair) throws RdmaCmException
+    {
+        if (queuePair == null)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
+        }
+        if (binding == null && connection == null)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is " + state
+                + ": it has no device until its address is resolved or bound", true);
+        }
+        attachedQp = queuePair;
+        if (connection != null)
+        {
+            connection.attach(queuePair);
+        }
+    }
+
+    /** The RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request. */
+    public synchronized RdmaPortBinding binding()
+    {
+        return connection != null ? connection.binding() : binding;
+    }
+
+    /**
+     * {@code rdma_connect} on an RC id after ROUTE_RESOLVED: the REQ goes to the route's destination, its
+     * Service ID {@code (port space << 16) + destination port} and its private data rdma_cm's IP CM
+     * header (version 0, the IP version, the source port, both addresses) followed by the parameters'.
+     * ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows.
+     */
+    public void connect(final ConnectionParameters parameters) throws RdmaCmException
+    {
+        final IdConnection started;
+        final ConnectParameters request;
+        synchronized (this)
+        {
+            requireNotDestroyed("rdma_connect");
+            if (state != CmIdState.ROUTE_RESOLVED || route == null || route.pathData().isEmpty())
+            {
+                throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + number + " is " + state
+                    + ": rdma_connect needs ROUTE_RESOLVED", true);
+            }
+            if (attachedQp == null)
+            {
+                throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + number + " has no QP (attachQp first)", true);
+            }
+            final byte[] consumer = parameters.privateData();
+            if (consumer.length > ConnectionParameters.REQ_PRIVATE_DATA_LIMIT)
+            {
+                throw new RdmaCmException("rdma_connect", Errno.EINVAL, consumer.length + " bytes of private data: a REQ has room "
+                    + "for " + ConnectionParameters.REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
+            }
+            final var path = route.paths().get(0);
+            final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
+                path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
+            final byte[] data = new byte[IpCmPrivateDataHeader.LENGTH + consumer.length];
+            new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(data), 0).version(IpCmPrivateDataHeader.CMA_VERSION)
+                .ipVersion(resolution.source() instanceof Inet4Address ? IpCmPrivateDataHeader.IP_VERSION_4
+                    : IpCmPrivateDataHeader.IP_VERSION_6)
+                .sourcePort(sourcePort).addresses(resolution.source(), resolution.destination());
+            System.arraycopy(consumer, 0, data, IpCmPrivateDataHeader.LENGTH, consumer.length);
+            // cma_connect_ib: retry counts cut to 7, both CM response timeouts CMA_CM_RESPONSE_TIMEOUT (20),
+            // CMA_MAX_CM_RETRIES (15) REQ retries
+            request = new ConnectParameters(portSpace.serviceId(destinationPort), CmPeerAddress.cmAt(path.dgid(), 0), cmPath,
+                attachedQp.qpNumber(), false, parameters.responderResources(), parameters.initiatorDepth(), 20, 20, 15,
+                Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()), parameters.flowControl(), false, data);
+            started = new IdConnection(this, cm.cmAgent(binding), binding);
+            started.attach(attachedQp);
+            connection = started;
+            transition(CmIdState.CONNECT, "connect to " + resolution.destination().getHostAddress() + " port " + destinationPort);
+        }
+        started.connect(request);
+    }
+
+    /**
+     * {@code rdma_listen} on an id bound to a local address (which names its device): REQs for the id's
+     * Service ID arrive as CONNECT_REQUEST events on new ids. A wildcard bind (every device) is not yet
+     * supported: EINVAL says so.
+     */
+    public void listen(final int backlog) throws RdmaCmException
+    {
+        final IdConnection listening;
+        synchronized (this)
+        {
+            requireNotDestroyed("rdma_listen");
+            if (state != CmIdState.ADDR_BOUND)
+            {
+                throw new RdmaCmException("rdma_listen", Errno.EINVAL, "id " + number + " is " + state + ": bind it first", true);
+            }
+            if (binding == null)
+            {
+                throw new RdmaCmException("rdma_listen", Errno.EINVAL, "id " + number + " is bound to "
+                    + (boundSource == null ? "no address" : boundSource.getHostAddress())
+                    + ", not to an address of an RDMA device: listening on every device is not supported yet", true);
+            }
+            listening = new IdConnection(this, cm.cmAgent(binding), binding);
+            connection = listening;
+            transition(CmIdState.LISTEN, "listen on " + binding.device() + " port " + boundPort + " backlog " + backlog);
+        }
+        listening.listen(portSpace.serviceId(boundPort));
+    }
+
+    /** {@code rdma_accept} on an id a CONNECT_REQUEST made: the QP moves to RTS and the REP goes; ESTABLISHED follows. */
+    public void accept(final ConnectionParameters parameters) throws RdmaCmException
+    {
+        final IdConnection accepting;
+        synchronized (this)
+        {
+            requireNotDestroyed("rdma_accept");
+            if (state != CmIdState.CONNECT || connection == null || attachedQp == null)
+            {
+                throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + number + " is " + state
+                    + (attachedQp == null ? " without a QP" : "") + ": rdma_accept needs a connection request's id with a QP", true);
+            }
+            accepting = connection;
+        }
+        accepting.accept(new AcceptParameters(attachedQp.qpNumber(), parameters.responderResources(), parameters.initiatorDepth(),
+            0, parameters.flowControl(), Math.min(7, parameters.rnrRetryCount()), false, parameters.privateData()));
+    }
+
+    /** {@code rdma_reject}: a REJ, consumer defined (reason 28), with at most 148 bytes of private data. */
+    public void reject(final byte[] privateData) throws RdmaCmException
+    {
+        final IdConnection rejecting;
+        synchronized (this)
+        {
+            requireNotDestroyed("rdma_reject");
+            if (state != CmIdState.CONNECT || connection == null)
+            {
+                throw new RdmaCmException("rdma_reject", Errno.EINVAL, "id " + number + " is " + state
+                    + ": rdma_reject needs a connection request's id", true);
+            }
+            if (privateData.length > ConnectionParameters.REJ_PRIVATE_DATA_LIMIT)
+            {
+                throw new RdmaCmException("rdma_reject", Errno.EINVAL, privateData.length + " bytes of private data: a REJ holds at most "
+                    + ConnectionParameters.REJ_PRIVATE_DATA_LIMIT, true);
+            }
+            rejecting = connection;
+        }
+        rejecting.reject(privateData.clone());
+    }
+
+    /** {@code rdma_disconnect}: a DREQ, or the DREP when the peer's DREQ came first; DISCONNECTED follows. */
+    public void disconnect() throws RdmaCmException
+    {
+        final IdConnection ending;
+        synchronized (this)
+        {
+            requireNotDestroyed("rdma_disconnect");
+            if (connection == null)
+            {
+                throw new RdmaCmException("rdma_disconnect", Errno.EINVAL, "id " + number + " is " + state + ": not connected", true);
+            }
+            ending = connection;
+            if (state == CmIdState.ESTABLISHED || state == CmIdState.CONNECT)
+            {
+                transition(CmIdState.DISCONNECT, "disconnect");
+            }
+        }
+        ending.disconnect();
+    }
+
+    /** From the CM thread: an event of the id's connection, with the state it leads to (or null). */
+    synchronized void connectionEvent(final CmEvent event, final CmIdState next)
+    {
+        if (state == CmIdState.DESTROYING)
+        {
+            return;
+        }
+        if (next != null && next != state)
+        {
+            transition(next, event.type().name());
+        }
+        deliver(event);
+    }
+
+    /** cma_ib_req_handler's new id: on the listener's channel and port space, addressed from the IP CM header. */
+    RdmaCmId childFor(final dev.rdmacm.connection.CmEvent.RequestReceived request, final byte[] privateData)
+    {
+        final RdmaCmId child = cm.createId(channel, portSpace);
+        synchronized (child)
+        {
+            final IpCmPrivateDataHeader header = new IpCmPrivateDataHeader();
+            if (privateData.length >= IpCmPrivateDataHeader.LENGTH)
+            {
+                header.wrap(new UnsafeBuffer(privateData), 0, privateData.length);
+                child.destinationPort = header.sourcePort();
+                child.sourcePort = boundPort;
+                child.peerAddress = header.sourceAddress();
+                child.boundSource = header.destinationAddress();
+            }
+            child.transition(CmIdState.CONNECT, "connection request from " + request.from().gid());
+        }
+        return child;
+    }
+
+    synchronized void adopt(final IdConnection requested)
+    {
+        connection = requested;
+    }
+
+    /** The peer's address of an id a connection request made ({@code rdma_get_peer_addr}), or null. */
+    public synchronized InetAddress peerAddress()
+    {
+        return peerAddress != null ? peerAddress : resolution == null ? null : resolution.destination();
+    }
+
     /**
      * {@code rdma_destroy_id}: cancels a pending resolution, drops the id's events still queued on the
      * channel (no event follows), and then, as librdmacm does, waits until every event of the id that
@@ -939,6 +1163,10 @@ public final class RdmaCmId implements AutoCloseable
                 return;
             }
             transition(CmIdState.DESTROYING, "destroy");
+            if (connection != null)
+            {
+                connection.close();
+            }
             releasePort();
             cm.destroyed(this);
             p = pending;

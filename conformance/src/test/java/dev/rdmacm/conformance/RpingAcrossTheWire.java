@@ -1,0 +1,162 @@
+package dev.rdmacm.conformance;
+
+import dev.rdmacm.testing.guest.GuestResult;
+import dev.rdmacm.testing.guest.KernelGuest;
+import org.junit.jupiter.api.DynamicTest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+/**
+ * {@code rdmacm rping} in the userspace-CM guest against the real librdmacm {@code rping} over the
+ * kernel's CM in the other guest, both ways, and the kernel's REJ for a port nobody listens on. The
+ * kernel side's exit status and {@code ping data} lines are its own verdict that our REQ, REP, RTU and
+ * DREQ (and our RC QP's reads, writes and sends) were what it expects.
+ */
+final class RpingAcrossTheWire
+{
+    private static final Duration JOB = Duration.ofSeconds(30);
+    private static final Duration RPING = Duration.ofSeconds(150);
+    private static final int PINGS = 10;
+    private static final int KERNEL_SERVER_PORT = 7174;
+    private static final int OUR_SERVER_PORT = 7175;
+    private static final int SILENT_PORT = 7176;
+    /** The JVM options of the guest's test JVMs: C1 only and the serial collector, as TCG wants. */
+    private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+
+    private RpingAcrossTheWire()
+    {
+    }
+
+    static List<DynamicTest> checks(final GuestPair guests)
+    {
+        final KernelGuest ours = guests.userspace();
+        final KernelGuest kernel = guests.kernel();
+        final String kernelAddress = GuestWire.KERNEL_CM.address();
+        final String ourAddress = GuestWire.USERSPACE_CM.address();
+        final List<DynamicTest> tests = new ArrayList<>();
+
+        final GuestResult kernelServer = kernel.run(JOB, background("rping -s -a " + kernelAddress + " -p " + KERNEL_SERVER_PORT
+            + " -C " + PINGS + " -v", "kernel-rping-s") + "\n" + untilListening(kernelAddress, KERNEL_SERVER_PORT));
+        final GuestResult ourClient = ours.run(RPING, java(ours, "rping-c", "rping", "-c", "-a", kernelAddress, "-p",
+            Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d"));
+        final GuestResult kernelServed = kernel.run(JOB, collect("kernel-rping-s"));
+        tests.add(dynamicTest("shouldPingTheKernelsRpingServerWithRdmacmRping()", () ->
+        {
+            assertEquals(0, kernelServer.exitStatus(), kernelServer.describe());
+            assertEquals(0, ourClient.exitStatus(), ourClient.describe() + "\n" + kernelServed.describe());
+            assertEquals(expectedPings("ping data: "), pingLines(ourClient.stdout(), "ping data: "), ourClient.describe());
+            assertEquals(0, kernelServed.exitStatus(), kernelServed.describe());
+            assertEquals(expectedPings("server ping data: "), pingLines(kernelServed.stdout(), "server ping data: "),
+                kernelServed.describe());
+        }));
+
+        final GuestResult rejected = ours.run(RPING, java(ours, "rping-silent", "rping", "-c", "-a", kernelAddress, "-p",
+            Integer.toString(SILENT_PORT), "-C", "1", "-d"));
+        tests.add(dynamicTest("shouldBeRejectedByTheKernelCmWithInvalidServiceIdWhenNoOneListens()", () ->
+        {
+            assertEquals(1, rejected.exitStatus(), rejected.describe());
+            assertTrue(rejected.stderr().contains("cma event RDMA_CM_EVENT_REJECTED, error 8"), rejected.describe());
+        }));
+
+        final GuestResult ourServer = ours.run(JOB, background(javaCommand(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",
+            Integer.toString(OUR_SERVER_PORT), "-v", "-d"), "our-rping-s") + "\n"
+            + "i=0; until grep -q 'listening' /run/our-rping-s.err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
+            + "{ cat /run/our-rping-s.err >&2; exit 1; }; sleep 0.3; done");
+        final GuestResult kernelClient = ourServer.succeeded()
+            ? kernel.run(RPING, "rping -c -a " + ourAddress + " -p " + OUR_SERVER_PORT + " -C " + PINGS + " -v -V")
+            : ourServer;
+        final GuestResult ourServed = ours.run(Duration.ofSeconds(60), collect("our-rping-s"));
+        tests.add(dynamicTest("shouldServeTheKernelsRpingClientWithRdmacmRping()", () ->
+        {
+            assertEquals(0, ourServer.exitStatus(), ourServer.describe());
+            assertEquals(0, kernelClient.exitStatus(), kernelClient.describe() + "\n" + ourServed.describe());
+            assertEquals(expectedPings("ping data: "), pingLines(kernelClient.stdout(), "ping data: "), kernelClient.describe());
+            assertEquals(0, ourServed.exitStatus(), ourServed.describe());
+            assertEquals(expectedPings("server ping data: "), pingLines(ourServed.stdout(), "server ping data: "),
+                ourServed.describe());
+        }));
+        return tests;
+    }
+
+    /**
+     * rping's lines for {@link #PINGS} pings of the default 64 bytes: {@code rdma-ping-N: } and then
+     * 'A'..'z' from a letter one further each ping, up to the 63rd byte. Built from rping.c's rule,
+     * independently of the command under test.
+     */
+    private static List<String> expectedPings(final String prefix)
+    {
+        final List<String> lines = new ArrayList<>();
+        int start = 65;
+        for (int ping = 0; ping < PINGS; ping++)
+        {
+            final StringBuilder text = new StringBuilder("rdma-ping-" + ping + ": ");
+            for (int c = start; text.length() < 63; c = c + 1 > 122 ? 65 : c + 1)
+            {
+                text.append((char)c);
+            }
+            start = start + 1 > 122 ? 65 : start + 1;
+            lines.add(prefix + text);
+        }
+        return lines;
+    }
+
+    private static List<String> pingLines(final String output, final String prefix)
+    {
+        return output.lines().filter(line -> line.startsWith(prefix)).toList();
+    }
+
+    private static String background(final String command, final String name)
+    {
+        return "rm -f /run/" + name + ".status\nsetsid sh -c '" + command + " > /run/" + name + ".out 2> /run/" + name + ".err; "
+            + "echo $? > /run/" + name + ".status' < /dev/null > /dev/null 2>&1 &";
+    }
+
+    private static String collect(final String name)
+    {
+        return "i=0; while [ ! -s /run/" + name + ".status ] && [ $i -lt 150 ]; do sleep 0.3; i=$((i+1)); done\n"
+            + "cat /run/" + name + ".out; cat /run/" + name + ".err >&2\n"
+            + "exit $(cat /run/" + name + ".status 2>/dev/null || echo 99)";
+    }
+
+    private static String untilListening(final String address, final int port)
+    {
+        return "i=0; until rdma resource show cm_id | grep -q 'src-addr " + address + ":" + port + "'; do i=$((i+1)); "
+            + "[ $i -gt 100 ] && exit 1; sleep 0.2; done";
+    }
+
+    /** Runs the CLI's main in the guest with this test JVM's class path, from an argument file in the share. */
+    private static String java(final KernelGuest guest, final String name, final String... arguments)
+    {
+        return javaCommand(guest, name, arguments);
+    }
+
+    private static String javaCommand(final KernelGuest guest, final String name, final String... arguments)
+    {
+        final Path file = guest.sharedDirectory().resolve(name + ".args");
+        final List<String> lines = new ArrayList<>(JVM_OPTIONS);
+        lines.add("-cp");
+        lines.add(System.getProperty("java.class.path"));
+        lines.add("dev.rdmacm.cli.Main");
+        lines.addAll(List.of(arguments));
+        try
+        {
+            Files.write(file, lines.stream().map(line -> "\"" + line.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + file, ex);
+        }
+        return Path.of(System.getProperty("java.home"), "bin", "java") + " @" + guest.guestPathOf(file);
+    }
+}

@@ -1,0 +1,226 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.connection.CmConnection;
+import dev.rdmacm.connection.CmEngine;
+import dev.rdmacm.connection.CmPeerAddress;
+import dev.rdmacm.connection.CmState;
+import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.loop.DeadlineTimers;
+import dev.rdmacm.loop.FdWait;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.umad.AgentRegistration;
+import dev.rdmacm.umad.MadAddress;
+import dev.rdmacm.umad.UmadAgent;
+import dev.rdmacm.umad.UmadPort;
+import dev.rdmacm.umad.UserMadHeader;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The CM of one RDMA port: the CM class registered on the port's umad device, a {@link CmEngine} and
+ * the one thread that runs both. Received MADs, the engine's timers and every call an id makes (run
+ * through {@link #execute}) happen on that thread, so the engine needs no locks; the thread waits in
+ * {@code poll(2)} on the umad descriptor until a MAD, a call or the engine's next deadline.
+ * <p>
+ * What the kernel splits between ib_cm (the protocol) and the MAD layer (ib_mad, umad), this is for a
+ * userspace CM, and so it needs a host where the kernel's ib_cm does not hold the CM class
+ * ({@code docs/umad.md}). On RoCE every CM MAD has a GRH; the local GID index of a peer is the one its
+ * id bound ({@link #useLocalGid}), or, for a peer that spoke first, the index its MAD arrived on.
+ */
+final class CmPortAgent implements AutoCloseable
+{
+    /** rxe's {@code local_ca_ack_delay} ({@code ibv_devinfo -v}), the REP's TargetACKDelay. */
+    static final int SOFT_ROCE_CA_ACK_DELAY = 15;
+    private static final long IDLE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final int MAD_SIZE = 256;
+
+    private final String name;
+    private final UmadPort port;
+    private final UmadAgent agent;
+    private final FdWait wait;
+    private final NanoClock clock = NanoClock.SYSTEM;
+    private final DeadlineTimers<CmConnection> timers = new DeadlineTimers<>(clock);
+    private final CmEngine engine;
+    private final Queue<Runnable> calls = new ConcurrentLinkedQueue<>();
+    private final Map<Gid, Integer> localGidIndexes = new ConcurrentHashMap<>();
+    private final UnsafeBuffer received = new UnsafeBuffer(new byte[MAD_SIZE]);
+    private final Thread thread;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+
+    private CmPortAgent(final String device, final int portNumber, final long localCaGuid,
+        final TransitionListener<CmConnection, CmState> transitions)
+    {
+        this.name = device + "/" + portNumber;
+        this.port = UmadPort.open(device, portNumber);
+        try
+        {
+            this.agent = port.register(AgentRegistration.communicationManagement());
+            this.wait = new FdWait(port.fd());
+        }
+        catch (final RuntimeException ex)
+        {
+            port.close();
+            throw ex;
+        }
+        this.engine = new CmEngine(new CmEngine.Configuration(localCaGuid, SOFT_ROCE_CA_ACK_DELAY), timers, this::send,
+            new SecureRandom(), transitions);
+        this.thread = Thread.ofPlatform().daemon().name("rdmacm-cm-" + name).unstarted(this::run);
+    }
+
+    /** Registers the CM class on {@code device}'s port and starts its thread. */
+    static CmPortAgent open(final String device, final int port, final long localCaGuid,
+        final TransitionListener<CmConnection, CmState> transitions)
+    {
+        final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, transitions);
+        agent.thread.start();
+        return agent;
+    }
+
+    String name()
+    {
+        return name;
+    }
+
+    /** Runs {@code call} on the CM thread, with the engine. */
+    void execute(final Consumer<CmEngine> call)
+    {
+        if (!running)
+        {
+            throw new IllegalStateException("the CM on " + name + " is closed" + (failure == null ? "" : ": " + failure));
+        }
+        calls.add(() -> call.accept(engine));
+        try
+        {
+            wait.wakeUp();
+        }
+        catch (final NativeCallException ex)
+        {
+            throw new IllegalStateException("cannot wake the CM thread of " + name + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The GRH's source GID index for MADs to {@code remote}: the index of the GID the id bound. */
+    void useLocalGid(final Gid remote, final int localGidIndex)
+    {
+        localGidIndexes.put(remote, localGidIndex);
+    }
+
+    private void send(final CmPeerAddress to, final DirectBuffer mad, final int offset, final int length)
+    {
+        final Integer gidIndex = localGidIndexes.get(to.gid());
+        if (gidIndex == null)
+        {
+            throw new IllegalStateException("no local GID index known for CM peer " + to.gid() + " on " + name);
+        }
+        port.send(agent, MadAddress.gsi(to.gid(), gidIndex, to.pkeyIndex()), mad, offset, length);
+    }
+
+    private void run()
+    {
+        try
+        {
+            while (running)
+            {
+                for (Runnable call; (call = calls.poll()) != null; )
+                {
+                    call.run();
+                }
+                receiveAll();
+                final long now = clock.nanoTime();
+                engine.doWork(now);
+                final long toDeadline = engine.nanosToNextDeadline(clock.nanoTime());
+                wait.await(Math.min(toDeadline < 0 ? IDLE_WAIT_NANOS : toDeadline, IDLE_WAIT_NANOS));
+            }
+        }
+        catch (final Throwable ex)
+        {
+            failure = ex;
+            running = false;
+        }
+        finally
+        {
+            stopped.countDown();
+        }
+    }
+
+    private void receiveAll()
+    {
+        for (int length; (length = port.receive(received, 0)) != UmadPort.NOTHING; )
+        {
+            final UserMadHeader header = port.received();
+            if (header.sendTimedOut())
+            {
+                continue; // CM MADs are sent without a response timeout; the engine runs its own retries
+            }
+            final Gid from = header.gid();
+            localGidIndexes.putIfAbsent(from, header.gidIndex());
+            engine.onMadReceived(new CmPeerAddress(from, header.qpn(), header.pkeyIndex()), received, 0, length);
+        }
+    }
+
+    /** Stops the thread, then unregisters the agent and closes the umad device. */
+    @Override
+    public void close()
+    {
+        running = false;
+        try
+        {
+            wait.wakeUp();
+            if (Thread.currentThread() != thread && !stopped.await(5, TimeUnit.SECONDS))
+            {
+                throw new IllegalStateException("the CM thread of " + name + " did not stop within 5 s");
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        catch (final NativeCallException ex)
+        {
+            throw new IllegalStateException("cannot wake the CM thread of " + name + ": " + ex.getMessage(), ex);
+        }
+        finally
+        {
+            try
+            {
+                agent.close();
+                port.close();
+            }
+            finally
+            {
+                closeWait();
+            }
+        }
+    }
+
+    private void closeWait()
+    {
+        try
+        {
+            wait.close();
+        }
+        catch (final NativeCallException ex)
+        {
+            throw new IllegalStateException("cannot close the CM wait of " + name + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "CM on " + name;
+    }
+}

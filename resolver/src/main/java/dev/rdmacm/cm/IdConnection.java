@@ -1,0 +1,278 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.connection.AcceptParameters;
+import dev.rdmacm.connection.CmConnection;
+import dev.rdmacm.connection.CmEvent;
+import dev.rdmacm.connection.CmEventHandler;
+import dev.rdmacm.connection.CmState;
+import dev.rdmacm.connection.ConnectParameters;
+import dev.rdmacm.connection.QpAttributes;
+import dev.rdmacm.connection.QpTransitions;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.ErrnoException;
+import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
+import dev.rdmacm.protocol.cm.RejectReason;
+import dev.rdmacm.protocol.sa.MtuCode;
+import dev.rdmacm.verbs.AddressVector;
+import dev.rdmacm.verbs.QpState;
+import dev.rdmacm.verbs.RcQueuePair;
+import dev.rdmacm.verbs.RcReceiveParameters;
+import dev.rdmacm.verbs.RcSendParameters;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The CM connection of one {@link RdmaCmId}: what rdma_cm's {@code cma_ib_handler} and
+ * {@code cma_ib_req_handler} do between ib_cm's events and the id's. It drives the id's RC QP through
+ * the engine's {@link QpTransitions} (INIT at the first move, as {@code rdma_create_qp} leaves it) and
+ * turns each ib_cm event into the {@code RDMA_CM_EVENT_*} the kernel would post:
+ * <pre>
+ *   ib_cm event                      RDMA CM event            status
+ *   REP received, RTU sent           ESTABLISHED              0, the REP's private data
+ *   RTU received / first receive     ESTABLISHED              0
+ *   REJ received                     REJECTED                 the reject reason, the REJ's private data
+ *   REQ or REP timed out             UNREACHABLE              -ETIMEDOUT
+ *   QP move failed on the REP        CONNECT_ERROR            -errno
+ *   DREQ received / DREP received    DISCONNECTED             0
+ *   DREQ timed out                   DISCONNECTED             (-ETIMEDOUT in the kernel's event)
+ *   timewait over                    TIMEWAIT_EXIT            0
+ *   REQ on a listener                CONNECT_REQUEST          on a new id, the REQ's data after the IP CM header
+ * </pre>
+ * Engine calls happen on the port's CM thread ({@link CmPortAgent#execute}); events reach the id from there.
+ */
+final class IdConnection implements CmEventHandler, QpTransitions
+{
+    private final RdmaCmId id;
+    private final CmPortAgent agent;
+    private final RdmaPortBinding binding;
+    /** A listener's children, by the connection the engine made for each REQ. */
+    private final Map<CmConnection, IdConnection> children = new ConcurrentHashMap<>();
+    private volatile CmConnection connection;
+    private volatile RcQueuePair qp;
+
+    IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding binding)
+    {
+        this.id = id;
+        this.agent = agent;
+        this.binding = binding;
+    }
+
+    private IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding binding, final CmConnection connection)
+    {
+        this(id, agent, binding);
+        this.connection = connection;
+    }
+
+    RdmaPortBinding binding()
+    {
+        return binding;
+    }
+
+    void attach(final RcQueuePair queuePair)
+    {
+        this.qp = queuePair;
+    }
+
+    RcQueuePair queuePair()
+    {
+        return qp;
+    }
+
+    /** ib_send_cm_req, on the CM thread. */
+    void connect(final ConnectParameters parameters)
+    {
+        agent.useLocalGid(parameters.peer().gid(), binding.gidIndex());
+        agent.execute(engine ->
+        {
+            connection = engine.createConnection(this);
+            try
+            {
+                connection.connect(parameters, this);
+            }
+            catch (final RuntimeException ex)
+            {
+                id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(ex)), null);
+            }
+        });
+    }
+
+    /** ib_cm_listen on the id's Service ID. */
+    void listen(final long serviceId)
+    {
+        agent.execute(engine ->
+        {
+            connection = engine.createConnection(this);
+            connection.listen(serviceId);
+        });
+    }
+
+    /** ib_send_cm_rep after the QP moves (cma_accept_ib). */
+    void accept(final AcceptParameters parameters)
+    {
+        agent.execute(engine ->
+        {
+            try
+            {
+                connection.accept(parameters, this);
+            }
+            catch (final RuntimeException ex)
+            {
+                id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(ex)), null);
+            }
+        });
+    }
+
+    /** ib_send_cm_rej, consumer defined (rdma_reject). */
+    void reject(final byte[] privateData)
+    {
+        agent.execute(engine -> connection.reject(RejectReason.CONSUMER_DEFINED, new byte[0], privateData));
+    }
+
+    /** rdma_disconnect: a DREQ, or the DREP when the peer's DREQ came first. */
+    void disconnect()
+    {
+        agent.execute(engine ->
+        {
+            final CmConnection c = connection;
+            if (c == null)
+            {
+                return;
+            }
+            switch (c.state())
+            {
+                case DREQ_RCVD -> c.drep(new byte[0]);
+                case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> c.disconnect(new byte[0]);
+                default ->
+                {
+                    // nothing to end: rdma_disconnect returns EINVAL from ib_send_cm_dreq and ib_send_cm_drep
+                }
+            }
+        });
+    }
+
+    /** ib_destroy_cm_id: REJ, DREQ or DREP as the state asks, then the comm ID is freed. */
+    void close()
+    {
+        agent.execute(engine ->
+        {
+            final CmConnection c = connection;
+            if (c != null && !c.isClosed())
+            {
+                c.close();
+            }
+        });
+    }
+
+    @Override
+    public void onEvent(final CmConnection from, final CmEvent event)
+    {
+        if (from != connection)
+        {
+            final IdConnection child = children.get(from);
+            if (child != null)
+            {
+                child.onEvent(from, event);
+            }
+            else if (event instanceof CmEvent.RequestReceived request)
+            {
+                requestReceived(from, request);
+            }
+            return;
+        }
+        switch (event)
+        {
+            case CmEvent.Established established -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Established(id, established.privateData()), CmIdState.ESTABLISHED);
+            case CmEvent.Rejected rejected -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Rejected(id, rejected.reason(), rejected.privateData()), null);
+            case CmEvent.RequestTimedOut ignored -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Unreachable(id, -Errno.ETIMEDOUT), null);
+            case CmEvent.ReplyTimedOut ignored -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Unreachable(id, -Errno.ETIMEDOUT), null);
+            case CmEvent.ConnectError error -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(error.cause())), null);
+            case CmEvent.DisconnectRequested ignored -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Disconnected(id), CmIdState.DISCONNECT);
+            case CmEvent.DisconnectReplyReceived ignored -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Disconnected(id), CmIdState.DISCONNECT);
+            case CmEvent.DisconnectRequestTimedOut ignored -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Disconnected(id), CmIdState.DISCONNECT);
+            case CmEvent.TimewaitExit ignored -> id.connectionEvent(new dev.rdmacm.cm.CmEvent.TimewaitExit(id), null);
+            default ->
+            {
+                // REP received (the engine sends the RTU itself), MRA received, SIDR: nothing for the id
+            }
+        }
+    }
+
+    /** cma_ib_req_handler: a new id, bound where the listener is, for the REQ. */
+    private void requestReceived(final CmConnection from, final CmEvent.RequestReceived request)
+    {
+        final byte[] data = request.privateData();
+        final int header = IpCmPrivateDataHeader.LENGTH;
+        final byte[] consumerData = data.length > header ? Arrays.copyOfRange(data, header, data.length) : new byte[0];
+        final RdmaCmId child = id.childFor(request, data);
+        final IdConnection childConnection = new IdConnection(child, agent, binding, from);
+        children.put(from, childConnection);
+        child.adopt(childConnection);
+        id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData), null);
+    }
+
+    // ---- the engine moves the QP ----
+
+    @Override
+    public void readyToReceive(final CmConnection from, final QpAttributes attributes)
+    {
+        final RcQueuePair queuePair = requireQp();
+        if (queuePair.state() == QpState.RESET)
+        {
+            queuePair.init(binding.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
+        }
+        final var path = attributes.path();
+        final AddressVector vector = new AddressVector(binding.port(), path.dlid(), path.sl(), 0, 0, Optional.of(
+            new AddressVector.GlobalRoute(path.dgid(), binding.gidIndex(), path.hopLimit(), path.trafficClass(), path.flowLabel())));
+        queuePair.readyToReceive(new RcReceiveParameters(vector, MtuCode.fromCode(attributes.pathMtu()), attributes.remoteQpn(),
+            attributes.receivePsn(), attributes.responderResources(), attributes.minRnrTimer()));
+    }
+
+    @Override
+    public void readyToSend(final CmConnection from, final QpAttributes attributes)
+    {
+        requireQp().readyToSend(new RcSendParameters(attributes.sendPsn(), attributes.localAckTimeout(), attributes.retryCount(),
+            attributes.rnrRetryCount(), attributes.initiatorDepth()));
+    }
+
+    @Override
+    public void error(final CmConnection from)
+    {
+        final RcQueuePair queuePair = qp;
+        if (queuePair != null && queuePair.state() != QpState.RESET)
+        {
+            queuePair.error();
+        }
+    }
+
+    private RcQueuePair requireQp()
+    {
+        final RcQueuePair queuePair = qp;
+        if (queuePair == null)
+        {
+            throw new IllegalStateException("id " + id + " has no QP attached (RdmaCmId.attachQp) to move");
+        }
+        return queuePair;
+    }
+
+    CmState cmState()
+    {
+        final CmConnection c = connection;
+        return c == null ? CmState.IDLE : c.state();
+    }
+
+    private static int errnoOf(final Throwable failure)
+    {
+        return failure instanceof ErrnoException errno ? errno.errno() : Errno.EINVAL;
+    }
+}
