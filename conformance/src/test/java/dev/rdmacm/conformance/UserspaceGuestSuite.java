@@ -16,6 +16,9 @@ import dev.rdmacm.verbs.DeviceQueriesInGuest;
 import dev.rdmacm.verbs.PortQueriesInGuest;
 import dev.rdmacm.verbs.PrivilegedQkeyInGuest;
 import dev.rdmacm.verbs.QueuePairStatesInGuest;
+import dev.rdmacm.verbs.RcPingpongInGuest;
+import dev.rdmacm.verbs.RcRdmaInGuest;
+import dev.rdmacm.verbs.RcResourceCleanupInGuest;
 import dev.rdmacm.verbs.ResourceCleanupInGuest;
 import dev.rdmacm.verbs.ResourceCreationInGuest;
 import dev.rdmacm.verbs.SoftRoceGuest;
@@ -81,8 +84,8 @@ final class UserspaceGuestSuite
         TestSaOverUmad.compile(guest.sharedDirectory());
         GuestJUnit.run(guest, IN_GUEST_LIMIT, FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
                 ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
-                PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class,
-                UmadBesideKernelCmInGuest.class)
+                PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
+                RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, UmadBesideKernelCmInGuest.class)
             .stream().map(GuestTestOutcome::dynamicTest).forEach(tests::add);
         return tests;
     }

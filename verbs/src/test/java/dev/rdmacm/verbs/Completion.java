@@ -18,7 +18,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * soft-RoCE tests use to get one: a test must fail on a lost datagram, not hang in
  * {@code ibv_get_cq_event}, which no JUnit timeout can interrupt.
  */
-record Completion(long wrId, int status, int opcode, long byteLength, int qpNumber, int sourceQp, int flags, int pkeyIndex)
+record Completion(long wrId, int status, int opcode, long byteLength, int qpNumber, int sourceQp, int flags, int pkeyIndex,
+    int immediate)
 {
     private static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
     static final long POLL_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -26,7 +27,8 @@ record Completion(long wrId, int status, int opcode, long byteLength, int qpNumb
     static Completion of(final WorkCompletions completions, final int i)
     {
         return new Completion(completions.wrId(i), completions.status(i), completions.opcode(i), completions.byteLength(i),
-            completions.qpNumber(i), completions.sourceQp(i), completions.flags(i), completions.pkeyIndex(i));
+            completions.qpNumber(i), completions.sourceQp(i), completions.flags(i), completions.pkeyIndex(i),
+            completions.immediateData(i));
     }
 
     /** Polls {@code cq} until it yields exactly one completion, for at most 10 s. */

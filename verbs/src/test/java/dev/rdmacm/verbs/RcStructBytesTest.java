@@ -171,10 +171,9 @@ class RcStructBytesTest
     @Test
     void shouldPostASignalledInlineSendWithImmediateDataOverTwoEntriesAsC()
     {
-        try (Arena arena = Arena.ofConfined(); ScatterGatherList sgl = new ScatterGatherList(2))
+        try (ScatterGatherList sgl = new ScatterGatherList(2); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL))
         {
             sgl.put(0x7000_1000L, 24, 0x11).put(0x7000_2000L, 40, 0x22);
-            final RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL);
             requests.fillSend(0xfeed_0001L, IbvConstants.IBV_WR_SEND_WITH_IMM, sgl, true, true, 0x1234_5678, 0, 0);
             final String c = CHeaders.bytesOf(VERBS, """
                 struct ibv_send_wr w;
@@ -185,7 +184,6 @@ class RcStructBytesTest
                 """.formatted(sgl.segment().address()), "w");
 
             assertEquals(c, hex(requests.sendWr()));
-            requests.close();
         }
     }
 
