@@ -19,6 +19,7 @@ import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.verbs.RdmaDevices;
+import dev.rdmacm.verbs.sysfs.LibibverbsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -102,10 +104,14 @@ final class AcmServerCommand implements Callable<Integer>
         return AcmEndpointFile.parse(lines, options.addrFile().toString());
     }
 
-    /** The one device of a verbs fabric (the first sysfs lists when none is named), read from sysfs. */
+    /**
+     * The one device of a verbs fabric (the first sysfs lists when none is named), read through
+     * libibverbs, or from the sysfs tree {@code $SYSFS_PATH} names.
+     */
     private static RdmaDevices attachedDevice(final FabricSpec.Verbs verbs)
     {
-        final Path root = SysfsDevices.root(System.getenv());
+        final Map<String, String> environment = System.getenv();
+        final Path root = SysfsDevices.root(environment);
         final List<String> names = SysfsDevices.names(root);
         final String name = verbs.device() != null ? verbs.device() : names.isEmpty() ? "" : names.getFirst();
         if (!names.contains(name))
@@ -113,7 +119,9 @@ final class AcmServerCommand implements Callable<Integer>
             throw new IllegalArgumentException("--fabric " + verbs + ": no RDMA device " + name + " under " +
                 root.resolve(SysfsDevices.CLASS_DIRECTORY));
         }
-        return new RdmaDevices("sysfs " + root, List.of(SysfsDevices.readDevice(root, name)));
+        return LibibverbsDevices.readsTheMachinesOwn(environment) ?
+            new RdmaDevices(LibibverbsDevices.SOURCE, List.of(LibibverbsDevices.readDevice(root, name))) :
+            new RdmaDevices("sysfs " + root, List.of(SysfsDevices.readDevice(root, name)));
     }
 
     /** The port the SA client is attached to: the simulated HCA, or the verbs port as sysfs describes it. */

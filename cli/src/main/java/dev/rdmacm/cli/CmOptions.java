@@ -1,22 +1,22 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.cm.GidDirectory;
 import dev.rdmacm.cm.HostsNeighbours;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.StateTransitionListener;
-import dev.rdmacm.cm.SysfsGidDirectory;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.sa.SaClient;
-import dev.rdmacm.verbs.sysfs.SysfsDevices;
 
 import java.net.InetAddress;
 import java.util.Map;
 
 /**
  * The {@link RdmaCm} the address-resolving commands open, the same way in each: this machine's GID
- * tables from sysfs ({@code $SYSFS_PATH} or {@code /sys}), the trace's listener, and what the shared
+ * tables ({@link GidDirectory#live}: through libibverbs, or the sysfs tree {@code $SYSFS_PATH} names),
+ * the trace's listener, and what the shared
  * options ask for: {@code --netns}, {@code --fabric}'s SA and {@code --hosts} as the neighbour table of
  * the fabric's local port.
  */
@@ -35,7 +35,7 @@ final class CmOptions
         final HostsFile hosts, final SaClient sa, final String networkNamespace)
     {
         RdmaCm.Options options = RdmaCm.Options.defaults()
-            .gids(SysfsGidDirectory.live(SysfsDevices.root(environment)))
+            .gids(GidDirectory.live(environment))
             .listener(listener);
         if (sa != null)
         {

@@ -12,6 +12,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +84,7 @@ public final class DevicesCommand implements Callable<Integer>
             if (!listing.isEmpty())
             {
                 libibverbsNote = Optional.empty();
-                devices = describe(listing, mtus);
+                devices = describe(listing, SysfsDevices.root(environment), mtus);
             }
             else if (source == Source.LIBIBVERBS)
             {
@@ -99,14 +100,15 @@ public final class DevicesCommand implements Callable<Integer>
             out -> DevicesText.write(devices, mtus, libibverbsNote, out));
     }
 
-    private static RdmaDevices describe(final DeviceListing listing, final PortMtus mtus)
+    /** The devices libibverbs lists, their GIDs' netdevs named by sysfs as the resolver's directory names them. */
+    private static RdmaDevices describe(final DeviceListing listing, final Path sysfsRoot, final PortMtus mtus)
     {
         final List<RdmaDevice> devices = new ArrayList<>();
         for (final DeviceInfo info : listing.devices())
         {
             try (VerbsContext context = Verbs.open(info.name()))
             {
-                final RdmaDevice device = context.describe();
+                final RdmaDevice device = context.describe(SysfsDevices.netdevNaming(sysfsRoot, info.name()));
                 for (final RdmaPort port : device.ports())
                 {
                     mtus.put(device.name(), port.number(), PortMtus.Mtu.of(context.queryPort(port.number())));

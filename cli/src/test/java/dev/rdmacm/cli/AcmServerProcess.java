@@ -1,5 +1,7 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.testing.guest.GuestJavaOptions;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -37,11 +39,12 @@ final class AcmServerProcess implements AutoCloseable
         throws Exception
     {
         Files.writeString(dir.resolve("opts.cfg"), "server_mode loop\nserver_port 0\nlog_file stdout\n" + options);
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-            Main.class.getName(), "acm-server", "-O", dir.resolve("opts.cfg").toString(),
-            "--run-dir", runDir.toString()));
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        // in a guest, the test JVM's own options and AOT cache: without them the server's JVM starts seconds later under TCG
+        command.addAll(GuestJavaOptions.ofThisGuest()
+            .orElse(List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "acm-server",
+            "-O", dir.resolve("opts.cfg").toString(), "--run-dir", runDir.toString()));
         command.addAll(List.of(arguments));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(dir.resolve("server.log").toFile()).start();

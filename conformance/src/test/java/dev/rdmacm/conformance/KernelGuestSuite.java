@@ -5,6 +5,7 @@ import dev.rdmacm.cli.AcmServerGuest;
 import dev.rdmacm.cli.AcmServerOnSoftRoceInGuest;
 import dev.rdmacm.cli.DevicesCommandInGuest;
 import dev.rdmacm.cli.DevicesGuest;
+import dev.rdmacm.cm.VerbsGidDirectoryInGuest;
 import dev.rdmacm.cm.kernel.AcmRouteAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoOracle;
@@ -65,7 +66,7 @@ final class KernelGuestSuite
             ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
             GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
             DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
-            AcmServerOnSoftRoceInGuest.class, DevicesCommandInGuest.class);
+            AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
         final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
         if (Files.exists(report))
         {

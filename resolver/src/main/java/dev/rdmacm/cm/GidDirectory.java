@@ -1,16 +1,34 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.verbs.sysfs.LibibverbsDevices;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The RDMA devices' GID tables as the address resolver needs them: the step that binds a resolved
  * source address to a device, port and GID index (the kernel's {@code cma_acquire_dev_by_src_ip}
- * and {@code cma_bind_loopback}). The verbs module's sysfs reader provides the real one.
+ * and {@code cma_bind_loopback}). {@link #live(Map)} is the machine's own.
  */
 public interface GidDirectory
 {
+    /**
+     * This machine's GID tables, read now and again when a lookup misses: from the sysfs tree
+     * {@code $SYSFS_PATH} names (a recorded one) file by file ({@link SysfsGidDirectory}), else the
+     * devices {@code /sys} lists through libibverbs ({@link VerbsGidDirectory}), which reads each
+     * device's table in one call. No devices: an empty directory, libibverbs not loaded.
+     *
+     * @param environment where {@code SYSFS_PATH} is looked up (the process's: {@link System#getenv()}).
+     * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
+     */
+    static GidDirectory live(final Map<String, String> environment)
+    {
+        return LibibverbsDevices.readsTheMachinesOwn(environment) ? VerbsGidDirectory.live(SysfsDevices.DEFAULT_ROOT) :
+            SysfsGidDirectory.live(SysfsDevices.root(environment));
+    }
+
     /** A directory with no RDMA devices: every binding fails with ENODEV. */
     GidDirectory NONE = new GidDirectory()
     {

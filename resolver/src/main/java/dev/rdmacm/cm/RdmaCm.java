@@ -17,7 +17,6 @@ import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.sa.SaClient;
-import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
@@ -64,7 +63,8 @@ public final class RdmaCm implements AutoCloseable
 
     /**
      * @param networkNamespace a namespace to resolve in (e.g. /run/netns/NAME), or null for the caller's.
-     * @param gids             the RDMA devices' GID tables.
+     * @param gids             the RDMA devices' GID tables; null: this machine's ({@link GidDirectory#live}),
+     *                         read when the CM opens.
      * @param trigger          how neighbour resolution is started.
      * @param listener         sees every id state transition.
      * @param hostsNeighbours  an ibacm hosts file standing in for IPoIB and the IP stack, or null.
@@ -78,15 +78,15 @@ public final class RdmaCm implements AutoCloseable
         AcmFirstRoute acmFirstRoute)
     {
         /**
-         * This machine's RDMA devices as sysfs shows them (read again when a lookup misses, so GIDs of
-         * addresses added later are found; none when no RDMA driver is loaded), the kernel's neighbour
-         * trigger, no listener, no hosts file, no SA, ACM asked first as librdmacm does.
-         *
-         * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
+         * This machine's RDMA devices ({@link GidDirectory#live} of the process's environment, read when
+         * the CM opens and again when a lookup misses, so GIDs of addresses added later are found; none
+         * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no
+         * SA, ACM asked first as librdmacm does. Nothing is read here: options given other tables
+         * ({@link #gids}) never read this machine's.
          */
         public static Options defaults()
         {
-            return new Options(null, SysfsGidDirectory.live(SysfsDevices.root(System.getenv())),
+            return new Options(null, null,
                 NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null, KernelProfile.defaultProfile(),
                 AcmFirstRoute.LIBRDMACM);
         }
@@ -165,10 +165,12 @@ public final class RdmaCm implements AutoCloseable
     private RdmaCm(final Options options, final NanoClock clock,
         final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws NativeCallException
     {
-        this.options = options;
+        // first, before anything that holds a resource: a sysfs tree that breaks the format throws
+        final GidDirectory gids = options.gids() != null ? options.gids() : GidDirectory.live(System.getenv());
+        this.options = options.gids(gids);
         this.acm = options.acmFirstRoute().enabled() ? options.acmFirstRoute().newClient() : null;
         this.routeOnly = acm == null ? null : RdmaGetAddrInfo.builder().acm(acm).afIbSupport(true).build();
-        this.agent = new ResolverAgent(options.networkNamespace(), options.gids(), options.trigger(),
+        this.agent = new ResolverAgent(options.networkNamespace(), gids, options.trigger(),
             options.hostsNeighbours(), clock, resolutions);
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
@@ -182,9 +184,11 @@ public final class RdmaCm implements AutoCloseable
     }
 
     /**
-     * Starts the event loop and waits until it has its netlink sockets.
+     * Starts the event loop and waits until it has its netlink sockets; reads this machine's GID tables
+     * first when {@code options} has none ({@link Options#defaults()}).
      *
      * @throws RdmaCmException when the namespace cannot be entered or a socket cannot be opened.
+     * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
      */
     public static RdmaCm open(final Options options) throws RdmaCmException
     {

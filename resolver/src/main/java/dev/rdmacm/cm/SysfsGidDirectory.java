@@ -1,57 +1,28 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.PKey;
-import dev.rdmacm.verbs.GidBinding;
-import dev.rdmacm.verbs.GidEntry;
-import dev.rdmacm.verbs.GidType;
-import dev.rdmacm.verbs.LinkLayer;
-import dev.rdmacm.verbs.NodeType;
-import dev.rdmacm.verbs.PkeyEntry;
-import dev.rdmacm.verbs.PortState;
 import dev.rdmacm.verbs.RdmaDevice;
 import dev.rdmacm.verbs.RdmaDevices;
-import dev.rdmacm.verbs.RdmaPort;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * The GID tables of the RDMA devices as the verbs module reads them from sysfs ({@code $SYSFS_PATH}
- * or {@code /sys}, or any root given): the binding step of address resolution, with the kernel's
- * preferences (a RoCE v2 entry over a v1 one for the same GID; the first ACTIVE port for loopback).
- * <p>
- * A {@link #live} directory follows the kernel's GID cache as it changes: an address added after the
- * CM opened gets its GID entries a moment later (roce_gid_mgmt), and a lookup that misses reads the
- * tables again before it answers no. A hit is not re-read: a GID that went away fails earlier, at the
- * route or the neighbour. A RoCE miss re-reads only the devices whose port stands on the netdev or
- * below it (roce_gid_mgmt files an upper device's GIDs, a VLAN's, on its real device's port), or all of
- * them when the device list changed: a whole re-read is 1024 files a port, seconds with ten rxe devices
- * under TCG, and a netdev without an RDMA device below it would pay it on every lookup.
+ * or {@code /sys}, or any root given), file by file: what a recorded tree (the host tests') needs,
+ * and the lookups and miss policy of {@link ReadGidDirectory}. On a machine's own {@code /sys}, where
+ * each port's table is 1024 files, {@link VerbsGidDirectory} reads the same tables through libibverbs.
  */
-public final class SysfsGidDirectory implements GidDirectory
+public final class SysfsGidDirectory extends ReadGidDirectory
 {
-    private final Path sysfsRoot;
-    private volatile RdmaDevices devices;
-
+    /** A directory of {@code devices}, however they were read: never read again. */
     public SysfsGidDirectory(final RdmaDevices devices)
     {
-        this(null, devices);
+        super(null, devices);
     }
 
     private SysfsGidDirectory(final Path sysfsRoot, final RdmaDevices devices)
     {
-        this.sysfsRoot = sysfsRoot;
-        this.devices = devices;
+        super(sysfsRoot, devices);
     }
 
     /** The devices under a sysfs root as they are now, e.g. a recorded tree: never read again. */
@@ -66,199 +37,15 @@ public final class SysfsGidDirectory implements GidDirectory
         return new SysfsGidDirectory(sysfsRoot, SysfsDevices.read(sysfsRoot));
     }
 
-    public RdmaDevices devices()
-    {
-        return devices;
-    }
-
-    /**
-     * A miss reads the tables again only when a device has an InfiniBand port: the GIDs that come and
-     * go with addresses are RoCE entries, and on a machine with RoCE ports only (where an AF_IB source
-     * asks this, and always misses) a re-read of every GID table costs seconds and can find nothing.
-     */
     @Override
-    public Optional<RdmaPortBinding> findInfinibandGid(final Gid gid)
+    RdmaDevices readAll(final Path sysfsRoot)
     {
-        return findInfinibandGidNow(gid).or(() -> hasInfinibandPort() && reread() ? findInfinibandGidNow(gid) :
-            Optional.empty());
-    }
-
-    private boolean hasInfinibandPort()
-    {
-        return devices.devices().stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.linkLayer() == LinkLayer.INFINIBAND);
+        return SysfsDevices.read(sysfsRoot);
     }
 
     @Override
-    public Optional<RdmaPortBinding> findRoceGid(final Gid gid, final String netdev)
+    RdmaDevice readDevice(final Path sysfsRoot, final String name)
     {
-        return findRoceGidNow(gid, netdev).or(() -> rereadFor(netdev) ? findRoceGidNow(gid, netdev) : Optional.empty());
-    }
-
-    @Override
-    public Optional<RdmaPortBinding> loopbackPort()
-    {
-        return loopbackPortNow().or(() -> reread() ? loopbackPortNow() : Optional.empty());
-    }
-
-    /**
-     * {@code ib_find_cached_pkey} compares the 15 base bits: a full or a limited member holds it. The
-     * tables as read, never again on a miss: what an AF_IB destination matches is a port GID or a
-     * link-local entry, there from the device's start, and a re-read costs seconds on a machine with
-     * many GID tables.
-     */
-    @Override
-    public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
-    {
-        return findAfIbPortNow(dgid, pkey);
-    }
-
-    private Optional<RdmaPortBinding> findAfIbPortNow(final Gid dgid, final int pkey)
-    {
-        for (final RdmaDevice device : devices.devices())
-        {
-            // rdma_cap_af_ib: InfiniBand and RoCE ports (a CA), not iWARP (an RNIC)
-            if (device.nodeType() != NodeType.CA)
-            {
-                continue;
-            }
-            for (final RdmaPort port : device.ports())
-            {
-                if (port.pkeys().stream().noneMatch(p -> PKey.base(p.pkey()) == PKey.base(pkey)))
-                {
-                    continue;
-                }
-                // the kernel stops at the first entry that is either the destination or, on an ACTIVE
-                // port, of its subnet
-                for (final GidEntry entry : port.gids())
-                {
-                    if (entry.gid().equals(dgid) ||
-                        port.state() == PortState.ACTIVE && entry.gid().subnetPrefix() == dgid.subnetPrefix())
-                    {
-                        return Optional.of(binding(new GidBinding(device, port, entry)));
-                    }
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * Reads again, for a live directory, the devices a RoCE GID on {@code netdev} can be filed under:
-     * those whose port's default GID (index 0, the real netdev's) is on {@code netdev} or one of its
-     * lower devices; every device when the list of devices changed. False when nothing was read.
-     */
-    private boolean rereadFor(final String netdev)
-    {
-        if (sysfsRoot == null)
-        {
-            return false;
-        }
-        final RdmaDevices known = devices;
-        if (!SysfsDevices.names(sysfsRoot).equals(known.devices().stream().map(RdmaDevice::name).sorted().toList()))
-        {
-            return reread();
-        }
-        final Set<String> below = netdevAndLowers(netdev);
-        final List<RdmaDevice> refreshed = new ArrayList<>(known.devices().size());
-        boolean any = false;
-        for (final RdmaDevice device : known.devices())
-        {
-            final boolean standsOn = device.ports().stream().anyMatch(port -> port.linkLayer() == LinkLayer.ETHERNET &&
-                port.gids().stream().anyMatch(e -> e.index() == 0 && e.netdev().filter(below::contains).isPresent()));
-            refreshed.add(standsOn ? SysfsDevices.readDevice(sysfsRoot, device.name()) : device);
-            any |= standsOn;
-        }
-        if (any)
-        {
-            devices = new RdmaDevices(known.source(), refreshed);
-        }
-        return any;
-    }
-
-    /** {@code netdev} and the devices below it ({@code /sys/class/net/X/lower_*}, transitively). */
-    private Set<String> netdevAndLowers(final String netdev)
-    {
-        final Set<String> names = new LinkedHashSet<>();
-        final ArrayDeque<String> pending = new ArrayDeque<>(List.of(netdev));
-        while (!pending.isEmpty())
-        {
-            final String name = pending.poll();
-            if (!names.add(name))
-            {
-                continue;
-            }
-            try (DirectoryStream<Path> lowers = Files.newDirectoryStream(sysfsRoot.resolve("class/net").resolve(name), "lower_*"))
-            {
-                for (final Path lower : lowers)
-                {
-                    pending.add(lower.getFileName().toString().substring("lower_".length()));
-                }
-            }
-            catch (final IOException ex)
-            {
-                // a netdev that is gone, or a recorded tree without class/net: it has no lower devices
-            }
-        }
-        return names;
-    }
-
-    /** Reads the tables again for a live directory; false for a fixed one. */
-    private boolean reread()
-    {
-        if (sysfsRoot == null)
-        {
-            return false;
-        }
-        devices = SysfsDevices.read(sysfsRoot);
-        return true;
-    }
-
-    private Optional<RdmaPortBinding> findInfinibandGidNow(final Gid gid)
-    {
-        return devices.find(gid).stream()
-            .filter(b -> b.port().linkLayer() == LinkLayer.INFINIBAND && b.entry().type() == GidType.IB)
-            .findFirst()
-            .map(SysfsGidDirectory::binding);
-    }
-
-    private Optional<RdmaPortBinding> findRoceGidNow(final Gid gid, final String netdev)
-    {
-        final RdmaDevices devices = this.devices;
-        return devices.find(netdev, gid, GidType.ROCE_V2)
-            .or(() -> devices.find(netdev, gid, GidType.ROCE_V1))
-            .map(SysfsGidDirectory::binding);
-    }
-
-    private Optional<RdmaPortBinding> loopbackPortNow()
-    {
-        final RdmaDevices devices = this.devices;
-        for (final RdmaDevice device : devices.devices())
-        {
-            for (final RdmaPort port : device.ports())
-            {
-                if (port.state() == PortState.ACTIVE)
-                {
-                    return indexZero(device, port);
-                }
-            }
-        }
-        return devices.devices().stream().findFirst()
-            .flatMap(device -> device.ports().stream().filter(p -> p.number() == 1).findFirst()
-                .flatMap(port -> indexZero(device, port)));
-    }
-
-    private static Optional<RdmaPortBinding> indexZero(final RdmaDevice device, final RdmaPort port)
-    {
-        return port.gids().stream().filter(e -> e.index() == 0).findFirst()
-            .map(entry -> binding(new GidBinding(device, port, entry)));
-    }
-
-    private static RdmaPortBinding binding(final GidBinding binding)
-    {
-        final GidEntry entry = binding.entry();
-        final int pkey = binding.port().pkeys().stream().filter(p -> p.index() == 0).findFirst()
-            .map(PkeyEntry::pkey).orElse(PkeyEntry.DEFAULT_PKEY);
-        return new RdmaPortBinding(binding.device().name(), binding.port().number(), entry.index(), entry.gid(),
-            entry.type(), entry.netdev().orElse(null), PKey.of(pkey));
+        return SysfsDevices.readDevice(sysfsRoot, name);
     }
 }

@@ -105,7 +105,7 @@ public final class VerbsContext implements AutoCloseable
             final MemorySegment entry = arena.allocate(IBV_GID_ENTRY);
             LibIbverbs.check("ibv_query_gid_ex", deviceName + " port " + port + " index " + index + " (ENODATA: an empty entry)",
                 errno -> (int)LibIbverbs.QUERY_GID_EX.invokeExact(errno, context, port, index, entry, 0, IBV_GID_ENTRY.byteSize()));
-            return gidEntry(entry, arena);
+            return gidEntry(entry, (entryPort, entryIndex, ifindex) -> netdevName(ifindex, arena));
         }
     }
 
@@ -119,11 +119,15 @@ public final class VerbsContext implements AutoCloseable
         {
             capacity += queryPort(p).gidTableLength();
         }
-        return allGids(capacity).stream().filter(entry -> entry.port() == port).map(PortGid::entry).toList();
+        return allGids(capacity, this::netdevInThisNamespace).stream().filter(entry -> entry.port() == port).map(PortGid::entry).toList();
     }
 
-    /** Every valid GID entry of every port, in a table with room for {@code capacity} entries. */
-    private List<PortGid> allGids(final int capacity)
+    /**
+     * Every valid GID entry of every port, in a table with room for {@code capacity} entries: one
+     * {@code ibv_query_gid_table}, which libibverbs 44 makes one ioctl (UVERBS_METHOD_QUERY_GID_TABLE)
+     * on kernels that have it, 5.9 and later.
+     */
+    private List<PortGid> allGids(final int capacity, final NetdevNaming naming)
     {
         requireOpen("ibv_query_gid_table");
         try (Arena arena = Arena.ofConfined())
@@ -149,7 +153,7 @@ public final class VerbsContext implements AutoCloseable
             for (long i = 0; i < count; i++)
             {
                 final MemorySegment entry = entries.asSlice(i * IBV_GID_ENTRY.byteSize(), IBV_GID_ENTRY);
-                table.add(new PortGid(entry.get(JAVA_INT, GID_ENTRY_PORT_NUM_OFFSET), gidEntry(entry, arena)));
+                table.add(new PortGid(entry.get(JAVA_INT, GID_ENTRY_PORT_NUM_OFFSET), gidEntry(entry, naming)));
             }
             table.sort(Comparator.comparingInt(PortGid::port).thenComparingInt(g -> g.entry().index()));
             return table;
@@ -184,8 +188,21 @@ public final class VerbsContext implements AutoCloseable
         return table;
     }
 
-    /** The device as the sysfs view describes it, read through libibverbs. */
+    /**
+     * The device as the sysfs view describes it, read through libibverbs, the netdevs of its GIDs named
+     * by {@code if_indextoname} in the calling thread's network namespace.
+     */
     public RdmaDevice describe()
+    {
+        return describe(this::netdevInThisNamespace);
+    }
+
+    /**
+     * The device as the sysfs view describes it, read through libibverbs: {@code ibv_query_device}, an
+     * {@code ibv_query_port} per port, one {@code ibv_query_gid_table} for every port's GIDs and the
+     * P_Key tables; the netdevs of its GIDs named by {@code naming}.
+     */
+    public RdmaDevice describe(final NetdevNaming naming)
     {
         final DeviceAttributes device = queryDevice();
         final List<PortAttributes> attributes = new ArrayList<>();
@@ -195,7 +212,7 @@ public final class VerbsContext implements AutoCloseable
             attributes.add(queryPort(number));
             gidCapacity += attributes.get(number - 1).gidTableLength();
         }
-        final List<PortGid> gids = allGids(gidCapacity);
+        final List<PortGid> gids = allGids(gidCapacity, naming);
         final List<RdmaPort> ports = new ArrayList<>();
         for (int number = 1; number <= device.physPortCount(); number++)
         {
@@ -291,12 +308,21 @@ public final class VerbsContext implements AutoCloseable
         registry.requireOpen(call);
     }
 
-    private GidEntry gidEntry(final MemorySegment entry, final Arena arena)
+    private static GidEntry gidEntry(final MemorySegment entry, final NetdevNaming naming)
     {
         final Gid gid = new Gid(entry.get(BE64, GID_ENTRY_GID_OFFSET), entry.get(BE64, GID_ENTRY_GID_OFFSET + Long.BYTES));
         final int ifindex = entry.get(JAVA_INT, GID_ENTRY_NDEV_IFINDEX_OFFSET);
-        return new GidEntry(entry.get(JAVA_INT, GID_ENTRY_GID_INDEX_OFFSET), gid,
-            GidType.ofValue(entry.get(JAVA_INT, GID_ENTRY_GID_TYPE_OFFSET)), netdevName(ifindex, arena));
+        final int index = entry.get(JAVA_INT, GID_ENTRY_GID_INDEX_OFFSET);
+        return new GidEntry(index, gid, GidType.ofValue(entry.get(JAVA_INT, GID_ENTRY_GID_TYPE_OFFSET)),
+            ifindex == 0 ? Optional.empty() : naming.name(entry.get(JAVA_INT, GID_ENTRY_PORT_NUM_OFFSET), index, ifindex));
+    }
+
+    private Optional<String> netdevInThisNamespace(final int port, final int index, final int ifindex)
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            return netdevName(ifindex, arena);
+        }
     }
 
     private static Optional<String> netdevName(final int ifindex, final Arena arena)

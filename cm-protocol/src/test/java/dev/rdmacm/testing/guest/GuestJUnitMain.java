@@ -95,7 +95,12 @@ public final class GuestJUnitMain
             {
                 write(test, GuestTestOutcome.Status.valueOf(result.getStatus().name()), elapsed, detail);
             }
-            else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL)
+            else if (test.getSource().filter(ClassSource.class::isInstance).isPresent())
+            {
+                // a class's whole time, its @BeforeAll and @AfterAll with it, which no test's own time holds
+                System.err.printf("GuestJUnitMain: %s took %d ms%n", test.getDisplayName(), elapsed.toMillis());
+            }
+            if (!test.isTest() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL)
             {
                 // a class whose @BeforeAll failed: its tests never start, so the container reports for them
                 write(test, GuestTestOutcome.Status.valueOf(result.getStatus().name()), elapsed, detail);

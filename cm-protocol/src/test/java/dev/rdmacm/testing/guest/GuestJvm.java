@@ -73,6 +73,8 @@ final class GuestJvm
             {
                 command.add("-XX:AOTCache=" + cache);
             }
+            // the options so far again, for the JVMs a test starts in the guest (GuestJavaOptions)
+            command.add("-D" + GuestJavaOptions.PROPERTY + "=" + String.join(GuestJavaOptions.SEPARATOR, command));
             final List<String> ordered = new ArrayList<>(prefix);
             ordered.addAll(inside);
             command.addAll(List.of("-cp", String.join(":", ordered), GuestJUnitMain.class.getName()));

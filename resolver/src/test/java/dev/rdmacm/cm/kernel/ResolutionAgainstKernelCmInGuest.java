@@ -199,7 +199,7 @@ public class ResolutionAgainstKernelCmInGuest
         final String[] range = ProcFile.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
         lowPort = Integer.parseInt(range[0]);
         highPort = Integer.parseInt(range[1]);
-        // The defaults, as an application would open it: the guest's real devices, read from sysfs.
+        // The defaults, as an application would open it: the guest's real devices, read through libibverbs.
         cm = RdmaCm.open();
         addAfterOpen();
         kernel = KernelCmOracle.run(Path.of(share, "cm_oracle"), CASES);

@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.LinkLayer;
+import dev.rdmacm.verbs.NetdevNaming;
 import dev.rdmacm.verbs.NodeType;
 import dev.rdmacm.verbs.PhysicalPortState;
 import dev.rdmacm.verbs.PkeyEntry;
@@ -133,6 +134,19 @@ public final class SysfsDevices
     public static RdmaDevice readDevice(final Path root, final String name)
     {
         return readDevice(root.resolve(CLASS_DIRECTORY).resolve(name));
+    }
+
+    /**
+     * Names the netdevs of {@code device}'s GIDs as this reader does, from
+     * {@code ports/<port>/gid_attrs/ndevs/<index>}: the kernel writes the netdev's name there whatever
+     * network namespace it is in, where an ifindex would need that namespace. One file per entry that
+     * has a netdev, not the table's 1024.
+     */
+    public static NetdevNaming netdevNaming(final Path root, final String device)
+    {
+        final Path ports = root.resolve(CLASS_DIRECTORY).resolve(device).resolve("ports");
+        return (port, index, ifindex) -> netdev(ports.resolve(Integer.toString(port)).resolve("gid_attrs/ndevs")
+            .resolve(Integer.toString(index)));
     }
 
     private static RdmaDevice readDevice(final Path device)
