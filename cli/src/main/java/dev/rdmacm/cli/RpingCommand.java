@@ -139,6 +139,7 @@ public final class RpingCommand implements Callable<Integer>
                 {
                     return 1;
                 }
+                debugQp(exchange);
                 final Connection connection = new Connection(channel);
                 final int result = exchange.client(count, verbose, validate, connection::up);
                 id.disconnect();
@@ -178,6 +179,7 @@ public final class RpingCommand implements Callable<Integer>
                 {
                     return 1;
                 }
+                debugQp(exchange);
                 final Connection connection = new Connection(channel);
                 final int result = exchange.server(verbose, connection::up);
                 child.disconnect();
@@ -218,6 +220,14 @@ public final class RpingCommand implements Callable<Integer>
         if (debug)
         {
             System.err.println("cma_event type RDMA_CM_EVENT_" + event.type() + " status " + event.status() + " id " + event.id());
+        }
+    }
+
+    private void debugQp(final RpingExchange exchange)
+    {
+        if (debug)
+        {
+            System.err.println("qp " + exchange.queuePair().query());
         }
     }
 

@@ -42,6 +42,11 @@ final class RpingExchange implements AutoCloseable
     /** {@code RPING_SQ_DEPTH}: the send queue's depth, and half the CQ's. */
     static final int SQ_DEPTH = 16;
     static final int INFO_SIZE = 16;
+    /**
+     * Unlike rping, which waits forever, one step of the exchange gives up after this: the RC QP's own
+     * retries (7 at the CM's local ACK timeout) end well before it.
+     */
+    private static final long STEP_LIMIT_NANOS = 30_000_000_000L;
     private static final long RECV_ID = 1;
     private static final long SEND_ID = 2;
     private static final long RDMA_ID = 3;
@@ -59,6 +64,8 @@ final class RpingExchange implements AutoCloseable
     private final MemoryRegion start;
     private final ScatterGatherList sgl = new ScatterGatherList(1);
     private final WorkCompletions completions = new WorkCompletions(4);
+    /** Work requests that completed and were not yet waited for, by wr_id. */
+    private final boolean[] completed = new boolean[(int)RDMA_ID + 1];
     /** The last advertisement received. */
     private long remoteAddress;
     private long remoteKey;
@@ -227,8 +234,14 @@ final class RpingExchange implements AutoCloseable
     /** Polls the CQ until the work request {@code id} completes, or the connection goes. */
     private boolean awaitCompletion(final long id, final BooleanSupplier connected, final String state)
     {
+        final long deadline = System.nanoTime() + STEP_LIMIT_NANOS;
         while (true)
         {
+            if (completed[(int)id])
+            {
+                completed[(int)id] = false;
+                return true;
+            }
             final int n = cq.poll(completions);
             for (int i = 0; i < n; i++)
             {
@@ -241,16 +254,19 @@ final class RpingExchange implements AutoCloseable
                     }
                     return false;
                 }
-                if (completions.wrId(i) == id)
-                {
-                    return true;
-                }
+                // one batch may hold the send's completion and the peer's next message: keep both
+                completed[(int)completions.wrId(i)] = true;
             }
             if (n == 0)
             {
                 if (!connected.getAsBoolean())
                 {
                     System.err.println("wait for " + state + " state 10");
+                    return false;
+                }
+                if (System.nanoTime() - deadline > 0)
+                {
+                    System.err.println("wait for " + state + ": no completion within " + STEP_LIMIT_NANOS / 1_000_000_000L + " s");
                     return false;
                 }
                 Thread.onSpinWait();

@@ -20,7 +20,9 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * {@code rdmacm rping} in the userspace-CM guest against the real librdmacm {@code rping} over the
  * kernel's CM in the other guest, both ways, and the kernel's REJ for a port nobody listens on. The
  * kernel side's exit status and {@code ping data} lines are its own verdict that our REQ, REP, RTU and
- * DREQ (and our RC QP's reads, writes and sends) were what it expects.
+ * DREQ (and our RC QP's reads, writes and sends) were what it expects. The first connection is captured
+ * on the userspace guest's NIC ({@code wire.pcap} in its share), and every CM MAD of both sides in it
+ * is decoded by our codecs and by tshark, which must agree.
  */
 final class RpingAcrossTheWire
 {
@@ -48,8 +50,13 @@ final class RpingAcrossTheWire
 
         final GuestResult kernelServer = kernel.run(JOB, background("rping -s -a " + kernelAddress + " -p " + KERNEL_SERVER_PORT
             + " -C " + PINGS + " -v", "kernel-rping-s") + "\n" + untilListening(kernelAddress, KERNEL_SERVER_PORT));
+        final Path wire = ours.sharedDirectory().resolve("wire.pcap");
+        final String pcap = ours.guestPathOf(wire);
+        ours.run(JOB, "dumpcap -q -P -i " + GuestWire.NETDEV + " -f 'udp port 4791' -w " + pcap + " > /dev/null 2>&1 &\n"
+            + "echo $! > /run/dumpcap.pid; i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done");
         final GuestResult ourClient = ours.run(RPING, java(ours, "rping-c", "rping", "-c", "-a", kernelAddress, "-p",
             Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d"));
+        ours.run(JOB, "kill -INT $(cat /run/dumpcap.pid); sleep 1");
         final GuestResult kernelServed = kernel.run(JOB, collect("kernel-rping-s"));
         tests.add(dynamicTest("shouldPingTheKernelsRpingServerWithRdmacmRping()", () ->
         {
@@ -59,6 +66,13 @@ final class RpingAcrossTheWire
             assertEquals(0, kernelServed.exitStatus(), kernelServed.describe());
             assertEquals(expectedPings("server ping data: "), pingLines(kernelServed.stdout(), "server ping data: "),
                 kernelServed.describe());
+        }));
+
+        tests.add(dynamicTest("shouldDecodeEveryCmMadOfBothSidesAsTsharkDoes()", () ->
+        {
+            final List<String> attributes = new ArrayList<>();
+            assertEquals(List.of(), KernelCmMadsCaptured.mismatches(wire, attributes), attributes.toString());
+            assertEquals(List.of("REQ", "REP", "RTU", "DREQ", "DREP"), attributes);
         }));
 
         final GuestResult rejected = ours.run(RPING, java(ours, "rping-silent", "rping", "-c", "-a", kernelAddress, "-p",

@@ -16,6 +16,7 @@ import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.GidType;
+import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.RcQueuePair;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -946,10 +947,16 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
         }
-        if (binding == null && connection == null)
+        final RdmaPortBinding device = binding();
+        if (device == null)
         {
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is " + state
                 + ": it has no device until its address is resolved or bound", true);
+        }
+        if (queuePair.state() == QpState.RESET)
+        {
+            // ucma_init_conn_qp: rdma_create_qp leaves the QP in INIT, so receives can be posted before connecting
+            queuePair.init(device.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
         }
         attachedQp = queuePair;
         if (connection != null)
@@ -961,7 +968,11 @@ public final class RdmaCmId implements AutoCloseable
     /** The RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request. */
     public synchronized RdmaPortBinding binding()
     {
-        return connection != null ? connection.binding() : binding;
+        if (connection != null)
+        {
+            return connection.binding();
+        }
+        return binding != null ? binding : resolution == null ? null : resolution.binding();
     }
 
     /**
@@ -1006,7 +1017,8 @@ public final class RdmaCmId implements AutoCloseable
             request = new ConnectParameters(portSpace.serviceId(destinationPort), CmPeerAddress.cmAt(path.dgid(), 0), cmPath,
                 attachedQp.qpNumber(), false, parameters.responderResources(), parameters.initiatorDepth(), 20, 20, 15,
                 Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()), parameters.flowControl(), false, data);
-            started = new IdConnection(this, cm.cmAgent(binding), binding);
+            final RdmaPortBinding device = binding();
+            started = new IdConnection(this, cm.cmAgent(device), device);
             started.attach(attachedQp);
             connection = started;
             transition(CmIdState.CONNECT, "connect to " + resolution.destination().getHostAddress() + " port " + destinationPort);
