@@ -245,6 +245,12 @@ final class RpingExchange implements AutoCloseable
             final int n = cq.poll(completions);
             for (int i = 0; i < n; i++)
             {
+                if (completions.completionStatus(i) == CompletionStatus.WR_FLUSH_ERR)
+                {
+                    // as rping's cq handler: a flush means the QP went to ERR on a disconnect; its event follows
+                    awaitDisconnected(connected, deadline);
+                    return false;
+                }
                 if (completions.completionStatus(i) != CompletionStatus.SUCCESS)
                 {
                     if (connected.getAsBoolean())
@@ -271,6 +277,14 @@ final class RpingExchange implements AutoCloseable
                 }
                 Thread.onSpinWait();
             }
+        }
+    }
+
+    private static void awaitDisconnected(final BooleanSupplier connected, final long deadline)
+    {
+        while (connected.getAsBoolean() && System.nanoTime() - deadline < 0)
+        {
+            Thread.onSpinWait();
         }
     }
 

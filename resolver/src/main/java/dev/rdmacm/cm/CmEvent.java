@@ -150,7 +150,7 @@ public sealed interface CmEvent
     {
         public ConnectRequest
         {
-            privateData = privateData.clone();
+            privateData = privateData == null ? new byte[0] : privateData.clone();
         }
 
         @Override
@@ -191,7 +191,7 @@ public sealed interface CmEvent
     {
         public Rejected
         {
-            privateData = privateData.clone();
+            privateData = privateData == null ? new byte[0] : privateData.clone();
         }
 
         @Override
@@ -206,7 +206,7 @@ public sealed interface CmEvent
     {
         public Established
         {
-            privateData = privateData.clone();
+            privateData = privateData == null ? new byte[0] : privateData.clone();
         }
 
         @Override
