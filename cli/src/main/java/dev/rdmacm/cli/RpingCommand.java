@@ -130,22 +130,7 @@ public final class RpingCommand implements Callable<Integer>
             {
                 return 1;
             }
-            try (RpingExchange exchange = new RpingExchange(id.binding().device(), size))
-            {
-                id.attachQp(exchange.queuePair());
-                exchange.postReceive();
-                id.connect(ConnectionParameters.of(1, 1));
-                if (expect(channel, CmEventType.ESTABLISHED) == null)
-                {
-                    return 1;
-                }
-                debugQp(exchange);
-                final Connection connection = new Connection(channel);
-                final int result = exchange.client(count, verbose, validate, connection::up);
-                id.disconnect();
-                connection.awaitDisconnected();
-                return result == 0 ? 0 : 1;
-            }
+            return exchange(id, channel);
         }
         finally
         {
@@ -170,20 +155,9 @@ public final class RpingCommand implements Callable<Integer>
                 return 1;
             }
             final RdmaCmId child = request.id();
-            try (RpingExchange exchange = new RpingExchange(child.binding().device(), size))
+            try
             {
-                child.attachQp(exchange.queuePair());
-                exchange.postReceive();
-                child.accept(ConnectionParameters.of(1, 1));
-                if (expect(channel, CmEventType.ESTABLISHED) == null)
-                {
-                    return 1;
-                }
-                debugQp(exchange);
-                final Connection connection = new Connection(channel);
-                final int result = exchange.server(verbose, connection::up);
-                child.disconnect();
-                return result == 0 ? 0 : 1;
+                return exchange(child, channel);
             }
             finally
             {
@@ -193,6 +167,41 @@ public final class RpingCommand implements Callable<Integer>
         finally
         {
             listener.destroy();
+        }
+    }
+
+    /**
+     * rping's connection: the RC QP on the id's device with its receive posted, then rdma_accept or
+     * rdma_connect (rping's parameters: one read each way, 7 retries), the ping loop, and the disconnect.
+     */
+    private int exchange(final RdmaCmId id, final EventChannel channel) throws InterruptedException
+    {
+        try (RpingExchange exchange = new RpingExchange(id.binding().device(), size))
+        {
+            id.attachQp(exchange.queuePair());
+            exchange.postReceive();
+            if (server)
+            {
+                id.accept(ConnectionParameters.of(1, 1));
+            }
+            else
+            {
+                id.connect(ConnectionParameters.of(1, 1));
+            }
+            if (expect(channel, CmEventType.ESTABLISHED) == null)
+            {
+                return 1;
+            }
+            debugQp(exchange);
+            final Connection connection = new Connection(channel);
+            final int result = server ? exchange.server(verbose, connection::up)
+                : exchange.client(count, verbose, validate, connection::up);
+            id.disconnect();
+            if (!server)
+            {
+                connection.awaitDisconnected();
+            }
+            return result == 0 ? 0 : 1;
         }
     }
 
@@ -256,17 +265,7 @@ public final class RpingCommand implements Callable<Integer>
 
         boolean up()
         {
-            final CmEvent event = channel.pollEvent();
-            if (event != null)
-            {
-                debug(event);
-                event.ack();
-                if (event.type() == CmEventType.DISCONNECTED)
-                {
-                    System.err.println((server ? "server" : "client") + " DISCONNECT EVENT...");
-                    up = false;
-                }
-            }
+            take(channel.pollEvent());
             return up;
         }
 
@@ -275,16 +274,20 @@ public final class RpingCommand implements Callable<Integer>
             final long deadline = System.nanoTime() + EVENT_LIMIT.toNanos();
             while (up && System.nanoTime() < deadline)
             {
-                final CmEvent event = channel.getEvent(Duration.ofMillis(100));
-                if (event != null)
+                take(channel.getEvent(Duration.ofMillis(100)));
+            }
+        }
+
+        private void take(final CmEvent event)
+        {
+            if (event != null)
+            {
+                debug(event);
+                event.ack();
+                if (event.type() == CmEventType.DISCONNECTED)
                 {
-                    debug(event);
-                    event.ack();
-                    if (event.type() == CmEventType.DISCONNECTED)
-                    {
-                        System.err.println((server ? "server" : "client") + " DISCONNECT EVENT...");
-                        up = false;
-                    }
+                    System.err.println((server ? "server" : "client") + " DISCONNECT EVENT...");
+                    up = false;
                 }
             }
         }

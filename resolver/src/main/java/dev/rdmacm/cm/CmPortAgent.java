@@ -59,6 +59,8 @@ final class CmPortAgent implements AutoCloseable
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
     private volatile Throwable failure;
+    private volatile long stepFailures;
+    private volatile RuntimeException lastStepFailure;
 
     private CmPortAgent(final String device, final int portNumber, final long localCaGuid,
         final TransitionListener<CmConnection, CmState> transitions)
@@ -136,11 +138,11 @@ final class CmPortAgent implements AutoCloseable
             {
                 for (Runnable call; (call = calls.poll()) != null; )
                 {
-                    call.run();
+                    guarded(call);
                 }
                 receiveAll();
                 final long now = clock.nanoTime();
-                engine.doWork(now);
+                guarded(() -> engine.doWork(now));
                 final long toDeadline = engine.nanosToNextDeadline(clock.nanoTime());
                 wait.await(Math.min(toDeadline < 0 ? IDLE_WAIT_NANOS : toDeadline, IDLE_WAIT_NANOS));
             }
@@ -156,6 +158,23 @@ final class CmPortAgent implements AutoCloseable
         }
     }
 
+    /**
+     * What a consumer's handler or a QP move throws ends that step, not the port's CM: the engine has
+     * made its state change first. The last such failure is kept for {@link #toString}.
+     */
+    private void guarded(final Runnable step)
+    {
+        try
+        {
+            step.run();
+        }
+        catch (final RuntimeException ex)
+        {
+            stepFailures++;
+            lastStepFailure = ex;
+        }
+    }
+
     private void receiveAll()
     {
         for (int length; (length = port.receive(received, 0)) != UmadPort.NOTHING; )
@@ -167,7 +186,9 @@ final class CmPortAgent implements AutoCloseable
             }
             final Gid from = header.gid();
             localGidIndexes.putIfAbsent(from, header.gidIndex());
-            engine.onMadReceived(new CmPeerAddress(from, header.qpn(), header.pkeyIndex()), received, 0, length);
+            final CmPeerAddress peer = new CmPeerAddress(from, header.qpn(), header.pkeyIndex());
+            final int madLength = length;
+            guarded(() -> engine.onMadReceived(peer, received, 0, madLength));
         }
     }
 
@@ -221,6 +242,6 @@ final class CmPortAgent implements AutoCloseable
     @Override
     public String toString()
     {
-        return "CM on " + name;
+        return "CM on " + name + (stepFailures == 0 ? "" : ", " + stepFailures + " failed steps, the last: " + lastStepFailure);
     }
 }

@@ -249,7 +249,8 @@ final class IdConnection implements CmEventHandler, QpTransitions
     public void error(final CmConnection from)
     {
         final RcQueuePair queuePair = qp;
-        if (queuePair != null && queuePair.state() != QpState.RESET)
+        // the application may have destroyed its QP before the id, as rping does (rdma_destroy_qp first)
+        if (queuePair != null && !queuePair.isClosed() && queuePair.state() != QpState.RESET)
         {
             queuePair.error();
         }
