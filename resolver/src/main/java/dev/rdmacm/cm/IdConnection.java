@@ -4,6 +4,8 @@ import dev.rdmacm.connection.AcceptParameters;
 import dev.rdmacm.connection.CmConnection;
 import dev.rdmacm.connection.CmEvent;
 import dev.rdmacm.connection.CmEventHandler;
+import dev.rdmacm.connection.CmPath;
+import dev.rdmacm.connection.CmPeerAddress;
 import dev.rdmacm.connection.CmState;
 import dev.rdmacm.connection.ConnectParameters;
 import dev.rdmacm.connection.QpAttributes;
@@ -13,12 +15,16 @@ import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.cm.RejectReason;
 import dev.rdmacm.protocol.sa.MtuCode;
+import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.AddressVector;
 import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.RcReceiveParameters;
 import dev.rdmacm.verbs.RcSendParameters;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +51,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class IdConnection implements CmEventHandler, QpTransitions
 {
+    /** cma.c: both CM response timeouts of a REQ, 4.096 us * 2^20. */
+    static final int CMA_CM_RESPONSE_TIMEOUT = 20;
+    static final int CMA_MAX_CM_RETRIES = 15;
+
     private final RdmaCmId id;
     private final CmPortAgent agent;
     private final RdmaPortBinding binding;
@@ -79,6 +89,29 @@ final class IdConnection implements CmEventHandler, QpTransitions
     RcQueuePair queuePair()
     {
         return qp;
+    }
+
+    /**
+     * {@code cma_connect_ib}'s REQ: the primary path from the route, the IP CM header (version 0, the IP
+     * version, the source port, both addresses) before the consumer's private data, both CM response
+     * timeouts {@code CMA_CM_RESPONSE_TIMEOUT} (20), {@code CMA_MAX_CM_RETRIES} (15) tries, retry counts
+     * cut to 7.
+     */
+    static ConnectParameters request(final long serviceId, final PathRecordValue path, final InetAddress source,
+        final InetAddress destination, final int sourcePort, final int qpn, final ConnectionParameters parameters)
+    {
+        final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
+            path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
+        final byte[] consumer = parameters.privateData();
+        final byte[] data = new byte[IpCmPrivateDataHeader.LENGTH + consumer.length];
+        new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(data), 0).version(IpCmPrivateDataHeader.CMA_VERSION)
+            .ipVersion(source instanceof Inet4Address ? IpCmPrivateDataHeader.IP_VERSION_4 : IpCmPrivateDataHeader.IP_VERSION_6)
+            .sourcePort(sourcePort).addresses(source, destination);
+        System.arraycopy(consumer, 0, data, IpCmPrivateDataHeader.LENGTH, consumer.length);
+        return new ConnectParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), cmPath, qpn, false,
+            parameters.responderResources(), parameters.initiatorDepth(), CMA_CM_RESPONSE_TIMEOUT, CMA_CM_RESPONSE_TIMEOUT,
+            CMA_MAX_CM_RETRIES, Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()),
+            parameters.flowControl(), false, data);
     }
 
     /** ib_send_cm_req, on the CM thread. */

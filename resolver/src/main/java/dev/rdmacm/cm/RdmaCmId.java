@@ -7,8 +7,6 @@ import dev.rdmacm.addrinfo.Ipv4Sockaddr;
 import dev.rdmacm.addrinfo.Ipv6Sockaddr;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
 import dev.rdmacm.connection.AcceptParameters;
-import dev.rdmacm.connection.CmPath;
-import dev.rdmacm.connection.CmPeerAddress;
 import dev.rdmacm.connection.ConnectParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
@@ -1003,20 +1001,8 @@ public final class RdmaCmId implements AutoCloseable
                 throw new RdmaCmException("rdma_connect", Errno.EINVAL, consumer.length + " bytes of private data: a REQ has room "
                     + "for " + ConnectionParameters.REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
             }
-            final var path = route.paths().get(0);
-            final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
-                path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
-            final byte[] data = new byte[IpCmPrivateDataHeader.LENGTH + consumer.length];
-            new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(data), 0).version(IpCmPrivateDataHeader.CMA_VERSION)
-                .ipVersion(resolution.source() instanceof Inet4Address ? IpCmPrivateDataHeader.IP_VERSION_4
-                    : IpCmPrivateDataHeader.IP_VERSION_6)
-                .sourcePort(sourcePort).addresses(resolution.source(), resolution.destination());
-            System.arraycopy(consumer, 0, data, IpCmPrivateDataHeader.LENGTH, consumer.length);
-            // cma_connect_ib: retry counts cut to 7, both CM response timeouts CMA_CM_RESPONSE_TIMEOUT (20),
-            // CMA_MAX_CM_RETRIES (15) REQ retries
-            request = new ConnectParameters(portSpace.serviceId(destinationPort), CmPeerAddress.cmAt(path.dgid(), 0), cmPath,
-                attachedQp.qpNumber(), false, parameters.responderResources(), parameters.initiatorDepth(), 20, 20, 15,
-                Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()), parameters.flowControl(), false, data);
+            request = IdConnection.request(portSpace.serviceId(destinationPort), route.paths().get(0), resolution.source(),
+                resolution.destination(), sourcePort, attachedQp.qpNumber(), parameters);
             final RdmaPortBinding device = binding();
             started = new IdConnection(this, cm.cmAgent(device), device);
             started.attach(attachedQp);
