@@ -87,6 +87,9 @@ final class RpingAcrossTheWire
             Integer.toString(OUR_SERVER_PORT), "-v", "-d"), "our-rping-s") + "\n"
             + "i=0; until grep -q 'listening' /run/our-rping-s.err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
             + "{ cat /run/our-rping-s.err >&2; exit 1; }; sleep 0.3; done");
+        final GuestResult refusedByUs = ourServer.succeeded()
+            ? kernel.run(JOB, "rping -c -a " + ourAddress + " -p " + SILENT_PORT + " -C 1")
+            : ourServer;
         final GuestResult kernelClient = ourServer.succeeded()
             ? kernel.run(RPING, "rping -c -a " + ourAddress + " -p " + OUR_SERVER_PORT + " -C " + PINGS + " -v -V")
             : ourServer;
@@ -100,6 +103,14 @@ final class RpingAcrossTheWire
             assertEquals(expectedPings("server ping data: "), pingLines(ourServed.stdout(), "server ping data: "),
                 ourServed.describe());
         }));
+        tests.add(dynamicTest("shouldRejectTheKernelsRequestWithInvalidServiceIdWhenNoOneListensHere()", () ->
+        {
+            assertTrue(refusedByUs.exitStatus() != 0, refusedByUs.describe());
+            assertTrue(refusedByUs.stderr().contains("cma event RDMA_CM_EVENT_REJECTED, error 8"), refusedByUs.describe());
+        }));
+        final GuestResult leftOver = ours.run(JOB, "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
+        tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->
+            assertEquals("0\n0\n", leftOver.stdout(), leftOver.describe())));
         return tests;
     }
 
