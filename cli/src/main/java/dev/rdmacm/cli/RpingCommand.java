@@ -21,7 +21,8 @@ import java.util.concurrent.Callable;
  * {@code rdmacm rping}: librdmacm's {@code rping} (rdma-core 44), protocol for protocol, on this
  * project's CM: the same options, the same {@code ping data: rdma-ping-N: ...} lines, exit 0. The CM
  * MADs go over umad, so the host must not have the kernel's {@code ib_cm} loaded ({@code docs/umad.md});
- * the data path is an RC QP through libibverbs.
+ * the data path is an RC QP through libibverbs. {@code --trace} prints every state change of the CM
+ * connections with its time; {@code -d} every RDMA CM event and the QP's attributes once connected.
  */
 @Command(
     name = "rping",
@@ -71,6 +72,9 @@ public final class RpingCommand implements Callable<Integer>
     @Option(names = "-d", description = "debug: print every CM event")
     boolean debug;
 
+    @Option(names = "--trace", description = "print every state change of the CM connections (ib_cm's states) with its time")
+    boolean trace;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -80,6 +84,13 @@ public final class RpingCommand implements Callable<Integer>
         validateOptions();
         try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
         {
+            if (trace)
+            {
+                final long start = System.nanoTime();
+                // on the port's CM thread, at the moment of the change, with the CM's clock
+                cm.connectionTransitions((connection, from, to, now) -> System.err.printf("cm 0x%08x %s -> %s at +%.3f ms%n",
+                    connection.localCommId(), from, to, (now - start) / 1e6));
+            }
             return server ? serve(cm, channel) : ping(cm, channel);
         }
         catch (final RdmaCmException ex)

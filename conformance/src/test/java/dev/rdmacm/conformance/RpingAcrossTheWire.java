@@ -55,7 +55,7 @@ final class RpingAcrossTheWire
         ours.run(JOB, "dumpcap -q -P -i " + GuestWire.NETDEV + " -f 'udp port 4791' -w " + pcap + " > /dev/null 2>&1 &\n"
             + "echo $! > /run/dumpcap.pid; i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done");
         final GuestResult ourClient = ours.run(RPING, java(ours, "rping-c", "rping", "-c", "-a", kernelAddress, "-p",
-            Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d"));
+            Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d", "--trace"));
         ours.run(JOB, "kill -INT $(cat /run/dumpcap.pid); sleep 1");
         final GuestResult kernelServed = kernel.run(JOB, collect("kernel-rping-s"));
         tests.add(dynamicTest("shouldPingTheKernelsRpingServerWithRdmacmRping()", () ->
@@ -66,6 +66,14 @@ final class RpingAcrossTheWire
             assertEquals(0, kernelServed.exitStatus(), kernelServed.describe());
             assertEquals(expectedPings("server ping data: "), pingLines(kernelServed.stdout(), "server ping data: "),
                 kernelServed.describe());
+        }));
+        tests.add(dynamicTest("shouldTraceTheActiveSidesStatesFromRequestToTimewait()", () ->
+        {
+            final List<String> states = ourClient.stderr().lines().filter(line -> line.startsWith("cm 0x"))
+                .map(line -> line.replaceAll("^cm 0x[0-9a-f]+ (\\S+ -> \\S+) at .*$", "$1")).toList();
+            // then TIMEWAIT -> IDLE, when the process lives until timewait ends or destroy cuts it short
+            assertEquals(List.of("IDLE -> REQ_SENT", "REQ_SENT -> REP_RCVD", "REP_RCVD -> ESTABLISHED", "ESTABLISHED -> DREQ_SENT",
+                "DREQ_SENT -> TIMEWAIT"), states.subList(0, Math.min(5, states.size())), ourClient.stderr());
         }));
 
         tests.add(dynamicTest("shouldDecodeEveryCmMadOfBothSidesAsTsharkDoes()", () ->

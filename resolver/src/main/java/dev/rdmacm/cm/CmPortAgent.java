@@ -154,6 +154,11 @@ final class CmPortAgent implements AutoCloseable
         }
         finally
         {
+            // the ids' last calls (destroy's REJ, DREQ or DREP) still go out
+            for (Runnable call; (call = calls.poll()) != null; )
+            {
+                guarded(call);
+            }
             stopped.countDown();
         }
     }
