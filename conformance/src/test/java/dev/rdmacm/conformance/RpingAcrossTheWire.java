@@ -1,5 +1,6 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
@@ -32,6 +33,9 @@ final class RpingAcrossTheWire
     private static final int KERNEL_SERVER_PORT = 7174;
     private static final int OUR_SERVER_PORT = 7175;
     private static final int SILENT_PORT = 7176;
+    private static final int REJECT_PORT = 7177;
+    private static final String REQUEST_TEXT = "hello-from-the-kernel-side";
+    private static final String REJECT_TEXT = "no-thanks-from-the-java-cm";
     /** The JVM options of the guest's test JVMs: C1 only and the serial collector, as TCG wants. */
     private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
@@ -91,7 +95,7 @@ final class RpingAcrossTheWire
             assertTrue(rejected.stderr().contains("cma event RDMA_CM_EVENT_REJECTED, error 8"), rejected.describe());
         }));
 
-        final GuestResult ourServer = ours.run(JOB, background(javaCommand(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",
+        final GuestResult ourServer = ours.run(JOB, background(java(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",
             Integer.toString(OUR_SERVER_PORT), "-v", "-d"), "our-rping-s") + "\n"
             + "i=0; until grep -q 'listening' /run/our-rping-s.err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
             + "{ cat /run/our-rping-s.err >&2; exit 1; }; sleep 0.3; done");
@@ -115,6 +119,23 @@ final class RpingAcrossTheWire
         {
             assertTrue(refusedByUs.exitStatus() != 0, refusedByUs.describe());
             assertTrue(refusedByUs.stderr().contains("cma event RDMA_CM_EVENT_REJECTED, error 8"), refusedByUs.describe());
+        }));
+        final Path client = CProgram.compile(RpingAcrossTheWire.class, "connect_with_private_data.c", kernel.sharedDirectory(),
+            "connect_with_private_data", "-O0", "-Wall", "-lrdmacm", "-libverbs");
+        final GuestResult rejecter = ours.run(JOB, background(javaCommand(ours, "reject", RejectWithPrivateData.class.getName(),
+            ourAddress, Integer.toString(REJECT_PORT), REJECT_TEXT), "reject") + "\n"
+            + "i=0; until grep -q 'listening' /run/reject.err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
+            + "{ cat /run/reject.err >&2; exit 1; }; sleep 0.3; done");
+        final GuestResult connecter = rejecter.succeeded()
+            ? kernel.run(JOB, kernel.guestPathOf(client) + " " + ourAddress + " " + REJECT_PORT + " " + REQUEST_TEXT)
+            : rejecter;
+        final GuestResult rejectedHere = ours.run(JOB, collect("reject"));
+        tests.add(dynamicTest("shouldCarryPrivateDataBothWaysWhenOurListenerRejectsTheKernelsRequest()", () ->
+        {
+            assertEquals(0, connecter.exitStatus(), connecter.describe() + "\n" + rejectedHere.describe());
+            assertEquals("event RDMA_CM_EVENT_REJECTED status 28\nprivate_data " + REJECT_TEXT + "\n", connecter.stdout(),
+                connecter.describe());
+            assertEquals("request private_data " + REQUEST_TEXT + "\n", rejectedHere.stdout(), rejectedHere.describe());
         }));
         final GuestResult leftOver = ours.run(JOB, "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->
@@ -171,17 +192,20 @@ final class RpingAcrossTheWire
     /** Runs the CLI's main in the guest with this test JVM's class path, from an argument file in the share. */
     private static String java(final KernelGuest guest, final String name, final String... arguments)
     {
-        return javaCommand(guest, name, arguments);
+        final String[] all = new String[arguments.length + 1];
+        all[0] = "dev.rdmacm.cli.Main";
+        System.arraycopy(arguments, 0, all, 1, arguments.length);
+        return javaCommand(guest, name, all);
     }
 
-    private static String javaCommand(final KernelGuest guest, final String name, final String... arguments)
+    /** {@code java MAIN ARGS...}: the first of {@code mainAndArguments} is the main class. */
+    private static String javaCommand(final KernelGuest guest, final String name, final String... mainAndArguments)
     {
         final Path file = guest.sharedDirectory().resolve(name + ".args");
         final List<String> lines = new ArrayList<>(JVM_OPTIONS);
         lines.add("-cp");
         lines.add(System.getProperty("java.class.path"));
-        lines.add("dev.rdmacm.cli.Main");
-        lines.addAll(List.of(arguments));
+        lines.addAll(List.of(mainAndArguments));
         try
         {
             Files.write(file, lines.stream().map(line -> "\"" + line.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList());
