@@ -34,6 +34,9 @@ final class RpingAcrossTheWire
     private static final int OUR_SERVER_PORT = 7175;
     private static final int SILENT_PORT = 7176;
     private static final int REJECT_PORT = 7177;
+    private static final int DELAYED_PORT = 7178;
+    /** Longer than the REQ's 6144 ms wait, so that the REQ goes again and draws rdma_cm's MRA. */
+    private static final int ACCEPT_DELAY_SECONDS = 9;
     private static final String REQUEST_TEXT = "hello-from-the-kernel-side";
     private static final String REJECT_TEXT = "no-thanks-from-the-java-cm";
     /** The JVM options of the guest's test JVMs: C1 only and the serial collector, as TCG wants. */
@@ -136,6 +139,26 @@ final class RpingAcrossTheWire
             assertEquals("event RDMA_CM_EVENT_REJECTED status 28\nprivate_data " + REJECT_TEXT + "\n", connecter.stdout(),
                 connecter.describe());
             assertEquals("request private_data " + REQUEST_TEXT + "\n", rejectedHere.stdout(), rejectedHere.describe());
+        }));
+        final Path server = CProgram.compile(RpingAcrossTheWire.class, "accept_after_delay.c", kernel.sharedDirectory(),
+            "accept_after_delay", "-O0", "-Wall", "-lrdmacm", "-libverbs");
+        final GuestResult delayed = kernel.run(JOB, background(kernel.guestPathOf(server) + " " + kernelAddress + " " + DELAYED_PORT
+            + " " + ACCEPT_DELAY_SECONDS, "delayed") + "\n" + untilListening(kernelAddress, DELAYED_PORT));
+        final GuestResult waited = delayed.succeeded()
+            ? ours.run(RPING, javaCommand(ours, "connect", ConnectThenDisconnect.class.getName(), kernelAddress,
+                Integer.toString(DELAYED_PORT)))
+            : delayed;
+        final GuestResult accepted = kernel.run(JOB, collect("delayed"));
+        tests.add(dynamicTest("shouldWaitAsTheKernelsMraAsksWhenItsAcceptIsDelayed()", () ->
+        {
+            assertEquals(0, waited.exitStatus(), waited.describe() + "\n" + accepted.describe());
+            // the REQ goes again after 6144 ms; rdma_cm's delayed MRA answers it; the REP comes after the delay
+            assertEquals(List.of("cm IDLE -> REQ_SENT", "cm REQ_SENT -> MRA_REQ_RCVD", "cm MRA_REQ_RCVD -> REP_RCVD",
+                "cm REP_RCVD -> ESTABLISHED", "event ESTABLISHED status 0"), waited.stdout().lines()
+                .filter(line -> line.startsWith("cm ") || line.startsWith("event ESTABLISHED")).limit(5).toList(), waited.describe());
+            assertEquals(0, accepted.exitStatus(), accepted.describe());
+            assertEquals(List.of("event RDMA_CM_EVENT_CONNECT_REQUEST status 0", "event RDMA_CM_EVENT_ESTABLISHED status 0",
+                "event RDMA_CM_EVENT_DISCONNECTED status 0"), accepted.stdout().lines().toList(), accepted.describe());
         }));
         final GuestResult leftOver = ours.run(JOB, "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->

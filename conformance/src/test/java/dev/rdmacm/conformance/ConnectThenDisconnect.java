@@ -1,0 +1,73 @@
+package dev.rdmacm.conformance;
+
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.CmEventType;
+import dev.rdmacm.cm.ConnectionParameters;
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.verbs.CompletionQueue;
+import dev.rdmacm.verbs.ProtectionDomain;
+import dev.rdmacm.verbs.QueuePairCapabilities;
+import dev.rdmacm.verbs.RcQueuePair;
+import dev.rdmacm.verbs.Verbs;
+import dev.rdmacm.verbs.VerbsContext;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * The userspace guest's side of the MRA case, run as its own JVM there: connect to ADDR:PORT with an RC
+ * QP, print every CM state change ({@code cm FROM -> TO}) and every RDMA CM event ({@code event TYPE
+ * status N}), disconnect once ESTABLISHED. Usage: {@code ConnectThenDisconnect ADDR PORT}.
+ */
+public final class ConnectThenDisconnect
+{
+    private static final Duration RESOLVE = Duration.ofSeconds(2);
+    /** The REQ's 16 tries at 6144 ms, or an MRA's 65 s, bound the wait for the answer. */
+    private static final Duration ANSWER = Duration.ofSeconds(120);
+
+    private ConnectThenDisconnect()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        {
+            cm.connectionTransitions((connection, from, to, now) -> System.out.println("cm " + from + " -> " + to));
+            final RdmaCmId id = cm.createId(channel);
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(args[0]), Integer.parseInt(args[1])), RESOLVE);
+            expect(channel, CmEventType.ADDR_RESOLVED);
+            id.resolveRoute(RESOLVE);
+            expect(channel, CmEventType.ROUTE_RESOLVED);
+            try (VerbsContext context = Verbs.open(id.binding().device()))
+            {
+                final ProtectionDomain pd = context.allocateProtectionDomain();
+                final CompletionQueue cq = context.createCompletionQueue(4, null);
+                final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0));
+                id.attachQp(qp);
+                id.connect(ConnectionParameters.of(1, 1));
+                expect(channel, CmEventType.ESTABLISHED);
+                id.disconnect();
+                expect(channel, CmEventType.DISCONNECTED);
+                qp.close();
+                cq.close();
+                pd.close();
+            }
+            id.destroy();
+        }
+    }
+
+    private static void expect(final EventChannel channel, final CmEventType wanted) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(ANSWER);
+        System.out.println(event == null ? "no event" : "event " + event.type() + " status " + event.status());
+        if (event == null || event.type() != wanted)
+        {
+            System.exit(1);
+        }
+        event.ack();
+    }
+}
