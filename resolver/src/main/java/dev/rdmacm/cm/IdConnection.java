@@ -6,7 +6,6 @@ import dev.rdmacm.connection.CmEvent;
 import dev.rdmacm.connection.CmEventHandler;
 import dev.rdmacm.connection.CmPath;
 import dev.rdmacm.connection.CmPeerAddress;
-import dev.rdmacm.connection.CmState;
 import dev.rdmacm.connection.ConnectParameters;
 import dev.rdmacm.connection.QpAttributes;
 import dev.rdmacm.connection.QpTransitions;
@@ -84,11 +83,6 @@ final class IdConnection implements CmEventHandler, QpTransitions
     void attach(final RcQueuePair queuePair)
     {
         this.qp = queuePair;
-    }
-
-    RcQueuePair queuePair()
-    {
-        return qp;
     }
 
     /**
@@ -297,12 +291,6 @@ final class IdConnection implements CmEventHandler, QpTransitions
             throw new IllegalStateException("id " + id + " has no QP attached (RdmaCmId.attachQp) to move");
         }
         return queuePair;
-    }
-
-    CmState cmState()
-    {
-        final CmConnection c = connection;
-        return c == null ? CmState.IDLE : c.state();
     }
 
     private static int errnoOf(final Throwable failure)
