@@ -13,6 +13,7 @@ import dev.rdmacm.verbs.VerbsContext;
 import dev.rdmacm.verbs.WorkCompletions;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
@@ -42,6 +43,8 @@ final class RpingExchange implements AutoCloseable
     /** {@code RPING_SQ_DEPTH}: the send queue's depth, and half the CQ's. */
     static final int SQ_DEPTH = 16;
     static final int INFO_SIZE = 16;
+    private static final ValueLayout.OfLong BE_LONG = JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt BE_INT = JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     /**
      * Unlike rping, which waits forever, one step of the exchange gives up after this: the RC QP's own
      * retries (7 at the CM's local ACK timeout) end well before it.
@@ -206,9 +209,9 @@ final class RpingExchange implements AutoCloseable
     private void advertise(final MemoryRegion region)
     {
         final MemorySegment info = send.memory();
-        info.set(JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 0, region.address());
-        info.set(JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 8, (int)region.rkey());
-        info.set(JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 12, size);
+        info.set(BE_LONG, 0, region.address());
+        info.set(BE_INT, 8, (int)region.rkey());
+        info.set(BE_INT, 12, size);
         qp.postSend(SEND_ID, sgl.clear().add(send, 0, INFO_SIZE), true);
         awaitCompletion(SEND_ID, () -> true, "SEND");
     }
@@ -224,9 +227,9 @@ final class RpingExchange implements AutoCloseable
             return false;
         }
         final MemorySegment info = receive.memory();
-        remoteAddress = info.get(JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 0);
-        remoteKey = info.get(JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 8) & 0xffff_ffffL;
-        remoteLength = info.get(JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 12);
+        remoteAddress = info.get(BE_LONG, 0);
+        remoteKey = info.get(BE_INT, 8) & 0xffff_ffffL;
+        remoteLength = info.get(BE_INT, 12);
         postReceive();
         return true;
     }

@@ -17,11 +17,11 @@ import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
+import dev.rdmacm.verbs.sysfs.SysfsFormatException;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -318,17 +318,16 @@ public final class RdmaCm implements AutoCloseable
         return agent;
     }
 
-    /** sysfs {@code node_guid}, {@code 5054:00ff:fe60:0002}: the REQ's and REP's LocalCAGUID. */
+    /** sysfs {@code node_guid} (under {@code SYSFS_PATH} when set): the REQ's and REP's LocalCAGUID. */
     private static long nodeGuid(final String device) throws RdmaCmException
     {
-        final Path file = Path.of("/sys/class/infiniband", device, "node_guid");
         try
         {
-            return Long.parseUnsignedLong(Files.readString(file).strip().replace(":", ""), 16);
+            return SysfsDevices.nodeGuid(SysfsDevices.root(System.getenv()), device);
         }
-        catch (final IOException | NumberFormatException ex)
+        catch (final SysfsFormatException ex)
         {
-            throw new RdmaCmException("rdma_connect", Errno.ENODEV, "cannot read the node GUID of " + device + " from " + file + ": "
+            throw new RdmaCmException("rdma_connect", Errno.ENODEV, "cannot read the node GUID of " + device + ": "
                 + ex.getMessage(), true);
         }
     }

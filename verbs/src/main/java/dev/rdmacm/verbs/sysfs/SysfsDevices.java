@@ -149,14 +149,19 @@ public final class SysfsDevices
             .resolve(Integer.toString(index)));
     }
 
-    private static RdmaDevice readDevice(final Path device)
+    /**
+     * The node GUID of device {@code name} under {@code root} ({@code node_guid}), without the port
+     * tables {@link #readDevice(Path, String)} reads too.
+     *
+     * @throws SysfsFormatException when the file is missing or not 4 groups of 4 hex digits.
+     */
+    public static long nodeGuid(final Path root, final String name)
     {
-        final Path nodeTypeFile = device.resolve("node_type");
-        final Matcher nodeType = NUMBERED.matcher(required(nodeTypeFile));
-        if (!nodeType.matches())
-        {
-            throw malformed(nodeTypeFile, "'<number>: <name>', e.g. '1: CA'");
-        }
+        return nodeGuid(root.resolve(CLASS_DIRECTORY).resolve(name));
+    }
+
+    private static long nodeGuid(final Path device)
+    {
         final Path guidFile = device.resolve("node_guid");
         final Matcher guid = GUID.matcher(required(guidFile));
         if (!guid.matches())
@@ -168,6 +173,18 @@ public final class SysfsDevices
         {
             nodeGuid = (nodeGuid << 16) | Long.parseLong(guid.group(group), 16);
         }
+        return nodeGuid;
+    }
+
+    private static RdmaDevice readDevice(final Path device)
+    {
+        final Path nodeTypeFile = device.resolve("node_type");
+        final Matcher nodeType = NUMBERED.matcher(required(nodeTypeFile));
+        if (!nodeType.matches())
+        {
+            throw malformed(nodeTypeFile, "'<number>: <name>', e.g. '1: CA'");
+        }
+        final long nodeGuid = nodeGuid(device);
 
         final Path portsDirectory = device.resolve("ports");
         if (!Files.isDirectory(portsDirectory))
