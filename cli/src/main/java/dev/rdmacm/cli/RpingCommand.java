@@ -40,6 +40,8 @@ public final class RpingCommand implements Callable<Integer>
     private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(2);
     /** How long a CM step may take: the REQ's 16 tries take 98 s before UNREACHABLE. */
     private static final Duration EVENT_LIMIT = Duration.ofSeconds(120);
+    /** rping's status on any failure: its {@code exit(-1)} or {@code return -1} from main. */
+    static final int FAILED = 255;
 
     @Option(names = "-s", description = "server")
     boolean server;
@@ -96,7 +98,7 @@ public final class RpingCommand implements Callable<Integer>
         catch (final RdmaCmException ex)
         {
             System.err.println(ex.getMessage());
-            return 1;
+            return FAILED;
         }
     }
 
@@ -134,12 +136,12 @@ public final class RpingCommand implements Callable<Integer>
                 RESOLVE_TIMEOUT);
             if (expect(channel, CmEventType.ADDR_RESOLVED) == null)
             {
-                return 1;
+                return FAILED;
             }
             id.resolveRoute(RESOLVE_TIMEOUT);
             if (expect(channel, CmEventType.ROUTE_RESOLVED) == null)
             {
-                return 1;
+                return FAILED;
             }
             return exchange(id, channel);
         }
@@ -163,7 +165,7 @@ public final class RpingCommand implements Callable<Integer>
             final CmEvent request = expect(channel, CmEventType.CONNECT_REQUEST);
             if (request == null)
             {
-                return 1;
+                return FAILED;
             }
             final RdmaCmId child = request.id();
             try
@@ -201,7 +203,7 @@ public final class RpingCommand implements Callable<Integer>
             }
             if (expect(channel, CmEventType.ESTABLISHED) == null)
             {
-                return 1;
+                return FAILED;
             }
             debugQp(exchange);
             final Connection connection = new Connection(channel);
@@ -212,7 +214,7 @@ public final class RpingCommand implements Callable<Integer>
             {
                 connection.awaitDisconnected();
             }
-            return result == 0 ? 0 : 1;
+            return result == 0 ? 0 : FAILED;
         }
     }
 

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * What needs both guests: first that the wire carries IP and RoCE between them, with rdma-core's own
  * {@code ibv_rc_pingpong} on both ends (an RC QP per guest set up over a TCP exchange, so a failure
  * there is the fixture's and not the code under test's); then this project's CM against the kernel's
- * ({@link RpingAcrossTheWire}).
+ * ({@link RpingAcrossTheWire}, {@link CmFaultsAcrossTheWire}).
  */
 final class AcrossTheWire
 {
@@ -49,6 +49,11 @@ final class AcrossTheWire
                 assertEquals(0, served.exitStatus(), served.toString());
             })));
         tests.addAll(RpingAcrossTheWire.checks(guests));
+        tests.addAll(CmFaultsAcrossTheWire.checks(guests));
+        final GuestResult leftOver = guests.userspace().run(JOB,
+            "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
+        tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->
+            assertEquals("0\n0\n", leftOver.stdout(), leftOver.describe())));
         return tests;
     }
 

@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 /**
  * The suite's whole guest part: the two guests of {@link GuestPair}, booted at once on one wire. First
  * each runs its own suite, side by side ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs
- * MAD transport; {@link KernelGuestSuite}: every comparison with the kernel CM and librdmacm); then
- * the checks that need both ({@link AcrossTheWire}). Every outcome is replayed under its own name.
+ * MAD transport; {@link KernelGuestSuite}: every comparison with the kernel CM and librdmacm), with
+ * the {@link SilentPeerAcrossTheWire} case's long wait beside them; then the checks that need both
+ * ({@link AcrossTheWire}). Every outcome is replayed under its own name.
  */
 class SoftRoceGuestsTest
 {
@@ -34,10 +35,13 @@ class SoftRoceGuestsTest
         {
             userspacePid = guests.userspace().qemuPid();
             kernelPid = guests.kernel().qemuPid();
+            // about 100 s of REQs to nobody, beside the suites, on the wire devices they leave alone
+            final SilentPeerAcrossTheWire silentPeer = SilentPeerAcrossTheWire.start(guests);
             final GuestPair.Both<List<DynamicTest>> suites =
                 guests.inBoth(guest -> run(UserspaceGuestSuite::run, guest), guest -> run(KernelGuestSuite::run, guest));
             tests.addAll(suites.userspace());
             tests.addAll(suites.kernel());
+            tests.addAll(silentPeer.checks());
             tests.addAll(AcrossTheWire.checks(guests));
         }
         final boolean stopped = Stream.of(userspacePid, kernelPid)

@@ -1,8 +1,10 @@
 /*
  * The kernel side of the MRA case: librdmacm listens on ADDR PORT, takes the first CONNECT_REQUEST,
  * waits SECONDS before rdma_accept (rdma_cm has already told ib_cm to send a delayed MRA, which goes out
- * when the peer's REQ comes again), then prints each event until DISCONNECTED.
- * Usage: accept_after_delay ADDR PORT SECONDS
+ * when the peer's REQ comes again), then prints each event until DISCONNECTED. With "first", it
+ * disconnects as soon as the connection is ESTABLISHED (the lost-DREP case: its DISCONNECTED status
+ * tells whether a DREP came).
+ * Usage: accept_after_delay ADDR PORT SECONDS [first]
  */
 #include <netdb.h>
 #include <stdio.h>
@@ -32,9 +34,11 @@ int main(int argc, char **argv)
 	struct rdma_conn_param param;
 	struct rdma_cm_event *event;
 
-	if (argc != 4 || !channel || rdma_create_id(channel, &listener, NULL, RDMA_PS_TCP) ||
+	int first = argc == 5 && !strcmp(argv[4], "first");
+
+	if ((argc != 4 && !first) || !channel || rdma_create_id(channel, &listener, NULL, RDMA_PS_TCP) ||
 	    getaddrinfo(argv[1], argv[2], NULL, &ai) || rdma_bind_addr(listener, ai->ai_addr) || rdma_listen(listener, 1)) {
-		fprintf(stderr, "usage: %s ADDR PORT SECONDS (or bind/listen failed)\n", argv[0]);
+		fprintf(stderr, "usage: %s ADDR PORT SECONDS [first] (or bind/listen failed)\n", argv[0]);
 		return 2;
 	}
 	fprintf(stderr, "listening\n");
@@ -63,8 +67,13 @@ int main(int argc, char **argv)
 			break;
 		if (type != RDMA_CM_EVENT_ESTABLISHED)
 			return 1;
+		if (first && rdma_disconnect(id)) {
+			perror("rdma_disconnect");
+			return 2;
+		}
 	}
-	rdma_disconnect(id);
+	if (!first)
+		rdma_disconnect(id);
 	rdma_destroy_qp(id);
 	rdma_destroy_id(id);
 	rdma_destroy_id(listener);

@@ -1,7 +1,8 @@
 /*
  * The kernel side of the reject case: librdmacm's own rdma_connect with private data, then the one
  * event that answers it, printed as "event NAME status N" and the event's private data up to its
- * first NUL ("private_data TEXT"). Usage: connect_with_private_data ADDR PORT TEXT
+ * first NUL ("private_data TEXT"). When that event is ESTABLISHED, it disconnects and prints the event
+ * that follows too. Usage: connect_with_private_data ADDR PORT TEXT
  */
 #include <netdb.h>
 #include <stdio.h>
@@ -69,6 +70,15 @@ int main(int argc, char **argv)
 	if (event->param.conn.private_data_len)
 		printf("private_data %.*s\n", (int)strnlen(event->param.conn.private_data, event->param.conn.private_data_len),
 		       (const char *)event->param.conn.private_data);
+	if (event->event == RDMA_CM_EVENT_ESTABLISHED) {
+		rdma_ack_cm_event(event);
+		if (rdma_disconnect(id)) {
+			perror("rdma_disconnect");
+			return 2;
+		}
+		event = next(channel, (enum rdma_cm_event_type)-1);
+		printf("event %s status %d\n", rdma_event_str(event->event), event->status);
+	}
 	rdma_ack_cm_event(event);
 	rdma_destroy_qp(id);
 	rdma_destroy_id(id);

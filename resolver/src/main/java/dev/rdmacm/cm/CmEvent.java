@@ -216,8 +216,11 @@ public sealed interface CmEvent
         }
     }
 
-    /** DISCONNECTED: the connection is down. */
-    record Disconnected(RdmaCmId id) implements CmEvent
+    /**
+     * DISCONNECTED: the connection is down; {@code status} 0, or -110 (ETIMEDOUT) when this side's DREQ
+     * had no DREP after every retry (rdma_cm's IB_CM_DREQ_ERROR).
+     */
+    record Disconnected(RdmaCmId id, int status) implements CmEvent
     {
     }
 

@@ -10,6 +10,8 @@ import dev.rdmacm.loop.FdWait;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.cm.CmAttribute;
+import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.umad.AgentRegistration;
 import dev.rdmacm.umad.MadAddress;
 import dev.rdmacm.umad.UmadAgent;
@@ -18,6 +20,7 @@ import dev.rdmacm.umad.UserMadHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Queue;
@@ -55,17 +58,20 @@ final class CmPortAgent implements AutoCloseable
     private final Queue<Runnable> calls = new ConcurrentLinkedQueue<>();
     private final Map<Gid, Integer> localGidIndexes = new ConcurrentHashMap<>();
     private final UnsafeBuffer received = new UnsafeBuffer(new byte[MAD_SIZE]);
+    private final CmMadFilter filter;
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
     private volatile Throwable failure;
     private volatile long stepFailures;
+    private volatile long filtered;
     private volatile RuntimeException lastStepFailure;
 
     private CmPortAgent(final String device, final int portNumber, final long localCaGuid,
-        final TransitionListener<CmConnection, CmState> transitions)
+        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter)
     {
         this.name = device + "/" + portNumber;
+        this.filter = filter;
         this.port = UmadPort.open(device, portNumber);
         try
         {
@@ -84,9 +90,9 @@ final class CmPortAgent implements AutoCloseable
 
     /** Registers the CM class on {@code device}'s port and starts its thread. */
     static CmPortAgent open(final String device, final int port, final long localCaGuid,
-        final TransitionListener<CmConnection, CmState> transitions)
+        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter)
     {
-        final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, transitions);
+        final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, transitions, filter);
         agent.thread.start();
         return agent;
     }
@@ -126,6 +132,10 @@ final class CmPortAgent implements AutoCloseable
         if (gidIndex == null)
         {
             throw new IllegalStateException("no local GID index known for CM peer " + to.gid() + " on " + name);
+        }
+        if (!passes(CmMadFilter.Direction.SENT, mad, offset))
+        {
+            return;
         }
         port.send(agent, MadAddress.gsi(to.gid(), gidIndex, to.pkeyIndex()), mad, offset, length);
     }
@@ -189,12 +199,33 @@ final class CmPortAgent implements AutoCloseable
             {
                 continue; // CM MADs are sent without a response timeout; the engine runs its own retries
             }
+            if (!passes(CmMadFilter.Direction.RECEIVED, received, 0))
+            {
+                continue;
+            }
             final Gid from = header.gid();
             localGidIndexes.putIfAbsent(from, header.gidIndex());
             final CmPeerAddress peer = new CmPeerAddress(from, header.qpn(), header.pkeyIndex());
             final int madLength = length;
             guarded(() -> engine.onMadReceived(peer, received, 0, madLength));
         }
+    }
+
+    private boolean passes(final CmMadFilter.Direction direction, final DirectBuffer mad, final int offset)
+    {
+        final int attributeId = mad.getShort(offset + MadHeader.ATTRIBUTE_ID_OFFSET, ByteOrder.BIG_ENDIAN) & 0xffff;
+        if (filter.pass(direction, CmAttribute.fromId(attributeId)))
+        {
+            return true;
+        }
+        filtered++;
+        return false;
+    }
+
+    /** The MADs the {@link CmMadFilter} dropped, both ways. */
+    long filtered()
+    {
+        return filtered;
     }
 
     /** Stops the thread, then unregisters the agent and closes the umad device. */
@@ -247,6 +278,6 @@ final class CmPortAgent implements AutoCloseable
     @Override
     public String toString()
     {
-        return "CM on " + name + (stepFailures == 0 ? "" : ", " + stepFailures + " failed steps, the last: " + lastStepFailure);
+        return "CM on " + name + (filtered == 0 ? "" : ", " + filtered + " MADs dropped by the filter") + (stepFailures == 0 ? "" : ", " + stepFailures + " failed steps, the last: " + lastStepFailure);
     }
 }

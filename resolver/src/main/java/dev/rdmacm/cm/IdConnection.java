@@ -42,7 +42,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   REQ or REP timed out             UNREACHABLE              -ETIMEDOUT
  *   QP move failed on the REP        CONNECT_ERROR            -errno
  *   DREQ received / DREP received    DISCONNECTED             0
- *   DREQ timed out                   DISCONNECTED             (-ETIMEDOUT in the kernel's event)
+ *   DREQ timed out (DREP lost)       DISCONNECTED             -ETIMEDOUT
  *   timewait over                    TIMEWAIT_EXIT            0
  *   REQ on a listener                CONNECT_REQUEST          on a new id, the REQ's data after the IP CM header
  * </pre>
@@ -53,6 +53,8 @@ final class IdConnection implements CmEventHandler, QpTransitions
     /** cma.c: both CM response timeouts of a REQ, 4.096 us * 2^20. */
     static final int CMA_CM_RESPONSE_TIMEOUT = 20;
     static final int CMA_MAX_CM_RETRIES = 15;
+    /** cma.c {@code CMA_CM_MRA_SETTING}: {@code IB_CM_MRA_FLAG_DELAY | 24}, "received, 68.7 s more". */
+    static final int CMA_CM_MRA_SERVICE_TIMEOUT = 24;
 
     private final RdmaCmId id;
     private final CmPortAgent agent;
@@ -88,11 +90,12 @@ final class IdConnection implements CmEventHandler, QpTransitions
     /**
      * {@code cma_connect_ib}'s REQ: the primary path from the route, the IP CM header (version 0, the IP
      * version, the source port, both addresses) before the consumer's private data, both CM response
-     * timeouts {@code CMA_CM_RESPONSE_TIMEOUT} (20), {@code CMA_MAX_CM_RETRIES} (15) tries, retry counts
-     * cut to 7.
+     * timeouts {@code responseTimeout} (rdma_cm: {@code CMA_CM_RESPONSE_TIMEOUT}, 20), {@code maxRetries}
+     * (rdma_cm: {@code CMA_MAX_CM_RETRIES}, 15), retry counts cut to 7.
      */
     static ConnectParameters request(final long serviceId, final PathRecordValue path, final InetAddress source,
-        final InetAddress destination, final int sourcePort, final int qpn, final ConnectionParameters parameters)
+        final InetAddress destination, final int sourcePort, final int qpn, final ConnectionParameters parameters,
+        final int responseTimeout, final int maxRetries)
     {
         final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
             path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
@@ -103,8 +106,8 @@ final class IdConnection implements CmEventHandler, QpTransitions
             .sourcePort(sourcePort).addresses(source, destination);
         System.arraycopy(consumer, 0, data, IpCmPrivateDataHeader.LENGTH, consumer.length);
         return new ConnectParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), cmPath, qpn, false,
-            parameters.responderResources(), parameters.initiatorDepth(), CMA_CM_RESPONSE_TIMEOUT, CMA_CM_RESPONSE_TIMEOUT,
-            CMA_MAX_CM_RETRIES, Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()),
+            parameters.responderResources(), parameters.initiatorDepth(), responseTimeout, responseTimeout,
+            maxRetries, Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()),
             parameters.flowControl(), false, data);
     }
 
@@ -222,11 +225,12 @@ final class IdConnection implements CmEventHandler, QpTransitions
             case CmEvent.ConnectError error -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(error.cause())), null);
             case CmEvent.DisconnectRequested ignored -> id.connectionEvent(
-                new dev.rdmacm.cm.CmEvent.Disconnected(id), CmIdState.DISCONNECT);
+                new dev.rdmacm.cm.CmEvent.Disconnected(id, 0), CmIdState.DISCONNECT);
             case CmEvent.DisconnectReplyReceived ignored -> id.connectionEvent(
-                new dev.rdmacm.cm.CmEvent.Disconnected(id), CmIdState.DISCONNECT);
+                new dev.rdmacm.cm.CmEvent.Disconnected(id, 0), CmIdState.DISCONNECT);
+            // cma_ib_handler: IB_CM_DREQ_ERROR is DISCONNECTED with -ETIMEDOUT, the DREP lost
             case CmEvent.DisconnectRequestTimedOut ignored -> id.connectionEvent(
-                new dev.rdmacm.cm.CmEvent.Disconnected(id), CmIdState.DISCONNECT);
+                new dev.rdmacm.cm.CmEvent.Disconnected(id, -Errno.ETIMEDOUT), CmIdState.DISCONNECT);
             case CmEvent.TimewaitExit ignored -> id.connectionEvent(new dev.rdmacm.cm.CmEvent.TimewaitExit(id), null);
             default ->
             {
@@ -246,6 +250,8 @@ final class IdConnection implements CmEventHandler, QpTransitions
         children.put(from, childConnection);
         child.adopt(childConnection);
         id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData), null);
+        // cma_ib_req_handler: the consumer answers later, so a delayed MRA, sent only if the REQ comes again
+        from.sendMra(CMA_CM_MRA_SERVICE_TIMEOUT, true, new byte[0]);
     }
 
     // ---- the engine moves the QP ----

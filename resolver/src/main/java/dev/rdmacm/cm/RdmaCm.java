@@ -152,6 +152,7 @@ public final class RdmaCm implements AutoCloseable
     /** The CM of each RDMA port an id connected or listened on, opened on first use. */
     private final Map<String, CmPortAgent> cmAgents = new HashMap<>();
     private TransitionListener<CmConnection, CmState> connectionTransitions = TransitionListener.none();
+    private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
     private DeviceWatch deviceWatch;
     private BondFailoverWatch bondWatch;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
@@ -294,6 +295,15 @@ public final class RdmaCm implements AutoCloseable
         connectionTransitions = Objects.requireNonNull(listener, "listener");
     }
 
+    /**
+     * The {@link CmMadFilter} of every port's CM, from the next MAD on: fault injection, e.g. every DREP
+     * received lost.
+     */
+    public void cmMadFilter(final CmMadFilter filter)
+    {
+        cmMadFilter = Objects.requireNonNull(filter, "filter");
+    }
+
     /** The CM of the binding's port: its umad CM agent and engine, opened on first use. */
     synchronized CmPortAgent cmAgent(final RdmaPortBinding binding) throws RdmaCmException
     {
@@ -307,7 +317,8 @@ public final class RdmaCm implements AutoCloseable
         {
             try
             {
-                agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(binding.device()), connectionTransitions);
+                agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(binding.device()), connectionTransitions,
+                    (direction, attribute) -> cmMadFilter.pass(direction, attribute));
             }
             catch (final ErrnoException ex)
             {

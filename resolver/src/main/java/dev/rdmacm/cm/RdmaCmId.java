@@ -71,6 +71,8 @@ public final class RdmaCmId implements AutoCloseable
     private int sourceFlowinfo;
     private Integer tos;
     private Integer ackTimeout;
+    private int cmResponseTimeout = IdConnection.CMA_CM_RESPONSE_TIMEOUT;
+    private int maxCmRetries = IdConnection.CMA_MAX_CM_RETRIES;
     private ResolvedRoute route;
     private PendingRoute pendingRoute;
     /** rdma_resolve_addrinfo's resolving_ai and resolved_ai, under a lock of their own. */
@@ -125,6 +127,28 @@ public final class RdmaCmId implements AutoCloseable
             throw new IllegalArgumentException("ACK timeout " + timeout + " out of range 0..255");
         }
         this.ackTimeout = timeout;
+    }
+
+    /**
+     * Beyond librdmacm: the REQ's CM response timeouts (both, an IBA time {@code 4.096 us * 2^timeout},
+     * 0-31) and its Max CM Retries (0-15), which rdma_cm fixes at {@code CMA_CM_RESPONSE_TIMEOUT} 20 and
+     * {@code CMA_MAX_CM_RETRIES} 15. They set how long this side waits for each answer to its REQ and DREQ
+     * (twice the path's packet lifetime plus the remote response timeout, {@code maxRetries + 1} tries,
+     * about 98 s on RoCE with rdma_cm's values) and, through the REQ, how long the peer's CM waits for
+     * this side's answers. Set before {@link #connect}.
+     */
+    public synchronized void setCmResponseTimeout(final int timeout, final int maxRetries)
+    {
+        if (timeout < 0 || timeout > 31)
+        {
+            throw new IllegalArgumentException("CM response timeout " + timeout + " out of range 0..31 (a 5-bit IBA time)");
+        }
+        if (maxRetries < 0 || maxRetries > 15)
+        {
+            throw new IllegalArgumentException("Max CM Retries " + maxRetries + " out of range 0..15 (the REQ's 4-bit field)");
+        }
+        this.cmResponseTimeout = timeout;
+        this.maxCmRetries = maxRetries;
     }
 
     /**
@@ -1002,7 +1026,7 @@ public final class RdmaCmId implements AutoCloseable
                     + "for " + ConnectionParameters.REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
             }
             request = IdConnection.request(portSpace.serviceId(destinationPort), route.paths().get(0), resolution.source(),
-                resolution.destination(), sourcePort, attachedQp.qpNumber(), parameters);
+                resolution.destination(), sourcePort, attachedQp.qpNumber(), parameters, cmResponseTimeout, maxCmRetries);
             final RdmaPortBinding device = binding();
             started = new IdConnection(this, cm.cmAgent(device), device);
             started.attach(attachedQp);

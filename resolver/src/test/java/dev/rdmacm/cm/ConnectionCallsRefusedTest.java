@@ -115,4 +115,26 @@ class ConnectionCallsRefusedTest
             assertEquals(NamespaceTopology.RDMA_NETDEV, id.binding().netdev());
         }
     }
+
+    @Test
+    void shouldRefuseACmResponseTimeoutBeyondTheRequestsFiveBitField()
+    {
+        try (RdmaCmId id = cm.createId(null))
+        {
+            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> id.setCmResponseTimeout(32, 15));
+            assertEquals("CM response timeout 32 out of range 0..31 (a 5-bit IBA time)", refused.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseMaxCmRetriesBeyondTheRequestsFourBitField()
+    {
+        try (RdmaCmId id = cm.createId(null))
+        {
+            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> id.setCmResponseTimeout(20, 16));
+            assertEquals("Max CM Retries 16 out of range 0..15 (the REQ's 4-bit field)", refused.getMessage());
+        }
+    }
 }

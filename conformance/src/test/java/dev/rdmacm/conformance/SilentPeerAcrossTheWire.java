@@ -1,0 +1,152 @@
+package dev.rdmacm.conformance;
+
+import dev.rdmacm.protocol.cm.CmAttribute;
+import dev.rdmacm.testing.Tshark;
+import dev.rdmacm.testing.guest.GuestResult;
+import dev.rdmacm.testing.guest.KernelGuest;
+import org.junit.jupiter.api.DynamicTest;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+/**
+ * A silent peer: an address on the wire that a permanent neighbour entry in each guest maps to a MAC no
+ * NIC has, so that the REQ goes out and nothing ever answers. The kernel's {@code rping -c} in its guest
+ * and {@code rdmacm rping -c} in ours both connect to it with rdma_cm's own REQ values (response
+ * timeouts 20, 15 retries), which take about 98 s on RoCE; so both are started before the guests'
+ * suites and run beside them (they use only the wire devices, which the suites do not, and the CM
+ * agent on rxew0 is this case's alone until the suites end). Each guest captures its own REQs.
+ * <p>
+ * The kernel is the oracle: ours must send as many REQs as it does (1 + the REQ's Max CM Retries, as
+ * tshark reads it), no retry sooner than the kernel's shortest wait (load only makes waits longer, so
+ * that bound holds on a busy machine), and end with the same {@code RDMA_CM_EVENT_UNREACHABLE, error
+ * -110}. The waits of both are written to {@code silent-peer.txt} in the userspace guest's share.
+ */
+final class SilentPeerAcrossTheWire
+{
+    static final String ADDRESS = "172.31.60.99";
+    private static final String MAC = "02:00:00:00:60:99";
+    private static final String NAME = "silent";
+    private static final String STOP_CAPTURE = "kill -INT $(cat /run/silent-dumpcap.pid) 2>/dev/null; sleep 1; true";
+    private static final Duration JOB = Duration.ofSeconds(30);
+    /** 16 REQs 6144 ms apart and a guest JVM's start, with room for a loaded machine. */
+    private static final Duration RUN = Duration.ofSeconds(200);
+    /**
+     * A wait may be this much shorter than the kernel's shortest and still count as the same: the
+     * kernel's waits measured 6.30-6.46 s, 150-310 ms over cm.c's 6144 ms (its MAD layer's timer
+     * starts at the send completion, on jiffies), ours 6.10-6.17 s from capture to capture.
+     */
+    private static final double SLACK = 0.95;
+
+    private final GuestPair guests;
+    private final GuestResult ourStart;
+    private final GuestResult kernelStart;
+
+    private SilentPeerAcrossTheWire(final GuestPair guests, final GuestResult ourStart, final GuestResult kernelStart)
+    {
+        this.guests = guests;
+        this.ourStart = ourStart;
+        this.kernelStart = kernelStart;
+    }
+
+    /** Starts both clients, each with its capture, in the background of its guest. */
+    static SilentPeerAcrossTheWire start(final GuestPair guests)
+    {
+        final KernelGuest ours = guests.userspace();
+        final KernelGuest kernel = guests.kernel();
+        final GuestResult ourStart = ours.run(JOB, capture(ours, GuestWire.USERSPACE_CM) + "\n" + RpingAcrossTheWire.background(
+            RpingAcrossTheWire.java(ours, "rping-silent-peer", "rping", "-c", "-a", ADDRESS, "-C", "1", "-d", "--trace"), NAME));
+        final GuestResult kernelStart = kernel.run(JOB, capture(kernel, GuestWire.KERNEL_CM) + "\n"
+            + RpingAcrossTheWire.background("rping -c -a " + ADDRESS + " -C 1 -d", NAME));
+        return new SilentPeerAcrossTheWire(guests, ourStart, kernelStart);
+    }
+
+    /** Waits for both clients to end and checks what they did. */
+    List<DynamicTest> checks()
+    {
+        final KernelGuest ours = guests.userspace();
+        final KernelGuest kernel = guests.kernel();
+        final GuestResult ourRun = ourStart.succeeded() ? ours.run(RUN, RpingAcrossTheWire.collect(NAME, RUN)) : ourStart;
+        final GuestResult kernelRun = kernelStart.succeeded() ? kernel.run(RUN, RpingAcrossTheWire.collect(NAME, RUN)) : kernelStart;
+        ours.run(JOB, STOP_CAPTURE);
+        kernel.run(JOB, STOP_CAPTURE);
+        final List<DynamicTest> tests = new ArrayList<>();
+        tests.add(dynamicTest("shouldEndWithUnreachableTimedOutAsTheKernelDoesWhenThePeerIsSilent()", () ->
+        {
+            final String unreachable = "cma event RDMA_CM_EVENT_UNREACHABLE, error -110";
+            assertTrue(kernelRun.stderr().contains(unreachable), kernelRun.describe());
+            assertTrue(ourRun.stderr().contains(unreachable), ourRun.describe());
+            assertEquals(kernelRun.exitStatus(), ourRun.exitStatus(), ourRun.describe() + "\n" + kernelRun.describe());
+        }));
+        tests.add(dynamicTest("shouldSendAsManyRequestsAsTheKernelNoSoonerThanItDoes()", () ->
+        {
+            final List<Double> kernelTimes = requestTimes(pcapOf(kernel));
+            final List<Double> ourTimes = requestTimes(pcapOf(ours));
+            final List<Double> kernelWaits = waits(kernelTimes);
+            final List<Double> ourWaits = waits(ourTimes);
+            Files.writeString(ours.sharedDirectory().resolve("silent-peer.txt"), "kernel REQ waits (s): " + kernelWaits
+                + "\nour REQ waits (s): " + ourWaits + "\n");
+            final int tries = 1 + Integer.decode(Tshark.decode(pcapOf(kernel), "infiniband.cm.req.maxcmretr").get(0)
+                .get("infiniband.cm.req.maxcmretr").get(0));
+            assertEquals(tries, kernelTimes.size(), "the kernel's REQs " + kernelTimes);
+            assertEquals(kernelTimes.size(), ourTimes.size(), "our REQs " + ourTimes + ", the kernel's " + kernelTimes);
+            final double shortest = kernelWaits.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            assertTrue(ourWaits.stream().allMatch(wait -> wait >= shortest * SLACK), "our waits " + ourWaits
+                + " against the kernel's shortest " + shortest + " s");
+        }));
+        tests.add(dynamicTest("shouldTraceTheRequestGoingBackToIdleAfterItsLastTry()", () ->
+        {
+            final List<String> states = ourRun.stderr().lines().filter(line -> line.startsWith("cm 0x"))
+                .map(line -> line.replaceAll("^cm 0x[0-9a-f]+ (\\S+ -> \\S+) at .*$", "$1")).toList();
+            assertEquals(List.of("IDLE -> REQ_SENT", "REQ_SENT -> IDLE"), states, ourRun.stderr());
+        }));
+        return tests;
+    }
+
+    private static String capture(final KernelGuest guest, final GuestWire.End end)
+    {
+        final String pcap = guest.guestPathOf(pcapOf(guest));
+        return "ip neigh replace " + ADDRESS + " lladdr " + MAC + " dev " + GuestWire.NETDEV + " nud permanent || exit 1\n"
+            + "rm -f " + pcap + "\ndumpcap -q -P -i " + GuestWire.NETDEV + " -f 'udp port 4791 and src host " + end.address()
+            + " and dst host " + ADDRESS + "' -w " + pcap + " > /dev/null 2>&1 &\necho $! > /run/silent-dumpcap.pid\n"
+            + "i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done";
+    }
+
+    private static Path pcapOf(final KernelGuest guest)
+    {
+        return guest.sharedDirectory().resolve("silent-peer.pcap");
+    }
+
+    /** The capture times of the REQs in {@code pcap}, as tshark reads them. */
+    private static List<Double> requestTimes(final Path pcap)
+    {
+        final List<Double> times = new ArrayList<>();
+        for (final Map<String, List<String>> frame : Tshark.decode(pcap, "frame.time_epoch", "infiniband.mad.attributeid"))
+        {
+            final List<String> attribute = frame.get("infiniband.mad.attributeid");
+            if (attribute != null && !attribute.isEmpty() && Integer.decode(attribute.get(0)) == CmAttribute.REQ.id())
+            {
+                times.add(Double.parseDouble(frame.get("frame.time_epoch").get(0)));
+            }
+        }
+        return times;
+    }
+
+    private static List<Double> waits(final List<Double> times)
+    {
+        final List<Double> waits = new ArrayList<>();
+        for (int i = 1; i < times.size(); i++)
+        {
+            waits.add(Math.round((times.get(i) - times.get(i - 1)) * 1000) / 1000.0);
+        }
+        return waits;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.protocol.cm.CmAttribute;
+
+import java.util.Objects;
+
+/**
+ * Fault injection for CM experiments, which librdmacm has no way to do: asked for every CM MAD a port's
+ * CM is about to send or has just received, it lets the MAD through or drops it, as a lossy fabric
+ * would. A dropped MAD is gone for the engine: a dropped send still counts as sent (its retries run),
+ * a dropped receive was never seen. What no real peer does on demand (lose one DREP, every REJ) is
+ * made so, against a real peer otherwise unchanged. Set it with {@link RdmaCm#cmMadFilter}, at any time;
+ * it runs on the ports' CM threads and must not block.
+ */
+@FunctionalInterface
+public interface CmMadFilter
+{
+    /** Which way a MAD goes. */
+    enum Direction
+    {
+        SENT,
+        RECEIVED
+    }
+
+    /**
+     * @param attribute the MAD's CM message, or {@code null} for an AttributeID the CM class lacks.
+     * @return true to let it through.
+     */
+    boolean pass(Direction direction, CmAttribute attribute);
+
+    /** Every MAD through: the default. */
+    static CmMadFilter none()
+    {
+        return (direction, attribute) -> true;
+    }
+
+    /** Drops every {@code attribute} MAD going {@code direction}, e.g. every DREP received. */
+    static CmMadFilter dropping(final Direction direction, final CmAttribute attribute)
+    {
+        Objects.requireNonNull(direction, "direction");
+        Objects.requireNonNull(attribute, "attribute");
+        return (way, message) -> way != direction || message != attribute;
+    }
+}
