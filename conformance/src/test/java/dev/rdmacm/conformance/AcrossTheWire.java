@@ -49,6 +49,7 @@ final class AcrossTheWire
                 assertEquals(0, served.exitStatus(), served.toString());
             })));
         tests.addAll(RpingAcrossTheWire.checks(guests));
+        tests.addAll(ClientsAcrossTheWire.checks(guests));
         return tests;
     }
 

@@ -193,13 +193,13 @@ final class RpingAcrossTheWire
         return output.lines().filter(line -> line.startsWith(prefix)).toList();
     }
 
-    private static String background(final String command, final String name)
+    static String background(final String command, final String name)
     {
         return "rm -f /run/" + name + ".status\nsetsid sh -c '" + command + " > /run/" + name + ".out 2> /run/" + name + ".err; "
             + "echo $? > /run/" + name + ".status' < /dev/null > /dev/null 2>&1 &";
     }
 
-    private static String collect(final String name)
+    static String collect(final String name)
     {
         return "i=0; while [ ! -s /run/" + name + ".status ] && [ $i -lt 150 ]; do sleep 0.3; i=$((i+1)); done\n"
             + "cat /run/" + name + ".out; cat /run/" + name + ".err >&2\n"
@@ -222,7 +222,7 @@ final class RpingAcrossTheWire
     }
 
     /** {@code java MAIN ARGS...}: the first of {@code mainAndArguments} is the main class. */
-    private static String javaCommand(final KernelGuest guest, final String name, final String... mainAndArguments)
+    static String javaCommand(final KernelGuest guest, final String name, final String... mainAndArguments)
     {
         final Path file = guest.sharedDirectory().resolve(name + ".args");
         final List<String> lines = new ArrayList<>(JVM_OPTIONS);
