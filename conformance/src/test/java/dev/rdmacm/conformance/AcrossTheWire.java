@@ -50,6 +50,7 @@ final class AcrossTheWire
             })));
         tests.addAll(RpingAcrossTheWire.checks(guests));
         tests.addAll(CmFaultsAcrossTheWire.checks(guests));
+        tests.addAll(ClientsAcrossTheWire.checks(guests));
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->

@@ -145,12 +145,23 @@ public sealed interface CmEvent
     /**
      * CONNECT_REQUEST: a new id for a peer's request arrived on {@code listenId}; {@code privateData} is
      * the REQ's private data after rdma_cm's IP CM header (56 bytes), as the kernel hands it on.
+     * {@code parameters} is the event's {@code param.conn}: the request's values seen from this side, so
+     * that accepting with them is what librdmacm's {@code rdma_accept(id, NULL)} asks for (its responder
+     * resources are the REQ's initiator depth, its initiator depth the REQ's responder resources, then
+     * flow control, retry and RNR retry counts, and the same private data).
      */
-    record ConnectRequest(RdmaCmId id, RdmaCmId listenId, byte[] privateData) implements CmEvent
+    record ConnectRequest(RdmaCmId id, RdmaCmId listenId, byte[] privateData, ConnectionParameters parameters) implements CmEvent
     {
         public ConnectRequest
         {
             privateData = privateData == null ? new byte[0] : privateData.clone();
+            parameters = parameters == null ? new ConnectionParameters(privateData, 0, 0, false, 0, 0) : parameters;
+        }
+
+        /** A request whose REQ values are not known: all zero, as a SIDR request's {@code param.conn} is. */
+        public ConnectRequest(final RdmaCmId id, final RdmaCmId listenId, final byte[] privateData)
+        {
+            this(id, listenId, privateData, null);
         }
 
         @Override

@@ -126,6 +126,17 @@ final class CmPortAgent implements AutoCloseable
         localGidIndexes.put(remote, localGidIndex);
     }
 
+    /**
+     * The local GID index MADs from {@code remote} arrived on (the first one's, as {@link #send} answers
+     * on it), or -1 when none came: umad reports it as the GRH's {@code sgid_index}, the index of the
+     * destination GID in this port's table.
+     */
+    int localGidIndex(final Gid remote)
+    {
+        final Integer index = localGidIndexes.get(remote);
+        return index == null ? -1 : index;
+    }
+
     private void send(final CmPeerAddress to, final DirectBuffer mad, final int offset, final int length)
     {
         final Integer gidIndex = localGidIndexes.get(to.gid());

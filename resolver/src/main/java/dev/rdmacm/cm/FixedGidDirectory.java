@@ -4,7 +4,9 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.verbs.GidType;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -62,5 +64,20 @@ public final class FixedGidDirectory implements GidDirectory
             .filter(e -> PKey.base(e.pkey().value()) == PKey.base(pkey))
             .filter(e -> e.gid().equals(dgid) || e.gid().subnetPrefix() == dgid.subnetPrefix())
             .findFirst();
+    }
+
+    /** The first entry of each device and port, in the list's order. */
+    @Override
+    public List<RdmaPortBinding> ports()
+    {
+        final Map<String, RdmaPortBinding> first = new LinkedHashMap<>();
+        entries.forEach(e -> first.putIfAbsent(e.device() + "/" + e.port(), e));
+        return List.copyOf(first.values());
+    }
+
+    @Override
+    public Optional<RdmaPortBinding> entry(final String device, final int port, final int gidIndex)
+    {
+        return entries.stream().filter(e -> e.device().equals(device) && e.port() == port && e.gidIndex() == gidIndex).findFirst();
     }
 }

@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.verbs.sysfs.LibibverbsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -55,6 +56,18 @@ public interface GidDirectory
         {
             return Optional.empty();
         }
+
+        @Override
+        public List<RdmaPortBinding> ports()
+        {
+            return List.of();
+        }
+
+        @Override
+        public Optional<RdmaPortBinding> entry(final String device, final int port, final int gidIndex)
+        {
+            return Optional.empty();
+        }
     };
 
     /** The first InfiniBand port whose GID table holds {@code gid} (the IPoIB netdev's port GID). */
@@ -80,4 +93,18 @@ public interface GidDirectory
      * empty when none (ENODEV).
      */
     Optional<RdmaPortBinding> findAfIbPort(Gid dgid, int pkey);
+
+    /**
+     * Every port of every device, in device and port order, each as the binding of its first GID
+     * entry: what a listener on a wildcard address listens on ({@code cma_listen_on_all}'s walk of the
+     * device list). A live directory reads the device list again first when it changed.
+     */
+    List<RdmaPortBinding> ports();
+
+    /**
+     * The entry at {@code gidIndex} of {@code device}'s {@code port}: the binding of a connection
+     * request that arrived there on a wildcard listener. A live directory reads that device again on a
+     * miss (a GID added since the last read).
+     */
+    Optional<RdmaPortBinding> entry(String device, int port, int gidIndex);
 }

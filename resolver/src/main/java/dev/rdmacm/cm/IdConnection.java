@@ -59,6 +59,12 @@ final class IdConnection implements CmEventHandler, QpTransitions
     private final RdmaCmId id;
     private final CmPortAgent agent;
     private final RdmaPortBinding binding;
+    /**
+     * For one port's listen of a wildcard listener ({@code cma_listen_on_dev}'s internal id): where the
+     * entry a request arrived on is looked up, its child's binding. Null for every other connection,
+     * whose children take {@link #binding}.
+     */
+    private final GidDirectory arrivals;
     /** A listener's children, by the connection the engine made for each REQ. */
     private final Map<CmConnection, IdConnection> children = new ConcurrentHashMap<>();
     private volatile CmConnection connection;
@@ -66,9 +72,19 @@ final class IdConnection implements CmEventHandler, QpTransitions
 
     IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding binding)
     {
+        this(id, agent, binding, (GidDirectory)null);
+    }
+
+    /**
+     * One port's listen of a listener bound to a wildcard address: {@code port} is the port's first GID
+     * entry, and each request's new id is bound to the entry of {@code arrivals} that the REQ came in on.
+     */
+    IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding port, final GidDirectory arrivals)
+    {
         this.id = id;
         this.agent = agent;
-        this.binding = binding;
+        this.binding = port;
+        this.arrivals = arrivals;
     }
 
     private IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding binding, final CmConnection connection)
@@ -239,19 +255,43 @@ final class IdConnection implements CmEventHandler, QpTransitions
         }
     }
 
-    /** cma_ib_req_handler: a new id, bound where the listener is, for the REQ. */
+    /**
+     * cma_ib_req_handler: a new id for the REQ, bound where the listener is, or, under a wildcard
+     * listener, to the port and GID entry the REQ came in on (cma_ib_acquire_dev). A REQ whose entry is
+     * not in the GID table (gone since) is rejected as the kernel's handler failing it is: REJ 28.
+     */
     private void requestReceived(final CmConnection from, final CmEvent.RequestReceived request)
     {
+        final RdmaPortBinding childBinding = arrivals == null ? binding : arrivals.entry(binding.device(), binding.port(),
+            agent.localGidIndex(request.from().gid())).orElse(null);
+        if (childBinding == null)
+        {
+            from.close();
+            return;
+        }
         final byte[] data = request.privateData();
         final int header = IpCmPrivateDataHeader.LENGTH;
         final byte[] consumerData = data.length > header ? Arrays.copyOfRange(data, header, data.length) : new byte[0];
         final RdmaCmId child = id.childFor(request, data);
-        final IdConnection childConnection = new IdConnection(child, agent, binding, from);
+        final IdConnection childConnection = new IdConnection(child, agent, childBinding, from);
         children.put(from, childConnection);
         child.adopt(childConnection);
-        id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData), null);
+        id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData,
+            requestParameters(request, consumerData)), null);
         // cma_ib_req_handler: the consumer answers later, so a delayed MRA, sent only if the REQ comes again
         from.sendMra(CMA_CM_MRA_SERVICE_TIMEOUT, true, new byte[0]);
+    }
+
+    /**
+     * The event's {@code param.conn} as rdma_cm fills it ({@code cma_set_req_event_data}) from ib_cm's
+     * REQ parameters, which name each value from the receiver's side ({@code cm_format_req_event}): the
+     * responder resources to accept with are the REQ's initiator depth, and the initiator depth its
+     * responder resources.
+     */
+    static ConnectionParameters requestParameters(final CmEvent.RequestReceived request, final byte[] consumerData)
+    {
+        return new ConnectionParameters(consumerData, request.initiatorDepth(), request.responderResources(), request.flowControl(),
+            request.retryCount(), request.rnrRetryCount());
     }
 
     // ---- the engine moves the QP ----

@@ -305,32 +305,61 @@ public final class RdmaCm implements AutoCloseable
     }
 
     /** The CM of the binding's port: its umad CM agent and engine, opened on first use. */
-    synchronized CmPortAgent cmAgent(final RdmaPortBinding binding) throws RdmaCmException
+    CmPortAgent cmAgent(final RdmaPortBinding binding) throws RdmaCmException
+    {
+        return cmAgent(binding, "rdma_connect");
+    }
+
+    /** As {@link #cmAgent(RdmaPortBinding)}, a failure reported as {@code call}'s. */
+    synchronized CmPortAgent cmAgent(final RdmaPortBinding binding, final String call) throws RdmaCmException
+    {
+        return cmAgents(List.of(binding), call).get(0);
+    }
+
+    /**
+     * The CMs of every binding's port, in order, opened on first use: all or none. When one cannot be
+     * opened, those this call opened are closed again (a port's CM holds its umad CM class, which
+     * another process may want) and the failure names the port.
+     */
+    synchronized List<CmPortAgent> cmAgents(final List<RdmaPortBinding> bindings, final String call) throws RdmaCmException
     {
         if (closed)
         {
-            throw new RdmaCmException("rdma_connect", Errno.EINVAL, "the RdmaCm is closed", true);
+            throw new RdmaCmException(call, Errno.EINVAL, "the RdmaCm is closed", true);
         }
-        final String key = binding.device() + "/" + binding.port();
-        CmPortAgent agent = cmAgents.get(key);
-        if (agent == null)
+        final List<CmPortAgent> agents = new ArrayList<>(bindings.size());
+        final List<String> opened = new ArrayList<>();
+        for (final RdmaPortBinding binding : bindings)
         {
-            try
+            final String key = binding.device() + "/" + binding.port();
+            CmPortAgent agent = cmAgents.get(key);
+            if (agent == null)
             {
-                agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(binding.device()), connectionTransitions,
-                    (direction, attribute) -> cmMadFilter.pass(direction, attribute));
+                try
+                {
+                    agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()),
+                        connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute));
+                }
+                catch (final RdmaCmException ex)
+                {
+                    opened.forEach(k -> cmAgents.remove(k).close());
+                    throw ex;
+                }
+                catch (final ErrnoException ex)
+                {
+                    opened.forEach(k -> cmAgents.remove(k).close());
+                    throw new RdmaCmException(call, ex.errno(), "the CM on " + key + ": " + ex.getMessage(), true);
+                }
+                cmAgents.put(key, agent);
+                opened.add(key);
             }
-            catch (final ErrnoException ex)
-            {
-                throw new RdmaCmException("rdma_connect", ex.errno(), "the CM on " + key + ": " + ex.getMessage(), true);
-            }
-            cmAgents.put(key, agent);
+            agents.add(agent);
         }
-        return agent;
+        return agents;
     }
 
     /** sysfs {@code node_guid} (under {@code SYSFS_PATH} when set): the REQ's and REP's LocalCAGUID. */
-    private static long nodeGuid(final String device) throws RdmaCmException
+    private static long nodeGuid(final String call, final String key, final String device) throws RdmaCmException
     {
         try
         {
@@ -338,7 +367,7 @@ public final class RdmaCm implements AutoCloseable
         }
         catch (final SysfsFormatException ex)
         {
-            throw new RdmaCmException("rdma_connect", Errno.ENODEV, "cannot read the node GUID of " + device + ": "
+            throw new RdmaCmException(call, Errno.ENODEV, "the CM on " + key + ": cannot read the node GUID of " + device + ": "
                 + ex.getMessage(), true);
         }
     }

@@ -43,6 +43,7 @@ import java.util.concurrent.ExecutionException;
 public final class RdmaCmId implements AutoCloseable
 {
     private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
+    private static final InetAddress IPV4_ANY = InetAddress.ofLiteral("0.0.0.0");
 
     private final RdmaCm cm;
     private final EventChannel channel;
@@ -78,6 +79,8 @@ public final class RdmaCmId implements AutoCloseable
     /** rdma_resolve_addrinfo's resolving_ai and resolved_ai, under a lock of their own. */
     private final AddrinfoSlot addrinfo = new AddrinfoSlot();
     private IdConnection connection;
+    /** A wildcard listener's listens, one per RDMA port ({@code cma_listen_on_dev}'s internal ids). */
+    private List<IdConnection> portListens = List.of();
     private RcQueuePair attachedQp;
     private InetAddress peerAddress;
     /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
@@ -1037,31 +1040,60 @@ public final class RdmaCmId implements AutoCloseable
     }
 
     /**
-     * {@code rdma_listen} on an id bound to a local address (which names its device): REQs for the id's
-     * Service ID arrive as CONNECT_REQUEST events on new ids. A wildcard bind (every device) is not yet
-     * supported: EINVAL says so.
+     * {@code rdma_listen}: REQs for the id's Service ID arrive as CONNECT_REQUEST events on new ids.
+     * <ul>
+     * <li>An id bound to a local address listens on that address's port.</li>
+     * <li>An id bound to a wildcard ({@code 0.0.0.0}, {@code ::}, or an AF_IB zero GID) listens on every
+     *     port of every RDMA device there is now ({@code cma_listen_on_all}), and each request's new id is
+     *     bound to the port and GID entry the REQ came in on. A port whose CM cannot be opened fails the
+     *     whole listen, the others undone, and the id stays ADDR_BOUND, as the kernel's error path leaves
+     *     it. A device added later is not listened on (the kernel's {@code cma_add_one} would): listen
+     *     again on a new id.</li>
+     * <li>An IDLE id is first bound to the IPv4 wildcard and a free port, as the kernel's rdma_listen
+     *     binds it ({@link #sourcePort()} tells which).</li>
+     * </ul>
+     * {@code backlog} is kept as the kernel keeps it, not enforced.
      */
     public void listen(final int backlog) throws RdmaCmException
     {
-        final IdConnection listening;
+        final List<IdConnection> listening = new ArrayList<>();
         synchronized (this)
         {
             requireNotDestroyed("rdma_listen");
+            if (state == CmIdState.IDLE)
+            {
+                final InetAddress any = IPV4_ANY;
+                bindPort("rdma_listen", any, null);
+                boundSource = any;
+                transition(CmIdState.ADDR_BOUND, "bind to wildcard " + any.getHostAddress() + " port " + boundPort + " (rdma_listen)");
+            }
             if (state != CmIdState.ADDR_BOUND)
             {
-                throw new RdmaCmException("rdma_listen", Errno.EINVAL, "id " + number + " is " + state + ": bind it first", true);
+                throw new RdmaCmException("rdma_listen", Errno.EINVAL, "id " + number + " is " + state
+                    + ": rdma_listen needs an IDLE or ADDR_BOUND id", true);
             }
-            if (binding == null)
+            if (binding != null)
             {
-                throw new RdmaCmException("rdma_listen", Errno.EINVAL, "id " + number + " is bound to "
-                    + (boundSource == null ? "no address" : boundSource.getHostAddress())
-                    + ", not to an address of an RDMA device: listening on every device is not supported yet", true);
+                listening.add(new IdConnection(this, cm.cmAgent(binding, "rdma_listen"), binding));
+                connection = listening.get(0);
+                transition(CmIdState.LISTEN, "listen on " + binding.device() + " port " + boundPort + " backlog " + backlog);
             }
-            listening = new IdConnection(this, cm.cmAgent(binding), binding);
-            connection = listening;
-            transition(CmIdState.LISTEN, "listen on " + binding.device() + " port " + boundPort + " backlog " + backlog);
+            else
+            {
+                final GidDirectory gids = cm.options().gids();
+                final List<RdmaPortBinding> ports = gids.ports();
+                final List<CmPortAgent> agents = cm.cmAgents(ports, "rdma_listen");
+                for (int i = 0; i < ports.size(); i++)
+                {
+                    listening.add(new IdConnection(this, agents.get(i), ports.get(i), gids));
+                }
+                portListens = List.copyOf(listening);
+                transition(CmIdState.LISTEN, "listen on every port (" + ports.stream().map(b -> b.device() + "/" + b.port())
+                    .collect(java.util.stream.Collectors.joining(", ")) + ") port " + boundPort + " backlog " + backlog);
+            }
         }
-        listening.listen(portSpace.serviceId(boundPort));
+        final long serviceId = portSpace.serviceId(boundPort);
+        listening.forEach(port -> port.listen(serviceId));
     }
 
     /** {@code rdma_accept} on an id a CONNECT_REQUEST made: the QP moves to RTS and the REP goes; ESTABLISHED follows. */
@@ -1189,6 +1221,7 @@ public final class RdmaCmId implements AutoCloseable
             {
                 connection.close();
             }
+            portListens.forEach(IdConnection::close);
             releasePort();
             cm.destroyed(this);
             p = pending;

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -106,6 +107,52 @@ abstract class ReadGidDirectory implements GidDirectory
     public Optional<RdmaPortBinding> findAfIbPort(final Gid dgid, final int pkey)
     {
         return findAfIbPortNow(dgid, pkey);
+    }
+
+    @Override
+    public List<RdmaPortBinding> ports()
+    {
+        if (sysfsRoot != null &&
+            !SysfsDevices.names(sysfsRoot).equals(devices.devices().stream().map(RdmaDevice::name).sorted().toList()))
+        {
+            reread();
+        }
+        final List<RdmaPortBinding> ports = new ArrayList<>();
+        for (final RdmaDevice device : devices.devices())
+        {
+            for (final RdmaPort port : device.ports())
+            {
+                port.gids().stream().min(Comparator.comparingInt(GidEntry::index))
+                    .ifPresent(entry -> ports.add(binding(new GidBinding(device, port, entry))));
+            }
+        }
+        return ports;
+    }
+
+    @Override
+    public Optional<RdmaPortBinding> entry(final String device, final int port, final int gidIndex)
+    {
+        return entryNow(device, port, gidIndex).or(() -> rereadDevice(device) ? entryNow(device, port, gidIndex) : Optional.empty());
+    }
+
+    private Optional<RdmaPortBinding> entryNow(final String device, final int port, final int gidIndex)
+    {
+        return devices.device(device).flatMap(d -> d.ports().stream().filter(p -> p.number() == port).findFirst()
+            .flatMap(p -> p.gids().stream().filter(e -> e.index() == gidIndex).findFirst()
+                .map(e -> binding(new GidBinding(d, p, e)))));
+    }
+
+    /** Reads {@code name} again for a live directory; false for a fixed one or a device it never had. */
+    private boolean rereadDevice(final String name)
+    {
+        final RdmaDevices known = devices;
+        if (sysfsRoot == null || known.device(name).isEmpty())
+        {
+            return false;
+        }
+        final RdmaDevice fresh = readDevice(sysfsRoot, name);
+        devices = new RdmaDevices(known.source(), known.devices().stream().map(d -> d.name().equals(name) ? fresh : d).toList());
+        return true;
     }
 
     private Optional<RdmaPortBinding> findAfIbPortNow(final Gid dgid, final int pkey)

@@ -60,17 +60,6 @@ class ConnectionCallsRefusedTest
     }
 
     @Test
-    void shouldRefuseToListenOnAnUnboundId()
-    {
-        try (RdmaCmId id = cm.createId(null))
-        {
-            final RdmaCmException refused = assertThrows(RdmaCmException.class, () -> id.listen(1));
-            assertEquals(Errno.EINVAL, refused.errno());
-            assertTrue(refused.getMessage().contains("is IDLE: bind it first"), refused.getMessage());
-        }
-    }
-
-    @Test
     void shouldRefuseToAcceptOrRejectOnAnIdNoRequestMade()
     {
         try (RdmaCmId id = cm.createId(null))

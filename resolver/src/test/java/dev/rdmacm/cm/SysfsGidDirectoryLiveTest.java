@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,5 +76,32 @@ class SysfsGidDirectoryLiveTest
         Files.move(copy.resolve("class/infiniband/rxe0"), root.resolve("class/infiniband/rxe9"));
         addEntry("rxe9", "e9");
         assertEquals("rxe9", live.findRoceGid(ADDED, "e9").orElseThrow().device());
+    }
+
+    @Test
+    void shouldFindAnEntryAddedAfterOpenByItsIndexAsAWildcardRequestAsksForIt() throws IOException
+    {
+        addEntry("rxe0", "e0");
+        final RdmaPortBinding entry = live.entry("rxe0", 1, FREE_INDEX).orElseThrow();
+        assertEquals(ADDED, entry.gid());
+        assertEquals(GidType.ROCE_V2, entry.gidType());
+        assertEquals("e0", entry.netdev());
+    }
+
+    @Test
+    void shouldFindNoEntryOnAPortOrDeviceTheTreeDoesNotHave()
+    {
+        assertTrue(live.entry("rxe0", 2, 0).isEmpty());
+        assertTrue(live.entry("rxe7", 1, 0).isEmpty());
+    }
+
+    @Test
+    void shouldListEveryPortOnceByItsFirstEntryForAWildcardListen() throws IOException
+    {
+        final Path copy = Files.createTempDirectory(root.getParent(), "rxe9");
+        RecordedSysfsTrees.softRoce(copy, "e9");
+        Files.move(copy.resolve("class/infiniband/rxe0"), root.resolve("class/infiniband/rxe9"));
+        assertEquals(List.of("rxe0/1/0", "rxe9/1/0"), live.ports().stream().map(b -> b.device() + "/" + b.port() + "/" + b.gidIndex())
+            .toList());
     }
 }
