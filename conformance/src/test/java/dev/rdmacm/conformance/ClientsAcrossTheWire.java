@@ -45,9 +45,7 @@ final class ClientsAcrossTheWire
 
         final GuestResult servers = ours.run(JOB, background(javaCommand(ours, "servers", ServesRdmaClientAndCmatose.class.getName(),
             ourAddress, Integer.toString(RDMA_SERVER_PORT), Integer.toString(CMATOSE_PORT), Integer.toString(CMATOSE_CONNECTIONS)),
-            "servers") + "\n"
-            + "i=0; until grep -q 'listening' /run/servers.err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
-            + "{ cat /run/servers.err >&2; exit 1; }; sleep 0.3; done");
+            "servers") + "\n" + RpingAcrossTheWire.untilListeningIn("servers"));
         final GuestResult rdmaClient = servers.succeeded() ? kernel.run(JOB, "rdma_client -s " + ourAddress) : servers;
         final GuestResult cmatose = servers.succeeded()
             ? kernel.run(JOB, "ucmatose -s " + ourAddress + " -p " + CMATOSE_PORT + " -c " + CMATOSE_CONNECTIONS)

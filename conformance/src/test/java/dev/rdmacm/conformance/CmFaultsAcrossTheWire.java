@@ -57,21 +57,18 @@ final class CmFaultsAcrossTheWire
             + RpingAcrossTheWire.untilListening(kernelAddress, IN_PORT) + "\n" + RpingAcrossTheWire.untilListening(kernelAddress, OUT_PORT));
         final Path wire = ours.sharedDirectory().resolve("faults.pcap");
         final String pcap = ours.guestPathOf(wire);
-        final GuestResult peer = servers.succeeded() ? ours.run(RUN, "dumpcap -q -P -i " + GuestWire.NETDEV + " -f 'udp port 4791 "
-            + "and host " + kernelAddress + "' -w " + pcap + " > /dev/null 2>&1 &\necho $! > /run/faults-dumpcap.pid\n"
-            + "i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done\n"
+        final GuestResult peer = servers.succeeded() ? ours.run(RUN, RpingAcrossTheWire.startCapture(pcap, "udp port 4791 and host "
+            + kernelAddress, NAME) + "\n"
             + RpingAcrossTheWire.background(RpingAcrossTheWire.javaCommand(ours, NAME, CmFaultsPeer.class.getName(), ourAddress,
                 kernelAddress, Integer.toString(LISTEN_PORT), Integer.toString(DELAY_SECONDS), Integer.toString(IN_PORT),
-                Integer.toString(OUT_PORT)), NAME) + "\n"
-            + "i=0; until grep -q 'listening' /run/" + NAME + ".err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
-            + "{ cat /run/" + NAME + ".err >&2; exit 1; }; sleep 0.3; done") : servers;
+                Integer.toString(OUT_PORT)), NAME) + "\n" + RpingAcrossTheWire.untilListeningIn(NAME)) : servers;
         final GuestResult connecter = peer.succeeded()
             ? kernel.run(JOB, kernel.guestPathOf(client) + " " + ourAddress + " " + LISTEN_PORT + " duplicate-request")
             : peer;
         final GuestResult faults = ours.run(RUN, RpingAcrossTheWire.collect(NAME, RUN));
         final GuestResult lostIn = kernel.run(JOB, RpingAcrossTheWire.collect("drep-in"));
         final GuestResult lostOut = kernel.run(JOB, RpingAcrossTheWire.collect("drep-out"));
-        ours.run(JOB, "kill -INT $(cat /run/faults-dumpcap.pid) 2>/dev/null; sleep 1; true");
+        ours.run(JOB, RpingAcrossTheWire.stopCapture(NAME));
         final String all = faults.describe() + "\n" + connecter.describe();
 
         final List<DynamicTest> tests = new ArrayList<>();

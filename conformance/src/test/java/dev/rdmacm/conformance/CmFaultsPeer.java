@@ -8,12 +8,6 @@ import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.protocol.cm.CmAttribute;
-import dev.rdmacm.verbs.CompletionQueue;
-import dev.rdmacm.verbs.ProtectionDomain;
-import dev.rdmacm.verbs.QueuePairCapabilities;
-import dev.rdmacm.verbs.RcQueuePair;
-import dev.rdmacm.verbs.Verbs;
-import dev.rdmacm.verbs.VerbsContext;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -98,7 +92,7 @@ public final class CmFaultsPeer
                 during.ack();
             }
         }
-        try (Endpoint endpoint = Endpoint.on(id))
+        try (RcEndpoint endpoint = RcEndpoint.on(id))
         {
             id.accept(ConnectionParameters.of(1, 1));
             expect(channel, CmEventType.ESTABLISHED).ack();
@@ -119,7 +113,7 @@ public final class CmFaultsPeer
         expect(channel, CmEventType.ADDR_RESOLVED).ack();
         id.resolveRoute(RESOLVE);
         expect(channel, CmEventType.ROUTE_RESOLVED).ack();
-        try (Endpoint endpoint = Endpoint.on(id))
+        try (RcEndpoint endpoint = RcEndpoint.on(id))
         {
             id.connect(ConnectionParameters.of(1, 1));
             expect(channel, CmEventType.ESTABLISHED).ack();
@@ -166,28 +160,5 @@ public final class CmFaultsPeer
     private static void print(final String line)
     {
         System.out.println(current + " " + line);
-    }
-
-    /** The id's RC QP with its CQ and PD, attached; closed in reverse. */
-    private record Endpoint(VerbsContext context, ProtectionDomain pd, CompletionQueue cq, RcQueuePair qp) implements AutoCloseable
-    {
-        static Endpoint on(final RdmaCmId id) throws Exception
-        {
-            final VerbsContext context = Verbs.open(id.binding().device());
-            final ProtectionDomain pd = context.allocateProtectionDomain();
-            final CompletionQueue cq = context.createCompletionQueue(4, null);
-            final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0));
-            id.attachQp(qp);
-            return new Endpoint(context, pd, cq, qp);
-        }
-
-        @Override
-        public void close()
-        {
-            qp.close();
-            cq.close();
-            pd.close();
-            context.close();
-        }
     }
 }

@@ -6,12 +6,6 @@ import dev.rdmacm.cm.ConnectionParameters;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.verbs.CompletionQueue;
-import dev.rdmacm.verbs.ProtectionDomain;
-import dev.rdmacm.verbs.QueuePairCapabilities;
-import dev.rdmacm.verbs.RcQueuePair;
-import dev.rdmacm.verbs.Verbs;
-import dev.rdmacm.verbs.VerbsContext;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -42,19 +36,12 @@ public final class ConnectThenDisconnect
             expect(channel, CmEventType.ADDR_RESOLVED);
             id.resolveRoute(RESOLVE);
             expect(channel, CmEventType.ROUTE_RESOLVED);
-            try (VerbsContext context = Verbs.open(id.binding().device()))
+            try (RcEndpoint endpoint = RcEndpoint.on(id))
             {
-                final ProtectionDomain pd = context.allocateProtectionDomain();
-                final CompletionQueue cq = context.createCompletionQueue(4, null);
-                final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0));
-                id.attachQp(qp);
                 id.connect(ConnectionParameters.of(1, 1));
                 expect(channel, CmEventType.ESTABLISHED);
                 id.disconnect();
                 expect(channel, CmEventType.DISCONNECTED);
-                qp.close();
-                cq.close();
-                pd.close();
             }
             id.destroy();
         }

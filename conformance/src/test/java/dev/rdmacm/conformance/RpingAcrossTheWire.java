@@ -59,11 +59,10 @@ final class RpingAcrossTheWire
             + " -C " + PINGS + " -v", "kernel-rping-s") + "\n" + untilListening(kernelAddress, KERNEL_SERVER_PORT));
         final Path wire = ours.sharedDirectory().resolve("wire.pcap");
         final String pcap = ours.guestPathOf(wire);
-        ours.run(JOB, "dumpcap -q -P -i " + GuestWire.NETDEV + " -f 'udp port 4791 and not host " + SilentPeerAcrossTheWire.ADDRESS + "' -w " + pcap + " > /dev/null 2>&1 &\n"
-            + "echo $! > /run/dumpcap.pid; i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done");
+        ours.run(JOB, startCapture(pcap, "udp port 4791 and not host " + SilentPeerAcrossTheWire.ADDRESS, "wire"));
         final GuestResult ourClient = ours.run(RPING, java(ours, "rping-c", "rping", "-c", "-a", kernelAddress, "-p",
             Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d", "--trace"));
-        ours.run(JOB, "kill -INT $(cat /run/dumpcap.pid); sleep 1");
+        ours.run(JOB, stopCapture("wire"));
         final GuestResult kernelServed = kernel.run(JOB, collect("kernel-rping-s"));
         tests.add(dynamicTest("shouldPingTheKernelsRpingServerWithRdmacmRping()", () ->
         {
@@ -99,9 +98,7 @@ final class RpingAcrossTheWire
         }));
 
         final GuestResult ourServer = ours.run(JOB, background(java(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",
-            Integer.toString(OUR_SERVER_PORT), "-v", "-d"), "our-rping-s") + "\n"
-            + "i=0; until grep -q 'listening' /run/our-rping-s.err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
-            + "{ cat /run/our-rping-s.err >&2; exit 1; }; sleep 0.3; done");
+            Integer.toString(OUR_SERVER_PORT), "-v", "-d"), "our-rping-s") + "\n" + untilListeningIn("our-rping-s"));
         final GuestResult refusedByUs = ourServer.succeeded()
             ? kernel.run(JOB, "rping -c -a " + ourAddress + " -p " + SILENT_PORT + " -C 1")
             : ourServer;
@@ -126,9 +123,7 @@ final class RpingAcrossTheWire
         final Path client = CProgram.compile(RpingAcrossTheWire.class, "connect_with_private_data.c", kernel.sharedDirectory(),
             "connect_with_private_data", "-O0", "-Wall", "-lrdmacm", "-libverbs");
         final GuestResult rejecter = ours.run(JOB, background(javaCommand(ours, "reject", RejectWithPrivateData.class.getName(),
-            ourAddress, Integer.toString(REJECT_PORT), REJECT_TEXT), "reject") + "\n"
-            + "i=0; until grep -q 'listening' /run/reject.err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
-            + "{ cat /run/reject.err >&2; exit 1; }; sleep 0.3; done");
+            ourAddress, Integer.toString(REJECT_PORT), REJECT_TEXT), "reject") + "\n" + untilListeningIn("reject"));
         final GuestResult connecter = rejecter.succeeded()
             ? kernel.run(JOB, kernel.guestPathOf(client) + " " + ourAddress + " " + REJECT_PORT + " " + REQUEST_TEXT)
             : rejecter;
@@ -207,6 +202,27 @@ final class RpingAcrossTheWire
         return "i=0; while [ ! -s /run/" + name + ".status ] && [ $i -lt " + limit.toMillis() / 300 + " ]; do sleep 0.3; i=$((i+1)); done\n"
             + "cat /run/" + name + ".out; cat /run/" + name + ".err >&2\n"
             + "exit $(cat /run/" + name + ".status 2>/dev/null || echo 99)";
+    }
+
+    /** Until the background job {@code name} has written {@code listening} to its stderr (our listeners do). */
+    static String untilListeningIn(final String name)
+    {
+        return "i=0; until grep -q 'listening' /run/" + name + ".err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
+            + "{ cat /run/" + name + ".err >&2; exit 1; }; sleep 0.3; done";
+    }
+
+    /** dumpcap on the wire NIC into {@code pcap} (a guest path), in the background, until its file has begun. */
+    static String startCapture(final String pcap, final String filter, final String name)
+    {
+        return "rm -f " + pcap + "\ndumpcap -q -P -i " + GuestWire.NETDEV + " -f '" + filter + "' -w " + pcap + " > /dev/null 2>&1 &\n"
+            + "echo $! > /run/" + name + "-dumpcap.pid\n"
+            + "i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done";
+    }
+
+    /** Stops {@link #startCapture}'s dumpcap {@code name}, which then completes its file. */
+    static String stopCapture(final String name)
+    {
+        return "kill -INT $(cat /run/" + name + "-dumpcap.pid) 2>/dev/null; sleep 1; true";
     }
 
     static String untilListening(final String address, final int port)

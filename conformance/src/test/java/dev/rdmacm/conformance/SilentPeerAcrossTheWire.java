@@ -35,7 +35,6 @@ final class SilentPeerAcrossTheWire
     static final String ADDRESS = "172.31.60.99";
     private static final String MAC = "02:00:00:00:60:99";
     private static final String NAME = "silent";
-    private static final String STOP_CAPTURE = "kill -INT $(cat /run/silent-dumpcap.pid) 2>/dev/null; sleep 1; true";
     private static final Duration JOB = Duration.ofSeconds(30);
     /** 16 REQs 6144 ms apart and a guest JVM's start, with room for a loaded machine. */
     private static final Duration RUN = Duration.ofSeconds(200);
@@ -76,8 +75,8 @@ final class SilentPeerAcrossTheWire
         final KernelGuest kernel = guests.kernel();
         final GuestResult ourRun = ourStart.succeeded() ? ours.run(RUN, RpingAcrossTheWire.collect(NAME, RUN)) : ourStart;
         final GuestResult kernelRun = kernelStart.succeeded() ? kernel.run(RUN, RpingAcrossTheWire.collect(NAME, RUN)) : kernelStart;
-        ours.run(JOB, STOP_CAPTURE);
-        kernel.run(JOB, STOP_CAPTURE);
+        ours.run(JOB, RpingAcrossTheWire.stopCapture(NAME));
+        kernel.run(JOB, RpingAcrossTheWire.stopCapture(NAME));
         final List<DynamicTest> tests = new ArrayList<>();
         tests.add(dynamicTest("shouldEndWithUnreachableTimedOutAsTheKernelDoesWhenThePeerIsSilent()", () ->
         {
@@ -115,9 +114,7 @@ final class SilentPeerAcrossTheWire
     {
         final String pcap = guest.guestPathOf(pcapOf(guest));
         return "ip neigh replace " + ADDRESS + " lladdr " + MAC + " dev " + GuestWire.NETDEV + " nud permanent || exit 1\n"
-            + "rm -f " + pcap + "\ndumpcap -q -P -i " + GuestWire.NETDEV + " -f 'udp port 4791 and src host " + end.address()
-            + " and dst host " + ADDRESS + "' -w " + pcap + " > /dev/null 2>&1 &\necho $! > /run/silent-dumpcap.pid\n"
-            + "i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done";
+            + RpingAcrossTheWire.startCapture(pcap, "udp port 4791 and src host " + end.address() + " and dst host " + ADDRESS, NAME);
     }
 
     private static Path pcapOf(final KernelGuest guest)

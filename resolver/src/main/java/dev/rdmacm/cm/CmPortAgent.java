@@ -139,8 +139,8 @@ final class CmPortAgent implements AutoCloseable
 
     private void send(final CmPeerAddress to, final DirectBuffer mad, final int offset, final int length)
     {
-        final Integer gidIndex = localGidIndexes.get(to.gid());
-        if (gidIndex == null)
+        final int gidIndex = localGidIndex(to.gid());
+        if (gidIndex < 0)
         {
             throw new IllegalStateException("no local GID index known for CM peer " + to.gid() + " on " + name);
         }
@@ -233,12 +233,6 @@ final class CmPortAgent implements AutoCloseable
         return false;
     }
 
-    /** The MADs the {@link CmMadFilter} dropped, both ways. */
-    long filtered()
-    {
-        return filtered;
-    }
-
     /** Stops the thread, then unregisters the agent and closes the umad device. */
     @Override
     public void close()
@@ -289,6 +283,7 @@ final class CmPortAgent implements AutoCloseable
     @Override
     public String toString()
     {
-        return "CM on " + name + (filtered == 0 ? "" : ", " + filtered + " MADs dropped by the filter") + (stepFailures == 0 ? "" : ", " + stepFailures + " failed steps, the last: " + lastStepFailure);
+        return "CM on " + name + (filtered == 0 ? "" : ", " + filtered + " MADs dropped by the filter")
+            + (stepFailures == 0 ? "" : ", " + stepFailures + " failed steps, the last: " + lastStepFailure);
     }
 }

@@ -340,15 +340,12 @@ public final class RdmaCm implements AutoCloseable
                     agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()),
                         connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute));
                 }
-                catch (final RdmaCmException ex)
-                {
-                    opened.forEach(k -> cmAgents.remove(k).close());
-                    throw ex;
-                }
                 catch (final ErrnoException ex)
                 {
+                    // an RdmaCmException (the node GUID) already names the call and the port
                     opened.forEach(k -> cmAgents.remove(k).close());
-                    throw new RdmaCmException(call, ex.errno(), "the CM on " + key + ": " + ex.getMessage(), true);
+                    throw ex instanceof RdmaCmException named ? named
+                        : new RdmaCmException(call, ex.errno(), "the CM on " + key + ": " + ex.getMessage(), true);
                 }
                 cmAgents.put(key, agent);
                 opened.add(key);
