@@ -30,8 +30,15 @@ public final class Tshark
      */
     public static List<Map<String, List<String>>> decode(final Path pcap, final String... fields)
     {
+        return decode(pcap, List.of(), fields);
+    }
+
+    /** As {@link #decode(Path, String...)}, with tshark {@code options} first, e.g. {@code -o ip.check_checksum:TRUE}. */
+    public static List<Map<String, List<String>>> decode(final Path pcap, final List<String> options, final String... fields)
+    {
         final Path tshark = Peers.requireCommand("tshark", "tshark");
         final List<String> command = new ArrayList<>(List.of(tshark.toString(), "-n", "-r", pcap.toString(), "-T", "ek"));
+        command.addAll(options);
         for (final String field : fields)
         {
             command.add("-e");
