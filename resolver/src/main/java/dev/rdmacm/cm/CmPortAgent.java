@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The CM of one RDMA port: the CM class registered on the port's umad device, a {@link CmEngine} and
@@ -59,6 +60,9 @@ final class CmPortAgent implements AutoCloseable
     private final Map<Gid, Integer> localGidIndexes = new ConcurrentHashMap<>();
     private final UnsafeBuffer received = new UnsafeBuffer(new byte[MAD_SIZE]);
     private final CmMadFilter filter;
+    /** The GID at a local GID index, for the recorder: looked up only while one records. */
+    private final IntFunction<Gid> localGids;
+    private volatile CmMadRecorder recorder = CmMadRecorder.NONE;
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
@@ -68,10 +72,11 @@ final class CmPortAgent implements AutoCloseable
     private volatile RuntimeException lastStepFailure;
 
     private CmPortAgent(final String device, final int portNumber, final long localCaGuid,
-        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter)
+        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter, final IntFunction<Gid> localGids)
     {
         this.name = device + "/" + portNumber;
         this.filter = filter;
+        this.localGids = localGids;
         this.port = UmadPort.open(device, portNumber);
         try
         {
@@ -88,13 +93,25 @@ final class CmPortAgent implements AutoCloseable
         this.thread = Thread.ofPlatform().daemon().name("rdmacm-cm-" + name).unstarted(this::run);
     }
 
-    /** Registers the CM class on {@code device}'s port and starts its thread. */
+    /**
+     * Registers the CM class on {@code device}'s port and starts its thread.
+     *
+     * @param localGids the GID at each index of the port's GID table, for {@link #recorder}.
+     */
     static CmPortAgent open(final String device, final int port, final long localCaGuid,
-        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter)
+        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter, final CmMadRecorder recorder,
+        final IntFunction<Gid> localGids)
     {
-        final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, transitions, filter);
+        final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, transitions, filter, localGids);
+        agent.recorder = recorder;
         agent.thread.start();
         return agent;
+    }
+
+    /** Every CM MAD from the next one on goes to {@code mads} too ({@link CmMadRecorder#NONE}: none). */
+    void recorder(final CmMadRecorder mads)
+    {
+        recorder = mads;
     }
 
     String name()
@@ -148,7 +165,15 @@ final class CmPortAgent implements AutoCloseable
         {
             return;
         }
-        port.send(agent, MadAddress.gsi(to.gid(), gidIndex, to.pkeyIndex()), mad, offset, length);
+        final MadAddress address = MadAddress.gsi(to.gid(), gidIndex, to.pkeyIndex());
+        port.send(agent, address, mad, offset, length);
+        final CmMadRecorder mads = recorder;
+        if (mads != CmMadRecorder.NONE)
+        {
+            final MadAddress.Grh grh = address.grh();
+            mads.onMad(CmMadFilter.Direction.SENT, localGids.apply(gidIndex), to.gid(), MadAddress.GSI_QPN, address.remoteQpn(),
+                grh.trafficClass(), grh.hopLimit(), grh.flowLabel(), mad, offset, length);
+        }
     }
 
     private void run()
@@ -209,6 +234,12 @@ final class CmPortAgent implements AutoCloseable
             if (header.sendTimedOut())
             {
                 continue; // CM MADs are sent without a response timeout; the engine runs its own retries
+            }
+            final CmMadRecorder mads = recorder;
+            if (mads != CmMadRecorder.NONE)
+            {
+                mads.onMad(CmMadFilter.Direction.RECEIVED, header.gid(), localGids.apply(header.gidIndex()), header.qpn(),
+                    MadAddress.GSI_QPN, header.trafficClass(), header.hopLimit(), header.flowLabel(), received, 0, length);
             }
             if (!passes(CmMadFilter.Direction.RECEIVED, received, 0))
             {

@@ -15,6 +15,7 @@ import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.netlink.NetlinkException;
+import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
@@ -153,6 +154,7 @@ public final class RdmaCm implements AutoCloseable
     private final Map<String, CmPortAgent> cmAgents = new HashMap<>();
     private TransitionListener<CmConnection, CmState> connectionTransitions = TransitionListener.none();
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
+    private CmMadRecorder cmMadRecorder = CmMadRecorder.NONE;
     private DeviceWatch deviceWatch;
     private BondFailoverWatch bondWatch;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
@@ -304,6 +306,17 @@ public final class RdmaCm implements AutoCloseable
         cmMadFilter = Objects.requireNonNull(filter, "filter");
     }
 
+    /**
+     * Every CM MAD every port's CM sends or receives from the next one on, to {@code recorder}
+     * ({@link PcapCmMadRecorder}: a capture), or to none again with {@link CmMadRecorder#NONE}. The
+     * caller closes a recorder it opened after this RdmaCm, whose close sends the last MADs.
+     */
+    public synchronized void cmMadRecorder(final CmMadRecorder recorder)
+    {
+        cmMadRecorder = Objects.requireNonNull(recorder, "recorder");
+        cmAgents.values().forEach(agent -> agent.recorder(recorder));
+    }
+
     /** The CM of the binding's port: its umad CM agent and engine, opened on first use. */
     CmPortAgent cmAgent(final RdmaPortBinding binding) throws RdmaCmException
     {
@@ -338,7 +351,8 @@ public final class RdmaCm implements AutoCloseable
                 try
                 {
                     agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()),
-                        connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute));
+                        connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute), cmMadRecorder,
+                        gidIndex -> localGid(binding.device(), binding.port(), gidIndex));
                 }
                 catch (final ErrnoException ex)
                 {
@@ -353,6 +367,12 @@ public final class RdmaCm implements AutoCloseable
             agents.add(agent);
         }
         return agents;
+    }
+
+    /** The GID at {@code gidIndex} of the port, or the zero GID when the table has no such entry (any more). */
+    private Gid localGid(final String device, final int port, final int gidIndex)
+    {
+        return options.gids().entry(device, port, gidIndex).map(RdmaPortBinding::gid).orElse(Gid.ZERO);
     }
 
     /** sysfs {@code node_guid} (under {@code SYSFS_PATH} when set): the REQ's and REP's LocalCAGUID. */

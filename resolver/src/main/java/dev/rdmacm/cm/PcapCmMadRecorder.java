@@ -1,0 +1,117 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
+import dev.rdmacm.protocol.capture.RoceV2PcapWriter;
+import org.agrona.DirectBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Writes every CM MAD a port's CM sends or receives into a pcap of RoCE v2 frames
+ * ({@link RoceV2PcapWriter}), the format {@code dumpcap} gives on the wire, so tshark decodes ours and
+ * the wire's alike and the two can be merged and compared. The IP addresses are the GRH's GIDs; the
+ * P_Key is the default one (RoCE has no other), the Q_Key the GSI's.
+ * <p>
+ * One thing differs from the wire, by the kernel's doing: umad ({@code ib_umad_write}) overwrites the
+ * high 32 bits of the TransactionID of every MAD sent that is not a response with its agent's
+ * {@code hi_tid}, which it tells no one. A sent MAD is recorded as the CM wrote it, with those bits 0.
+ * <p>
+ * A write error stops the recording (counted in {@link #failures()}); it never fails the CM. Every
+ * record goes straight to the file, so what was written before a crash is there; {@link #close()}
+ * closes the file.
+ */
+public final class PcapCmMadRecorder implements CmMadRecorder, AutoCloseable
+{
+    private final RoceV2PcapWriter writer;
+    private final Path file;
+    private final long epochNanosAtStart;
+    private final long nanoTimeAtStart;
+    private volatile long written;
+    private volatile long failures;
+
+    private PcapCmMadRecorder(final RoceV2PcapWriter writer, final Path file)
+    {
+        this.writer = writer;
+        this.file = file;
+        this.epochNanosAtStart = TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis());
+        this.nanoTimeAtStart = System.nanoTime();
+    }
+
+    /**
+     * Creates (or truncates) {@code file} and writes the pcap header.
+     *
+     * @throws UncheckedIOException naming the file when it cannot be written.
+     */
+    public static PcapCmMadRecorder create(final Path file)
+    {
+        try
+        {
+            final FileChannel channel = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            // the writer closes the channel when its header cannot be written
+            return new PcapCmMadRecorder(new RoceV2PcapWriter(channel), file);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write a CM MAD capture to " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public synchronized void onMad(final CmMadFilter.Direction direction, final Gid source, final Gid destination, final int sourceQp,
+        final int destinationQp, final int trafficClass, final int hopLimit, final int flowLabel, final DirectBuffer mad,
+        final int offset, final int length)
+    {
+        if (failures != 0)
+        {
+            return;
+        }
+        try
+        {
+            writer.write(source, destination, sourceQp, destinationQp, PKey.DEFAULT, DatagramExtendedTransportHeader.GSI_QKEY,
+                trafficClass, hopLimit, flowLabel, mad, offset, length, epochNanosAtStart + (System.nanoTime() - nanoTimeAtStart));
+            written++;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            failures++;
+        }
+    }
+
+    /** MADs written so far. */
+    public long written()
+    {
+        return written;
+    }
+
+    /** Write errors; after the first one nothing more is written. */
+    public long failures()
+    {
+        return failures;
+    }
+
+    public Path file()
+    {
+        return file;
+    }
+
+    @Override
+    public void close()
+    {
+        try
+        {
+            writer.close();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot finish the CM MAD capture " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+}
