@@ -4,6 +4,7 @@ import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.ConnectionParameters;
 import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.PcapCmMadRecorder;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
@@ -11,6 +12,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -22,7 +24,9 @@ import java.util.concurrent.Callable;
  * project's CM: the same options, the same {@code ping data: rdma-ping-N: ...} lines, exit 0. The CM
  * MADs go over umad, so the host must not have the kernel's {@code ib_cm} loaded ({@code docs/umad.md});
  * the data path is an RC QP through libibverbs. {@code --trace} prints every state change of the CM
- * connections with its time; {@code -d} every RDMA CM event and the QP's attributes once connected.
+ * connections with its time; {@code -d} every RDMA CM event and the QP's attributes once connected;
+ * {@code --pcap FILE} every CM MAD sent and received, retries included, as RoCE v2 frames. The file is
+ * complete whatever the outcome: it is closed after the CM, whose close sends the last REJ or DREQ.
  */
 @Command(
     name = "rping",
@@ -77,6 +81,9 @@ public final class RpingCommand implements Callable<Integer>
     @Option(names = "--trace", description = "print every state change of the CM connections (ib_cm's states) with its time")
     boolean trace;
 
+    @CommandLine.Mixin
+    PcapOption pcap = new PcapOption();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -84,8 +91,23 @@ public final class RpingCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
-        try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        final PcapCmMadRecorder recorder;
+        try
         {
+            recorder = pcap.cmRecorder();
+        }
+        catch (final UncheckedIOException ex)
+        {
+            System.err.println(ex.getMessage());
+            return FAILED;
+        }
+        // closed in reverse order: the channel, the CM (its ids' last MADs still recorded), then the file
+        try (PcapCmMadRecorder mads = recorder; RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        {
+            if (mads != null)
+            {
+                cm.cmMadRecorder(mads);
+            }
             if (trace)
             {
                 final long start = System.nanoTime();
