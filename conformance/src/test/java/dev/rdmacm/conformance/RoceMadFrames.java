@@ -26,8 +26,12 @@ final class RoceMadFrames
     private static final int UD_SEND_ONLY = 0x64;
     private static final int GSI_QPN = 1;
 
-    /** One MAD and the GSI direction it travelled in. */
-    record Mad(int frame, int sourceQpn, int destinationQpn, byte[] bytes)
+    /**
+     * One MAD, the GSI direction it travelled in and the IP source address (dotted IPv4 or IPv6 text);
+     * {@code ipOffset} and {@code icrcOffset} place its IP header and ICRC in {@code frameBytes}.
+     */
+    record Mad(int frame, int sourceQpn, int destinationQpn, byte[] bytes, String source, byte[] frameBytes, int ipOffset,
+        int icrcOffset, boolean ipv6)
     {
     }
 
@@ -65,13 +69,18 @@ final class RoceMadFrames
         final int etherType = frame.getShort(start + 12) & 0xffff;
         final int ip = start + 14;
         final int udp;
+        final byte[] source;
         if (etherType == 0x0800 && frame.get(ip + 9) == 17)
         {
             udp = ip + (frame.get(ip) & 0x0f) * 4;
+            source = new byte[4];
+            frame.get(ip + 12, source);
         }
         else if (etherType == 0x86dd && frame.get(ip + 6) == 17)
         {
             udp = ip + 40;
+            source = new byte[16];
+            frame.get(ip + 8, source);
         }
         else
         {
@@ -92,6 +101,16 @@ final class RoceMadFrames
         }
         final byte[] bytes = new byte[MAD_SIZE];
         frame.get(mad, bytes);
-        mads.add(new Mad(number, sourceQpn, destinationQpn, bytes));
+        final byte[] whole = new byte[length];
+        frame.get(start, whole);
+        try
+        {
+            mads.add(new Mad(number, sourceQpn, destinationQpn, bytes, java.net.InetAddress.getByAddress(source).getHostAddress(),
+                whole, ip - start, mad + MAD_SIZE - start, etherType == 0x86dd));
+        }
+        catch (final java.net.UnknownHostException ex)
+        {
+            throw new IllegalStateException("an IP address of " + source.length + " bytes", ex);
+        }
     }
 }

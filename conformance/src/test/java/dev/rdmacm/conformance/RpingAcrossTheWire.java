@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * kernel side's exit status and {@code ping data} lines are its own verdict that our REQ, REP, RTU and
  * DREQ (and our RC QP's reads, writes and sends) were what it expects. The first connection is captured
  * on the userspace guest's NIC ({@code wire.pcap} in its share), and every CM MAD of both sides in it
- * is decoded by our codecs and by tshark, which must agree.
+ * is decoded by our codecs and by tshark, which must agree. Our client records its CM MADs with
+ * {@code --pcap} in the same run, and the wire is the oracle of that capture, MAD for MAD.
  */
 final class RpingAcrossTheWire
 {
@@ -59,9 +60,11 @@ final class RpingAcrossTheWire
             + " -C " + PINGS + " -v", "kernel-rping-s") + "\n" + untilListening(kernelAddress, KERNEL_SERVER_PORT));
         final Path wire = ours.sharedDirectory().resolve("wire.pcap");
         final String pcap = ours.guestPathOf(wire);
+        final Path recorded = ours.sharedDirectory().resolve("rping-c.pcap");
         ours.run(JOB, startCapture(pcap, "udp port 4791 and not host " + SilentPeerAcrossTheWire.ADDRESS, "wire"));
         final GuestResult ourClient = ours.run(RPING, java(ours, "rping-c", "rping", "-c", "-a", kernelAddress, "-p",
-            Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d", "--trace"));
+            Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d", "--trace", "--pcap",
+            ours.guestPathOf(recorded)));
         ours.run(JOB, stopCapture("wire"));
         final GuestResult kernelServed = kernel.run(JOB, collect("kernel-rping-s"));
         tests.add(dynamicTest("shouldPingTheKernelsRpingServerWithRdmacmRping()", () ->
@@ -88,6 +91,15 @@ final class RpingAcrossTheWire
             assertEquals(List.of(), KernelCmMadsCaptured.mismatches(wire, attributes), attributes.toString());
             assertEquals(List.of("REQ", "REP", "RTU", "DREQ", "DREP"), attributes);
         }));
+
+        tests.add(dynamicTest("shouldRecordInItsPcapTheCmMadsTheWireCarried()", () ->
+        {
+            final List<String> attributes = new ArrayList<>();
+            assertEquals(List.of(), CmMadsAgainstTheWire.differences(recorded, wire, ourAddress, attributes), attributes.toString());
+            assertEquals(List.of("REQ", "REP", "RTU", "DREQ", "DREP"), attributes);
+        }));
+        tests.add(dynamicTest("shouldComputeTheIcrcRxePutOnEveryCmFrameOfTheWire()", () ->
+            assertEquals(List.of(), CmMadsAgainstTheWire.icrcMismatches(wire))));
 
         final GuestResult rejected = ours.run(RPING, java(ours, "rping-silent", "rping", "-c", "-a", kernelAddress, "-p",
             Integer.toString(SILENT_PORT), "-C", "1", "-d"));
