@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.verbs.CompletionChannel;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
 import dev.rdmacm.verbs.IbvConstants;
@@ -16,6 +17,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -37,6 +40,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
  * 'A'..'z'); the server RDMA-READs it and sends a go-ahead; advertise {@code rdma_buf}; the server
  * RDMA-WRITEs the text back and sends again; compare ({@code -V}) and print ({@code -v}). The server does
  * the other half until the client disconnects.
+ * <p>
+ * Completions are waited for as rping waits for them, on a completion channel: the CQ is armed once it
+ * is created ({@code ibv_req_notify_cq}), and whenever it is empty the thread sleeps in {@code poll(2)} on
+ * the channel's descriptor; an event is taken ({@code ibv_get_cq_event}), the CQ re-armed and polled,
+ * then the event acknowledged ({@code ibv_ack_cq_events}). rping's CQ thread blocks in
+ * {@code ibv_get_cq_event} while its CM thread watches the CM; this one thread wakes every
+ * {@link #EVENT_WAIT} to look at the CM's events too.
  */
 final class RpingExchange implements AutoCloseable
 {
@@ -50,6 +60,10 @@ final class RpingExchange implements AutoCloseable
      * retries (7 at the CM's local ACK timeout) end well before it.
      */
     private static final long STEP_LIMIT_NANOS = 30_000_000_000L;
+    /** How long one wait on the completion channel lasts before the CM's events are looked at again. */
+    private static final Duration EVENT_WAIT = Duration.ofMillis(50);
+    /** Between two looks at the CM while a disconnect's event is awaited. */
+    private static final long DISCONNECT_PAUSE_NANOS = 1_000_000L;
     private static final long RECV_ID = 1;
     private static final long SEND_ID = 2;
     private static final long RDMA_ID = 3;
@@ -59,6 +73,7 @@ final class RpingExchange implements AutoCloseable
     private final int size;
     private final VerbsContext context;
     private final ProtectionDomain pd;
+    private final CompletionChannel channel;
     private final CompletionQueue cq;
     private final RcQueuePair qp;
     private final MemoryRegion receive;
@@ -79,12 +94,16 @@ final class RpingExchange implements AutoCloseable
         this.size = size;
         this.context = Verbs.open(device);
         ProtectionDomain allocatedPd = null;
+        CompletionChannel allocatedChannel = null;
         CompletionQueue allocatedCq = null;
         RcQueuePair allocatedQp = null;
         try
         {
+            // rping_setup_qp's order: the PD, the channel, the CQ on it, armed, then the QP
             allocatedPd = context.allocateProtectionDomain();
-            allocatedCq = context.createCompletionQueue(SQ_DEPTH * 2, null);
+            allocatedChannel = context.createCompletionChannel();
+            allocatedCq = context.createCompletionQueue(SQ_DEPTH * 2, allocatedChannel);
+            allocatedCq.requestNotification(false);
             allocatedQp = allocatedPd.createRcQueuePair(allocatedCq, allocatedCq, new QueuePairCapabilities(SQ_DEPTH, 2, 1, 1, 0));
             this.receive = allocatedPd.allocateMemoryRegion(INFO_SIZE, IbvConstants.IBV_ACCESS_LOCAL_WRITE);
             this.send = allocatedPd.allocateMemoryRegion(INFO_SIZE, 0);
@@ -101,10 +120,15 @@ final class RpingExchange implements AutoCloseable
             {
                 allocatedCq.close();
             }
-            context.close();
+            if (allocatedChannel != null)
+            {
+                allocatedChannel.close();
+            }
+            context.close(); // and what else it registered: the MRs made so far, the PD
             throw ex;
         }
         this.pd = allocatedPd;
+        this.channel = allocatedChannel;
         this.cq = allocatedCq;
         this.qp = allocatedQp;
     }
@@ -234,7 +258,10 @@ final class RpingExchange implements AutoCloseable
         return true;
     }
 
-    /** Polls the CQ until the work request {@code id} completes, or the connection goes. */
+    /**
+     * Polls the CQ until the work request {@code id} completes, or the connection goes; while it is
+     * empty, waits on the completion channel.
+     */
     private boolean awaitCompletion(final long id, final BooleanSupplier connected, final String state)
     {
         final long deadline = System.nanoTime() + STEP_LIMIT_NANOS;
@@ -246,6 +273,7 @@ final class RpingExchange implements AutoCloseable
                 return true;
             }
             final int n = cq.poll(completions);
+            cq.acknowledgeEvents(); // the event that woke us, once its CQ is re-armed and polled, as rping does
             for (int i = 0; i < n; i++)
             {
                 if (completions.completionStatus(i) == CompletionStatus.WR_FLUSH_ERR)
@@ -278,16 +306,34 @@ final class RpingExchange implements AutoCloseable
                     System.err.println("wait for " + state + ": no completion within " + STEP_LIMIT_NANOS / 1_000_000_000L + " s");
                     return false;
                 }
-                Thread.onSpinWait();
+                awaitEvent();
             }
         }
+    }
+
+    /**
+     * rping's cq_thread, one turn: the channel's next event (or none within {@link #EVENT_WAIT}), then
+     * the CQ re-armed before it is polled, so that no completion comes between the poll and the next arming unseen.
+     */
+    private void awaitEvent()
+    {
+        final CompletionQueue notified = channel.takeEvent(EVENT_WAIT);
+        if (notified == null)
+        {
+            return;
+        }
+        if (notified != cq)
+        {
+            throw new IllegalStateException("Unknown CQ! ibv_get_cq_event gave " + notified + ", not " + cq);
+        }
+        cq.requestNotification(false);
     }
 
     private static void awaitDisconnected(final BooleanSupplier connected, final long deadline)
     {
         while (connected.getAsBoolean() && System.nanoTime() - deadline < 0)
         {
-            Thread.onSpinWait();
+            LockSupport.parkNanos(DISCONNECT_PAUSE_NANOS);
         }
     }
 
@@ -306,7 +352,10 @@ final class RpingExchange implements AutoCloseable
         return text.toString();
     }
 
-    /** In the kernel's order: the QP before its CQ, the MRs before the PD, the context last. */
+    /**
+     * In the kernel's order: the QP before its CQ (which first acknowledges any event still taken), the
+     * CQ before its channel, the MRs before the PD, the context last.
+     */
     @Override
     public void close()
     {
@@ -314,6 +363,7 @@ final class RpingExchange implements AutoCloseable
         {
             qp.close();
             cq.close();
+            channel.close();
             receive.close();
             send.close();
             rdma.close();

@@ -43,6 +43,7 @@ public final class Libc
     public static final int SO_BINDTODEVICE = 25;
     public static final short POLLIN = 0x1;
     public static final short POLLERR = 0x8;
+    public static final short POLLNVAL = 0x20;
     public static final int O_RDONLY = 0;
     public static final int O_RDWR = 2;
     public static final int O_NONBLOCK = 0x800;

@@ -2,6 +2,7 @@ package dev.rdmacm.verbs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +14,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 /**
  * A completion event channel ({@code ibv_create_comp_channel}): a file descriptor that becomes
  * readable when an armed CQ attached to it gets a completion.
+ * <p>
+ * Two ways to wait: {@link #awaitEvent()} blocks and acknowledges at once; {@link #takeEvent(Duration)}
+ * polls the descriptor with a timeout and leaves the acknowledgement to
+ * {@link CompletionQueue#acknowledgeEvents()}, in librdmacm rping's order: get the event, re-arm the
+ * CQ, poll it, acknowledge. A CQ acknowledges what is left before it is destroyed, which
+ * {@code ibv_destroy_cq} would otherwise wait for for ever.
  */
 public final class CompletionChannel extends NativeResource
 {
@@ -20,13 +27,25 @@ public final class CompletionChannel extends NativeResource
 
     private final MemorySegment channel;
     private final List<CompletionQueue> queues = new ArrayList<>();
+    private final Arena eventArena = Arena.ofShared();
+    private final MemorySegment cqOut = eventArena.allocate(ADDRESS);
+    private final MemorySegment cqContextOut = eventArena.allocate(ADDRESS);
+    private DescriptorWait wait;
 
     CompletionChannel(final VerbsContext owner)
     {
         super(owner.registry(), "completion channel on " + owner.deviceName());
-        channel = LibIbverbs.create("ibv_create_comp_channel", owner.deviceName(),
-            errno -> (MemorySegment)LibIbverbs.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
-            .reinterpret(IBV_COMP_CHANNEL.byteSize());
+        try
+        {
+            channel = LibIbverbs.create("ibv_create_comp_channel", owner.deviceName(),
+                errno -> (MemorySegment)LibIbverbs.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
+                .reinterpret(IBV_COMP_CHANNEL.byteSize());
+        }
+        catch (final RuntimeException ex)
+        {
+            eventArena.close();
+            throw ex;
+        }
         register();
     }
 
@@ -63,6 +82,33 @@ public final class CompletionChannel extends NativeResource
         }
     }
 
+    /**
+     * Waits at most {@code timeout} for an event ({@code poll(2)} on {@link #fd()}), then takes it with
+     * {@code ibv_get_cq_event}, which then does not block. The event is not acknowledged: the CQ counts
+     * it, and {@link CompletionQueue#acknowledgeEvents()} acknowledges it ({@code ibv_ack_cq_events})
+     * once the CQ is re-armed and polled. Allocates nothing.
+     *
+     * @return the armed CQ that had a completion, or null when none came in time.
+     * @throws VerbsException with poll's or ibv_get_cq_event's errno.
+     */
+    public CompletionQueue takeEvent(final Duration timeout)
+    {
+        requireOpen("ibv_get_cq_event");
+        if (wait == null)
+        {
+            wait = new DescriptorWait(fd(), toString());
+        }
+        if (!wait.awaitReadable(timeout.toNanos()))
+        {
+            return null;
+        }
+        LibIbverbs.check("ibv_get_cq_event", toString(),
+            errno -> (int)LibIbverbs.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
+        final CompletionQueue queue = queueAt(cqOut.get(ADDRESS, 0).address());
+        queue.eventTaken();
+        return queue;
+    }
+
     MemorySegment segment()
     {
         return channel;
@@ -97,5 +143,10 @@ public final class CompletionChannel extends NativeResource
     {
         LibIbverbs.check("ibv_destroy_comp_channel", toString() + " (EBUSY: close its CQs first)",
             errno -> (int)LibIbverbs.DESTROY_COMP_CHANNEL.invokeExact(errno, channel));
+        if (wait != null)
+        {
+            wait.close();
+        }
+        eventArena.close();
     }
 }

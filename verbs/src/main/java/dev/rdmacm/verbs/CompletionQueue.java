@@ -19,6 +19,8 @@ public final class CompletionQueue extends NativeResource
     private final MemorySegment cq;
     private final CompletionChannel channel;
     private final ContextOps ops;
+    /** Events {@link CompletionChannel#takeEvent} took and no {@code ibv_ack_cq_events} acknowledged yet. */
+    private int unacknowledged;
 
     CompletionQueue(final VerbsContext owner, final int entries, final CompletionChannel channel)
     {
@@ -79,6 +81,40 @@ public final class CompletionQueue extends NativeResource
         return cq.get(JAVA_INT, COMP_EVENTS_COMPLETED_OFFSET);
     }
 
+    /** The events taken with {@link CompletionChannel#takeEvent} and not acknowledged yet. */
+    public int unacknowledgedEvents()
+    {
+        return unacknowledged;
+    }
+
+    /**
+     * {@code ibv_ack_cq_events} for every event taken with {@link CompletionChannel#takeEvent} and not
+     * acknowledged yet (one call for all of them, as the verbs man page advises); nothing when there is none.
+     */
+    public void acknowledgeEvents()
+    {
+        if (unacknowledged == 0)
+        {
+            return;
+        }
+        requireOpen("ibv_ack_cq_events");
+        final int events = unacknowledged;
+        try
+        {
+            LibIbverbs.ACK_CQ_EVENTS.invokeExact(cq, events);
+        }
+        catch (final Throwable ex)
+        {
+            throw LibIbverbs.unexpected("ibv_ack_cq_events", ex);
+        }
+        unacknowledged = 0;
+    }
+
+    void eventTaken()
+    {
+        unacknowledged++;
+    }
+
     MemorySegment segment()
     {
         return cq;
@@ -87,6 +123,8 @@ public final class CompletionQueue extends NativeResource
     @Override
     void destroy()
     {
+        // ibv_destroy_cq waits until every event taken is acknowledged: never make it wait for ever
+        acknowledgeEvents();
         LibIbverbs.check("ibv_destroy_cq", toString() + " (EBUSY: close the QPs that use it first)",
             errno -> (int)LibIbverbs.DESTROY_CQ.invokeExact(errno, cq));
         if (channel != null)
