@@ -98,6 +98,16 @@ public final class CompletionQueue extends NativeResource
             return;
         }
         requireOpen("ibv_ack_cq_events");
+        acknowledgeTaken();
+    }
+
+    /** Without the open check: destroy runs it while the context closes its resources. */
+    private void acknowledgeTaken()
+    {
+        if (unacknowledged == 0)
+        {
+            return;
+        }
         final int events = unacknowledged;
         try
         {
@@ -124,7 +134,7 @@ public final class CompletionQueue extends NativeResource
     void destroy()
     {
         // ibv_destroy_cq waits until every event taken is acknowledged: never make it wait for ever
-        acknowledgeEvents();
+        acknowledgeTaken();
         LibIbverbs.check("ibv_destroy_cq", toString() + " (EBUSY: close the QPs that use it first)",
             errno -> (int)LibIbverbs.DESTROY_CQ.invokeExact(errno, cq));
         if (channel != null)
