@@ -1018,6 +1018,12 @@ public final class RdmaCmId implements AutoCloseable
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is an RDMA_PS_" + portSpace
                 + " id, whose QP is RC (attachQp(RcQueuePair)), not UD", true);
         }
+        if (portSpace != PortSpace.UDP)
+        {
+            // cma_set_default_qkey: an RDMA_PS_IPOIB id's Q_Key is its IPoIB broadcast group's, from the SA
+            throw new RdmaCmException("rdma_create_qp", Errno.EOPNOTSUPP, "id " + number + " is an RDMA_PS_" + portSpace
+                + " id, whose Q_Key comes from the SA's MCMemberRecord: only RDMA_PS_UDP's RDMA_UDP_QKEY is supported", true);
+        }
         final RdmaPortBinding device = binding();
         if (device == null)
         {
