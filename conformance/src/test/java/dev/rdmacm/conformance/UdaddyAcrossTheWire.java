@@ -58,12 +58,14 @@ final class UdaddyAcrossTheWire
         final List<DynamicTest> tests = new ArrayList<>();
 
         // at once: the kernel guest's udaddy server (on the wildcard of its passive rdma_getaddrinfo, so any id on
-        // its port), and in ours the capture and our JVM, which listens, then resolves that server once GO exists
+        // its port), and in ours our JVM, which listens, then resolves that server once GO exists, and the capture
         final Path wire = ours.sharedDirectory().resolve("udaddy.pcap");
         final GuestPair.Both<GuestResult> started = guests.inBoth(
-            guest -> guest.run(JVM_START, RpingAcrossTheWire.startCapture(ours.guestPathOf(wire), "udp port 4791", "udaddy") + "\n"
-                + background(javaCommand(ours, "udaddy-peer", UdaddyPeer.class.getName(), ourAddress, kernelAddress,
-                    Integer.toString(MESSAGES), GO), "udaddy-peer") + "\n" + RpingAcrossTheWire.untilListeningIn("udaddy-peer")),
+            guest -> guest.run(JVM_START, "rm -f " + GO + "\n" + background(javaCommand(ours, "udaddy-peer", UdaddyPeer.class.getName(),
+                ourAddress, kernelAddress, Integer.toString(MESSAGES), GO), "udaddy-peer") + "\n"
+                // the JVM sends no MAD before GO, so dumpcap starts while it does
+                + RpingAcrossTheWire.startCapture(ours.guestPathOf(wire), "udp port 4791", "udaddy") + "\n"
+                + RpingAcrossTheWire.untilListeningIn("udaddy-peer")),
             guest -> guest.run(JOB, background("udaddy -C " + MESSAGES, "kernel-udaddy-s") + "\n"
                 + "i=0; until rdma resource show cm_id | grep 'src-addr' | grep -q ':" + UDADDY_PORT + "'; do i=$((i+1)); "
                 + "[ $i -gt 100 ] && exit 1; sleep 0.2; done"));
