@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * What needs both guests: first that the wire carries IP and RoCE between them, with rdma-core's own
  * {@code ibv_rc_pingpong} on both ends (an RC QP per guest set up over a TCP exchange, so a failure
  * there is the fixture's and not the code under test's); then this project's CM against the kernel's
- * ({@link RpingAcrossTheWire}, {@link CmFaultsAcrossTheWire}).
+ * ({@link RpingAcrossTheWire}, {@link CmFaultsAcrossTheWire}, {@link ClientsAcrossTheWire}, {@link UdaddyAcrossTheWire}).
  */
 final class AcrossTheWire
 {
@@ -51,6 +51,7 @@ final class AcrossTheWire
         tests.addAll(RpingAcrossTheWire.checks(guests));
         tests.addAll(CmFaultsAcrossTheWire.checks(guests));
         tests.addAll(ClientsAcrossTheWire.checks(guests));
+        tests.addAll(UdaddyAcrossTheWire.checks(guests));
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->

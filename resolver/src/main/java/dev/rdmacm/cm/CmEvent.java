@@ -2,6 +2,8 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
 
+import java.util.Optional;
+
 /**
  * One event of an {@link RdmaCmId}, as {@code rdma_get_cm_event} returns it: one record per
  * {@code enum rdma_cm_event_type}, so that a caller switches over what happened and gets exactly the
@@ -185,12 +187,19 @@ public sealed interface CmEvent
         }
     }
 
-    /** UNREACHABLE: the peer did not answer (status a negative errno, e.g. -ETIMEDOUT). */
+    /**
+     * UNREACHABLE: the peer did not answer (status a negative errno, e.g. -ETIMEDOUT), or, on a UD id,
+     * its SIDR_REP refused: then the status is the SIDR_REP's, positive (1 no listener, 2 rejected,
+     * ...), as rdma_cm's {@code cma_sidr_rep_handler} reports it.
+     */
     record Unreachable(RdmaCmId id, int status) implements CmEvent
     {
         public Unreachable
         {
-            requireError(status);
+            if (status == 0)
+            {
+                throw new IllegalArgumentException("UNREACHABLE's status is a negative errno or a SIDR_REP status, not 0");
+            }
         }
     }
 
@@ -212,12 +221,24 @@ public sealed interface CmEvent
         }
     }
 
-    /** ESTABLISHED: the connection is up; on the active side {@code privateData} is the REP's (196 bytes). */
-    record Established(RdmaCmId id, byte[] privateData) implements CmEvent
+    /**
+     * ESTABLISHED: the connection is up; on the active side {@code privateData} is the REP's (196 bytes).
+     * On a UD id it ends a SIDR resolution instead, and {@code ud} is librdmacm's {@code param.ud}: the
+     * remote QP, its Q_Key and the address handle attributes to reach it; {@code privateData} is then
+     * the SIDR_REP's (136 bytes), as {@code ud}'s.
+     */
+    record Established(RdmaCmId id, byte[] privateData, Optional<UdParameters> ud) implements CmEvent
     {
         public Established
         {
             privateData = privateData == null ? new byte[0] : privateData.clone();
+            ud = ud == null ? Optional.empty() : ud;
+        }
+
+        /** An RC connection's: no UD parameters. */
+        public Established(final RdmaCmId id, final byte[] privateData)
+        {
+            this(id, privateData, Optional.empty());
         }
 
         @Override

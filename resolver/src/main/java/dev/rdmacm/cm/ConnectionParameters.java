@@ -19,6 +19,10 @@ public record ConnectionParameters(byte[] privateData, int responderResources, i
     public static final int REQ_PRIVATE_DATA_LIMIT = 92 - 36;
     /** The REP's private data: 196 bytes, all the consumer's. */
     public static final int REP_PRIVATE_DATA_LIMIT = 196;
+    /** A SIDR_REQ's private data: 216 bytes, of which rdma_cm's IP CM header takes 36. */
+    public static final int SIDR_REQ_PRIVATE_DATA_LIMIT = 216 - 36;
+    /** A SIDR_REP's private data, {@code IB_CM_SIDR_REP_PRIVATE_DATA_SIZE}, all the consumer's. */
+    public static final int SIDR_REP_PRIVATE_DATA_LIMIT = 136;
     /** The REJ's private data, {@code IB_CM_REJ_PRIVATE_DATA_SIZE}. */
     public static final int REJ_PRIVATE_DATA_LIMIT = 148;
 

@@ -9,10 +9,12 @@ import dev.rdmacm.connection.CmPeerAddress;
 import dev.rdmacm.connection.ConnectParameters;
 import dev.rdmacm.connection.QpAttributes;
 import dev.rdmacm.connection.QpTransitions;
+import dev.rdmacm.connection.SidrRequestParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.cm.RejectReason;
+import dev.rdmacm.protocol.cm.SidrStatus;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.AddressVector;
@@ -46,6 +48,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *   timewait over                    TIMEWAIT_EXIT            0
  *   REQ on a listener                CONNECT_REQUEST          on a new id, the REQ's data after the IP CM header
  * </pre>
+ * A UD id (RDMA_PS_UDP) has no connection: {@code rdma_connect} sends a SIDR_REQ ({@code cma_resolve_ib_udp}),
+ * and {@code cma_sidr_rep_handler} turns the answer into its event, the id staying in CONNECT:
+ * <pre>
+ *   SIDR_REP status 0                ESTABLISHED              0, param.ud: the QPN, the Q_Key, the route's AH
+ *   SIDR_REP with another Q_Key      ADDR_ERROR               -EINVAL (cma_set_qkey)
+ *   SIDR_REP status N != 0           UNREACHABLE              N, the SIDR status itself (1 no listener, 2 rejected)
+ *   SIDR_REQ timed out               UNREACHABLE              -ETIMEDOUT
+ *   SIDR_REQ on a listener           CONNECT_REQUEST          on a new id, the data after the IP CM header; no MRA
+ * </pre>
  * Engine calls happen on the port's CM thread ({@link CmPortAgent#execute}); events reach the id from there.
  */
 final class IdConnection implements CmEventHandler, QpTransitions
@@ -55,6 +66,8 @@ final class IdConnection implements CmEventHandler, QpTransitions
     static final int CMA_MAX_CM_RETRIES = 15;
     /** cma.c {@code CMA_CM_MRA_SETTING}: {@code IB_CM_MRA_FLAG_DELAY | 24}, "received, 68.7 s more". */
     static final int CMA_CM_MRA_SERVICE_TIMEOUT = 24;
+    /** rdma_cm's {@code RDMA_UDP_QKEY} (include/rdma/rdma_cm.h): the Q_Key of every RDMA_PS_UDP id's QP and SIDR_REP. */
+    static final long RDMA_UDP_QKEY = 0x01234567L;
 
     private final RdmaCmId id;
     private final CmPortAgent agent;
@@ -69,6 +82,10 @@ final class IdConnection implements CmEventHandler, QpTransitions
     private final Map<CmConnection, IdConnection> children = new ConcurrentHashMap<>();
     private volatile CmConnection connection;
     private volatile RcQueuePair qp;
+    /** A UD id's route, for the address handle attributes of its ESTABLISHED ({@code id.route.path_rec}). */
+    private volatile PathRecordValue udPath;
+    /** A UD id's Q_Key ({@code id_priv->qkey}): RDMA_UDP_QKEY once its QP is set up, else 0 (any answer's taken). */
+    private volatile long udQkey;
 
     IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding binding)
     {
@@ -115,16 +132,116 @@ final class IdConnection implements CmEventHandler, QpTransitions
     {
         final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
             path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
-        final byte[] consumer = parameters.privateData();
+        final byte[] data = withIpCmHeader(source, destination, sourcePort, parameters.privateData());
+        return new ConnectParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), cmPath, qpn, false,
+            parameters.responderResources(), parameters.initiatorDepth(), responseTimeout, responseTimeout,
+            maxRetries, Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()),
+            parameters.flowControl(), false, data);
+    }
+
+    /**
+     * {@code cma_format_hdr}'s IP CM header (version 0, the IP version, the source port, both addresses)
+     * and then {@code consumer}: the private data of rdma_cm's REQ and SIDR_REQ on an IP id.
+     */
+    static byte[] withIpCmHeader(final InetAddress source, final InetAddress destination, final int sourcePort, final byte[] consumer)
+    {
         final byte[] data = new byte[IpCmPrivateDataHeader.LENGTH + consumer.length];
         new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(data), 0).version(IpCmPrivateDataHeader.CMA_VERSION)
             .ipVersion(source instanceof Inet4Address ? IpCmPrivateDataHeader.IP_VERSION_4 : IpCmPrivateDataHeader.IP_VERSION_6)
             .sourcePort(sourcePort).addresses(source, destination);
         System.arraycopy(consumer, 0, data, IpCmPrivateDataHeader.LENGTH, consumer.length);
-        return new ConnectParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), cmPath, qpn, false,
-            parameters.responderResources(), parameters.initiatorDepth(), responseTimeout, responseTimeout,
-            maxRetries, Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()),
-            parameters.flowControl(), false, data);
+        return data;
+    }
+
+    /**
+     * {@code cma_resolve_ib_udp}'s SIDR_REQ: the Service ID, the path's P_Key, the IP CM header before
+     * the consumer's private data, and {@code ib_send_cm_sidr_req}'s wait and retries: rdma_cm's
+     * {@code 1 << (CMA_CM_RESPONSE_TIMEOUT - 8)} = 4096 ms and {@code CMA_MAX_CM_RETRIES} (15) from the
+     * defaults, each try's wait {@code cm_convert_to_ms(responseTimeout)}.
+     */
+    static SidrRequestParameters sidrRequest(final long serviceId, final PathRecordValue path, final InetAddress source,
+        final InetAddress destination, final int sourcePort, final byte[] consumer, final int responseTimeout, final int maxRetries)
+    {
+        return new SidrRequestParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), path.pKey().value(),
+            1L << Math.max(responseTimeout - 8, 0), maxRetries, withIpCmHeader(source, destination, sourcePort, consumer));
+    }
+
+    /**
+     * ib_send_cm_sidr_req on the CM thread, for a UD id whose route is {@code path}; {@code qkey} is
+     * the id's (RDMA_UDP_QKEY once its QP is set up, else 0), which the SIDR_REP's must match.
+     */
+    void resolveUd(final SidrRequestParameters parameters, final PathRecordValue path, final long qkey)
+    {
+        udPath = path;
+        udQkey = qkey;
+        agent.useLocalGid(parameters.peer().gid(), binding.gidIndex());
+        agent.execute(engine ->
+        {
+            connection = engine.createConnection(this);
+            try
+            {
+                connection.sidrRequest(parameters);
+            }
+            catch (final RuntimeException ex)
+            {
+                id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(ex)), null);
+            }
+        });
+    }
+
+    /**
+     * {@code cma_send_sidr_rep}: rdma_accept on a UD request's id answers {@link SidrStatus#SUCCESS} with
+     * the QP's number and RDMA_UDP_QKEY, rdma_reject {@link SidrStatus#REJECT} (IB_SIDR_REJECT) with neither.
+     */
+    void sidrReply(final SidrStatus status, final int qpn, final byte[] privateData)
+    {
+        final boolean accepted = status == SidrStatus.SUCCESS;
+        agent.execute(engine ->
+        {
+            try
+            {
+                connection.sidrReply(status, accepted ? qpn : 0, accepted ? RDMA_UDP_QKEY : 0, new byte[0], privateData);
+            }
+            catch (final RuntimeException ex)
+            {
+                id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(ex)), null);
+            }
+        });
+    }
+
+    /**
+     * {@code cma_sidr_rep_handler}: the event a SIDR_REP gives a UD id whose Q_Key is {@code idQkey}
+     * (0 when it has none yet) and whose route is {@code path} on {@code binding}.
+     */
+    static dev.rdmacm.cm.CmEvent sidrReplyEvent(final RdmaCmId id, final CmEvent.SidrReplyReceived reply,
+        final RdmaPortBinding binding, final PathRecordValue path, final long idQkey)
+    {
+        if (reply.status() != SidrStatus.SUCCESS.code())
+        {
+            return new dev.rdmacm.cm.CmEvent.Unreachable(id, reply.status());
+        }
+        // cma_set_qkey: no Q_Key, or another than the id's, is refused
+        if (reply.qKey() == 0 || idQkey != 0 && reply.qKey() != idQkey)
+        {
+            return new dev.rdmacm.cm.CmEvent.AddrError(id, -Errno.EINVAL, "the SIDR_REP's Q_Key 0x" + Long.toHexString(reply.qKey())
+                + " is not the id's 0x" + Long.toHexString(idQkey) + " (cma_set_qkey)", new ResolutionTrace(System.nanoTime()));
+        }
+        return new dev.rdmacm.cm.CmEvent.Established(id, reply.privateData(), Optional.of(
+            new UdParameters(reply.privateData(), udAddress(binding, path), reply.qpn(), reply.qKey())));
+    }
+
+    /**
+     * {@code ib_init_ah_attr_from_path} as userspace gets it ({@code ib_copy_ah_attr_to_user}): the id's
+     * port, the route's SL and rate, a GRH to the route's DGID from the id's GID index with its hop
+     * limit, traffic class and flow label; on RoCE no DLID (a RoCE AH has none: 0), on InfiniBand the
+     * path's, with a GRH only when the path has hops.
+     */
+    static AddressVector udAddress(final RdmaPortBinding binding, final PathRecordValue path)
+    {
+        final boolean roce = binding.netdev() != null;
+        final Optional<AddressVector.GlobalRoute> grh = roce || path.hopLimit() > 0 ? Optional.of(new AddressVector.GlobalRoute(
+            path.dgid(), binding.gidIndex(), path.hopLimit(), path.tClass(), path.flowLabel())) : Optional.empty();
+        return new AddressVector(binding.port(), roce ? 0 : path.dlid().value(), path.sl(), 0, path.rate(), grh);
     }
 
     /** ib_send_cm_req, on the CM thread. */
@@ -226,6 +343,10 @@ final class IdConnection implements CmEventHandler, QpTransitions
             {
                 requestReceived(from, request);
             }
+            else if (event instanceof CmEvent.SidrRequestReceived request)
+            {
+                sidrRequestReceived(from, request);
+            }
             return;
         }
         switch (event)
@@ -248,9 +369,13 @@ final class IdConnection implements CmEventHandler, QpTransitions
             case CmEvent.DisconnectRequestTimedOut ignored -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Disconnected(id, -Errno.ETIMEDOUT), CmIdState.DISCONNECT);
             case CmEvent.TimewaitExit ignored -> id.connectionEvent(new dev.rdmacm.cm.CmEvent.TimewaitExit(id), null);
+            // cma_sidr_rep_handler: the id stays in CONNECT whatever the answer
+            case CmEvent.SidrReplyReceived reply -> id.connectionEvent(sidrReplyEvent(id, reply, binding, udPath, udQkey), null);
+            case CmEvent.SidrRequestTimedOut ignored -> id.connectionEvent(
+                new dev.rdmacm.cm.CmEvent.Unreachable(id, -Errno.ETIMEDOUT), null);
             default ->
             {
-                // REP received (the engine sends the RTU itself), MRA received, SIDR: nothing for the id
+                // REP received (the engine sends the RTU itself), MRA received: nothing for the id
             }
         }
     }
@@ -272,7 +397,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
         final byte[] data = request.privateData();
         final int header = IpCmPrivateDataHeader.LENGTH;
         final byte[] consumerData = data.length > header ? Arrays.copyOfRange(data, header, data.length) : new byte[0];
-        final RdmaCmId child = id.childFor(request, data);
+        final RdmaCmId child = id.childFor(request.from(), data);
         final IdConnection childConnection = new IdConnection(child, agent, childBinding, from);
         children.put(from, childConnection);
         child.adopt(childConnection);
@@ -280,6 +405,31 @@ final class IdConnection implements CmEventHandler, QpTransitions
             requestParameters(request, consumerData)), null);
         // cma_ib_req_handler: the consumer answers later, so a delayed MRA, sent only if the REQ comes again
         from.sendMra(CMA_CM_MRA_SERVICE_TIMEOUT, true, new byte[0]);
+    }
+
+    /**
+     * cma_ib_req_handler for a SIDR_REQ ({@code cma_new_udp_id}): a new UD id bound as a REQ's would be,
+     * CONNECT_REQUEST with the SIDR_REQ's private data after the IP CM header ({@code param.ud}'s 180
+     * bytes) and a zero {@code param.conn}; no MRA, which rdma_cm sends only for a connection's REQ.
+     * A request whose GID entry is gone is refused as a failing handler's: SIDR_REP status 2.
+     */
+    private void sidrRequestReceived(final CmConnection from, final CmEvent.SidrRequestReceived request)
+    {
+        final RdmaPortBinding childBinding = arrivals == null ? binding : arrivals.entry(binding.device(), binding.port(),
+            agent.localGidIndex(request.from().gid())).orElse(null);
+        if (childBinding == null)
+        {
+            from.close();
+            return;
+        }
+        final byte[] data = request.privateData();
+        final int header = IpCmPrivateDataHeader.LENGTH;
+        final byte[] consumerData = data.length > header ? Arrays.copyOfRange(data, header, data.length) : new byte[0];
+        final RdmaCmId child = id.childFor(request.from(), data);
+        final IdConnection childConnection = new IdConnection(child, agent, childBinding, from);
+        children.put(from, childConnection);
+        child.adopt(childConnection);
+        id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData), null);
     }
 
     /**

@@ -11,11 +11,14 @@ import dev.rdmacm.connection.ConnectParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
+import dev.rdmacm.protocol.cm.SidrStatus;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.RcQueuePair;
+import dev.rdmacm.verbs.UdQueuePair;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.Inet4Address;
@@ -82,6 +85,8 @@ public final class RdmaCmId implements AutoCloseable
     /** A wildcard listener's listens, one per RDMA port ({@code cma_listen_on_dev}'s internal ids). */
     private List<IdConnection> portListens = List.of();
     private RcQueuePair attachedQp;
+    /** A UD id's QP (RDMA_PS_UDP), set up by {@link #attachQp(UdQueuePair)}. */
+    private UdQueuePair attachedUdQp;
     private InetAddress peerAddress;
     /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
     private PortSpace boundSpace;
@@ -972,6 +977,11 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
         }
+        if (isUd())
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is an RDMA_PS_" + portSpace
+                + " id, whose QP is UD (attachQp(UdQueuePair)), not RC", true);
+        }
         final RdmaPortBinding device = binding();
         if (device == null)
         {
@@ -988,6 +998,49 @@ public final class RdmaCmId implements AutoCloseable
         {
             connection.attach(queuePair);
         }
+    }
+
+    /**
+     * {@code rdma_create_qp} for a UD id (RDMA_PS_UDP): the QP is set up at once as librdmacm's
+     * {@code ucma_init_ud_qp} does, RESET -> INIT (the id's port, P_Key index 0, rdma_cm's Q_Key
+     * {@code RDMA_UDP_QKEY} 0x01234567, which the kernel's {@code rdma_init_qp_attr} gives) -> RTR -> RTS
+     * (send PSN 0). It must live on the id's device ({@link #binding()}). Its number is what
+     * {@link #accept} answers a SIDR_REQ with.
+     */
+    public synchronized void attachQp(final UdQueuePair queuePair) throws RdmaCmException
+    {
+        if (queuePair == null)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
+        }
+        if (!isUd())
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is an RDMA_PS_" + portSpace
+                + " id, whose QP is RC (attachQp(RcQueuePair)), not UD", true);
+        }
+        if (portSpace != PortSpace.UDP)
+        {
+            // cma_set_default_qkey: an RDMA_PS_IPOIB id's Q_Key is its IPoIB broadcast group's, from the SA
+            throw new RdmaCmException("rdma_create_qp", Errno.EOPNOTSUPP, "id " + number + " is an RDMA_PS_" + portSpace
+                + " id, whose Q_Key comes from the SA's MCMemberRecord: only RDMA_PS_UDP's RDMA_UDP_QKEY is supported", true);
+        }
+        final RdmaPortBinding device = binding();
+        if (device == null)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is " + state
+                + ": it has no device until its address is resolved or bound", true);
+        }
+        if (queuePair.state() == QpState.RESET)
+        {
+            queuePair.activate(device.port(), 0, IdConnection.RDMA_UDP_QKEY);
+        }
+        attachedUdQp = queuePair;
+    }
+
+    /** A UD id: RDMA_PS_UDP (and RDMA_PS_IPOIB), whose QP type is IBV_QPT_UD (librdmacm's {@code ucma_get_qp_type}). */
+    private boolean isUd()
+    {
+        return portSpace == PortSpace.UDP || portSpace == PortSpace.IPOIB;
     }
 
     /** The RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request. */
@@ -1008,6 +1061,11 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void connect(final ConnectionParameters parameters) throws RdmaCmException
     {
+        if (isUd())
+        {
+            resolveUd(parameters);
+            return;
+        }
         final IdConnection started;
         final ConnectParameters request;
         synchronized (this)
@@ -1037,6 +1095,47 @@ public final class RdmaCmId implements AutoCloseable
             transition(CmIdState.CONNECT, "connect to " + resolution.destination().getHostAddress() + " port " + destinationPort);
         }
         started.connect(request);
+    }
+
+    /**
+     * {@code rdma_connect} on a UD id: {@code cma_resolve_ib_udp}'s SIDR_REQ to the route's destination,
+     * Service ID {@code (port space << 16) + destination port}, the IP CM header before the parameters'
+     * private data (180 bytes left of 216), each try waiting 4096 ms and 15 retries (rdma_cm's values,
+     * or {@link #setCmResponseTimeout}'s). No QP is needed. ESTABLISHED with {@code param.ud}
+     * ({@link CmEvent.Established#ud()}), UNREACHABLE (a SIDR status, or -ETIMEDOUT) or ADDR_ERROR
+     * (another Q_Key) follows, the id staying in CONNECT.
+     */
+    private void resolveUd(final ConnectionParameters parameters) throws RdmaCmException
+    {
+        final IdConnection started;
+        final dev.rdmacm.connection.SidrRequestParameters request;
+        final PathRecordValue path;
+        final long qkey;
+        synchronized (this)
+        {
+            requireNotDestroyed("rdma_connect");
+            if (state != CmIdState.ROUTE_RESOLVED || route == null || route.pathData().isEmpty())
+            {
+                throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + number + " is " + state
+                    + ": rdma_connect needs ROUTE_RESOLVED", true);
+            }
+            final byte[] consumer = parameters.privateData();
+            if (consumer.length > ConnectionParameters.SIDR_REQ_PRIVATE_DATA_LIMIT)
+            {
+                throw new RdmaCmException("rdma_connect", Errno.EINVAL, consumer.length + " bytes of private data: a SIDR_REQ has "
+                    + "room for " + ConnectionParameters.SIDR_REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
+            }
+            path = route.paths().get(0);
+            request = IdConnection.sidrRequest(portSpace.serviceId(destinationPort), path, resolution.source(),
+                resolution.destination(), sourcePort, consumer, cmResponseTimeout, maxCmRetries);
+            final RdmaPortBinding device = binding();
+            started = new IdConnection(this, cm.cmAgent(device), device);
+            connection = started;
+            qkey = attachedUdQp == null ? 0 : IdConnection.RDMA_UDP_QKEY;
+            transition(CmIdState.CONNECT, "resolve UD QP of " + resolution.destination().getHostAddress() + " port "
+                + destinationPort + " (SIDR)");
+        }
+        started.resolveUd(request, path, qkey);
     }
 
     /**
@@ -1103,6 +1202,11 @@ public final class RdmaCmId implements AutoCloseable
         synchronized (this)
         {
             requireNotDestroyed("rdma_accept");
+            if (isUd())
+            {
+                acceptUd(parameters);
+                return;
+            }
             if (state != CmIdState.CONNECT || connection == null || attachedQp == null)
             {
                 throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + number + " is " + state
@@ -1114,7 +1218,36 @@ public final class RdmaCmId implements AutoCloseable
             0, parameters.flowControl(), Math.min(7, parameters.rnrRetryCount()), false, parameters.privateData()));
     }
 
-    /** {@code rdma_reject}: a REJ, consumer defined (reason 28), with at most 148 bytes of private data. */
+    /**
+     * {@code rdma_accept} on a UD request's id ({@code cma_send_sidr_rep}): SIDR_REP status 0 with the
+     * attached UD QP's number and RDMA_UDP_QKEY, and the parameters' private data (at most 136 bytes).
+     * No ESTABLISHED follows, on this side, as with the kernel; the id stays in CONNECT.
+     */
+    private void acceptUd(final ConnectionParameters parameters) throws RdmaCmException
+    {
+        if (state != CmIdState.CONNECT || connection == null || attachedUdQp == null)
+        {
+            throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + number + " is " + state
+                + (attachedUdQp == null ? " without a UD QP" : "") + ": rdma_accept needs a SIDR request's id with a UD QP", true);
+        }
+        final byte[] data = parameters.privateData();
+        requireSidrReplyData("rdma_accept", data);
+        connection.sidrReply(SidrStatus.SUCCESS, attachedUdQp.qpNumber(), data);
+    }
+
+    private static void requireSidrReplyData(final String call, final byte[] data) throws RdmaCmException
+    {
+        if (data.length > ConnectionParameters.SIDR_REP_PRIVATE_DATA_LIMIT)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, data.length + " bytes of private data: a SIDR_REP holds at most "
+                + ConnectionParameters.SIDR_REP_PRIVATE_DATA_LIMIT, true);
+        }
+    }
+
+    /**
+     * {@code rdma_reject}: a REJ, consumer defined (reason 28), with at most 148 bytes of private data;
+     * on a UD request's id a SIDR_REP with status 2 ({@code IB_SIDR_REJECT}) and at most 136.
+     */
     public void reject(final byte[] privateData) throws RdmaCmException
     {
         final IdConnection rejecting;
@@ -1125,6 +1258,12 @@ public final class RdmaCmId implements AutoCloseable
             {
                 throw new RdmaCmException("rdma_reject", Errno.EINVAL, "id " + number + " is " + state
                     + ": rdma_reject needs a connection request's id", true);
+            }
+            if (isUd())
+            {
+                requireSidrReplyData("rdma_reject", privateData);
+                connection.sidrReply(SidrStatus.REJECT, 0, privateData.clone());
+                return;
             }
             if (privateData.length > ConnectionParameters.REJ_PRIVATE_DATA_LIMIT)
             {
@@ -1143,6 +1282,11 @@ public final class RdmaCmId implements AutoCloseable
         synchronized (this)
         {
             requireNotDestroyed("rdma_disconnect");
+            if (isUd())
+            {
+                throw new RdmaCmException("rdma_disconnect", Errno.EINVAL, "id " + number + " is a UD id (RDMA_PS_" + portSpace
+                    + "): it has no connection to end; destroy it", true);
+            }
             if (connection == null)
             {
                 throw new RdmaCmException("rdma_disconnect", Errno.EINVAL, "id " + number + " is " + state + ": not connected", true);
@@ -1171,7 +1315,7 @@ public final class RdmaCmId implements AutoCloseable
     }
 
     /** cma_ib_req_handler's new id: on the listener's channel and port space, addressed from the IP CM header. */
-    RdmaCmId childFor(final dev.rdmacm.connection.CmEvent.RequestReceived request, final byte[] privateData)
+    RdmaCmId childFor(final dev.rdmacm.connection.CmPeerAddress from, final byte[] privateData)
     {
         final RdmaCmId child = cm.createId(channel, portSpace);
         synchronized (child)
@@ -1185,7 +1329,7 @@ public final class RdmaCmId implements AutoCloseable
                 child.peerAddress = header.sourceAddress();
                 child.boundSource = header.destinationAddress();
             }
-            child.transition(CmIdState.CONNECT, "connection request from " + request.from().gid());
+            child.transition(CmIdState.CONNECT, (isUd() ? "SIDR request from " : "connection request from ") + from.gid());
         }
         return child;
     }

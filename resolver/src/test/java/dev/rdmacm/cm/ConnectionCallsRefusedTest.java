@@ -75,7 +75,7 @@ class ConnectionCallsRefusedTest
     {
         try (RdmaCmId id = cm.createId(null))
         {
-            final RdmaCmException refused = assertThrows(RdmaCmException.class, () -> id.attachQp(null));
+            final RdmaCmException refused = assertThrows(RdmaCmException.class, () -> id.attachQp((dev.rdmacm.verbs.RcQueuePair)null));
             assertEquals(Errno.EINVAL, refused.errno());
         }
     }

@@ -68,6 +68,8 @@ final class LibIbverbs
     static final MethodHandle DESTROY_QP;
     static final MethodHandle CREATE_AH;
     static final MethodHandle DESTROY_AH;
+    /** {@code int ibv_init_ah_from_wc(struct ibv_context *, uint8_t port, struct ibv_wc *, struct ibv_grh *, struct ibv_ah_attr *)} */
+    static final MethodHandle INIT_AH_FROM_WC;
 
     // static inline entry points, called through a function pointer (the first argument)
     /** {@code int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)} */
@@ -143,6 +145,7 @@ final class LibIbverbs
         DESTROY_QP = bind.errno("ibv_destroy_qp", JAVA_INT, ADDRESS);
         CREATE_AH = bind.errno("ibv_create_ah", ADDRESS, ADDRESS, ADDRESS);
         DESTROY_AH = bind.errno("ibv_destroy_ah", JAVA_INT, ADDRESS);
+        INIT_AH_FROM_WC = bind.errno("ibv_init_ah_from_wc", JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS);
         UNAVAILABLE_REASON = reason != null ? reason : bind.missing;
     }
 

@@ -1,5 +1,7 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.libc.Errno;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -83,6 +85,32 @@ public final class ProtectionDomain extends NativeResource
     {
         requireOpen("ibv_create_ah");
         return new AddressHandle(this, destination);
+    }
+
+    /**
+     * {@code ibv_create_ah_from_wc}'s address: the way back to the sender of received completion
+     * {@code index} of {@code completions}, from its GRH area {@code grh} (the first 40 bytes of the
+     * receive buffer) on {@code port}, as libibverbs' {@code ibv_init_ah_from_wc} reads it: the sender's
+     * GID (or, on RoCE v2 over IPv4, its IPv4 header's source) as the destination, the index of the
+     * GID it was sent to as the source GID index, hop limit 0xff. Then {@link #createAddressHandle}.
+     */
+    public AddressVector replyAddress(final WorkCompletions completions, final int index, final MemorySegment grh, final int port)
+    {
+        requireOpen("ibv_init_ah_from_wc");
+        if (index < 0 || index >= completions.capacity() || grh.byteSize() < IbvConstants.GRH_LENGTH || port < 1 || port > 255)
+        {
+            throw new IllegalArgumentException("ibv_init_ah_from_wc: completion " + index + " of " + completions.capacity()
+                + ", a GRH area of " + grh.byteSize() + " bytes (40 needed) or port " + port + " (1-255) out of range");
+        }
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment attr = arena.allocate(IbvLayouts.IBV_AH_ATTR);
+            final MemorySegment wc = completions.segment().asSlice(index * WorkCompletions.SIZE, WorkCompletions.SIZE);
+            LibIbverbs.check("ibv_init_ah_from_wc", toString() + " port " + port,
+                errno -> (int)LibIbverbs.INIT_AH_FROM_WC.invokeExact(errno, context.segment(), (byte)port, wc, grh, attr));
+            return AddressHandle.read(attr).orElseThrow(() -> new VerbsException("ibv_init_ah_from_wc", Errno.EINVAL,
+                "the address it gave names no port"));
+        }
     }
 
     MemorySegment segment()

@@ -178,6 +178,23 @@ public final class UdQueuePair extends NativeResource
     }
 
     /**
+     * {@code IBV_WR_SEND_WITH_IMM}: {@link #postSend} with 32 bits of immediate data, given in host
+     * order and sent big-endian, as a caller's {@code htobe32} would (udaddy sends its QP number so).
+     */
+    public void postSendWithImmediate(final long wrId, final MemoryRegion region, final long offset, final int length,
+        final AddressHandle destination, final int remoteQpn, final long remoteQkey, final boolean signaled, final int immediate)
+    {
+        requireOpen("ibv_post_send");
+        if (state != QpState.RTS)
+        {
+            throw new IllegalStateException("ibv_post_send: " + this + " is in " + state + "; sending needs RTS");
+        }
+        destination.requireOpen("ibv_post_send");
+        workRequests.postSendWithImmediate(wrId, slice(region, offset, length, "ibv_post_send"), region.rawLkey(),
+            destination.segment(), remoteQpn, (int)remoteQkey, signaled, immediate);
+    }
+
+    /**
      * {@code ibv_post_recv} of one buffer: {@code length} bytes at {@code offset} in {@code region},
      * which receive a 40-byte GRH area followed by the datagram.
      */

@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 
 import static dev.rdmacm.verbs.IbvConstants.IBV_SEND_SIGNALED;
 import static dev.rdmacm.verbs.IbvConstants.IBV_WR_SEND;
+import static dev.rdmacm.verbs.IbvConstants.IBV_WR_SEND_WITH_IMM;
+import static dev.rdmacm.verbs.IbvLayouts.BE32;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_RECV_WR;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_SEND_WR;
 import static dev.rdmacm.verbs.IbvLayouts.IBV_SGE;
@@ -19,7 +21,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <pre>
  *  struct ibv_send_wr (128 bytes)                 struct ibv_recv_wr (32 bytes)
  *   0 wr_id  8 next  16 sg_list  24 num_sge        0 wr_id  8 next  16 sg_list  24 num_sge
- *  28 opcode  32 send_flags  36 imm_data
+ *  28 opcode  32 send_flags  36 imm_data (__be32)
  *  40 wr.ud.ah  48 wr.ud.remote_qpn  52 wr.ud.remote_qkey
  *  struct ibv_sge (16 bytes): 0 addr  8 length  12 lkey
  * </pre>
@@ -32,6 +34,7 @@ final class UdWorkRequests implements AutoCloseable
     static final long SEND_NUM_SGE_OFFSET = offset(IBV_SEND_WR, "num_sge");
     static final long SEND_OPCODE_OFFSET = offset(IBV_SEND_WR, "opcode");
     static final long SEND_FLAGS_OFFSET = offset(IBV_SEND_WR, "send_flags");
+    static final long SEND_IMM_DATA_OFFSET = offset(IBV_SEND_WR, "$imm", "imm_data");
     static final long SEND_UD_AH_OFFSET = offset(IBV_SEND_WR, "wr", "ud", "ah");
     static final long SEND_UD_REMOTE_QPN_OFFSET = offset(IBV_SEND_WR, "wr", "ud", "remote_qpn");
     static final long SEND_UD_REMOTE_QKEY_OFFSET = offset(IBV_SEND_WR, "wr", "ud", "remote_qkey");
@@ -75,7 +78,22 @@ final class UdWorkRequests implements AutoCloseable
     void postSend(final long wrId, final MemorySegment data, final int lkey, final MemorySegment ah, final int remoteQpn,
         final int remoteQkey, final boolean signaled)
     {
+        post(wrId, data, lkey, ah, remoteQpn, remoteQkey, signaled, IBV_WR_SEND, 0);
+    }
+
+    /** {@code IBV_WR_SEND_WITH_IMM}: as {@link #postSend}, with {@code immediate} (host order, sent big-endian). */
+    void postSendWithImmediate(final long wrId, final MemorySegment data, final int lkey, final MemorySegment ah,
+        final int remoteQpn, final int remoteQkey, final boolean signaled, final int immediate)
+    {
+        post(wrId, data, lkey, ah, remoteQpn, remoteQkey, signaled, IBV_WR_SEND_WITH_IMM, immediate);
+    }
+
+    private void post(final long wrId, final MemorySegment data, final int lkey, final MemorySegment ah, final int remoteQpn,
+        final int remoteQkey, final boolean signaled, final int opcode, final int immediate)
+    {
         fill(sendSge, data, lkey);
+        sendWr.set(JAVA_INT, SEND_OPCODE_OFFSET, opcode);
+        sendWr.set(BE32, SEND_IMM_DATA_OFFSET, immediate);
         sendWr.set(JAVA_LONG, SEND_WR_ID_OFFSET, wrId);
         sendWr.set(JAVA_INT, SEND_FLAGS_OFFSET, signaled ? IBV_SEND_SIGNALED : 0);
         sendWr.set(ADDRESS, SEND_UD_AH_OFFSET, ah);
