@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * cmtime's client ({@code run_client}, rdma-core 44): every step for every connection before the next
@@ -43,7 +42,9 @@ final class CmtimeClient
     private final int[] retriesLeft;
     private final Map<RdmaCmId, Integer> nodes = new IdentityHashMap<>();
     private final int[] started = new int[CmtimeStep.values().length];
-    private final AtomicIntegerArray completed = new AtomicIntegerArray(CmtimeStep.values().length);
+    /** Guards {@link #completed}: the event thread counts, the steps' thread waits for the count. */
+    private final Object progress = new Object();
+    private final int[] completed = new int[CmtimeStep.values().length];
     private volatile boolean running;
     /** A synchronous call failed or a step gave up: the process's exit status. */
     private boolean broken;
@@ -102,9 +103,9 @@ final class CmtimeClient
         Arrays.fill(qps, null);
         Arrays.fill(failed, false);
         Arrays.fill(started, 0);
-        for (int i = 0; i < started.length; i++)
+        synchronized (progress)
         {
-            completed.set(i, 0);
+            Arrays.fill(completed, 0);
         }
         broken = false;
     }
@@ -197,19 +198,34 @@ final class CmtimeClient
                 started[step.ordinal()]++;
             }
         }
-        final long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
-        while (completed.get(step.ordinal()) < started[step.ordinal()])
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                err.printf("%s: %d of %d connections did not finish within %d s%n", step.label(),
-                    started[step.ordinal()] - completed.get(step.ordinal()), started[step.ordinal()], STEP_LIMIT.toSeconds());
-                broken = true;
-                break;
-            }
-            Thread.yield();
-        }
+        awaitCompletions(step);
         times.end(step);
+    }
+
+    /**
+     * Until every started connection has finished {@code step}. cmtime spins on {@code sched_yield}; a
+     * JVM thread spinning beside the CM's own threads on a small machine would take their CPU, so this
+     * waits to be told, which ends the step at the same moment.
+     */
+    private void awaitCompletions(final CmtimeStep step) throws InterruptedException
+    {
+        final int s = step.ordinal();
+        final long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
+        synchronized (progress)
+        {
+            while (completed[s] < started[s])
+            {
+                final long left = deadline - System.nanoTime();
+                if (left <= 0)
+                {
+                    err.printf("%s: %d of %d connections did not finish within %d s%n", step.label(), started[s] - completed[s],
+                        started[s], STEP_LIMIT.toSeconds());
+                    broken = true;
+                    return;
+                }
+                progress.wait(Math.max(1, left / 1_000_000));
+            }
+        }
     }
 
     /** A call of connection {@code i}; its failure is cmtime's perror and marks the connection failed. */
@@ -327,7 +343,11 @@ final class CmtimeClient
     private void finish(final int n, final CmtimeStep step)
     {
         times.end(n, step);
-        completed.incrementAndGet(step.ordinal());
+        synchronized (progress)
+        {
+            completed[step.ordinal()]++;
+            progress.notifyAll();
+        }
     }
 
     @FunctionalInterface
