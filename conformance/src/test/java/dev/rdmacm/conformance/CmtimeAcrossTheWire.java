@@ -203,11 +203,12 @@ final class CmtimeAcrossTheWire
             + "echo $! > /run/" + name + ".pid";
     }
 
-    /** Stops what {@link #started} started, by its PID, and fails if it had already died. */
+    /** Stops what {@link #started} started, by its PID, after printing its output; fails if it had already died. */
     static String stopped(final String name)
     {
-        return "pid=$(cat /run/" + name + ".pid)\nkill -0 $pid || { echo '" + name + " had stopped' >&2; cat /run/" + name + ".err >&2; "
-            + "exit 1; }\nkill $pid\ni=0; while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done\n"
+        return "pid=$(cat /run/" + name + ".pid)\ncat /run/" + name + ".out; cat /run/" + name + ".err >&2\n"
+            + "kill -0 $pid || { echo '" + name + " had stopped' >&2; exit 1; }\nkill $pid\n"
+            + "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done\n"
             + "kill -0 $pid 2>/dev/null && { kill -9 $pid; exit 2; }; exit 0";
     }
 }
