@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         "as librdmacm and the kernel RDMA CM do, and shows every step."
     },
     subcommands = {CommandLine.HelpCommand.class, GetAddrInfoCommand.class, DevicesCommand.class,
-        ResolveAddrCommand.class, ResolveAddrinfoCommand.class, PathCommand.class, ResolveRouteCommand.class, RpingCommand.class, DemoCommand.class,
+        ResolveAddrCommand.class, ResolveAddrinfoCommand.class, PathCommand.class, ResolveRouteCommand.class, RpingCommand.class, CmtimeCommand.class, DemoCommand.class,
         AcmServerCommand.class})
 public final class Main implements Runnable
 {

@@ -52,6 +52,8 @@ final class AcrossTheWire
         tests.addAll(CmFaultsAcrossTheWire.checks(guests));
         tests.addAll(ClientsAcrossTheWire.checks(guests));
         tests.addAll(UdaddyAcrossTheWire.checks(guests));
+        // last of the CM cases: it loads the kernel's CM in the userspace guest for a while
+        tests.addAll(CmtimeAcrossTheWire.checks(guests));
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->

@@ -472,10 +472,10 @@ final class IdConnection implements CmEventHandler, QpTransitions
     public void error(final CmConnection from)
     {
         final RcQueuePair queuePair = qp;
-        // the application may have destroyed its QP before the id, as rping does (rdma_destroy_qp first)
-        if (queuePair != null && !queuePair.isClosed() && queuePair.state() != QpState.RESET)
+        // the application may destroy its QP at any moment, as rping and cmtime do right after rdma_disconnect
+        if (queuePair != null)
         {
-            queuePair.error();
+            queuePair.errorIfOpen();
         }
     }
 

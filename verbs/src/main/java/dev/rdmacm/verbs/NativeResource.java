@@ -26,8 +26,13 @@ abstract class NativeResource implements AutoCloseable
     /** Destroys the native object and releases the memory this resource owns. */
     abstract void destroy();
 
+    /**
+     * Destroys the resource once. Synchronized, so that a subclass's calls synchronized on the resource
+     * (an RC QP's transitions, which a CM thread makes while the application may destroy the QP) never
+     * run on a destroyed native object.
+     */
     @Override
-    public final void close()
+    public final synchronized void close()
     {
         if (closed)
         {
@@ -38,7 +43,7 @@ abstract class NativeResource implements AutoCloseable
         registry.unregister(this);
     }
 
-    public final boolean isClosed()
+    public final synchronized boolean isClosed()
     {
         return closed;
     }

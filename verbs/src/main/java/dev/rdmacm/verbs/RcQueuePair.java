@@ -204,6 +204,23 @@ public final class RcQueuePair extends NativeResource
         return this;
     }
 
+    /**
+     * Any state but RESET -> ERR, unless the QP is closed: for a CM thread ending a connection whose
+     * application may destroy the QP at any moment (as rping and cmtime do right after rdma_disconnect),
+     * so the check and the move are one step against {@link #close}.
+     *
+     * @return whether the QP was moved.
+     */
+    public synchronized boolean errorIfOpen()
+    {
+        if (isClosed() || state == QpState.RESET)
+        {
+            return false;
+        }
+        error();
+        return true;
+    }
+
     /** Any state -> RESET: the queues are emptied without completions, and INIT can follow again. */
     public RcQueuePair reset()
     {
@@ -313,7 +330,7 @@ public final class RcQueuePair extends NativeResource
      * {@code from}, with {@code IBV_QP_STATE | mask}; a refusal names both states, the mask and
      * {@code values}.
      */
-    private void transition(final Set<QpState> from, final QpState to, final int mask, final String values,
+    private synchronized void transition(final Set<QpState> from, final QpState to, final int mask, final String values,
         final Consumer<MemorySegment> fill)
     {
         requireOpen("ibv_modify_qp");

@@ -9,12 +9,14 @@ import java.util.List;
  * is still open newest first, which is the order the kernel needs: QPs and AHs before their PD and
  * CQs, CQs before their completion channel, MRs before their PD. A resource whose destroy fails
  * (EBUSY) stays registered and is retried by {@link #closeAll()}, after its dependents are gone.
+ * Resources of one context may be made and closed on different threads (a server accepting on one
+ * and tearing down on another), so the list is guarded; it is never held while a resource closes.
  */
 final class ResourceRegistry
 {
     private final String deviceName;
     private final List<NativeResource> open = new ArrayList<>();
-    private boolean closed;
+    private volatile boolean closed;
 
     ResourceRegistry(final String deviceName)
     {
@@ -26,18 +28,18 @@ final class ResourceRegistry
         return deviceName;
     }
 
-    void register(final NativeResource resource)
+    synchronized void register(final NativeResource resource)
     {
         open.add(resource);
     }
 
-    void unregister(final NativeResource resource)
+    synchronized void unregister(final NativeResource resource)
     {
         open.remove(resource);
     }
 
     /** The resources still open, oldest first. */
-    List<NativeResource> open()
+    synchronized List<NativeResource> open()
     {
         return List.copyOf(open);
     }
@@ -64,7 +66,7 @@ final class ResourceRegistry
     VerbsException closeAll()
     {
         VerbsException failure = null;
-        final List<NativeResource> newestFirst = new ArrayList<>(open);
+        final List<NativeResource> newestFirst = new ArrayList<>(open());
         Collections.reverse(newestFirst);
         for (final NativeResource resource : newestFirst)
         {

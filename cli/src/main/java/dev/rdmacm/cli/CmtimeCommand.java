@@ -1,0 +1,128 @@
+package dev.rdmacm.cli;
+
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rdmacm cmtime}: librdmacm's {@code cmtime} (rdma-core 44) on this project's CM, option for
+ * option and line for line: with {@code -s} the client times each step for every connection (create
+ * id, bind addr, resolve addr, resolve route, create qp, connect, disconnect, destroy) and prints
+ * cmtime's table; without it the server accepts and tears down whatever comes, until stopped.
+ * {@code --rounds} (not cmtime's) repeats the client's run in one process, a table per round, so that
+ * the later rounds show the CM after the JIT has compiled it.
+ */
+@Command(
+    name = "cmtime",
+    mixinStandardHelpOptions = true,
+    description = {
+        "librdmacm's cmtime on this project's CM: -s SERVER times connection setup and teardown, no -s serves.",
+        "Needs a host without the kernel's ib_cm (the CM class is registered on umad). Exit 0 success, 255 failure, 2 usage."
+    })
+public final class CmtimeCommand implements Callable<Integer>
+{
+    @Option(names = "-s", paramLabel = "SERVER", description = "the server's address: run as the client")
+    String server;
+
+    @Option(names = "-b", paramLabel = "ADDR", description = "the address to bind (the client's source, the server's listen address)")
+    String bind;
+
+    @Option(names = "-c", paramLabel = "CONNECTIONS", defaultValue = "100", description = "connections (default ${DEFAULT-VALUE})")
+    int connections;
+
+    @Option(names = "-p", paramLabel = "PORT", defaultValue = "7471", description = "port (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "-r", paramLabel = "RETRIES", defaultValue = "2", description = "retries of an address or route "
+        + "resolution, and the REQ's transport retry count (default ${DEFAULT-VALUE})")
+    int retries;
+
+    @Option(names = "-t", paramLabel = "TIMEOUT_MS", defaultValue = "2000", description = "resolution timeout (default ${DEFAULT-VALUE})")
+    int timeoutMs;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "1", description = "client runs in this process (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        validateOptions();
+        final InetSocketAddress local = bind == null ? null : new InetSocketAddress(inet("-b", bind), server == null ? port : 0);
+        try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        {
+            if (server == null)
+            {
+                new CmtimeServer(cm, channel, local == null ? new InetSocketAddress(port) : local, System.err).serve();
+                return 0;
+            }
+            final CmtimeClient client = new CmtimeClient(cm, channel, connections, local, new InetSocketAddress(inet("-s", server), port),
+                retries, Duration.ofMillis(timeoutMs), System.out, System.err);
+            boolean ok = true;
+            try (DeviceProtectionDomains devices = new DeviceProtectionDomains())
+            {
+                for (int round = 0; round < rounds; round++)
+                {
+                    ok &= client.run(devices);
+                }
+            }
+            return ok ? 0 : RpingCommand.FAILED;
+        }
+        catch (final RdmaCmException ex)
+        {
+            System.err.println(ex.getMessage());
+            return RpingCommand.FAILED;
+        }
+    }
+
+    private void validateOptions()
+    {
+        if (connections < 1)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-c " + connections + ": at least 1 connection");
+        }
+        if (port < 0 || port > 0xffff)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-p " + port + ": must be 0-65535");
+        }
+        if (retries < 0 || retries > 7)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-r " + retries + ": must be 0-7, the REQ's retry count field");
+        }
+        if (timeoutMs < 1)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-t " + timeoutMs + ": at least 1 ms");
+        }
+        if (rounds < 1)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds " + rounds + ": at least 1");
+        }
+        if (server == null && rounds != 1)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds is the client's: give -s SERVER with it");
+        }
+    }
+
+    private InetAddress inet(final String option, final String text)
+    {
+        try
+        {
+            return InetAddress.getByName(text);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " " + text + ": " + ex.getMessage());
+        }
+    }
+}
