@@ -43,7 +43,7 @@ final class ClientsAcrossTheWire
         final String ourAddress = GuestWire.USERSPACE_CM.address();
         final List<DynamicTest> tests = new ArrayList<>();
 
-        final GuestResult servers = ours.run(JOB, background(javaCommand(ours, "servers", ServesRdmaClientAndCmatose.class.getName(),
+        final GuestResult servers = ours.run(RpingAcrossTheWire.LISTENER_START, background(javaCommand(ours, "servers", ServesRdmaClientAndCmatose.class.getName(),
             ourAddress, Integer.toString(RDMA_SERVER_PORT), Integer.toString(CMATOSE_PORT), Integer.toString(CMATOSE_CONNECTIONS)),
             "servers") + "\n" + RpingAcrossTheWire.untilListeningIn("servers"));
         final GuestResult rdmaClient = servers.succeeded() ? kernel.run(JOB, "rdma_client -s " + ourAddress) : servers;

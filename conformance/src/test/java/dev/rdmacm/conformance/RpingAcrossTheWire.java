@@ -29,6 +29,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 final class RpingAcrossTheWire
 {
     private static final Duration JOB = Duration.ofSeconds(30);
+    /** A guest JVM's start until its listener says so: seconds under TCG, tens of them on a busy machine. */
+    static final Duration LISTENER_START = Duration.ofSeconds(90);
     private static final Duration RPING = Duration.ofSeconds(150);
     private static final int PINGS = 10;
     private static final int KERNEL_SERVER_PORT = 7174;
@@ -109,7 +111,7 @@ final class RpingAcrossTheWire
             assertTrue(rejected.stderr().contains("cma event RDMA_CM_EVENT_REJECTED, error 8"), rejected.describe());
         }));
 
-        final GuestResult ourServer = ours.run(JOB, background(java(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",
+        final GuestResult ourServer = ours.run(LISTENER_START, background(java(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",
             Integer.toString(OUR_SERVER_PORT), "-v", "-d"), "our-rping-s") + "\n" + untilListeningIn("our-rping-s"));
         final GuestResult refusedByUs = ourServer.succeeded()
             ? kernel.run(JOB, "rping -c -a " + ourAddress + " -p " + SILENT_PORT + " -C 1")
@@ -134,7 +136,7 @@ final class RpingAcrossTheWire
         }));
         final Path client = CProgram.compile(RpingAcrossTheWire.class, "connect_with_private_data.c", kernel.sharedDirectory(),
             "connect_with_private_data", "-O0", "-Wall", "-lrdmacm", "-libverbs");
-        final GuestResult rejecter = ours.run(JOB, background(javaCommand(ours, "reject", RejectWithPrivateData.class.getName(),
+        final GuestResult rejecter = ours.run(LISTENER_START, background(javaCommand(ours, "reject", RejectWithPrivateData.class.getName(),
             ourAddress, Integer.toString(REJECT_PORT), REJECT_TEXT), "reject") + "\n" + untilListeningIn("reject"));
         final GuestResult connecter = rejecter.succeeded()
             ? kernel.run(JOB, kernel.guestPathOf(client) + " " + ourAddress + " " + REJECT_PORT + " " + REQUEST_TEXT)
@@ -219,7 +221,7 @@ final class RpingAcrossTheWire
     /** Until the background job {@code name} has written {@code listening} to its stderr (our listeners do). */
     static String untilListeningIn(final String name)
     {
-        return "i=0; until grep -q 'listening' /run/" + name + ".err 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && "
+        return "i=0; until grep -q 'listening' /run/" + name + ".err 2>/dev/null; do i=$((i+1)); [ $i -gt 300 ] && "
             + "{ cat /run/" + name + ".err >&2; exit 1; }; sleep 0.3; done";
     }
 
