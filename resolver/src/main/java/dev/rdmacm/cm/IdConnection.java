@@ -387,20 +387,13 @@ final class IdConnection implements CmEventHandler, QpTransitions
      */
     private void requestReceived(final CmConnection from, final CmEvent.RequestReceived request)
     {
-        final RdmaPortBinding childBinding = arrivals == null ? binding : arrivals.entry(binding.device(), binding.port(),
-            agent.localGidIndex(request.from().gid())).orElse(null);
-        if (childBinding == null)
+        final byte[] data = request.privateData();
+        final RdmaCmId child = newChild(from, request.from(), data);
+        if (child == null)
         {
-            from.close();
             return;
         }
-        final byte[] data = request.privateData();
-        final int header = IpCmPrivateDataHeader.LENGTH;
-        final byte[] consumerData = data.length > header ? Arrays.copyOfRange(data, header, data.length) : new byte[0];
-        final RdmaCmId child = id.childFor(request.from(), data);
-        final IdConnection childConnection = new IdConnection(child, agent, childBinding, from);
-        children.put(from, childConnection);
-        child.adopt(childConnection);
+        final byte[] consumerData = consumerData(data);
         id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData,
             requestParameters(request, consumerData)), null);
         // cma_ib_req_handler: the consumer answers later, so a delayed MRA, sent only if the REQ comes again
@@ -415,21 +408,40 @@ final class IdConnection implements CmEventHandler, QpTransitions
      */
     private void sidrRequestReceived(final CmConnection from, final CmEvent.SidrRequestReceived request)
     {
+        final byte[] data = request.privateData();
+        final RdmaCmId child = newChild(from, request.from(), data);
+        if (child != null)
+        {
+            id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData(data)), null);
+        }
+    }
+
+    /**
+     * The new id of a REQ or SIDR_REQ, on the listener's port or, under a wildcard listener, on the GID
+     * entry the request came in on (cma_ib_acquire_dev); null, and the request refused (its connection
+     * closed), when that entry is gone.
+     */
+    private RdmaCmId newChild(final CmConnection from, final CmPeerAddress peer, final byte[] privateData)
+    {
         final RdmaPortBinding childBinding = arrivals == null ? binding : arrivals.entry(binding.device(), binding.port(),
-            agent.localGidIndex(request.from().gid())).orElse(null);
+            agent.localGidIndex(peer.gid())).orElse(null);
         if (childBinding == null)
         {
             from.close();
-            return;
+            return null;
         }
-        final byte[] data = request.privateData();
-        final int header = IpCmPrivateDataHeader.LENGTH;
-        final byte[] consumerData = data.length > header ? Arrays.copyOfRange(data, header, data.length) : new byte[0];
-        final RdmaCmId child = id.childFor(request.from(), data);
+        final RdmaCmId child = id.childFor(peer, privateData);
         final IdConnection childConnection = new IdConnection(child, agent, childBinding, from);
         children.put(from, childConnection);
         child.adopt(childConnection);
-        id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectRequest(child, id, consumerData), null);
+        return child;
+    }
+
+    /** The consumer's part of a request's private data: what follows rdma_cm's IP CM header. */
+    private static byte[] consumerData(final byte[] data)
+    {
+        final int header = IpCmPrivateDataHeader.LENGTH;
+        return data.length > header ? Arrays.copyOfRange(data, header, data.length) : new byte[0];
     }
 
     /**
