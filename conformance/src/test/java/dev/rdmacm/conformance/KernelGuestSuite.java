@@ -43,7 +43,7 @@ import java.util.stream.Stream;
  */
 final class KernelGuestSuite
 {
-    private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(5);
+    private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(9);
 
     private KernelGuestSuite()
     {

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 class SoftRoceGuestsTest
 {
     @TestFactory
-    @Timeout(value = 12, unit = TimeUnit.MINUTES)
+    @Timeout(value = 20, unit = TimeUnit.MINUTES)
     Stream<DynamicTest> shouldPassEveryLayerOnSoftRoceInTwoGuestsJoinedByAWire()
     {
         final List<DynamicTest> tests = new ArrayList<>();
