@@ -57,8 +57,11 @@ public final class HostCommand
             throw new AssertionError("cannot start `" + String.join(" ", command) + "`: " + ex.getMessage(), ex);
         }
         // The output is drained on another thread so that a chatty command cannot block on a full pipe
-        // while this one waits for it to end.
-        final CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> drain(process.getInputStream()));
+        // while this one waits for it to end: a thread of its own, not the common pool, whose one worker
+        // on a 2-core machine would keep the drain of a command waiting behind another command's.
+        final CompletableFuture<String> output = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("drain " + command.get(0) + " " + process.pid())
+            .start(() -> output.complete(drain(process.getInputStream())));
         try
         {
             if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS))
