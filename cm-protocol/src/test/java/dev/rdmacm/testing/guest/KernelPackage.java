@@ -33,6 +33,7 @@ public record KernelPackage(String packageName, String release, Path root)
     private static final Duration APT_LIMIT = Duration.ofMinutes(5);
     private static final Pattern IMAGE_DEPENDENCY = Pattern.compile("Depends: (linux-image-(\\d[^\\s]*-amd64))");
     private static final String META_PACKAGE = "linux-image-amd64";
+    private static KernelPackage ofThisJvm;
 
     public Path vmlinuz()
     {
@@ -52,8 +53,23 @@ public record KernelPackage(String packageName, String release, Path root)
         return Path.of(found.output().strip());
     }
 
-    /** The package of the day, fetched and unpacked into the cache on first use. */
+    /**
+     * The package of the day, fetched and unpacked into the cache on first use; asked of apt once per
+     * JVM (each boot and suite asks, and apt-cache takes seconds on a loaded machine).
+     */
     public static KernelPackage ofTheDay()
+    {
+        synchronized (KernelPackage.class)
+        {
+            if (ofThisJvm == null)
+            {
+                ofThisJvm = askedOfApt();
+            }
+            return ofThisJvm;
+        }
+    }
+
+    private static KernelPackage askedOfApt()
     {
         Peers.requireCommand("apt-cache", "apt");
         Peers.requireCommand("apt-get", "apt");
