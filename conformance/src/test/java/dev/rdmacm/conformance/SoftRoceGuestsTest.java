@@ -45,7 +45,11 @@ class SoftRoceGuestsTest
                 GuestJavaMain.prepareCache(guest);
                 return new Alone(suite, silentRun);
             }),
-            new GuestPair.Side<>(KernelGuestSuite.spec(wire), KernelGuestSuite::prepare, guest ->
+            new GuestPair.Side<>(KernelGuestSuite.spec(wire), share ->
+            {
+                KernelGuestSuite.prepare(share);
+                AcrossTheWire.compileKernelPeers(share);
+            }, guest ->
             {
                 final GuestResult silentPeer = SilentPeerAcrossTheWire.startKernel(guest);
                 final List<DynamicTest> suite = run(KernelGuestSuite::run, guest);
