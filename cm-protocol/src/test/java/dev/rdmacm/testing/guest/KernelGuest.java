@@ -259,7 +259,8 @@ public final class KernelGuest implements AutoCloseable
         {
             final Path status = jobs.resolve(job + ".status");
             final long deadline = startedNanos + limit.plus(SLACK).toNanos();
-            while (!Files.exists(status))
+            String written;
+            while ((written = statusLine(status)) == null)
             {
                 if (!qemu.isAlive())
                 {
@@ -276,7 +277,7 @@ public final class KernelGuest implements AutoCloseable
                 }
                 Thread.sleep(POLL_MILLIS);
             }
-            return new GuestResult(firstLine(script, job), Integer.parseInt(Files.readString(status).strip()),
+            return new GuestResult(firstLine(script, job), Integer.parseInt(written.strip()),
                 Files.readString(jobs.resolve(job + ".out"), StandardCharsets.UTF_8),
                 Files.readString(jobs.resolve(job + ".err"), StandardCharsets.UTF_8),
                 Duration.ofNanos(System.nanoTime() - startedNanos));
@@ -290,6 +291,21 @@ public final class KernelGuest implements AutoCloseable
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted waiting for job " + job + " of guest " + spec.name(), ex);
         }
+    }
+
+    /**
+     * The job's status line once the agent has written it whole, else null: the agent writes it with
+     * one {@code echo} (a rename would cost a process per job), so a file without its newline is one
+     * the agent is still writing.
+     */
+    private static String statusLine(final Path status) throws IOException
+    {
+        if (!Files.exists(status))
+        {
+            return null;
+        }
+        final String line = Files.readString(status);
+        return line.endsWith("\n") ? line : null;
     }
 
     private static String firstLine(final String script, final int job)

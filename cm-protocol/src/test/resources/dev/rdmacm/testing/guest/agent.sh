@@ -1,7 +1,8 @@
 #!/bin/bash
 # Stage 2 of the rdmacm-java kernel guest, PID 1 after switch_root (see KernelGuest). It runs the
 # jobs that the host drops into the share, in order: job N is jobs/N.sh, its time limit in seconds
-# jobs/N.limit, and jobs/N.go says both are complete. It writes N.out and N.err, and N.status last.
+# jobs/N.limit, and jobs/N.go says both are complete. It writes N.out and N.err, and N.status last
+# (its line, newline included, in one write).
 # Job 0 is the boot job: modules and topology. A "poweroff" file ends the loop, and so does the end
 # of the guest's lifetime: a host JVM killed outright (no shutdown hook ran) leaves no guest behind.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
@@ -33,8 +34,8 @@ while :; do
     if [ -e "$job.go" ]; then
         read -r limit <"$job.limit"
         timeout -k 2 "$limit" sh "$job.sh" >"$job.out" 2>"$job.err" </dev/null 3<&-
-        echo $? >"$job.status.tmp"
-        mv "$job.status.tmp" "$job.status"
+        # one write of "STATUS\n": the host takes the file once its newline is there
+        echo $? >"$job.status"
         n=$((n + 1))
     elif [ -e "$share/poweroff" ]; then
         break
