@@ -5,9 +5,12 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -58,6 +61,11 @@ public final class CProgram
      * Compiles the C source {@code resource} (found beside {@code owner}) with gcc and {@code flags} into
      * {@code directory}/{@code binaryName}, and returns the binary: for a test double or an oracle that a
      * test runs itself, on the host or inside a kernel guest. Fails the test with gcc's diagnostics.
+     * <p>
+     * A binary that this method already built in {@code directory} from the same source bytes with the
+     * same command is returned as it is: two tests of one guest that use the same program, or a host
+     * runner that compiles it ahead while the guest boots, cost one gcc run. The record of what it was
+     * built from is {@code binaryName.built}, written only after gcc succeeded.
      */
     public static Path compile(final Class<?> owner, final String resource, final Path directory, final String binaryName,
         final String... flags)
@@ -65,23 +73,62 @@ public final class CProgram
         Peers.requireCommand("gcc", "gcc");
         final Path source = directory.resolve(resource);
         final Path binary = directory.resolve(binaryName);
+        final Path built = directory.resolve(binaryName + ".built");
+        final byte[] bytes;
         try (InputStream in = owner.getResourceAsStream(resource))
         {
             if (in == null)
             {
                 throw new AssertionError(resource + " is not on the test class path beside " + owner.getName());
             }
-            Files.createDirectories(directory);
-            Files.write(source, in.readAllBytes());
+            bytes = in.readAllBytes();
         }
         catch (final IOException ex)
         {
-            throw new AssertionError("cannot write " + source + ": " + ex, ex);
+            throw new AssertionError("cannot read " + resource + ": " + ex, ex);
         }
         final List<String> command = new ArrayList<>(List.of("gcc", "-o", binary.toString(), source.toString()));
         command.addAll(List.of(flags));
+        final String record = String.join(" ", command) + "\nsource sha-256 " + sha256(bytes) + "\n";
+        synchronized (CProgram.class)
+        {
+            try
+            {
+                if (Files.isExecutable(binary) && Files.exists(built) && Files.readString(built).equals(record))
+                {
+                    return binary;
+                }
+                Files.deleteIfExists(built);
+                Files.createDirectories(directory);
+                Files.write(source, bytes);
+            }
+            catch (final IOException ex)
+            {
+                throw new AssertionError("cannot write " + source + ": " + ex, ex);
+            }
+        }
         HostCommand.run(Duration.ofMinutes(2), directory, command).orFail("compiling " + resource);
+        try
+        {
+            Files.writeString(built, record);
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot write " + built + ": " + ex, ex);
+        }
         return binary;
+    }
+
+    private static String sha256(final byte[] bytes)
+    {
+        try
+        {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new AssertionError("the JDK lacks SHA-256", ex);
+        }
     }
 
     private static String run(final List<String> command)

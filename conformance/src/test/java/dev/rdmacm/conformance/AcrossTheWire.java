@@ -1,9 +1,11 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,18 @@ final class AcrossTheWire
 
     private AcrossTheWire()
     {
+    }
+
+    /**
+     * The kernel guest's C peers of the connection cases, compiled into its share while it boots: the
+     * cases compile them again with the same command, and {@link CProgram#compile} then finds them built.
+     */
+    static void compileKernelPeers(final Path share)
+    {
+        for (final String program : List.of("connect_with_private_data", "accept_after_delay"))
+        {
+            CProgram.compile(AcrossTheWire.class, program + ".c", share, program, "-O0", "-Wall", "-lrdmacm", "-libverbs");
+        }
     }
 
     static List<DynamicTest> checks(final GuestPair guests)

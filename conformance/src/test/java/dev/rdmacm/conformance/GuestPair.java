@@ -1,12 +1,16 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.testing.guest.GuestSpec;
 import dev.rdmacm.testing.guest.KernelGuest;
 
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The two conformance guests, booted at once on one {@link GuestWire}: one without a kernel CM, where
@@ -37,6 +41,63 @@ record GuestPair(KernelGuest userspace, KernelGuest kernel) implements AutoClose
                 throw unwrapped(ex);
             }
         }
+    }
+
+    /**
+     * What one guest of the pair does on its own: its spec, what the host puts into its share while it
+     * boots, and what runs in it as soon as it is up, while the other may still be booting or busy.
+     */
+    record Side<T>(GuestSpec spec, Consumer<Path> whileBooting, Function<KernelGuest, T> alone)
+    {
+    }
+
+    /** Both guests, and what each did alone. */
+    record Started<T>(GuestPair guests, Both<T> alone)
+    {
+    }
+
+    /**
+     * Boots both at once and runs each one's {@link Side#alone} in its own thread as soon as it is up:
+     * neither waits for the other's boot, and the faster one's work overlaps the slower one's. When
+     * either fails, both are closed (once both threads have ended) and the first failure thrown.
+     */
+    static <T> Started<T> start(final Side<T> userspace, final Side<T> kernel)
+    {
+        final CompletableFuture<KernelGuest> userspaceGuest = new CompletableFuture<>();
+        final CompletableFuture<KernelGuest> kernelGuest = new CompletableFuture<>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(2, Thread.ofPlatform().name("guest-", 0).factory()))
+        {
+            final CompletableFuture<T> first = CompletableFuture.supplyAsync(() -> bootAndRun(userspace, userspaceGuest), threads);
+            final CompletableFuture<T> second = CompletableFuture.supplyAsync(() -> bootAndRun(kernel, kernelGuest), threads);
+            try
+            {
+                CompletableFuture.allOf(first, second).join();
+                return new Started<>(new GuestPair(userspaceGuest.join(), kernelGuest.join()), new Both<>(first.join(), second.join()));
+            }
+            catch (final CompletionException ex)
+            {
+                // both threads have ended: close whatever booted, then throw the failure allOf reported
+                Stream.of(userspaceGuest, kernelGuest).filter(guest -> guest.isDone() && !guest.isCompletedExceptionally())
+                    .forEach(guest -> guest.join().close());
+                throw unwrapped(ex);
+            }
+        }
+    }
+
+    private static <T> T bootAndRun(final Side<T> side, final CompletableFuture<KernelGuest> booted)
+    {
+        final KernelGuest guest;
+        try
+        {
+            guest = KernelGuest.boot(side.spec(), side.whileBooting());
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            booted.completeExceptionally(ex);
+            throw ex;
+        }
+        booted.complete(guest);
+        return side.alone().apply(guest);
     }
 
     /** Runs {@code onUserspace} and {@code onKernel} at once, one thread per guest. */

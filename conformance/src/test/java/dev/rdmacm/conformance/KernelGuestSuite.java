@@ -56,12 +56,17 @@ final class KernelGuestSuite
             .qemuArguments(wire.qemuArguments(GuestWire.KERNEL_CM));
     }
 
-    /** Every in-guest class, as tests; cmtime's and the addrinfo oracle's reports go to the build log. */
+    /** The oracles, compiled into the share while the guest boots. */
+    static void prepare(final Path share)
+    {
+        KernelCmOracle.compile(share);
+        AddrinfoOracle.compileIfAvailable(share);
+        GetAddrInfoOnRealDevicesInGuest.compileHarness(share);
+    }
+
+    /** Every in-guest class, as tests ({@link #prepare} done); cmtime's and the addrinfo oracle's reports go to the build log. */
     static List<DynamicTest> run(final KernelGuest guest) throws IOException
     {
-        KernelCmOracle.compile(guest.sharedDirectory());
-        AddrinfoOracle.compileIfAvailable(guest.sharedDirectory());
-        GetAddrInfoOnRealDevicesInGuest.compileHarness(guest.sharedDirectory());
         final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
             ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
             GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,

@@ -1,16 +1,15 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.cli.Main;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,9 +41,6 @@ final class RpingAcrossTheWire
     private static final int ACCEPT_DELAY_SECONDS = 9;
     private static final String REQUEST_TEXT = "hello-from-the-kernel-side";
     private static final String REJECT_TEXT = "no-thanks-from-the-java-cm";
-    /** The JVM options of the guest's test JVMs: C1 only and the serial collector, as TCG wants. */
-    private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
 
     private RpingAcrossTheWire()
     {
@@ -245,31 +241,21 @@ final class RpingAcrossTheWire
             + "[ $i -gt 100 ] && exit 1; sleep 0.2; done";
     }
 
-    /** Runs the CLI's main in the guest with this test JVM's class path, from an argument file in the share. */
+    /** Runs the CLI's main in the guest with this test JVM's class path ({@link GuestJavaMain}). */
     static String java(final KernelGuest guest, final String name, final String... arguments)
     {
-        final String[] all = new String[arguments.length + 1];
-        all[0] = "dev.rdmacm.cli.Main";
-        System.arraycopy(arguments, 0, all, 1, arguments.length);
-        return javaCommand(guest, name, all);
+        return GuestJavaMain.command(guest, name, Main.class.getName(), arguments);
+    }
+
+    /** {@link #java}, as the guest's training run for the AOT cache of every later main ({@link GuestJavaMain#training}). */
+    static String javaTraining(final KernelGuest guest, final String name, final String... arguments)
+    {
+        return GuestJavaMain.training(guest, name, Main.class.getName(), arguments);
     }
 
     /** {@code java MAIN ARGS...}: the first of {@code mainAndArguments} is the main class. */
     static String javaCommand(final KernelGuest guest, final String name, final String... mainAndArguments)
     {
-        final Path file = guest.sharedDirectory().resolve(name + ".args");
-        final List<String> lines = new ArrayList<>(JVM_OPTIONS);
-        lines.add("-cp");
-        lines.add(System.getProperty("java.class.path"));
-        lines.addAll(List.of(mainAndArguments));
-        try
-        {
-            Files.write(file, lines.stream().map(line -> "\"" + line.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList());
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot write " + file, ex);
-        }
-        return Path.of(System.getProperty("java.home"), "bin", "java") + " @" + guest.guestPathOf(file);
+        return GuestJavaMain.command(guest, name, mainAndArguments[0], Arrays.copyOfRange(mainAndArguments, 1, mainAndArguments.length));
     }
 }

@@ -46,37 +46,54 @@ final class SilentPeerAcrossTheWire
     private static final double SLACK = 0.95;
 
     private final GuestPair guests;
-    private final GuestResult ourStart;
-    private final GuestResult kernelStart;
+    private final GuestResult ourRun;
+    private final GuestResult kernelRun;
 
-    private SilentPeerAcrossTheWire(final GuestPair guests, final GuestResult ourStart, final GuestResult kernelStart)
+    private SilentPeerAcrossTheWire(final GuestPair guests, final GuestResult ourRun, final GuestResult kernelRun)
     {
         this.guests = guests;
-        this.ourStart = ourStart;
-        this.kernelStart = kernelStart;
+        this.ourRun = ourRun;
+        this.kernelRun = kernelRun;
     }
 
-    /** Starts both clients, each with its capture, in the background of its guest. */
-    static SilentPeerAcrossTheWire start(final GuestPair guests)
+    /**
+     * Starts our client, with its capture, in the background of the userspace guest. It is that guest's
+     * first Java main, and the training run of the AOT cache of the later ones ({@link GuestJavaMain}).
+     */
+    static GuestResult startOurs(final KernelGuest ours)
+    {
+        return ours.run(JOB, capture(ours, GuestWire.USERSPACE_CM) + "\n" + RpingAcrossTheWire.background(
+            RpingAcrossTheWire.javaTraining(ours, "rping-silent-peer", "rping", "-c", "-a", ADDRESS, "-C", "1", "-d", "--trace"), NAME));
+    }
+
+    /** Starts the kernel's client, with its capture, in the background of the kernel guest. */
+    static GuestResult startKernel(final KernelGuest kernel)
+    {
+        return kernel.run(JOB, capture(kernel, GuestWire.KERNEL_CM) + "\n" + RpingAcrossTheWire.background("rping -c -a " + ADDRESS
+            + " -C 1 -d", NAME));
+    }
+
+    /**
+     * Waits for the client that {@code start} started in {@code guest} to end, and stops the capture;
+     * each guest's own thread does this for its guest after its suite, so the two wait at once.
+     */
+    static GuestResult finish(final KernelGuest guest, final GuestResult start)
+    {
+        final GuestResult run = start.succeeded() ? guest.run(RUN, RpingAcrossTheWire.collect(NAME, RUN)) : start;
+        guest.run(JOB, RpingAcrossTheWire.stopCapture(NAME));
+        return run;
+    }
+
+    /** The checks of what both clients did, once each guest has {@link #finish finished} its own. */
+    static List<DynamicTest> checks(final GuestPair guests, final GuestResult ourRun, final GuestResult kernelRun)
+    {
+        return new SilentPeerAcrossTheWire(guests, ourRun, kernelRun).checks();
+    }
+
+    private List<DynamicTest> checks()
     {
         final KernelGuest ours = guests.userspace();
         final KernelGuest kernel = guests.kernel();
-        final GuestResult ourStart = ours.run(JOB, capture(ours, GuestWire.USERSPACE_CM) + "\n" + RpingAcrossTheWire.background(
-            RpingAcrossTheWire.java(ours, "rping-silent-peer", "rping", "-c", "-a", ADDRESS, "-C", "1", "-d", "--trace"), NAME));
-        final GuestResult kernelStart = kernel.run(JOB, capture(kernel, GuestWire.KERNEL_CM) + "\n"
-            + RpingAcrossTheWire.background("rping -c -a " + ADDRESS + " -C 1 -d", NAME));
-        return new SilentPeerAcrossTheWire(guests, ourStart, kernelStart);
-    }
-
-    /** Waits for both clients to end and checks what they did. */
-    List<DynamicTest> checks()
-    {
-        final KernelGuest ours = guests.userspace();
-        final KernelGuest kernel = guests.kernel();
-        final GuestResult ourRun = ourStart.succeeded() ? ours.run(RUN, RpingAcrossTheWire.collect(NAME, RUN)) : ourStart;
-        final GuestResult kernelRun = kernelStart.succeeded() ? kernel.run(RUN, RpingAcrossTheWire.collect(NAME, RUN)) : kernelStart;
-        ours.run(JOB, RpingAcrossTheWire.stopCapture(NAME));
-        kernel.run(JOB, RpingAcrossTheWire.stopCapture(NAME));
         final List<DynamicTest> tests = new ArrayList<>();
         tests.add(dynamicTest("shouldEndWithUnreachableTimedOutAsTheKernelDoesWhenThePeerIsSilent()", () ->
         {

@@ -1,5 +1,6 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -16,11 +17,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
- * The suite's whole guest part: the two guests of {@link GuestPair}, booted at once on one wire. First
- * each runs its own suite, side by side ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs
- * MAD transport; {@link KernelGuestSuite}: every comparison with the kernel CM and librdmacm), with
- * the {@link SilentPeerAcrossTheWire} case's long wait beside them; then the checks that need both
- * ({@link AcrossTheWire}). Every outcome is replayed under its own name.
+ * The suite's whole guest part: the two guests of {@link GuestPair}, booted at once on one wire. Each,
+ * as soon as it is up, starts its side of the {@link SilentPeerAcrossTheWire} case (about 100 s of
+ * REQs to nobody, on the wire devices the suites leave alone) and runs its own suite
+ * ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs MAD transport; {@link KernelGuestSuite}:
+ * every comparison with the kernel CM and librdmacm), then waits for its silent-peer client; neither
+ * waits for the other until both are done. Then the checks that need both ({@link AcrossTheWire}).
+ * Every outcome is replayed under its own name.
  */
 class SoftRoceGuestsTest
 {
@@ -31,17 +34,35 @@ class SoftRoceGuestsTest
         final List<DynamicTest> tests = new ArrayList<>();
         final long userspacePid;
         final long kernelPid;
-        try (GuestPair guests = GuestPair.boot(GuestWire.onFreePorts()))
+        final GuestWire wire = GuestWire.onFreePorts();
+        final GuestPair.Started<Alone> started = GuestPair.start(
+            new GuestPair.Side<>(UserspaceGuestSuite.spec(wire), UserspaceGuestSuite::prepare, guest ->
+            {
+                final GuestResult silentPeer = SilentPeerAcrossTheWire.startOurs(guest);
+                final List<DynamicTest> suite = UserspaceGuestSuite.run(guest);
+                final GuestResult silentRun = SilentPeerAcrossTheWire.finish(guest, silentPeer);
+                // the silent peer's client was the training run: the later mains' AOT cache, made now, off the critical path
+                GuestJavaMain.prepareCache(guest);
+                return new Alone(suite, silentRun);
+            }),
+            new GuestPair.Side<>(KernelGuestSuite.spec(wire), share ->
+            {
+                KernelGuestSuite.prepare(share);
+                AcrossTheWire.compileKernelPeers(share);
+            }, guest ->
+            {
+                final GuestResult silentPeer = SilentPeerAcrossTheWire.startKernel(guest);
+                final List<DynamicTest> suite = run(KernelGuestSuite::run, guest);
+                return new Alone(suite, SilentPeerAcrossTheWire.finish(guest, silentPeer));
+            }));
+        try (GuestPair guests = started.guests())
         {
             userspacePid = guests.userspace().qemuPid();
             kernelPid = guests.kernel().qemuPid();
-            // about 100 s of REQs to nobody, beside the suites, on the wire devices they leave alone
-            final SilentPeerAcrossTheWire silentPeer = SilentPeerAcrossTheWire.start(guests);
-            final GuestPair.Both<List<DynamicTest>> suites =
-                guests.inBoth(guest -> run(UserspaceGuestSuite::run, guest), guest -> run(KernelGuestSuite::run, guest));
-            tests.addAll(suites.userspace());
-            tests.addAll(suites.kernel());
-            tests.addAll(silentPeer.checks());
+            tests.addAll(started.alone().userspace().suite());
+            tests.addAll(started.alone().kernel().suite());
+            tests.addAll(SilentPeerAcrossTheWire.checks(guests, started.alone().userspace().silentPeer(),
+                started.alone().kernel().silentPeer()));
             tests.addAll(AcrossTheWire.checks(guests));
         }
         final boolean stopped = Stream.of(userspacePid, kernelPid)
@@ -49,6 +70,11 @@ class SoftRoceGuestsTest
         tests.add(dynamicTest("shouldStopQemuWhenClosed()", () -> assertTrue(stopped, "QEMU pid " + userspacePid + " or "
             + kernelPid + " still runs")));
         return tests.stream();
+    }
+
+    /** What a guest did on its own: its suite's tests, and its silent-peer client's run. */
+    private record Alone(List<DynamicTest> suite, GuestResult silentPeer)
+    {
     }
 
     /** A guest suite's run. */
@@ -66,7 +92,7 @@ class SoftRoceGuestsTest
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("preparing " + guest.name() + "'s share", ex);
+            throw new UncheckedIOException("reading " + guest.name() + "'s share", ex);
         }
     }
 }

@@ -26,7 +26,9 @@ import dev.rdmacm.verbs.UdTrafficInGuest;
 import org.junit.jupiter.api.DynamicTest;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,12 +78,24 @@ final class UserspaceGuestSuite
             .qemuArguments(wire.qemuArguments(GuestWire.USERSPACE_CM));
     }
 
-    /** The fixture's checks and every in-guest class, as tests. */
-    static List<DynamicTest> run(final KernelGuest guest) throws IOException
+    /** What the in-guest classes need in the share, put there while the guest boots: the kernel's release, the umad SA test double. */
+    static void prepare(final Path share)
+    {
+        try
+        {
+            Files.writeString(share.resolve(FixtureInGuest.RELEASE_FILE), KernelPackage.ofTheDay().release());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write the kernel release into " + share, ex);
+        }
+        TestSaOverUmad.compile(share);
+    }
+
+    /** The fixture's checks and every in-guest class, as tests ({@link #prepare} done). */
+    static List<DynamicTest> run(final KernelGuest guest)
     {
         final List<DynamicTest> tests = new ArrayList<>(fixtureChecks(guest));
-        Files.writeString(guest.sharedDirectory().resolve(FixtureInGuest.RELEASE_FILE), KernelPackage.ofTheDay().release());
-        TestSaOverUmad.compile(guest.sharedDirectory());
         GuestJUnit.run(guest, IN_GUEST_LIMIT, FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
                 ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
                 PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,

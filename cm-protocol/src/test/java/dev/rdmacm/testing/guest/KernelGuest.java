@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A real Linux kernel with Soft-RoCE for tests: Debian's own kernel package booted under QEMU, the
@@ -69,6 +70,19 @@ public final class KernelGuest implements AutoCloseable
     /** Fetches the kernel if needed, boots it and waits until the spec's modules and topology are in place. */
     public static KernelGuest boot(final GuestSpec spec)
     {
+        return boot(spec, share ->
+        {
+        });
+    }
+
+    /**
+     * {@link #boot(GuestSpec)}, running {@code whileBooting} on the share (the host side of
+     * {@link #sharedDirectory()}) on this thread while QEMU boots: the host's own preparations for the
+     * guest's jobs, such as compiling their programs into the share, then cost no time of their own.
+     * When it fails, the guest is closed and its failure thrown.
+     */
+    public static KernelGuest boot(final GuestSpec spec, final Consumer<Path> whileBooting)
+    {
         Peers.requireCommand("qemu-system-x86_64", "qemu-system-x86");
         final KernelPackage kernel = KernelPackage.ofTheDay();
         final Path runDirectory = createRunDirectory(spec.name());
@@ -81,6 +95,8 @@ public final class KernelGuest implements AutoCloseable
             accelerator);
         try
         {
+            guest.submit(0, bootScript(spec), spec.bootLimit());
+            whileBooting.accept(share);
             final GuestResult boot = guest.await(0, bootScript(spec), spec.bootLimit(), started);
             if (!boot.succeeded())
             {
@@ -115,7 +131,9 @@ public final class KernelGuest implements AutoCloseable
             body.append("export ").append(variable.getKey()).append('=').append(shellQuoted(variable.getValue())).append('\n');
         }
         body.append("cd ").append(shellQuoted(Path.of("").toAbsolutePath().toString())).append(" || exit 1\n").append(script).append('\n');
-        return await(job, body.toString(), limit, System.nanoTime());
+        final long started = System.nanoTime();
+        submit(job, body.toString(), limit);
+        return await(job, body.toString(), limit, started);
     }
 
     /** Where the guest sees {@code hostPath}, a file under {@link #sharedDirectory()}. */
@@ -216,7 +234,8 @@ public final class KernelGuest implements AutoCloseable
         return "KernelGuest[" + spec.name() + ", qemu pid " + qemu.pid() + ", " + accelerator() + ", " + runDirectory + "]";
     }
 
-    private GuestResult await(final int job, final String script, final Duration limit, final long startedNanos)
+    /** Hands job {@code job} to the guest's agent, which runs it once the jobs before it have ended. */
+    private void submit(final int job, final String script, final Duration limit)
     {
         final Path jobs = share.resolve("jobs");
         try
@@ -225,9 +244,23 @@ public final class KernelGuest implements AutoCloseable
             Files.writeString(jobs.resolve(job + ".limit"), Long.toString(Math.max(1, limit.toSeconds())));
             Files.writeString(jobs.resolve(job + ".go"), "");
             nextJob = job + 1;
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot hand job " + job + " to guest " + spec.name() + " through " + jobs + ": " + ex, ex);
+        }
+    }
+
+    /** Waits for {@link #submit submitted} job {@code job} to end, at most {@code limit} (and a slack) from {@code startedNanos}. */
+    private GuestResult await(final int job, final String script, final Duration limit, final long startedNanos)
+    {
+        final Path jobs = share.resolve("jobs");
+        try
+        {
             final Path status = jobs.resolve(job + ".status");
             final long deadline = startedNanos + limit.plus(SLACK).toNanos();
-            while (!Files.exists(status))
+            String written;
+            while ((written = statusLine(status)) == null)
             {
                 if (!qemu.isAlive())
                 {
@@ -244,7 +277,7 @@ public final class KernelGuest implements AutoCloseable
                 }
                 Thread.sleep(POLL_MILLIS);
             }
-            return new GuestResult(firstLine(script, job), Integer.parseInt(Files.readString(status).strip()),
+            return new GuestResult(firstLine(script, job), Integer.parseInt(written.strip()),
                 Files.readString(jobs.resolve(job + ".out"), StandardCharsets.UTF_8),
                 Files.readString(jobs.resolve(job + ".err"), StandardCharsets.UTF_8),
                 Duration.ofNanos(System.nanoTime() - startedNanos));
@@ -258,6 +291,21 @@ public final class KernelGuest implements AutoCloseable
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted waiting for job " + job + " of guest " + spec.name(), ex);
         }
+    }
+
+    /**
+     * The job's status line once the agent has written it whole, else null: the agent writes it with
+     * one {@code echo} (a rename would cost a process per job), so a file without its newline is one
+     * the agent is still writing.
+     */
+    private static String statusLine(final Path status) throws IOException
+    {
+        if (!Files.exists(status))
+        {
+            return null;
+        }
+        final String line = Files.readString(status);
+        return line.endsWith("\n") ? line : null;
     }
 
     private static String firstLine(final String script, final int job)

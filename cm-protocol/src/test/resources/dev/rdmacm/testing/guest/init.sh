@@ -33,4 +33,4 @@ mount -t tmpfs -o mode=0755 tmpfs /newroot/run || fail "tmpfs /run"
 mkdir -p /newroot/run/rdmacm-guest
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 share /newroot/run/rdmacm-guest || fail "mount of the job share (9p)"
 umount /proc /sys /dev
-exec switch_root /newroot /bin/sh /run/rdmacm-guest/agent.sh
+exec switch_root /newroot /bin/bash /run/rdmacm-guest/agent.sh

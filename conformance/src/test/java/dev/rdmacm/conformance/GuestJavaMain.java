@@ -1,0 +1,216 @@
+package dev.rdmacm.conformance;
+
+import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.guest.KernelGuest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The shell command that runs a Java main in a guest with this test JVM's class path (the guest sees
+ * the host's root at the same paths), its arguments in a file in the guest's share, and an AOT cache
+ * (JDK 25, JEP 483/514) of what such mains load. Under TCG a JVM is about ten times slower than on
+ * the host, and most of a CLI's start goes to loading, verifying and linking the JDK's FFM machinery,
+ * picocli and this project's classes; with the cache the guest maps them ready-linked.
+ * <p>
+ * The cache is made once per guest, from one main of the guest's own that runs anyway (the
+ * {@link #training} run, the silent peer's {@code rdmacm rping}, which runs beside the guest suites):
+ * <pre>
+ *   guest: java -XX:AOTMode=record -XX:AOTConfiguration=share/main.aotconf.partial ...   (the training main)
+ *          mv main.aotconf.partial main.aotconf                                          (once it has exited)
+ *   host:  java -XX:AOTMode=create -XX:AOTConfiguration=share/main.aotconf -XX:AOTCache=RUNDIR/main.aot ...
+ *          (once the training has ended; the host is ten times faster than the guest)
+ *   guest: java -XX:AOTCache=RUNDIR/main.aot ...                                         (every later main)
+ * </pre>
+ * The JDK's rules: the options must be the same at every step, and the class path must be jars only
+ * when the cache is made (a non-empty directory fails the create step, and then, in a one-step
+ * training, the trained main's exit status), while a later run may append to it. So the class path is
+ * reordered, its jars first in their order and the module's directories ({@code target/test-classes})
+ * after them: the training main (from a jar) runs on the jars alone, the later ones on all of it. A
+ * cache that cannot be made or used leaves the mains to start without one, only slower: {@code
+ * -XX:AOTCache} is passed only for a cache that the create step finished, and the JVM's own {@code aot}
+ * messages (a stale jar, a mismatch) go to {@code NAME.aot.log} in the share, never to the main's
+ * output. The one trace the training leaves is the JVM's line {@code AOTConfiguration recorded: FILE}
+ * at the end of its standard output.
+ */
+final class GuestJavaMain
+{
+    /** C1 only and the serial collector, as the guest's test JVMs (GuestJvm): under TCG a JVM spends its first seconds compiling. */
+    private static final List<String> OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+    private static final String CONFIGURATION = "main.aotconf";
+    private static final String CACHE = "main.aot";
+    private static final Duration CREATE_LIMIT = Duration.ofMinutes(2);
+
+    private GuestJavaMain()
+    {
+    }
+
+    /** {@code java MAIN ARGS...} in {@code guest}, with the guest's main cache once there is one; {@code name} names its files. */
+    static String command(final KernelGuest guest, final String name, final String main, final String... arguments)
+    {
+        final List<String> lines = new ArrayList<>(OPTIONS);
+        final Path cache = cache(guest);
+        if (cache != null)
+        {
+            lines.add("-XX:AOTCache=" + cache);
+            lines.addAll(quietAot(guest, name));
+        }
+        lines.addAll(List.of("-cp", String.join(":", ClassPath.ofThisJvm().all())));
+        return java(guest, name, lines, main, arguments);
+    }
+
+    /**
+     * The same, recording what the main loads for the guest's main cache: the main must come from a jar
+     * (it runs on the class path's jars alone), and nothing else in the guest may record at once. A main
+     * from a directory, or a second training in the same guest, runs as {@link #command} does.
+     */
+    static String training(final KernelGuest guest, final String name, final String main, final String... arguments)
+    {
+        final Path configuration = guest.sharedDirectory().resolve(CONFIGURATION);
+        final Path partial = guest.sharedDirectory().resolve(CONFIGURATION + ".partial");
+        if (!fromJar(main) || Files.exists(configuration) || Files.exists(partial))
+        {
+            return command(guest, name, main, arguments);
+        }
+        final List<String> lines = new ArrayList<>(OPTIONS);
+        lines.addAll(List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + guest.guestPathOf(partial)));
+        lines.addAll(quietAot(guest, name));
+        lines.addAll(List.of("-cp", String.join(":", ClassPath.ofThisJvm().jars())));
+        final String java = java(guest, name, lines, main, arguments);
+        // the configuration is complete once the JVM has exited: only then does it get the name the host looks for
+        final Path script = guest.sharedDirectory().resolve(name + ".sh");
+        write(script, List.of(java, "status=$?", "mv -f " + guest.guestPathOf(partial) + " " + guest.guestPathOf(configuration)
+            + " 2> /dev/null", "exit $status"));
+        return "sh " + guest.guestPathOf(script);
+    }
+
+    /** Makes the guest's cache now if its training has ended, so that the first later main need not wait for it. */
+    static void prepareCache(final KernelGuest guest)
+    {
+        cache(guest);
+    }
+
+    /**
+     * The guest's cache, made on the host from the training's configuration the first time a main asks
+     * for it; null while there is no configuration, or when it could not be made.
+     */
+    private static synchronized Path cache(final KernelGuest guest)
+    {
+        final Path cache = cacheFile(guest);
+        final Path failed = guest.sharedDirectory().resolve(CACHE + ".failed");
+        final Path configuration = guest.sharedDirectory().resolve(CONFIGURATION);
+        if (Files.exists(cache))
+        {
+            return cache;
+        }
+        if (!Files.exists(configuration) || Files.exists(failed))
+        {
+            return null;
+        }
+        final Path partial = cache.resolveSibling(CACHE + ".partial");
+        final List<String> create = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        create.addAll(OPTIONS);
+        create.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + configuration, "-XX:AOTCache=" + partial,
+            "-cp", String.join(":", ClassPath.ofThisJvm().jars())));
+        String outcome;
+        try
+        {
+            final HostCommand.Outcome created = HostCommand.run(CREATE_LIMIT, null, create);
+            outcome = "exit " + created.exitStatus() + "\n" + created.output();
+            if (created.succeeded() && Files.exists(partial))
+            {
+                Files.move(partial, cache);
+                return cache;
+            }
+        }
+        catch (final AssertionError | IOException ex)
+        {
+            outcome = ex.toString();
+        }
+        // the mains start without a cache, only slower; the reason stays in the share
+        write(failed, List.of(String.join(" ", create), outcome));
+        return null;
+    }
+
+    /**
+     * Where the guest's cache lives: beside the share, in the guest's run directory, which the guest sees
+     * at the same path through the host's root. The share is mounted without a page cache, so a JVM
+     * mapping a cache from it reads it a page per round trip: 57 s for a main that took 24 s with no
+     * cache, where the root's mount ({@code cache=loose}) reads it ahead.
+     */
+    private static Path cacheFile(final KernelGuest guest)
+    {
+        return guest.sharedDirectory().toAbsolutePath().getParent().resolve(CACHE);
+    }
+
+    /** The JVM's {@code aot} messages into the share instead of the main's standard output. */
+    private static List<String> quietAot(final KernelGuest guest, final String name)
+    {
+        return List.of("-Xlog:aot*=off,cds*=off",
+            "-Xlog:aot*=warning,cds*=warning:file=" + guest.guestPathOf(guest.sharedDirectory().resolve(name + ".aot.log")));
+    }
+
+    private static String java(final KernelGuest guest, final String name, final List<String> options, final String main,
+        final String... arguments)
+    {
+        final List<String> lines = new ArrayList<>(options);
+        lines.add(main);
+        lines.addAll(List.of(arguments));
+        final Path file = guest.sharedDirectory().resolve(name + ".args");
+        write(file, lines.stream().map(line -> "\"" + line.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList());
+        return Path.of(System.getProperty("java.home"), "bin", "java") + " @" + guest.guestPathOf(file);
+    }
+
+    private static boolean fromJar(final String main)
+    {
+        try
+        {
+            final var source = Class.forName(main, false, GuestJavaMain.class.getClassLoader()).getProtectionDomain().getCodeSource();
+            return source != null && source.getLocation().getPath().endsWith(".jar");
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            throw new IllegalArgumentException("main class " + main + " is not on this JVM's class path", ex);
+        }
+    }
+
+    private static void write(final Path file, final List<String> lines)
+    {
+        try
+        {
+            Files.write(file, lines);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + file, ex);
+        }
+    }
+
+    /** This JVM's class path, its jars first in their order, then everything else (the module's class directories). */
+    private record ClassPath(List<String> jars, List<String> rest)
+    {
+        static ClassPath ofThisJvm()
+        {
+            final List<String> jars = new ArrayList<>();
+            final List<String> rest = new ArrayList<>();
+            for (final String entry : System.getProperty("java.class.path").split(":"))
+            {
+                (entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry)) ? jars : rest).add(entry);
+            }
+            return new ClassPath(List.copyOf(jars), List.copyOf(rest));
+        }
+
+        List<String> all()
+        {
+            final List<String> all = new ArrayList<>(jars);
+            all.addAll(rest);
+            return all;
+        }
+    }
+}
