@@ -4,6 +4,7 @@ import dev.rdmacm.testing.guest.GuestSpec;
 import dev.rdmacm.testing.guest.KernelGuest;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +21,17 @@ import java.util.stream.Stream;
  */
 record GuestPair(KernelGuest userspace, KernelGuest kernel) implements AutoCloseable
 {
+    /** The whole guest part's limit, {@link SoftRoceGuestsTest}'s timeout. */
+    static final int LIMIT_MINUTES = 35;
+
+    /**
+     * A guest of the pair powers itself off once idle past this uptime (a host JVM killed outright leaves
+     * no guest behind). It outlives every runner of the pair, so that only a runner's own timeout ends a
+     * slow run: with the default 20 minutes, on 2026-12-02 the kernel guest powered off between two jobs
+     * of the udaddy case, 20 minutes into a slow guest part, and the case failed as if a job had hung.
+     */
+    static final Duration LIFETIME = Duration.ofMinutes(LIMIT_MINUTES + 10);
+
     /** Boots both; when either fails, the other is closed and the first failure thrown. */
     static GuestPair boot(final GuestWire wire)
     {

@@ -53,7 +53,8 @@ final class KernelGuestSuite
     {
         return GuestSpec.named("kernel").modules(Stream.concat(GuestSpec.KERNEL_CM_MODULES.stream(), GuestWire.MODULES.stream()).toList())
             .topology(GuestWire.addTo(AcmServerGuest.addTo(DevicesGuest.addTo(KernelCmGuest.topology())), GuestWire.KERNEL_CM))
-            .qemuArguments(wire.qemuArguments(GuestWire.KERNEL_CM));
+            .qemuArguments(wire.qemuArguments(GuestWire.KERNEL_CM))
+            .lifetime(GuestPair.LIFETIME);
     }
 
     /** The oracles, compiled into the share while the guest boots. */

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 class SoftRoceGuestsTest
 {
     @TestFactory
-    @Timeout(value = 20, unit = TimeUnit.MINUTES)
+    @Timeout(value = GuestPair.LIMIT_MINUTES, unit = TimeUnit.MINUTES)
     Stream<DynamicTest> shouldPassEveryLayerOnSoftRoceInTwoGuestsJoinedByAWire()
     {
         final List<DynamicTest> tests = new ArrayList<>();

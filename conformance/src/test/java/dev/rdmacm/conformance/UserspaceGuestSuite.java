@@ -75,7 +75,8 @@ final class UserspaceGuestSuite
             .flatMap(List::stream).distinct().toList();
         return GuestSpec.named("userspace-cm").modules(modules)
             .topology(GuestWire.addTo(SoftRoceGuest.addTo(SoftRoceLan.topology()), GuestWire.USERSPACE_CM))
-            .qemuArguments(wire.qemuArguments(GuestWire.USERSPACE_CM));
+            .qemuArguments(wire.qemuArguments(GuestWire.USERSPACE_CM))
+            .lifetime(GuestPair.LIFETIME);
     }
 
     /** What the in-guest classes need in the share, put there while the guest boots: the kernel's release, the umad SA test double. */
