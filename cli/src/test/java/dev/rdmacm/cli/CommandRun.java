@@ -10,9 +10,14 @@ record CommandRun(int exit, String out, String err)
 {
     static CommandRun run(final String... args)
     {
+        // as Main.main builds it: only the subcommand the arguments name
+        return run(Main.commandLine(args), args);
+    }
+
+    static CommandRun run(final CommandLine commandLine, final String... args)
+    {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
-        final CommandLine commandLine = Main.commandLine();
         commandLine.setOut(new PrintWriter(out));
         commandLine.setErr(new PrintWriter(err));
         final int exit = commandLine.execute(args);

@@ -1,0 +1,58 @@
+package dev.rdmacm.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import java.util.List;
+
+import static dev.rdmacm.cli.CommandRun.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(60)
+class MainTest
+{
+    @Test
+    void shouldKeyEverySubcommandByTheNameItsCommandAnnotationGives()
+    {
+        assertEquals(List.copyOf(Main.SUBCOMMANDS.keySet()), List.copyOf(Main.commandLine().getSubcommands().keySet()));
+    }
+
+    @Test
+    void shouldBuildOnlyTheSubcommandTheArgumentsName()
+    {
+        assertEquals(List.of("getaddrinfo"),
+            List.copyOf(Main.commandLine(new String[] {"getaddrinfo", "127.0.0.1"}).getSubcommands().keySet()));
+    }
+
+    @Test
+    void shouldBuildTheWholeTreeForHelpAndForWhatNamesNoSubcommand()
+    {
+        for (final String[] args : List.of(new String[] {"help", "devices"}, new String[] {"--help"}, new String[] {"no-such-command"}, new String[0]))
+        {
+            assertEquals(Main.SUBCOMMANDS.keySet(), Main.commandLine(args).getSubcommands().keySet(), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void shouldPrintTheSameUsageErrorWithOneSubcommandAsWithTheWholeTree()
+    {
+        final String[] args = {"getaddrinfo", "--no-such-option"};
+
+        final CommandRun whole = run(Main.commandLine(), args);
+        final CommandRun one = run(Main.commandLine(args), args);
+
+        assertTrue(whole.err().contains("rdmacm getaddrinfo: Unknown option: '--no-such-option'"), whole.err());
+        assertEquals(whole, one);
+    }
+
+    @Test
+    void shouldListEverySubcommandInTheUsageHelp()
+    {
+        final String out = run("--help").out();
+
+        for (final String name : Main.SUBCOMMANDS.keySet())
+        {
+            assertTrue(out.contains("\n  " + name + " "), name + " in:\n" + out);
+        }
+    }
+}
