@@ -67,51 +67,94 @@ public final class Libc
     /** Why native access is denied (then every handle below is null), or null. */
     private static final IllegalCallerException ACCESS_DENIED = probeAccess();
 
-    private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle GETSOCKNAME =
-        downcall("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle SETSOCKOPT =
-        downcall("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SENDTO =
-        downcall("sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle RECVFROM =
-        downcall("recvfrom", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    /** open(2) is variadic: the mode argument is absent, so no variadic argument is passed. */
-    private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    /**
-     * {@code int ioctl(int fd, unsigned long request, ...)}: variadic, so the one argument every caller
-     * passes (a pointer, or NULL for a request that takes none) is declared as the first variadic one.
+    /*
+     * The handles, in holder classes by use, each initialised (every handle in it looked up) on the first
+     * call of one of them: rdmacm getaddrinfo links the few it calls, not all 19, and linking was most
+     * of what a cold start of the CLI spent in this class (a stub class spun per signature, 5-7 ms each
+     * on the 2-core development machine). Still looked up once, here, and static final, so the JIT
+     * inlines them as before.
      */
-    private static final MethodHandle IOCTL = ACCESS_DENIED != null ? null :
-        Linker.nativeLinker().downcallHandle(symbol("ioctl"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-            Linker.Option.firstVariadicArg(2), Linker.Option.captureCallState("errno"));
-    private static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle EVENTFD = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    /** {@code int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **res)}. */
-    private static final MethodHandle GETADDRINFO =
-        downcall("getaddrinfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
-    /** {@code void freeaddrinfo(struct addrinfo *res)}: sets no errno. */
-    private static final MethodHandle FREEADDRINFO = downcallWithoutErrno("freeaddrinfo", FunctionDescriptor.ofVoid(ADDRESS));
-    /** {@code const char *gai_strerror(int errcode)}: sets no errno. */
-    private static final MethodHandle GAI_STRERROR =
-        downcallWithoutErrno("gai_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
-    /** {@code char *if_indextoname(unsigned ifindex, char *ifname)}: NULL and errno ENXIO for no such interface. */
-    private static final MethodHandle IF_INDEXTONAME =
-        downcall("if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
-    /**
-     * {@code const char *strerrordesc_np(int errnum)}: glibc 2.32+ only, so {@code null} without the
-     * symbol; sets no errno and returns NULL for an unknown value.
-     */
-    private static final MethodHandle STRERRORDESC_NP = ACCESS_DENIED != null ? null :
-        Linker.nativeLinker().defaultLookup().find("strerrordesc_np")
-            .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
-                ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, JAVA_BYTE)), JAVA_INT)))
-            .orElse(null);
+
+    /** The handles of socket(2) and the calls on a socket (netlink, the ACM clients). */
+    private static final class Sockets
+    {
+        private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+        private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+        private static final MethodHandle GETSOCKNAME =
+            downcall("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        private static final MethodHandle SETSOCKOPT =
+            downcall("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+        private static final MethodHandle SENDTO =
+            downcall("sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+        private static final MethodHandle RECVFROM =
+            downcall("recvfrom", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
+
+        private Sockets()
+        {
+        }
+    }
+
+    /** The handles of the calls on any descriptor: files, device files, eventfds, namespaces, poll. */
+    private static final class Descriptors
+    {
+        private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+        private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        /** open(2) is variadic: the mode argument is absent, so no variadic argument is passed. */
+        private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        /**
+         * {@code int ioctl(int fd, unsigned long request, ...)}: variadic, so the one argument every caller
+         * passes (a pointer, or NULL for a request that takes none) is declared as the first variadic one.
+         */
+        private static final MethodHandle IOCTL = ACCESS_DENIED != null ? null :
+            Linker.nativeLinker().downcallHandle(symbol("ioctl"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                Linker.Option.firstVariadicArg(2), Linker.Option.captureCallState("errno"));
+        private static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+        private static final MethodHandle EVENTFD = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+        private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+
+        private Descriptors()
+        {
+        }
+    }
+
+    /** The handles of name and interface resolution. */
+    private static final class Names
+    {
+        /** {@code int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **res)}. */
+        private static final MethodHandle GETADDRINFO =
+            downcall("getaddrinfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+        /** {@code void freeaddrinfo(struct addrinfo *res)}: sets no errno. */
+        private static final MethodHandle FREEADDRINFO = downcallWithoutErrno("freeaddrinfo", FunctionDescriptor.ofVoid(ADDRESS));
+        /** {@code char *if_indextoname(unsigned ifindex, char *ifname)}: NULL and errno ENXIO for no such interface. */
+        private static final MethodHandle IF_INDEXTONAME =
+            downcall("if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
+
+        private Names()
+        {
+        }
+    }
+
+    /** The handles of the texts of error codes. */
+    private static final class Messages
+    {
+        /** {@code const char *gai_strerror(int errcode)}: sets no errno. */
+        private static final MethodHandle GAI_STRERROR =
+            downcallWithoutErrno("gai_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        /**
+         * {@code const char *strerrordesc_np(int errnum)}: glibc 2.32+ only, so {@code null} without the
+         * symbol; sets no errno and returns NULL for an unknown value.
+         */
+        private static final MethodHandle STRERRORDESC_NP = ACCESS_DENIED != null ? null :
+            Linker.nativeLinker().defaultLookup().find("strerrordesc_np")
+                .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
+                    ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, JAVA_BYTE)), JAVA_INT)))
+                .orElse(null);
+
+        private Messages()
+        {
+        }
+    }
 
     /** A downcall returning an int (a descriptor, a count or a status), given the errno capture segment. */
     @FunctionalInterface
@@ -157,14 +200,14 @@ public final class Libc
     public static int socket(final CallState state, final int domain, final int type, final int protocol)
         throws NativeCallException
     {
-        final int fd = callInt("socket", state, errno -> (int)SOCKET.invokeExact(errno, domain, type, protocol));
+        final int fd = callInt("socket", state, errno -> (int)Sockets.SOCKET.invokeExact(errno, domain, type, protocol));
         return check("socket(domain " + domain + ", type " + type + ", protocol " + protocol + ")", fd, state);
     }
 
     public static void bind(final CallState state, final int fd, final MemorySegment address, final int length)
         throws NativeCallException
     {
-        check("bind", callInt("bind", state, errno -> (int)BIND.invokeExact(errno, fd, address, length)), state);
+        check("bind", callInt("bind", state, errno -> (int)Sockets.BIND.invokeExact(errno, fd, address, length)), state);
     }
 
     /** Fills {@code address} (with {@code lengthInOut} holding its capacity as an int). */
@@ -173,7 +216,7 @@ public final class Libc
         throws NativeCallException
     {
         check("getsockname", callInt("getsockname", state,
-            errno -> (int)GETSOCKNAME.invokeExact(errno, fd, address, lengthInOut)), state);
+            errno -> (int)Sockets.GETSOCKNAME.invokeExact(errno, fd, address, lengthInOut)), state);
     }
 
     public static void setsockopt(
@@ -181,7 +224,7 @@ public final class Libc
         final MemorySegment value, final int length) throws NativeCallException
     {
         check("setsockopt(" + optionName + ")", callInt("setsockopt", state,
-            errno -> (int)SETSOCKOPT.invokeExact(errno, fd, level, option, value, length)), state);
+            errno -> (int)Sockets.SETSOCKOPT.invokeExact(errno, fd, level, option, value, length)), state);
     }
 
     public static long sendto(
@@ -189,7 +232,7 @@ public final class Libc
         final MemorySegment address, final int addressLength, final String what) throws NativeCallException
     {
         final long sent = callLong("sendto", state,
-            errno -> (long)SENDTO.invokeExact(errno, fd, buffer, length, flags, address, addressLength));
+            errno -> (long)Sockets.SENDTO.invokeExact(errno, fd, buffer, length, flags, address, addressLength));
         return check("sendto(" + what + ")", sent, state);
     }
 
@@ -201,7 +244,7 @@ public final class Libc
         final CallState state, final int fd, final MemorySegment buffer, final long length, final int flags,
         final String what) throws NativeCallException
     {
-        final LongCall call = errno -> (long)RECVFROM.invokeExact(
+        final LongCall call = errno -> (long)Sockets.RECVFROM.invokeExact(
             errno, fd, buffer, length, flags, MemorySegment.NULL, MemorySegment.NULL);
         long received;
         do
@@ -220,7 +263,7 @@ public final class Libc
     public static int poll(final CallState state, final MemorySegment pollfds, final int count, final int timeoutMs)
         throws NativeCallException
     {
-        final int ready = callInt("poll", state, errno -> (int)POLL.invokeExact(errno, pollfds, (long)count, timeoutMs));
+        final int ready = callInt("poll", state, errno -> (int)Descriptors.POLL.invokeExact(errno, pollfds, (long)count, timeoutMs));
         if (ready < 0 && state.errno() == Errno.EINTR)
         {
             return 0;
@@ -230,13 +273,13 @@ public final class Libc
 
     public static void close(final CallState state, final int fd) throws NativeCallException
     {
-        check("close(" + fd + ")", callInt("close", state, errno -> (int)CLOSE.invokeExact(errno, fd)), state);
+        check("close(" + fd + ")", callInt("close", state, errno -> (int)Descriptors.CLOSE.invokeExact(errno, fd)), state);
     }
 
     public static int open(final CallState state, final MemorySegment path, final String pathText, final int flags)
         throws NativeCallException
     {
-        return check("open(" + pathText + ")", callInt("open", state, errno -> (int)OPEN.invokeExact(errno, path, flags)),
+        return check("open(" + pathText + ")", callInt("open", state, errno -> (int)Descriptors.OPEN.invokeExact(errno, path, flags)),
             state);
     }
 
@@ -248,21 +291,21 @@ public final class Libc
         final String what) throws NativeCallException
     {
         return check("ioctl(" + what + ")", callInt("ioctl", state,
-            errno -> (int)IOCTL.invokeExact(errno, fd, request, argument)), state);
+            errno -> (int)Descriptors.IOCTL.invokeExact(errno, fd, request, argument)), state);
     }
 
     /** Moves the calling thread (only) into the namespace that {@code fd} refers to. */
     public static void setns(final CallState state, final int fd, final int namespaceType, final String what)
         throws NativeCallException
     {
-        check("setns(" + what + ")", callInt("setns", state, errno -> (int)SETNS.invokeExact(errno, fd, namespaceType)),
+        check("setns(" + what + ")", callInt("setns", state, errno -> (int)Descriptors.SETNS.invokeExact(errno, fd, namespaceType)),
             state);
     }
 
     public static int eventfd(final CallState state, final int initialValue, final int flags)
         throws NativeCallException
     {
-        return check("eventfd", callInt("eventfd", state, errno -> (int)EVENTFD.invokeExact(errno, initialValue, flags)),
+        return check("eventfd", callInt("eventfd", state, errno -> (int)Descriptors.EVENTFD.invokeExact(errno, initialValue, flags)),
             state);
     }
 
@@ -270,7 +313,7 @@ public final class Libc
     public static long read(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        final long count = callLong("read", state, errno -> (long)READ.invokeExact(errno, fd, buffer, length));
+        final long count = callLong("read", state, errno -> (long)Descriptors.READ.invokeExact(errno, fd, buffer, length));
         if (count < 0 && state.errno() == Errno.EAGAIN)
         {
             return -1;
@@ -282,7 +325,7 @@ public final class Libc
         final String what) throws NativeCallException
     {
         return check("write(" + what + ")", callLong("write", state,
-            errno -> (long)WRITE.invokeExact(errno, fd, buffer, length)), state);
+            errno -> (long)Descriptors.WRITE.invokeExact(errno, fd, buffer, length)), state);
     }
 
     /**
@@ -294,14 +337,14 @@ public final class Libc
         final CallState state, final MemorySegment node, final MemorySegment service, final MemorySegment hints,
         final MemorySegment result)
     {
-        return callInt("getaddrinfo", state, errno -> (int)GETADDRINFO.invokeExact(errno, node, service, hints, result));
+        return callInt("getaddrinfo", state, errno -> (int)Names.GETADDRINFO.invokeExact(errno, node, service, hints, result));
     }
 
     public static void freeaddrinfo(final MemorySegment list)
     {
         callPointer("freeaddrinfo", null, ignored ->
         {
-            FREEADDRINFO.invokeExact(list);
+            Names.FREEADDRINFO.invokeExact(list);
             return MemorySegment.NULL;
         });
     }
@@ -310,7 +353,7 @@ public final class Libc
     public static String gaiStrerror(final int code)
     {
         final MemorySegment text = callPointer("gai_strerror", null,
-            ignored -> (MemorySegment)GAI_STRERROR.invokeExact(code));
+            ignored -> (MemorySegment)Messages.GAI_STRERROR.invokeExact(code));
         return text.reinterpret(Long.MAX_VALUE).getString(0);
     }
 
@@ -328,7 +371,7 @@ public final class Libc
                 " bytes is smaller than IF_NAMESIZE (" + IF_NAMESIZE + ")");
         }
         final MemorySegment name = callPointer("if_indextoname", state,
-            errno -> (MemorySegment)IF_INDEXTONAME.invokeExact(errno, ifindex, buffer));
+            errno -> (MemorySegment)Names.IF_INDEXTONAME.invokeExact(errno, ifindex, buffer));
         if (name.address() == 0)
         {
             if (state.errno() == Errno.ENXIO)
@@ -347,12 +390,12 @@ public final class Libc
      */
     public static String strerrordesc(final int errno)
     {
-        if (STRERRORDESC_NP == null)
+        if (Messages.STRERRORDESC_NP == null)
         {
             return null;
         }
         final MemorySegment text = callPointer("strerrordesc_np", null,
-            ignored -> (MemorySegment)STRERRORDESC_NP.invokeExact(errno));
+            ignored -> (MemorySegment)Messages.STRERRORDESC_NP.invokeExact(errno));
         return text.equals(MemorySegment.NULL) ? null : text.getString(0);
     }
 
