@@ -5,10 +5,7 @@ import dev.rdmacm.libc.Errno;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.List;
 
 /**
  * The {@code rdmacm} command. Exit status: 0 success, 1 a resolution failure, 2 a usage error.
@@ -28,12 +25,13 @@ public final class Main implements Runnable
     public static final int EXIT_USAGE = 2;
 
     /**
-     * Every subcommand by its {@code @Command} name, in the order of the usage help. A table rather than
-     * the annotation's {@code subcommands}: picocli reflects over every command it is given, options,
-     * mixins, converters and all, which was most of a cold start; a run names one subcommand, and
-     * {@link #commandLine(String[])} gives picocli only that one.
+     * Every subcommand's {@code @Command} name, in the order of the usage help; {@link #subcommand} makes
+     * each. Not the annotation's {@code subcommands}: picocli reflects over every command it is given,
+     * options, mixins, converters and all, which was most of a cold start; a run names one subcommand,
+     * and {@link #commandLine(String[])} gives picocli only that one.
      */
-    static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+    static final List<String> SUBCOMMANDS = List.of("help", "getaddrinfo", "devices", "resolve-addr",
+        "resolve-addrinfo", "path", "resolve-route", "rping", "cmtime", "demo", "acm-server");
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -43,21 +41,24 @@ public final class Main implements Runnable
         System.exit(commandLine(args).execute(args));
     }
 
-    private static Map<String, Supplier<Object>> subcommands()
+    /** The subcommand named {@code name}, one of {@link #SUBCOMMANDS}: a switch, since a table of lambdas spins a class for each at start. */
+    private static Object subcommand(final String name)
     {
-        final Map<String, Supplier<Object>> subcommands = new LinkedHashMap<>();
-        subcommands.put("help", CommandLine.HelpCommand::new);
-        subcommands.put("getaddrinfo", GetAddrInfoCommand::new);
-        subcommands.put("devices", DevicesCommand::new);
-        subcommands.put("resolve-addr", ResolveAddrCommand::new);
-        subcommands.put("resolve-addrinfo", ResolveAddrinfoCommand::new);
-        subcommands.put("path", PathCommand::new);
-        subcommands.put("resolve-route", ResolveRouteCommand::new);
-        subcommands.put("rping", RpingCommand::new);
-        subcommands.put("cmtime", CmtimeCommand::new);
-        subcommands.put("demo", DemoCommand::new);
-        subcommands.put("acm-server", AcmServerCommand::new);
-        return Collections.unmodifiableMap(subcommands);
+        return switch (name)
+        {
+            case "help" -> new CommandLine.HelpCommand();
+            case "getaddrinfo" -> new GetAddrInfoCommand();
+            case "devices" -> new DevicesCommand();
+            case "resolve-addr" -> new ResolveAddrCommand();
+            case "resolve-addrinfo" -> new ResolveAddrinfoCommand();
+            case "path" -> new PathCommand();
+            case "resolve-route" -> new ResolveRouteCommand();
+            case "rping" -> new RpingCommand();
+            case "cmtime" -> new CmtimeCommand();
+            case "demo" -> new DemoCommand();
+            case "acm-server" -> new AcmServerCommand();
+            default -> throw new IllegalArgumentException("no subcommand " + name);
+        };
     }
 
     /**
@@ -67,9 +68,9 @@ public final class Main implements Runnable
      */
     public static CommandLine commandLine(final String[] args)
     {
-        if (args.length > 0 && !args[0].equals("help") && SUBCOMMANDS.containsKey(args[0]))
+        if (args.length > 0 && !args[0].equals("help") && SUBCOMMANDS.contains(args[0]))
         {
-            return commandLine(Map.of(args[0], SUBCOMMANDS.get(args[0])));
+            return commandLine(List.of(args[0]));
         }
         return commandLine();
     }
@@ -81,14 +82,18 @@ public final class Main implements Runnable
     }
 
     /**
-     * The command tree with {@code subcommands}, with the project's exit codes and, instead of stack traces, the one error line
-     * of {@link CommandOutput#errorLine}, {@code rdmacm resolve-addr: MESSAGE}, or under {@code --json}
-     * the error object: EINVAL for a usage error, EIO for any other failure no errno names.
+     * The command tree with {@code subcommands}, with the project's exit codes and, instead of stack
+     * traces, the one error line of {@link CommandOutput#errorLine}, {@code rdmacm resolve-addr: MESSAGE},
+     * or under {@code --json} the error object: EINVAL for a usage error, EIO for any other failure no
+     * errno names.
      */
-    private static CommandLine commandLine(final Map<String, Supplier<Object>> subcommands)
+    private static CommandLine commandLine(final List<String> subcommands)
     {
         final CommandLine commandLine = new CommandLine(new Main());
-        subcommands.values().forEach(subcommand -> commandLine.addSubcommand(subcommand.get()));
+        for (final String name : subcommands)
+        {
+            commandLine.addSubcommand(subcommand(name));
+        }
         // the mapper wins over exitCodeOnInvalidInput in picocli, so usage errors must be mapped here too
         commandLine.setExitCodeExceptionMapper(ex -> ex instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE);
         commandLine.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
