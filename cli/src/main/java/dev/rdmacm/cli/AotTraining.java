@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * The training run of the JVM's AOT cache that {@code ./rdmacm} builds after each build of the jar
  * ({@code -XX:AOTCacheOutput}, JEP 483): the commands whose cold start matters, run on loopback in one
- * JVM, so that the cache holds the classes, lambdas and method handles they need. A main class of its own,
- * not a subcommand: nobody types it, and what the commands print goes to the launcher's log.
+ * JVM, so that the cache holds the classes they load. A main class of its own, not a subcommand: nobody
+ * types it, and what the commands print goes to the launcher's log.
  */
 public final class AotTraining
 {
