@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * What needs both guests: first that the wire carries IP and RoCE between them, with rdma-core's own
  * {@code ibv_rc_pingpong} on both ends (an RC QP per guest set up over a TCP exchange, so a failure
  * there is the fixture's and not the code under test's); then this project's CM against the kernel's
- * ({@link RpingAcrossTheWire}, {@link CmFaultsAcrossTheWire}, {@link ClientsAcrossTheWire}, {@link UdaddyAcrossTheWire}).
+ * ({@link RpingAcrossTheWire}, {@link CmFaultsAcrossTheWire}, {@link ClientsAcrossTheWire}, {@link UdaddyAcrossTheWire},
+ * {@link CmtimeAcrossTheWire}, {@link BesideKernelCmAcrossTheWire}).
  */
 final class AcrossTheWire
 {
@@ -68,6 +69,8 @@ final class AcrossTheWire
         tests.addAll(UdaddyAcrossTheWire.checks(guests));
         // last of the CM cases: it loads the kernel's CM in the userspace guest for a while
         tests.addAll(CmtimeAcrossTheWire.checks(guests));
+        // and the kernel's CM in the userspace guest again: what ours can do as the active side beside it
+        tests.addAll(BesideKernelCmAcrossTheWire.checks(guests));
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 class CmtimeGuestsBenchmark
 {
     @TestFactory
-    @Timeout(value = 30, unit = TimeUnit.MINUTES)
+    @Timeout(value = GuestPair.LIMIT_MINUTES, unit = TimeUnit.MINUTES)
     List<DynamicTest> shouldTimeConnectionSetupOfOursAndTheKernelsCmInTheGuests()
     {
         final List<DynamicTest> tests = new ArrayList<>();

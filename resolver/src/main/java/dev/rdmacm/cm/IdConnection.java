@@ -22,9 +22,7 @@ import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.RcReceiveParameters;
 import dev.rdmacm.verbs.RcSendParameters;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Map;
@@ -132,25 +130,11 @@ final class IdConnection implements CmEventHandler, QpTransitions
     {
         final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
             path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
-        final byte[] data = withIpCmHeader(source, destination, sourcePort, parameters.privateData());
+        final byte[] data = IpCmPrivateDataHeader.privateData(source, destination, sourcePort, parameters.privateData());
         return new ConnectParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), cmPath, qpn, false,
             parameters.responderResources(), parameters.initiatorDepth(), responseTimeout, responseTimeout,
             maxRetries, Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()),
             parameters.flowControl(), false, data);
-    }
-
-    /**
-     * {@code cma_format_hdr}'s IP CM header (version 0, the IP version, the source port, both addresses)
-     * and then {@code consumer}: the private data of rdma_cm's REQ and SIDR_REQ on an IP id.
-     */
-    static byte[] withIpCmHeader(final InetAddress source, final InetAddress destination, final int sourcePort, final byte[] consumer)
-    {
-        final byte[] data = new byte[IpCmPrivateDataHeader.LENGTH + consumer.length];
-        new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(data), 0).version(IpCmPrivateDataHeader.CMA_VERSION)
-            .ipVersion(source instanceof Inet4Address ? IpCmPrivateDataHeader.IP_VERSION_4 : IpCmPrivateDataHeader.IP_VERSION_6)
-            .sourcePort(sourcePort).addresses(source, destination);
-        System.arraycopy(consumer, 0, data, IpCmPrivateDataHeader.LENGTH, consumer.length);
-        return data;
     }
 
     /**
@@ -163,7 +147,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
         final InetAddress destination, final int sourcePort, final byte[] consumer, final int responseTimeout, final int maxRetries)
     {
         return new SidrRequestParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), path.pKey().value(),
-            1L << Math.max(responseTimeout - 8, 0), maxRetries, withIpCmHeader(source, destination, sourcePort, consumer));
+            1L << Math.max(responseTimeout - 8, 0), maxRetries, IpCmPrivateDataHeader.privateData(source, destination, sourcePort, consumer));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.rdmacm.protocol.Flyweight;
 import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -221,6 +222,20 @@ public final class IpCmPrivateDataHeader extends Flyweight
     public InetAddress destinationAddress()
     {
         return address(DESTINATION_ADDRESS_OFFSET, "dip");
+    }
+
+    /**
+     * {@code cma_format_hdr}'s header (version 0, the IP version, the source port, both addresses) and then
+     * {@code consumer}: the private data of rdma_cm's REQ and SIDR_REQ on an IP id.
+     */
+    public static byte[] privateData(final InetAddress source, final InetAddress destination, final int sourcePort,
+        final byte[] consumer)
+    {
+        final byte[] data = new byte[LENGTH + consumer.length];
+        new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(data), 0).version(CMA_VERSION).sourcePort(sourcePort)
+            .addresses(source, destination);
+        System.arraycopy(consumer, 0, data, LENGTH, consumer.length);
+        return data;
     }
 
     /** Sets IPV and both addresses from two addresses of the same family. */

@@ -151,6 +151,17 @@ class IpCmPrivateDataHeaderTest
     }
 
     @Test
+    void shouldPutTheKernelsHeaderBeforeTheConsumersPrivateData() throws Exception
+    {
+        final String[] lines = CProgram.compileAndRun(KERNEL_CMA_HDR).split("\n");
+
+        final byte[] data = IpCmPrivateDataHeader.privateData(InetAddress.getByName("192.168.7.1"),
+            InetAddress.getByName("10.255.0.254"), 49152, new byte[] {(byte)0xca, (byte)0xfe});
+
+        assertEquals(lines[1] + "cafe", BitUtil.toHex(data));
+    }
+
+    @Test
     void shouldRefuseAddressesOfDifferentFamilies() throws Exception
     {
         final IpCmPrivateDataHeader header = new IpCmPrivateDataHeader().wrap(new UnsafeBuffer(new byte[LENGTH]), 0);
