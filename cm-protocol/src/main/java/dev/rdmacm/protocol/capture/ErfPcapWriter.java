@@ -96,13 +96,7 @@ public final class ErfPcapWriter implements Closeable
     public ErfPcapWriter(final WritableByteChannel channel) throws IOException
     {
         this.channel = channel;
-        record.putInt(PCAP_MAGIC_OFFSET, PCAP_MAGIC_NANOSECONDS, LITTLE_ENDIAN);
-        record.putShort(PCAP_VERSION_MAJOR_OFFSET, (short)PCAP_VERSION_MAJOR, LITTLE_ENDIAN);
-        record.putShort(PCAP_VERSION_MINOR_OFFSET, (short)PCAP_VERSION_MINOR, LITTLE_ENDIAN);
-        record.putInt(PCAP_THIS_ZONE_OFFSET, 0, LITTLE_ENDIAN);
-        record.putInt(PCAP_SIGFIGS_OFFSET, 0, LITTLE_ENDIAN);
-        record.putInt(PCAP_SNAPLEN_OFFSET, PCAP_SNAPLEN, LITTLE_ENDIAN);
-        record.putInt(PCAP_NETWORK_OFFSET, LINKTYPE_ERF, LITTLE_ENDIAN);
+        putFileHeader(record, PCAP_MAGIC_NANOSECONDS, LINKTYPE_ERF);
         try
         {
             writeRecordBytes(PCAP_HEADER_LENGTH);
@@ -120,6 +114,21 @@ public final class ErfPcapWriter implements Closeable
             }
             throw ex;
         }
+    }
+
+    /**
+     * The classic pcap file header at offset 0 of {@code record}, little-endian: {@code magic} says the
+     * timestamps' unit, {@code linkType} what each record holds. Every pcap writer of this package starts so.
+     */
+    static void putFileHeader(final UnsafeBuffer record, final int magic, final int linkType)
+    {
+        record.putInt(PCAP_MAGIC_OFFSET, magic, LITTLE_ENDIAN);
+        record.putShort(PCAP_VERSION_MAJOR_OFFSET, (short)PCAP_VERSION_MAJOR, LITTLE_ENDIAN);
+        record.putShort(PCAP_VERSION_MINOR_OFFSET, (short)PCAP_VERSION_MINOR, LITTLE_ENDIAN);
+        record.putInt(PCAP_THIS_ZONE_OFFSET, 0, LITTLE_ENDIAN);
+        record.putInt(PCAP_SIGFIGS_OFFSET, 0, LITTLE_ENDIAN);
+        record.putInt(PCAP_SNAPLEN_OFFSET, PCAP_SNAPLEN, LITTLE_ENDIAN);
+        record.putInt(PCAP_NETWORK_OFFSET, linkType, LITTLE_ENDIAN);
     }
 
     /** Starts a capture on {@code out}; {@link #close()} flushes and closes it. */

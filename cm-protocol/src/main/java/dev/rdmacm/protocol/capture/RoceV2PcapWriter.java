@@ -49,13 +49,7 @@ public final class RoceV2PcapWriter implements Closeable
     public RoceV2PcapWriter(final WritableByteChannel channel) throws IOException
     {
         this.channel = channel;
-        record.putInt(ErfPcapWriter.PCAP_MAGIC_OFFSET, PCAP_MAGIC_MICROSECONDS, LITTLE_ENDIAN);
-        record.putShort(ErfPcapWriter.PCAP_VERSION_MAJOR_OFFSET, (short)ErfPcapWriter.PCAP_VERSION_MAJOR, LITTLE_ENDIAN);
-        record.putShort(ErfPcapWriter.PCAP_VERSION_MINOR_OFFSET, (short)ErfPcapWriter.PCAP_VERSION_MINOR, LITTLE_ENDIAN);
-        record.putInt(ErfPcapWriter.PCAP_THIS_ZONE_OFFSET, 0, LITTLE_ENDIAN);
-        record.putInt(ErfPcapWriter.PCAP_SIGFIGS_OFFSET, 0, LITTLE_ENDIAN);
-        record.putInt(ErfPcapWriter.PCAP_SNAPLEN_OFFSET, ErfPcapWriter.PCAP_SNAPLEN, LITTLE_ENDIAN);
-        record.putInt(ErfPcapWriter.PCAP_NETWORK_OFFSET, LINKTYPE_ETHERNET, LITTLE_ENDIAN);
+        ErfPcapWriter.putFileHeader(record, PCAP_MAGIC_MICROSECONDS, LINKTYPE_ETHERNET);
         try
         {
             writeBytes(ErfPcapWriter.PCAP_HEADER_LENGTH);
