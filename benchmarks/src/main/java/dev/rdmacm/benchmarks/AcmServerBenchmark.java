@@ -179,7 +179,7 @@ public class AcmServerBenchmark
             resolves, failed, saQueries, resolves == 0 ? 0.0 : (double)saQueries / resolves);
     }
 
-    private static void deleteTree(final Path dir) throws IOException
+    static void deleteTree(final Path dir) throws IOException
     {
         try (Stream<Path> paths = Files.walk(dir))
         {
@@ -263,7 +263,7 @@ public class AcmServerBenchmark
     }
 
     /** RESOLVE of a path from {@code sgid} to {@code dgid}, as librdmacm's ucma_ib_resolve sends one for AF_IB. */
-    private static ByteBuffer pathRequest(final Gid sgid, final Gid dgid)
+    static ByteBuffer pathRequest(final Gid sgid, final Gid dgid)
     {
         final ByteBuffer request = ByteBuffer.allocateDirect(AcmMessage.resolveLength(1));
         final UnsafeBuffer buffer = new UnsafeBuffer(request);

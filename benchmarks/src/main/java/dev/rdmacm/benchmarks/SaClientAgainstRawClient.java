@@ -10,8 +10,6 @@ import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * same number of queries. Rounds alternate C then Java so that load drifts hit both.
  * <p>
  * Per run it reports the rate, the client's CPU per query (the C process's getrusage; for us the
- * engine thread alone from {@link ThreadMXBean}, and the whole JVM from /proc, which adds the thread
+ * engine thread alone from ThreadMXBean, and the whole JVM from /proc, which adds the thread
  * submitting the queries and completing their futures) and ibsim's and OpenSM's CPU per query.
  * <p>
  * usage: {@code SaClientAgainstRawClient RAW_CLIENT [ROUNDS [QUERIES_AT_1 [QUERIES_AT_64]]]};
@@ -47,7 +45,6 @@ public final class SaClientAgainstRawClient
     private final SaClient client;
     private final Gid source;
     private final List<Gid> destinations;
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     private SaClientAgainstRawClient(final Path rawClient, final SimulatedFabric fabric, final SaClient client)
     {
@@ -168,11 +165,10 @@ public final class SaClientAgainstRawClient
 
     private Run ours(final int window, final long queries) throws InterruptedException
     {
-        final long engine = client.engineThread().threadId();
         final ProcessCpu jvmBefore = ProcessCpu.self();
         final ProcessCpu ibsimBefore = ProcessCpu.of(fabric.ibsimPid());
         final ProcessCpu openSmBefore = ProcessCpu.of(fabric.openSmPid());
-        final long engineBefore = threads.getThreadCpuTime(engine);
+        final long engineBefore = EngineThreadCpu.nanos(client);
         final long start = System.nanoTime();
         final Semaphore slots = new Semaphore(window);
         final AtomicLong answered = new AtomicLong();
@@ -200,7 +196,7 @@ public final class SaClientAgainstRawClient
             throw new IllegalStateException("queries still outstanding after 30 s: " + client.counters());
         }
         final long wall = System.nanoTime() - start;
-        final long engineCpu = threads.getThreadCpuTime(engine) - engineBefore;
+        final long engineCpu = EngineThreadCpu.nanos(client) - engineBefore;
         if (failure.get() != null)
         {
             throw new IllegalStateException("a query failed after " + answered.get() + " answers", failure.get());

@@ -5,7 +5,6 @@ import dev.rdmacm.sa.transport.ibsim.Umad2simLibrary;
 import dev.rdmacm.testing.Peers;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * A simulated InfiniBand fabric for tests: ibsim in UDP mode on the 2-switch, 4-HCA {@code topo.net}
- * and a real OpenSM attached as {@code Hca1} through umad2sim, with {@code saquery} as the oracle.
+ * (or any {@link FabricTopology}, e.g. a {@link FatTreeTopology}) and a real OpenSM attached as
+ * {@code Hca1} through umad2sim, with {@code saquery} as the oracle.
  * <p>
  * Each fabric gets its own UDP ports (ibsim's ctl port P and data ports P+1+clientid) and its own
  * temporary directory (OpenSM's cache and log, umad2sim's {@code ./sys-<pid>/} trees). {@link #close()}
@@ -37,15 +37,15 @@ public final class SimulatedFabric implements AutoCloseable
     /** The node OpenSM attaches as; its SA answers at this node's LID. */
     public static final String SM_NODE = "Hca1";
     /** The HCA names of {@code topo.net}. */
-    public static final List<String> HCAS = List.of("Hca1", "Hca2", "Hca3", "Hca4");
+    public static final List<String> HCAS = FabricTopology.twoSwitches().hcas();
     public static final String HOST = "127.0.0.1";
 
     private static final long IBSIM_READY_MILLIS = 10_000;
-    private static final long SA_READY_MILLIS = 10_000;
     private static final int SM_START_ATTEMPTS = 3;
     private static final long SAQUERY_MILLIS = 20_000;
     private static final int MAX_DISCOVERED_LID = 32;
 
+    private final FabricTopology topology;
     private final Path workDir;
     private final int ctlPort;
     private final StartedProcess ibsim;
@@ -54,8 +54,9 @@ public final class SimulatedFabric implements AutoCloseable
     private List<FabricPort> hcaPorts;
     private final Thread shutdownHook;
 
-    private SimulatedFabric(final Path workDir, final int ctlPort, final StartedProcess ibsim)
+    private SimulatedFabric(final FabricTopology topology, final Path workDir, final int ctlPort, final StartedProcess ibsim)
     {
+        this.topology = topology;
         this.workDir = workDir;
         this.ctlPort = ctlPort;
         this.ibsim = ibsim;
@@ -67,20 +68,30 @@ public final class SimulatedFabric implements AutoCloseable
     /** Requires ibsim, OpenSM, saquery and umad2sim (failing under CI=true), starts them and waits for the SA. */
     public static SimulatedFabric start()
     {
+        return start(FabricTopology.twoSwitches());
+    }
+
+    /**
+     * Starts ibsim on {@code topology} and OpenSM on its SM node. The HCA ports are discovered from
+     * OpenSM's NodeRecords (one saquery per LID) on the first {@link #hcaPorts()}, which a fabric of
+     * thousands of HCAs should rather learn with its own SA queries.
+     */
+    public static SimulatedFabric start(final FabricTopology topology)
+    {
+        if (!topology.smNode().equals(SM_NODE))
+        {
+            throw new IllegalArgumentException("OpenSM attaches as " + SM_NODE + ", not " + topology.smNode());
+        }
         requirePeers();
         Path dir = null;
         SimulatedFabric fabric = null;
         try
         {
             dir = Files.createTempDirectory("rdmacm-fabric");
-            final Path topology = dir.resolve("topo.net");
-            try (InputStream in = SimulatedFabric.class.getResourceAsStream("topo.net"))
-            {
-                Files.copy(in, topology);
-            }
-            fabric = startIbsim(dir, topology);
+            final Path netFile = dir.resolve("topology.net");
+            Files.writeString(netFile, topology.netFile(), StandardCharsets.US_ASCII);
+            fabric = startIbsim(topology, dir, netFile);
             fabric.startSubnetManager();
-            fabric.hcaPorts = fabric.discoverHcaPorts();
             return fabric;
         }
         catch (final IOException | RuntimeException | AssertionError ex)
@@ -109,16 +120,16 @@ public final class SimulatedFabric implements AutoCloseable
         Peers.requireFile(UMAD2SIM, "libumad2sim0 (ibsim-utils)");
     }
 
-    private static SimulatedFabric startIbsim(final Path dir, final Path topology)
+    private static SimulatedFabric startIbsim(final FabricTopology topology, final Path dir, final Path netFile)
     {
         AssertionError last = null;
         for (int attempt = 0; attempt < 5; attempt++)
         {
             final int port = IbsimPorts.freeRange();
-            final StartedProcess ibsim = StartedProcess.start(
-                "ibsim",
-                List.of("ibsim", "-s", "-n", "-r", "-l", Integer.toString(port), topology.toString()),
-                dir, Map.of(), dir.resolve("ibsim-" + attempt + ".log"));
+            final List<String> command = new ArrayList<>(List.of("ibsim", "-s", "-n", "-r", "-l", Integer.toString(port)));
+            command.addAll(topology.ibsimCapacity());
+            command.add(netFile.toString());
+            final StartedProcess ibsim = StartedProcess.start("ibsim", command, dir, Map.of(), dir.resolve("ibsim-" + attempt + ".log"));
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(IBSIM_READY_MILLIS);
             while (ibsim.isAlive() && !ibsim.log().contains("Network simulator ready") && System.nanoTime() < deadline)
             {
@@ -126,7 +137,7 @@ public final class SimulatedFabric implements AutoCloseable
             }
             if (ibsim.isAlive() && ibsim.log().contains("Network simulator ready"))
             {
-                return new SimulatedFabric(dir, port, ibsim);
+                return new SimulatedFabric(topology, dir, port, ibsim);
             }
             last = new AssertionError("ibsim on UDP port " + port + " did not become ready:\n" + ibsim.log());
             ibsim.close();
@@ -198,7 +209,7 @@ public final class SimulatedFabric implements AutoCloseable
     /** Polls {@code saquery -c} (the SA ignores MADs until its first sweep ends) within a bound. */
     public void awaitSubnetAdministrator()
     {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SA_READY_MILLIS);
+        final long deadline = System.nanoTime() + topology.saReadyWithin().toNanos();
         Saquery last = null;
         while (System.nanoTime() < deadline)
         {
@@ -206,14 +217,15 @@ public final class SimulatedFabric implements AutoCloseable
             {
                 throw new AssertionError("OpenSM exited before its SA answered: " + openSm + "\n" + openSm.log());
             }
-            last = saquery("Hca2", "-c", "-t", "200");
+            last = saquery(topology.probeNode(), "-c", "-t", "200");
             if (last.exitCode() == 0 && last.output().contains("SA ClassPortInfo"))
             {
                 return;
             }
             sleep(20);
         }
-        throw new AssertionError("OpenSM's SA did not answer saquery -c within " + SA_READY_MILLIS + " ms; last: " + last);
+        throw new AssertionError("OpenSM's SA did not answer saquery -c within " + topology.saReadyWithin() + " on " +
+            topology.description() + "; last: " + last);
     }
 
     /** Runs {@code saquery args...} attached as {@code node}, in its own directory (umad2sim writes ./sys-<pid>/ there). */
@@ -279,15 +291,24 @@ public final class SimulatedFabric implements AutoCloseable
         return HOST;
     }
 
-    /** The HCA ports, discovered from OpenSM's NodeRecords, in LID order. */
-    public List<FabricPort> hcaPorts()
+    /** The HCA ports, discovered from OpenSM's NodeRecords on the first call, in LID order. */
+    public synchronized List<FabricPort> hcaPorts()
     {
+        if (hcaPorts == null)
+        {
+            hcaPorts = discoverHcaPorts();
+        }
         return hcaPorts;
+    }
+
+    public FabricTopology topology()
+    {
+        return topology;
     }
 
     public FabricPort port(final String node)
     {
-        return hcaPorts.stream().filter(p -> p.node().equals(node)).findFirst()
+        return hcaPorts().stream().filter(p -> p.node().equals(node)).findFirst()
             .orElseThrow(() -> new IllegalArgumentException("no HCA named " + node + " in " + hcaPorts));
     }
 
@@ -321,9 +342,15 @@ public final class SimulatedFabric implements AutoCloseable
     private List<FabricPort> discoverHcaPorts()
     {
         final List<FabricPort> ports = new ArrayList<>();
-        for (int lid = 1; lid <= MAX_DISCOVERED_LID && ports.size() < HCAS.size(); lid++)
+        final List<String> hcas = topology.hcas();
+        if (hcas.size() > MAX_DISCOVERED_LID)
         {
-            final Saquery nodeRecord = saquery("Hca2", "NR", Integer.toString(lid));
+            throw new IllegalStateException(topology.description() + ": " + hcas.size() + " HCAs are too many to discover " +
+                "with one saquery each (at most " + MAX_DISCOVERED_LID + "); ask the SA for their NodeRecords instead");
+        }
+        for (int lid = 1; lid <= MAX_DISCOVERED_LID && ports.size() < hcas.size(); lid++)
+        {
+            final Saquery nodeRecord = saquery(topology.probeNode(), "NR", Integer.toString(lid));
             for (final Map<String, String> record : SaqueryRecords.parse(nodeRecord.output()))
             {
                 if ("Channel Adapter".equals(record.get("node_type")))
@@ -334,9 +361,9 @@ public final class SimulatedFabric implements AutoCloseable
                 }
             }
         }
-        if (ports.size() != HCAS.size())
+        if (ports.size() != hcas.size())
         {
-            throw new AssertionError("OpenSM's NodeRecords name " + ports + ", expected the HCAs " + HCAS);
+            throw new AssertionError("OpenSM's NodeRecords name " + ports + ", expected the HCAs " + hcas);
         }
         return List.copyOf(ports);
     }
