@@ -215,6 +215,10 @@ int main(int argc, char **argv)
     long total = warmup + queries, sent = 0, received = 0;
     double wall_start = 0, cpu_start = 0;
     struct pollfd p = { .fd = data, .events = POLLIN };
+    if (warmup == 0) {
+        wall_start = now();
+        cpu_start = cpu_seconds();
+    }
     while (received < total) {
         while (sent < total && !busy[sent % window]) {
             uint64_t dgid = dgids[sent % destinations];

@@ -38,6 +38,7 @@ import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,6 +90,7 @@ public final class FatTreeAtScale
     /** HCA port GUIDs by LID, from OpenSM's NodeRecords. */
     private final Map<Integer, Long> hcaByLid = new TreeMap<>();
     private int sourceLid;
+    private int smLid;
     private Gid sourceGid;
     private final List<PathRecordValue> sweptPaths = new ArrayList<>();
 
@@ -118,6 +120,11 @@ public final class FatTreeAtScale
                 residentMegabytes(fabric.ibsimPid()));
             bench.discover(topology.hcas().size(), topology.nodes());
             bench.sweep(sweeps);
+            final String rawClient = System.getProperty("rdmacm.bench.rawClient");
+            if (rawClient != null)
+            {
+                bench.rawSweep(Path.of(rawClient), sweeps);
+            }
             bench.storm(stormIds, stormDestinations, false);
             bench.storm(stormIds, stormDestinations, true);
         }
@@ -223,6 +230,10 @@ public final class FatTreeAtScale
                 record.wrap(new UnsafeBuffer(response.records().getFirst()), 0, NodeRecord.PADDED_LENGTH);
                 if (record.nodeType() == NodeRecord.NODE_TYPE_CA)
                 {
+                    if (record.nodeDescription().equals(SimulatedFabric.SM_NODE))
+                    {
+                        smLid = record.lid();
+                    }
                     hcaByLid.put(record.lid(), record.portGuid());
                     if (record.nodeDescription().equals(SOURCE))
                     {
@@ -287,6 +298,33 @@ public final class FatTreeAtScale
                     client.counters().get(SaCounter.QUERIES_TIMED_OUT) - timeoutsBefore, wrong);
                 phase.report("sweep " + run, sent);
             }
+        }
+    }
+
+    /**
+     * The same sweep by the raw C client ({@code ibsim_path_client.c}), the physical limit: the same
+     * source, destinations in the same order, the same window, on the same fabric.
+     */
+    private void rawSweep(final Path rawClient, final int sweeps) throws IOException, InterruptedException
+    {
+        final List<Long> destinations = hcaByLid.entrySet().stream().filter(e -> e.getKey() != sourceLid).map(Map.Entry::getValue).toList();
+        final List<String> command = new ArrayList<>(List.of(rawClient.toString(), fabric.host(), Integer.toString(fabric.ctlPort()),
+            SOURCE, Integer.toString(smLid), Integer.toString(SWEEP_DEPTH), "0", Integer.toString(destinations.size()),
+            Long.toHexString(sourceGid.interfaceId())));
+        destinations.forEach(guid -> command.add(Long.toHexString(guid)));
+        System.out.printf("%nraw C client sweep: %s to the same %d HCAs, %d in flight%n", SOURCE, destinations.size(), SWEEP_DEPTH);
+        for (int run = 1; run <= sweeps; run++)
+        {
+            final Phase phase = new Phase(fabric, null);
+            final Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0)
+            {
+                process.destroyForcibly();
+                throw new IllegalStateException("the raw client failed: " + output);
+            }
+            System.out.printf("raw sweep %d: %s%n", run, output);
+            phase.report("raw sweep " + run, destinations.size());
         }
     }
 

@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
  * lookup): Agrona's {@link DeadlineTimerWheel} underneath, on the loop's {@link NanoClock}, with the
  * two things every loop needs on top of it.
  * <ul>
- *   <li><b>The earliest deadline</b>, for the loop's wait: a lower bound kept as timers are scheduled,
- *   exact until the timer that set it fires or is cancelled; only then is the wheel scanned.</li>
+ *   <li><b>The earliest deadline</b>: a lower bound kept as timers are scheduled, exact until the
+ *   timer that set it fires or is cancelled; only then is the wheel scanned. The loop's wait
+ *   ({@link #nanosToEarliest}) does not scan while that bound is still ahead: it wakes at the bound at
+ *   worst, early and harmlessly, instead of scanning all 1,024 ticks of the wheel after every answer
+ *   that cancels the oldest timer (measured: the SA engine's CPU per query, issue 15).</li>
  *   <li><b>Catch-up</b>: the wheel advances one tick per poll, so after a long wait {@link #expire}
  *   polls until it reaches now; a wheel with no timers jumps to now instead of stepping through the
  *   idle ticks.</li>
@@ -126,10 +129,20 @@ public final class DeadlineTimers<T>
 
     /**
      * How long the loop may wait from {@code nowNanos}: 0 when a timer is due, {@link Long#MAX_VALUE}
-     * when none is set.
+     * when none is set. Never longer than the wait to the earliest timer, but shorter when that timer
+     * was cancelled and the bound it set is still ahead: the wheel is scanned only once that bound has
+     * passed.
      */
     public long nanosToEarliest(final long nowNanos)
     {
+        if (subjects.isEmpty())
+        {
+            return Long.MAX_VALUE;
+        }
+        if (stale && earliest - nowNanos > 0)
+        {
+            return earliest - nowNanos;
+        }
         final long deadline = earliestDeadline();
         return deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, deadline - nowNanos);
     }

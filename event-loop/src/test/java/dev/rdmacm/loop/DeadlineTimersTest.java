@@ -42,6 +42,27 @@ class DeadlineTimersTest
     }
 
     @Test
+    void shouldWaitUntilTheCancelledTimersBoundThenUntilTheNextDeadline()
+    {
+        final long now = clock.nanoTime();
+        final long early = timers.schedule("early", now + 100 * MS);
+        timers.schedule("late", now + 300 * MS);
+        timers.cancel(early);
+        // an early wake-up instead of a scan of the wheel
+        assertEquals(100 * MS, timers.nanosToEarliest(now));
+        clock.advance(Duration.ofMillis(100));
+        assertEquals(200 * MS, timers.nanosToEarliest(clock.nanoTime()));
+    }
+
+    @Test
+    void shouldSayNoWaitLimitOnceTheLastTimerIsCancelled()
+    {
+        final long now = clock.nanoTime();
+        timers.cancel(timers.schedule("only", now + 100 * MS));
+        assertEquals(Long.MAX_VALUE, timers.nanosToEarliest(now));
+    }
+
+    @Test
     void shouldSayNoDeadlineWhenNoTimerIsSet()
     {
         assertEquals(Long.MAX_VALUE, timers.earliestDeadline());
