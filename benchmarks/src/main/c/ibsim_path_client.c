@@ -11,7 +11,8 @@
  * usage: ibsim_path_client HOST CTL_PORT NODE SM_LID WINDOW WARMUP QUERIES SGID_GUID DGID_GUID...
  *   GIDs are link-local (fe80::/64) with the given port GUIDs, in hex; destination i is
  *   DGID_GUID[i % count]. Every response must be a GetResp with status 0 and the DGID asked for.
- * prints one line: "queries N wall_s W rate_per_s R cpu_us_per_query C timeouts 0"
+ * prints one line: "queries N wall_s W rate_per_s R cpu_us_per_query C timeouts 0 user_us_per_query U"
+ *   (C is user + system time, U the user part alone)
  * exit status 0, 1 on bad usage or a socket error, 2 when a response is lost (1 s) or wrong.
  */
 #define _GNU_SOURCE
@@ -31,6 +32,7 @@
 
 #define SIM_MAGIC 0xdeadbeefu
 #define SIM_CTL_CONNECT 1u
+#define SIM_CTL_DISCONNECT 2u
 #define SIM_CTL_SIZE 80
 #define SIM_CTL_DATA 16
 #define SIM_CLIENT_INFO_SIZE 44
@@ -81,6 +83,13 @@ static double cpu_seconds(void)
     struct rusage u;
     getrusage(RUSAGE_SELF, &u);
     return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
+
+static double user_seconds(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6;
 }
 
 static void put_be64(uint8_t *p, uint64_t v)
@@ -150,6 +159,21 @@ static uint32_t connect_client(int ctl, const struct sockaddr_in *ibsim, uint16_
     return get_le32(msg + SIM_CTL_DATA);
 }
 
+/* ibsim keeps a fixed number of client slots: DISCONNECT frees ours on every exit after CONNECT */
+static int ctl_fd = -1;
+static struct sockaddr_in ctl_peer;
+static uint32_t client_index;
+
+static void disconnect_client(void)
+{
+    uint8_t msg[SIM_CTL_SIZE] = { 0 };
+    put_le32(msg, SIM_MAGIC);
+    put_le32(msg + 4, client_index);
+    put_le32(msg + 8, SIM_CTL_DISCONNECT);
+    if (sendto(ctl_fd, msg, sizeof(msg), 0, (const struct sockaddr *)&ctl_peer, sizeof(ctl_peer)) != sizeof(msg))
+        perror("ibsim_path_client: DISCONNECT");
+}
+
 static void build_query(uint8_t *request, int sm_lid, uint64_t sgid_guid, uint64_t dgid_guid, uint64_t tid)
 {
     memset(request, 0, SIM_REQUEST_SIZE);
@@ -203,6 +227,10 @@ int main(int argc, char **argv)
     int ctl = udp_socket(&ctl_addr);
     int data = udp_socket(&data_addr);
     uint32_t index = connect_client(ctl, &ibsim, ntohs(data_addr.sin_port), node);
+    ctl_fd = ctl;
+    ctl_peer = ibsim;
+    client_index = index;
+    atexit(disconnect_client);
     struct sockaddr_in ibsim_data = ibsim;
     ibsim_data.sin_port = htons(atoi(argv[2]) + 1 + index);
     if (connect(data, (struct sockaddr *)&ibsim_data, sizeof(ibsim_data)) < 0)
@@ -213,11 +241,12 @@ int main(int argc, char **argv)
     uint8_t *busy = calloc(window, 1);
     uint8_t request[SIM_REQUEST_SIZE], response[SIM_REQUEST_SIZE];
     long total = warmup + queries, sent = 0, received = 0;
-    double wall_start = 0, cpu_start = 0;
+    double wall_start = 0, cpu_start = 0, user_start = 0;
     struct pollfd p = { .fd = data, .events = POLLIN };
     if (warmup == 0) {
         wall_start = now();
         cpu_start = cpu_seconds();
+        user_start = user_seconds();
     }
     while (received < total) {
         while (sent < total && !busy[sent % window]) {
@@ -259,13 +288,12 @@ int main(int argc, char **argv)
         if (received == warmup) {
             wall_start = now();
             cpu_start = cpu_seconds();
+            user_start = user_seconds();
         }
     }
-    double wall = now() - wall_start, cpu = cpu_seconds() - cpu_start;
-    printf("queries %ld wall_s %.6f rate_per_s %.1f cpu_us_per_query %.3f timeouts 0\n", queries, wall, queries / wall,
-        cpu * 1e6 / queries);
-    close(data);
-    close(ctl);
+    double wall = now() - wall_start, cpu = cpu_seconds() - cpu_start, user = user_seconds() - user_start;
+    printf("queries %ld wall_s %.6f rate_per_s %.1f cpu_us_per_query %.3f timeouts 0 user_us_per_query %.3f\n", queries, wall,
+        queries / wall, cpu * 1e6 / queries, user * 1e6 / queries);
     free(asked);
     free(busy);
     free(dgids);

@@ -18,6 +18,17 @@ final class EngineThreadCpu
     /** The engine thread's CPU nanoseconds so far; waits for a client that was just started to start its thread. */
     static long nanos(final SaClient client)
     {
+        return THREADS.getThreadCpuTime(engine(client).threadId());
+    }
+
+    /** The user-mode part of {@link #nanos}: the rest is the kernel's, in the engine's system calls. */
+    static long userNanos(final SaClient client)
+    {
+        return THREADS.getThreadUserTime(engine(client).threadId());
+    }
+
+    private static Thread engine(final SaClient client)
+    {
         final long deadline = System.nanoTime() + START_WAIT_NANOS;
         Thread engine;
         while ((engine = client.engineThread()) == null)
@@ -28,6 +39,6 @@ final class EngineThreadCpu
             }
             Thread.onSpinWait();
         }
-        return THREADS.getThreadCpuTime(engine.threadId());
+        return engine;
     }
 }

@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,6 +32,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * Per run it reports the rate, the client's CPU per query (the C process's getrusage; for us the
  * engine thread alone from ThreadMXBean, and the whole JVM from /proc, which adds the thread
  * submitting the queries and completing their futures) and ibsim's and OpenSM's CPU per query.
+ * Ours runs twice per round: submitted from the harness's main thread (every answer wakes it, a
+ * cross-thread hand-off each way, as for any caller on another thread), and chained on the engine
+ * thread (each answer's callback submits the next query: one loop and no hand-off, as in the C client).
  * <p>
  * usage: {@code SaClientAgainstRawClient RAW_CLIENT [ROUNDS [QUERIES_AT_1 [QUERIES_AT_64]]]};
  * run by {@code benchmarks/run-sa-bench}, which compiles the C client.
@@ -56,7 +61,8 @@ public final class SaClientAgainstRawClient
     }
 
     /** One measured run: queries, wall and CPU in nanoseconds. */
-    record Run(long queries, long wallNanos, long clientCpuNanos, long processCpuNanos, long ibsimCpuNanos, long openSmCpuNanos)
+    record Run(long queries, long wallNanos, long clientCpuNanos, long clientUserNanos, long processCpuNanos, long ibsimCpuNanos,
+        long openSmCpuNanos)
     {
         double rate()
         {
@@ -97,38 +103,49 @@ public final class SaClientAgainstRawClient
         {
             final long queries = window == 1 ? queriesAt1 : queriesAt64;
             final long warmup = queries / 4;
-            ours(window, warmup);
+            for (final Submitter submitter : Submitter.values())
+            {
+                ours(window, warmup, submitter);
+            }
             final List<Run> raw = new ArrayList<>();
-            final List<Run> java = new ArrayList<>();
+            final Map<Submitter, List<Run>> java = new EnumMap<>(Submitter.class);
             for (int round = 1; round <= rounds; round++)
             {
                 raw.add(raw(window, warmup, queries));
-                java.add(ours(window, queries));
-                System.out.printf("window %2d round %d: raw C %,9.0f/s %6.2f us/query | ours %,9.0f/s engine %6.2f us/query, " +
-                    "JVM %6.2f | ibsim %5.2f / %5.2f, OpenSM %5.2f / %5.2f us/query (C / ours)%n",
-                    window, round, raw.getLast().rate(), raw.getLast().perQueryMicros(raw.getLast().clientCpuNanos()),
-                    java.getLast().rate(), java.getLast().perQueryMicros(java.getLast().clientCpuNanos()),
-                    java.getLast().perQueryMicros(java.getLast().processCpuNanos()),
-                    raw.getLast().perQueryMicros(raw.getLast().ibsimCpuNanos()),
-                    java.getLast().perQueryMicros(java.getLast().ibsimCpuNanos()),
-                    raw.getLast().perQueryMicros(raw.getLast().openSmCpuNanos()),
-                    java.getLast().perQueryMicros(java.getLast().openSmCpuNanos()));
+                final Run c = raw.getLast();
+                System.out.printf("window %2d round %d: raw C              %,9.0f/s client %6.2f us/query (user %5.2f)      " +
+                    "| ibsim %5.2f, OpenSM %5.2f us/query%n", window, round, c.rate(), c.perQueryMicros(c.clientCpuNanos()),
+                    c.perQueryMicros(c.clientUserNanos()), c.perQueryMicros(c.ibsimCpuNanos()), c.perQueryMicros(c.openSmCpuNanos()));
+                for (final Submitter submitter : Submitter.values())
+                {
+                    final Run run = ours(window, queries, submitter);
+                    java.computeIfAbsent(submitter, s -> new ArrayList<>()).add(run);
+                    System.out.printf("window %2d round %d: ours %-13s %,9.0f/s engine %6.2f us/query (user %5.2f), JVM %6.2f | " +
+                        "ibsim %5.2f, OpenSM %5.2f us/query%n", window, round, submitter, run.rate(),
+                        run.perQueryMicros(run.clientCpuNanos()), run.perQueryMicros(run.clientUserNanos()),
+                        run.perQueryMicros(run.processCpuNanos()),
+                        run.perQueryMicros(run.ibsimCpuNanos()), run.perQueryMicros(run.openSmCpuNanos()));
+                }
             }
-            summarise(window, queries, raw, java);
+            java.forEach((submitter, runs) -> summarise(window, queries, submitter, raw, runs));
         }
     }
 
-    private static void summarise(final int window, final long queries, final List<Run> raw, final List<Run> java)
+    private static void summarise(
+        final int window, final long queries, final Submitter submitter, final List<Run> raw, final List<Run> java)
     {
         final double rawRate = median(raw.stream().mapToDouble(Run::rate).toArray());
         final double ourRate = median(java.stream().mapToDouble(Run::rate).toArray());
         final double rawCpu = median(raw.stream().mapToDouble(r -> r.perQueryMicros(r.clientCpuNanos())).toArray());
         final double engineCpu = median(java.stream().mapToDouble(r -> r.perQueryMicros(r.clientCpuNanos())).toArray());
         final double jvmCpu = median(java.stream().mapToDouble(r -> r.perQueryMicros(r.processCpuNanos())).toArray());
-        System.out.printf("== window %d, %,d queries per run, medians of %d rounds: raw C %,.0f/s, ours %,.0f/s = %.2fx the raw " +
-            "client's rate (%.2fx its time); client CPU per query: raw C %.2f us, our engine thread %.2f us (%.2fx), our JVM %.2f us%n",
-            window, queries, raw.size(), rawRate, ourRate, ourRate / rawRate, rawRate / ourRate, rawCpu, engineCpu,
-            engineCpu / rawCpu, jvmCpu);
+        final double rawUser = median(raw.stream().mapToDouble(r -> r.perQueryMicros(r.clientUserNanos())).toArray());
+        final double engineUser = median(java.stream().mapToDouble(r -> r.perQueryMicros(r.clientUserNanos())).toArray());
+        System.out.printf("== window %d, submitter %s, %,d queries per run, medians of %d rounds: raw C %,.0f/s, ours %,.0f/s = " +
+            "%.2fx the raw client's rate (%.2fx its time); client CPU per query: raw C %.2f us (user %.2f), our engine thread " +
+            "%.2f us (%.2fx; user %.2f), our JVM %.2f us%n",
+            window, submitter, queries, raw.size(), rawRate, ourRate, ourRate / rawRate, rawRate / ourRate, rawCpu, rawUser,
+            engineCpu, engineCpu / rawCpu, engineUser, jvmCpu);
     }
 
     private static double median(final double[] values)
@@ -157,25 +174,38 @@ public final class SaClientAgainstRawClient
         final String[] fields = output.split(" ");
         final long wall = (long)(Double.parseDouble(fields[3]) * 1e9);
         final long cpu = (long)(Double.parseDouble(fields[7]) * 1e3 * queries);
+        final long user = (long)(Double.parseDouble(fields[11]) * 1e3 * queries);
         final double share = (double)queries / (queries + warmup);
-        return new Run(queries, wall, cpu, cpu,
+        return new Run(queries, wall, cpu, user, cpu,
             (long)(ProcessCpu.of(fabric.ibsimPid()).minus(ibsimBefore).ownNanos() * share),
             (long)(ProcessCpu.of(fabric.openSmPid()).minus(openSmBefore).ownNanos() * share));
     }
 
-    private Run ours(final int window, final long queries) throws InterruptedException
+    /** Who submits each next query: the harness's own thread, or the completion of the previous one. */
+    private enum Submitter
+    {
+        /** The main thread, blocking on a semaphore of WINDOW permits: every answer is a cross-thread hand-off. */
+        OTHER_THREAD,
+        /** The engine thread itself, from the answered query's callback: one loop, like the C client. */
+        ENGINE_THREAD
+    }
+
+    private Run ours(final int window, final long queries, final Submitter submitter) throws InterruptedException
     {
         final ProcessCpu jvmBefore = ProcessCpu.self();
         final ProcessCpu ibsimBefore = ProcessCpu.of(fabric.ibsimPid());
         final ProcessCpu openSmBefore = ProcessCpu.of(fabric.openSmPid());
         final long engineBefore = EngineThreadCpu.nanos(client);
+        final long engineUserBefore = EngineThreadCpu.userNanos(client);
         final long start = System.nanoTime();
         final Semaphore slots = new Semaphore(window);
+        final AtomicLong sent = new AtomicLong();
         final AtomicLong answered = new AtomicLong();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (long i = 0; i < queries && failure.get() == null; i++)
+        final Runnable[] next = new Runnable[1];
+        next[0] = () ->
         {
-            slots.acquire();
+            final long i = sent.getAndIncrement();
             final Gid destination = destinations.get((int)(i % destinations.size()));
             PathRecords.query(client, PathQuery.byGids(source, destination), TIMEOUT).whenComplete((paths, error) ->
             {
@@ -188,8 +218,21 @@ public final class SaClientAgainstRawClient
                     failure.compareAndSet(null, new IllegalStateException("asked for " + destination + ", got " + paths));
                 }
                 answered.incrementAndGet();
-                slots.release();
+                if (submitter == Submitter.ENGINE_THREAD && sent.get() < queries && failure.get() == null)
+                {
+                    next[0].run();
+                }
+                else
+                {
+                    slots.release();
+                }
             });
+        };
+        final long fromHere = submitter == Submitter.ENGINE_THREAD ? Math.min(window, queries) : queries;
+        for (long i = 0; i < fromHere && failure.get() == null; i++)
+        {
+            slots.acquire();
+            next[0].run();
         }
         if (!slots.tryAcquire(window, 30, TimeUnit.SECONDS))
         {
@@ -197,11 +240,12 @@ public final class SaClientAgainstRawClient
         }
         final long wall = System.nanoTime() - start;
         final long engineCpu = EngineThreadCpu.nanos(client) - engineBefore;
+        final long engineUser = EngineThreadCpu.userNanos(client) - engineUserBefore;
         if (failure.get() != null)
         {
             throw new IllegalStateException("a query failed after " + answered.get() + " answers", failure.get());
         }
-        return new Run(queries, wall, engineCpu, ProcessCpu.self().minus(jvmBefore).ownNanos(),
+        return new Run(queries, wall, engineCpu, engineUser, ProcessCpu.self().minus(jvmBefore).ownNanos(),
             ProcessCpu.of(fabric.ibsimPid()).minus(ibsimBefore).ownNanos(),
             ProcessCpu.of(fabric.openSmPid()).minus(openSmBefore).ownNanos());
     }
