@@ -8,7 +8,7 @@ import java.net.InetAddress;
  * the IP stack over rtnetlink; {@link HostsAddressResolver} on an ibacm hosts file that stands in for
  * the IPoIB neighbour table of a fabric without an IP layer.
  */
-interface AddressRules
+interface AddressRules extends AutoCloseable
 {
     /** {@code rdma_bind_addr} of a concrete address (EADDRNOTAVAIL, ENODEV, EINVAL). */
     AddressResolver.BoundSource bindSource(InetAddress source, ResolutionTrace trace) throws ResolutionFailure;
@@ -18,4 +18,10 @@ interface AddressRules
 
     /** {@code addr_handler}: the device binding and the GIDs. */
     AddressResolution complete(PendingResolution p) throws ResolutionFailure;
+
+    /** Releases what the rules hold open (sysctl descriptors); on the loop thread, at its end. */
+    @Override
+    default void close()
+    {
+    }
 }

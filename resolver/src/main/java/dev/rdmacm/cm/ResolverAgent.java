@@ -543,6 +543,10 @@ final class ResolverAgent implements Agent
         {
             command.accept(this);
         }
+        if (resolver != null)
+        {
+            resolver.close();
+        }
         if (trigger != null)
         {
             trigger.close();
