@@ -25,11 +25,6 @@ public final class SysctlFile implements AutoCloseable
         this.path = path;
     }
 
-    public Path path()
-    {
-        return path;
-    }
-
     /**
      * The file's first integer, now. Opens the file on first use, and again once after a failed read
      * (a device's directory that went away and came back).
