@@ -35,8 +35,11 @@ final class AddressResolver implements AddressRules
 
     /** The kernel's default TTL and IPv6 hop limit, used when the sysctl cannot be read. */
     private static final int DEFAULT_HOP_LIMIT = 64;
-    private static final byte[] IPV4_LOOPBACK = {127, 0, 0, 1};
-    private static final byte[] IPV6_LOOPBACK = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    // InetAddress is immutable: one instance of each serves every id.
+    private static final InetAddress IPV4_LOOPBACK = literal(new byte[] {127, 0, 0, 1});
+    private static final InetAddress IPV6_LOOPBACK = literal(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    private static final InetAddress IPV4_ANY = literal(new byte[4]);
+    private static final InetAddress IPV6_ANY = literal(new byte[16]);
 
     private final Rtnetlink rtnetlink;
     private final NeighbourTrigger trigger;
@@ -107,7 +110,7 @@ final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.ENODEV, "no RDMA port holds the GID of " + source.getHostAddress() +
                 " on " + netdev.name());
         }
-        trace.record("gid match", start, binding.toString());
+        trace.recordShared("gid match", start, binding.toString());
         return new BoundSource(netdev.ifindex(), binding, netdev.address());
     }
 
@@ -170,7 +173,8 @@ final class AddressResolver implements AddressRules
         {
             p.netdev = p.outputLink;
         }
-        p.trace.record("link", start, describe(p.netdev));
+        // every resolution through a netdev describes it alike, and every one solicited alike: shared texts
+        p.trace.recordShared("link", start, describe(p.netdev));
 
         if (p.outputLink.isLoopback())
         {
@@ -230,7 +234,7 @@ final class AddressResolver implements AddressRules
         {
             throw failure(ex);
         }
-        p.trace.record("neighbour trigger", triggerStart, how);
+        p.trace.recordShared("neighbour trigger", triggerStart, how);
         if (p.waitingOn == null)
         {
             p.waitStartNanos = System.nanoTime();
@@ -261,7 +265,7 @@ final class AddressResolver implements AddressRules
                     " on " + netdev.name());
             }
         }
-        p.trace.record("gid match", start, binding.toString());
+        p.trace.recordShared("gid match", start, binding.toString());
         final boolean ib = netdev.isInfiniband();
         final Gid sgid = ib ? GidDerivation.ipoibGid(netdev.address()) : GidDerivation.ipToGid(source);
         final byte[] dstHw = p.destinationHardwareAddress;
@@ -377,12 +381,20 @@ final class AddressResolver implements AddressRules
         return bytes[15] == 0 || bytes[15] == 1;
     }
 
-    /** The wildcard address ({@code 0.0.0.0} or {@code ::}) of the family of {@code address}. */
+    /**
+     * The wildcard address ({@code 0.0.0.0} or {@code ::}) of the family of {@code address}: shared,
+     * since every id auto-bound by {@code resolveAddr} holds one (56 bytes each, issue 15).
+     */
     static InetAddress wildcardOf(final InetAddress address)
+    {
+        return address instanceof Inet4Address ? IPV4_ANY : IPV6_ANY;
+    }
+
+    private static InetAddress literal(final byte[] address)
     {
         try
         {
-            return InetAddress.getByAddress(new byte[address instanceof Inet4Address ? 4 : 16]);
+            return InetAddress.getByAddress(address);
         }
         catch (final UnknownHostException ex)
         {
@@ -392,14 +404,7 @@ final class AddressResolver implements AddressRules
 
     static InetAddress loopbackOf(final InetAddress address)
     {
-        try
-        {
-            return InetAddress.getByAddress(address instanceof Inet4Address ? IPV4_LOOPBACK : IPV6_LOOPBACK);
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
+        return address instanceof Inet4Address ? IPV4_LOOPBACK : IPV6_LOOPBACK;
     }
 
     private static void trace(final PendingResolution p, final String step, final long start, final Exception ex)

@@ -2,11 +2,12 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
+import org.agrona.collections.Int2ObjectHashMap;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
@@ -16,6 +17,10 @@ import java.util.random.RandomGenerator;
  * (drivers/infiniband/core/cma.c): {@link #bindAny} is {@code cma_alloc_any_port}, {@link #bind} is
  * {@code cma_use_port} with {@code cma_check_port}. One table per {@link RdmaCm}: the kernel's is per
  * network namespace, and ours does not see the ports the kernel's CM handed to other processes.
+ * <p>
+ * Every bound id is one entry, most of them alone on their port: a port maps to its {@link Owner}
+ * itself and to a list only once a second id shares it, in an open-addressing table of unboxed ports
+ * (a boxed port, a map node and a one-element list cost 100 bytes per id, issue 15).
  * <p>
  * Not thread-safe: the caller serialises (the ids' CM does, under its own lock).
  */
@@ -30,7 +35,8 @@ final class PortBindings
     {
     }
 
-    private final Map<PortSpace, Map<Integer, List<Owner>>> spaces = new HashMap<>();
+    /** Per port space, a port's {@link Owner}, or its {@code List<Owner>} when more than one id holds it. */
+    private final Map<PortSpace, Int2ObjectHashMap<Object>> spaces = new EnumMap<>(PortSpace.class);
     private final RandomGenerator random;
     private final boolean mayBindPrivileged;
     private int lastUsedPort;
@@ -125,14 +131,26 @@ final class PortBindings
     /** Takes {@code id} off {@code port}: {@code cma_release_port}. */
     void release(final PortSpace space, final int port, final Object id)
     {
-        final Map<Integer, List<Owner>> ports = spaces.get(space);
-        final List<Owner> owners = ports == null ? null : ports.get(port);
-        if (owners != null)
+        final Int2ObjectHashMap<Object> ports = spaces.get(space);
+        final Object held = ports == null ? null : ports.get(port);
+        if (held instanceof Owner owner)
         {
+            if (owner.id() == id)
+            {
+                ports.remove(port);
+            }
+        }
+        else if (held != null)
+        {
+            final List<Owner> owners = sharing(held);
             owners.removeIf(o -> o.id() == id);
             if (owners.isEmpty())
             {
                 ports.remove(port);
+            }
+            else if (owners.size() == 1)
+            {
+                ports.put(port, owners.getFirst());
             }
         }
     }
@@ -192,12 +210,35 @@ final class PortBindings
 
     private List<Owner> owners(final PortSpace space, final int port)
     {
-        final Map<Integer, List<Owner>> ports = spaces.get(space);
-        return ports == null ? null : ports.get(port);
+        final Int2ObjectHashMap<Object> ports = spaces.get(space);
+        final Object held = ports == null ? null : ports.get(port);
+        return held == null ? null : held instanceof Owner owner ? List.of(owner) : sharing(held);
     }
 
     private void add(final PortSpace space, final int port, final Owner owner)
     {
-        spaces.computeIfAbsent(space, s -> new HashMap<>()).computeIfAbsent(port, p -> new ArrayList<>(1)).add(owner);
+        final Int2ObjectHashMap<Object> ports = spaces.computeIfAbsent(space, s -> new Int2ObjectHashMap<>());
+        final Object held = ports.get(port);
+        if (held == null)
+        {
+            ports.put(port, owner);
+        }
+        else if (held instanceof Owner first)
+        {
+            final List<Owner> owners = new ArrayList<>(2);
+            owners.add(first);
+            owners.add(owner);
+            ports.put(port, owners);
+        }
+        else
+        {
+            sharing(held).add(owner);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Owner> sharing(final Object held)
+    {
+        return (List<Owner>)held;
     }
 }

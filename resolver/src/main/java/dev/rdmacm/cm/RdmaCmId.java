@@ -846,10 +846,11 @@ public final class RdmaCmId implements AutoCloseable
         throws RdmaCmException
     {
         cm.requireNotLoopThread("rdma_resolve_addr");
-        final PendingResolution p = begin(source, destination, timeout);
+        final CompletableFuture<Void> accepted = new CompletableFuture<>();
+        final PendingResolution p = begin(source, destination, timeout, accepted);
         try
         {
-            await(p.accepted);
+            await(accepted);
             if (channel == null)
             {
                 await(p.completion);
@@ -871,7 +872,7 @@ public final class RdmaCmId implements AutoCloseable
     {
         try
         {
-            return begin(source, destination, timeout).completion;
+            return begin(source, destination, timeout, null).completion;
         }
         catch (final RdmaCmException ex)
         {
@@ -879,8 +880,8 @@ public final class RdmaCmId implements AutoCloseable
         }
     }
 
-    private PendingResolution begin(final InetAddress source, final InetAddress destination, final Duration timeout)
-        throws RdmaCmException
+    private PendingResolution begin(final InetAddress source, final InetAddress destination, final Duration timeout,
+        final CompletableFuture<Void> accepted) throws RdmaCmException
     {
         final int timeoutMs = timeoutMs("rdma_resolve_addr", timeout);
         final PendingResolution p;
@@ -893,7 +894,6 @@ public final class RdmaCmId implements AutoCloseable
                 throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
             }
             final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
-            final long timeoutNanos = timeoutMs * 1_000_000L;
             if (state == CmIdState.IDLE)
             {
                 if (source != null && !sameFamily(source, destination))
@@ -906,8 +906,8 @@ public final class RdmaCmId implements AutoCloseable
                     transition(CmIdState.ADDR_BOUND, "auto-bind to " + source.getHostAddress() + " port " + boundPort +
                         " (to be validated)");
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-                    p = new PendingResolution(this, source, null, 0, null, destination, timeoutNanos,
-                        cm.clock().nanoTime(), completion);
+                    p = new PendingResolution(this, source, null, 0, null, destination, timeoutMs,
+                        cm.clock().nanoTime(), accepted, completion);
                 }
                 else
                 {
@@ -921,8 +921,8 @@ public final class RdmaCmId implements AutoCloseable
                     transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard port " + boundPort +
                         (scope == 0 ? "" : " scope " + scope));
                     transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-                    p = new PendingResolution(this, null, null, scope, null, destination, timeoutNanos,
-                        cm.clock().nanoTime(), completion);
+                    p = new PendingResolution(this, null, null, scope, null, destination, timeoutMs,
+                        cm.clock().nanoTime(), accepted, completion);
                 }
             }
             else if (state == CmIdState.ADDR_BOUND)
@@ -939,7 +939,7 @@ public final class RdmaCmId implements AutoCloseable
                 final InetAddress concrete = boundSource == null || boundSource.isAnyLocalAddress() ? null : boundSource;
                 transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
                 p = new PendingResolution(this, null, concrete, boundIfindex, concrete == null ? null : binding,
-                    destination, timeoutNanos, cm.clock().nanoTime(), completion);
+                    destination, timeoutMs, cm.clock().nanoTime(), accepted, completion);
             }
             else
             {
@@ -1430,7 +1430,7 @@ public final class RdmaCmId implements AutoCloseable
 
     void accepted(final PendingResolution p)
     {
-        p.accepted.complete(null);
+        p.endCall(null);
     }
 
     void callFailed(final PendingResolution p, final int errno, final String detail, final CmIdState backTo)
@@ -1450,7 +1450,7 @@ public final class RdmaCmId implements AutoCloseable
             }
         }
         final RdmaCmException ex = new RdmaCmException("rdma_resolve_addr", errno, detail, true, p.trace);
-        p.accepted.completeExceptionally(ex);
+        p.endCall(ex);
         p.completion.completeExceptionally(ex);
     }
 
@@ -1513,7 +1513,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             cm.submitIfOpen(agent -> agent.cancel(p));
             final RdmaCmException removed = new RdmaCmException("rdma_resolve_addr", Errno.ENODEV, why, false, p.trace);
-            p.accepted.completeExceptionally(removed);
+            p.endCall(removed);
             p.completion.completeExceptionally(removed);
         }
         if (r != null)

@@ -261,8 +261,6 @@ final class ResolverAgent implements Agent
                 return;
             }
         }
-        // from the call, as the kernel's req->timeout is set in rdma_resolve_addr itself
-        p.deadlineNanos = p.startNanos + p.timeoutNanos;
         run(p, false);
     }
 
@@ -358,7 +356,7 @@ final class ResolverAgent implements Agent
                     " not valid at the deadline");
             }
             p.id.resolutionFailed(p, timedOut ? Errno.ETIMEDOUT : status,
-                timedOut ? "neighbour not resolved within " + p.timeoutNanos / 1_000_000 + " ms" : detail);
+                timedOut ? "neighbour not resolved within " + p.timeoutMs + " ms" : detail);
             return;
         }
         final AddressResolution resolution;
@@ -388,15 +386,20 @@ final class ResolverAgent implements Agent
             p.timerId = timers.schedule(p, p.deadlineNanos);
             transition(p, PendingResolution.State.WAITING_FOR_NEIGHBOUR);
         }
-        final NeighbourKey key = p.waitingOn;
-        final List<PendingResolution> waiters = byNeighbour.computeIfAbsent(key, k -> new ArrayList<>(2));
+        p.forgetAttempt();
+        final List<PendingResolution> waiters = byNeighbour.computeIfAbsent(p.waitingOn, k -> new ArrayList<>(2));
+        if (!waiters.isEmpty())
+        {
+            // Each attempt makes its own key; the waiters of one neighbour share the first one's.
+            p.waitingOn = waiters.getFirst().waitingOn;
+        }
         if (!waiters.contains(p))
         {
             waiters.add(p);
         }
     }
 
-    /** Removes {@code p} from the timer wheel and the neighbour index; it is no longer pending. */
+    /** Removes {@code p} from the timers and the neighbour index; it is no longer pending. */
     private void forget(final PendingResolution p)
     {
         if (p.synchronousPhase)

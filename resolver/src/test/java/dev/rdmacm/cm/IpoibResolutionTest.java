@@ -166,7 +166,7 @@ class IpoibResolutionTest
     private static PendingResolution directlyConnectedOverIb0() throws Exception
     {
         final PendingResolution p = new PendingResolution(null, null, null, 0, null,
-            InetAddress.getByName("192.168.10.2"), 1_000_000_000L, System.nanoTime(), new CompletableFuture<>());
+            InetAddress.getByName("192.168.10.2"), 1_000, System.nanoTime(), null, new CompletableFuture<>());
         p.route = new Route(RouteMessage.RTN_UNICAST, 254, 253, 0, InetAddress.getByName("192.168.10.2"), null,
             InetAddress.getByName("192.168.10.1"), null, 4, 0, 0);
         p.outputLink = link;

@@ -73,6 +73,24 @@ class PortBindingsTest
     }
 
     @Test
+    void shouldFreeASharedPortOnlyWhenItsLastIdReleasesIt() throws Exception
+    {
+        final PortBindings.Owner first = owner("10.0.0.1", true, false);
+        final PortBindings.Owner second = owner("10.0.0.1", true, false);
+        bindings.bind(CALL, PortSpace.TCP, 7471, first);
+        bindings.bind(CALL, PortSpace.TCP, 7471, second);
+        bindings.release(PortSpace.TCP, 7471, first.id());
+        assertEquals(1, bindings.ownerCount(PortSpace.TCP, 7471));
+
+        final RdmaCmException ex = assertThrows(RdmaCmException.class,
+            () -> bindings.bind(CALL, PortSpace.TCP, 7471, owner("10.0.0.1", false, false)));
+        assertEquals(Errno.EADDRINUSE, ex.errno(), "the second id still holds the port");
+
+        bindings.release(PortSpace.TCP, 7471, second.id());
+        assertEquals(0, bindings.ownerCount(PortSpace.TCP, 7471));
+    }
+
+    @Test
     void shouldLetAfonlyIdsOfTwoFamiliesShareAPortEvenAsWildcards() throws Exception
     {
         bindings.bind(CALL, PortSpace.TCP, 7471, owner("0.0.0.0", false, true));

@@ -200,7 +200,7 @@ class ResolveAddrNamespaceTest
             {
                 if (to == PendingResolution.State.FAILED || to == PendingResolution.State.RESOLVED)
                 {
-                    ends.add(from + " -> " + to + " at " + TimeUnit.NANOSECONDS.toMillis(now - p.startNanos) + " ms");
+                    ends.add(from + " -> " + to + " at " + TimeUnit.NANOSECONDS.toMillis(now - p.startNanos()) + " ms");
                 }
             });
              EventChannel channel = timed.createEventChannel())
