@@ -70,7 +70,8 @@ import java.util.concurrent.TimeUnit;
  *       opensm_full_v1} on a path dump written from the sweep's answers (OpenSM's format; Debian does
  *       not ship the plugin that writes it, see {@code docs/}); it must send no SA query.</li>
  * </ol>
- * Each phase prints its wall time, the CPU of our JVM (and of the SA client's engine thread), OpenSM and
+ * Each phase prints its wall time, the CPU of our JVM (split into JIT, GC and other threads, and the SA
+ * client's engine thread among the others), OpenSM and
  * ibsim, the JVM's heap after a full GC and OpenSM's and ibsim's resident memory.
  * <p>
  * usage: {@code FatTreeAtScale [HCAS [SWEEPS [STORM_IDS [STORM_DESTINATIONS]]]]}, defaults 4000 3 4000 100;
@@ -141,6 +142,7 @@ public final class FatTreeAtScale
         private final SaClient client;
         private final long wallBefore = System.nanoTime();
         private final ProcessCpu jvmBefore = ProcessCpu.self();
+        private final JvmThreadCpu threadsBefore = JvmThreadCpu.now();
         private final ProcessCpu openSmBefore;
         private final ProcessCpu ibsimBefore;
         private final long engineBefore;
@@ -160,8 +162,10 @@ public final class FatTreeAtScale
             final long jvm = ProcessCpu.self().minus(jvmBefore).ownNanos();
             final long openSm = ProcessCpu.of(fabric.openSmPid()).minus(openSmBefore).ownNanos();
             final long ibsim = ProcessCpu.of(fabric.ibsimPid()).minus(ibsimBefore).ownNanos();
-            final String engine = client == null ? "" :
-                String.format(" (engine thread %.3f s)", (EngineThreadCpu.nanos(client) - engineBefore) / 1e9);
+            final JvmThreadCpu threads = JvmThreadCpu.now().minus(threadsBefore);
+            final String engine = String.format(" (JIT %.2f s, GC %.2f s, other threads %.2f s%s)", threads.jitNanos() / 1e9,
+                threads.gcNanos() / 1e9, threads.otherNanos() / 1e9, client == null ? "" :
+                String.format(", of which the engine thread %.3f s", (EngineThreadCpu.nanos(client) - engineBefore) / 1e9));
             System.gc();
             final long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             System.out.printf("  [%s] wall %.3f s; CPU: our JVM %.2f s%s, OpenSM %.2f s, ibsim %.2f s%s; memory: JVM heap after GC " +

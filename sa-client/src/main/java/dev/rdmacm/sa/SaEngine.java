@@ -759,6 +759,7 @@ final class SaEngine implements Agent, MadReceiver
     private void end(final SaTransaction tx)
     {
         final boolean held = tx.sent && !tx.internal;
+        final boolean wasQueued = tx.state == SaTransaction.State.QUEUED;
         transition(tx, SaTransaction.State.DONE);
         byTid.remove(tx.tid48);
         tx.timerId = timers.cancel(tx.timerId);
@@ -766,8 +767,11 @@ final class SaEngine implements Agent, MadReceiver
         {
             inFlightByKey.remove(tx.request.cacheKey(), tx);
         }
-        if (queued.remove(tx))
+        if (wasQueued)
         {
+            // Only a queued transaction is looked for in the queue: a scan per answer, with the
+            // 4,000-path sweep's thousands queued, was quadratic (issue 15).
+            queued.remove(tx);
             return;
         }
         if (held)
