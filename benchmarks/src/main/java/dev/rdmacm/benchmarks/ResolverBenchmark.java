@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -33,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code resolutionRoundTrips}: RTM_GETROUTE, RTM_GETLINK, RTM_GETNEIGH for a valid neighbour, the
  *       round trips of one resolution attempt (C: "resolution").</li>
  *   <li>{@code resolveAddrSynchronous}: a whole synchronous {@code rdma_resolve_addr} through the event
- *       loop, including the two thread hand-overs (no C counterpart).</li>
+ *       loop, including the two thread hand-overs (no C counterpart), with the loop and the caller
+ *       blocking at once ({@code spinNanos} 0) and spinning 50 us first (the default on two or more CPUs).</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -49,7 +51,6 @@ public class ResolverBenchmark
     {
         Rtnetlink rtnetlink;
         InetAddress destination;
-        RdmaCm cm;
 
         @Setup(Level.Trial)
         public void enter() throws Exception
@@ -58,15 +59,34 @@ public class ResolverBenchmark
             NetworkNamespace.enter(BenchNamespace.path());
             rtnetlink = Rtnetlink.open();
             destination = InetAddress.getByName(BenchNamespace.VALID_NEIGHBOUR);
+        }
+
+        @TearDown(Level.Trial)
+        public void close()
+        {
+            rtnetlink.close();
+        }
+    }
+
+    /** An RdmaCm spinning {@code spinNanos} before blocking: 0 is the baseline without spinning. */
+    @State(Scope.Thread)
+    public static class Cm
+    {
+        @Param({"0", "50000"})
+        long spinNanos;
+        RdmaCm cm;
+
+        @Setup(Level.Trial)
+        public void open() throws Exception
+        {
             cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(BenchNamespace.path())
-                .gids(BenchNamespace.gids()));
+                .gids(BenchNamespace.gids()).spin(Duration.ofNanos(spinNanos)));
         }
 
         @TearDown(Level.Trial)
         public void close()
         {
             cm.close();
-            rtnetlink.close();
         }
     }
 
@@ -85,9 +105,9 @@ public class ResolverBenchmark
     }
 
     @Benchmark
-    public AddressResolution resolveAddrSynchronous(final InNamespace state) throws Exception
+    public AddressResolution resolveAddrSynchronous(final InNamespace state, final Cm cm) throws Exception
     {
-        final RdmaCmId id = state.cm.createId(null);
+        final RdmaCmId id = cm.cm.createId(null);
         id.resolveAddr(null, state.destination, Duration.ofMillis(2000));
         final AddressResolution resolution = id.resolution();
         id.destroy();

@@ -1627,8 +1627,17 @@ public final class RdmaCmId implements AutoCloseable
             " and destination " + destination.getHostAddress() + " are of different families", true);
     }
 
-    private static <T> T await(final CompletableFuture<T> future) throws RdmaCmException, ResolutionFailure
+    /**
+     * Waits for the loop's answer: spinning first ({@link RdmaCm.Options#spin}), since the loop answers
+     * most calls within microseconds and parking costs a scheduler wake-up on each side.
+     */
+    private <T> T await(final CompletableFuture<T> future) throws RdmaCmException, ResolutionFailure
     {
+        final long spinUntil = System.nanoTime() + cm.spinNanos();
+        while (!future.isDone() && System.nanoTime() - spinUntil < 0)
+        {
+            Thread.onSpinWait();
+        }
         boolean interrupted = false;
         try
         {

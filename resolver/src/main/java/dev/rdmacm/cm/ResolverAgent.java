@@ -57,6 +57,9 @@ final class ResolverAgent implements Agent
     private final NanoClock clock;
     private final TransitionListener<PendingResolution, PendingResolution.State> transitions;
     private final DeadlineTimers<PendingResolution> timers;
+    /** How long the loop spins after its last request before it blocks ({@link RdmaCm.Options#spin}). */
+    private final long spinNanos;
+    private long lastCommandNanos;
     private final DeadlineTimers.Expiry<PendingResolution> onDeadline = this::onDeadline;
     private final Map<NeighbourKey, List<PendingResolution>> byNeighbour = new HashMap<>();
     private final List<PendingResolution> rerun = new ArrayList<>();
@@ -74,9 +77,11 @@ final class ResolverAgent implements Agent
     private volatile CmSysctls sysctls = CmSysctls.KERNEL_DEFAULT;
 
     ResolverAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
-        final HostsNeighbours hostsNeighbours, final NanoClock clock,
+        final HostsNeighbours hostsNeighbours, final NanoClock clock, final long spinNanos,
         final TransitionListener<PendingResolution, PendingResolution.State> transitions) throws NativeCallException
     {
+        this.spinNanos = spinNanos;
+        this.lastCommandNanos = System.nanoTime() - spinNanos;
         this.hostsNeighbours = hostsNeighbours;
         this.namespace = namespace;
         this.gids = gids;
@@ -206,6 +211,10 @@ final class ResolverAgent implements Agent
             command.accept(this);
             work++;
         }
+        if (work > 0 && spinNanos > 0)
+        {
+            lastCommandNanos = System.nanoTime();
+        }
         work += drainEvents();
         work += expireTimers();
         return work;
@@ -219,10 +228,17 @@ final class ResolverAgent implements Agent
 
     private void awaitWork()
     {
-        if (closing || !commands.isEmpty())
+        // Real time, not the loop's clock: for spinNanos after the last request, the next one (a caller's
+        // next synchronous call) is taken without a wake-up through the eventfd and the scheduler.
+        do
         {
-            return;
+            if (closing || !commands.isEmpty())
+            {
+                return;
+            }
+            Thread.onSpinWait();
         }
+        while (System.nanoTime() - lastCommandNanos - spinNanos < 0);
         try
         {
             // real time, as long as the loop's clock says its earliest deadline is away
