@@ -65,7 +65,8 @@ public final class RdmaCm implements AutoCloseable
     /**
      * 50 us on a machine with more than one CPU, else none (a spinning caller would hold the CPU the
      * loop needs). Measured (issue 15, {@code ResolverBenchmark.resolveAddrSynchronous}): a synchronous
-     * resolveAddr took 98 us with no spin and 21 us with it, against 17 us for its netlink round trips.
+     * resolveAddr took 89-98 us with no spin and 21-33 us with it, against 15-19 us for its netlink
+     * round trips.
      */
     public static final Duration DEFAULT_SPIN =
         Runtime.getRuntime().availableProcessors() > 1 ? Duration.ofNanos(50_000) : Duration.ZERO;
@@ -89,12 +90,20 @@ public final class RdmaCm implements AutoCloseable
         HostsNeighbours hostsNeighbours, SaClient sa, KernelProfile kernelProfile,
         AcmFirstRoute acmFirstRoute, Duration spin)
     {
+        public Options
+        {
+            if (spin == null || spin.isNegative())
+            {
+                throw new IllegalArgumentException("spin must be zero or positive, not " + spin);
+            }
+        }
+
         /**
          * This machine's RDMA devices ({@link GidDirectory#live} of the process's environment, read when
          * the CM opens and again when a lookup misses, so GIDs of addresses added later are found; none
          * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no
-         * SA, ACM asked first as librdmacm does, {@link #DEFAULT_SPIN}. Nothing is read here: options given other tables
-         * ({@link #gids}) never read this machine's.
+         * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}. Nothing is read here:
+         * options given other tables ({@link #gids}) never read this machine's.
          */
         public static Options defaults()
         {
@@ -157,10 +166,6 @@ public final class RdmaCm implements AutoCloseable
         /** Spin for {@code duration} before blocking (see the record's {@code spin}); zero never spins. */
         public Options spin(final Duration duration)
         {
-            if (duration == null || duration.isNegative())
-            {
-                throw new IllegalArgumentException("spin must be zero or positive, not " + duration);
-            }
             return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute,
                 duration);
         }
