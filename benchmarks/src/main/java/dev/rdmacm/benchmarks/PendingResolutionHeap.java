@@ -19,8 +19,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code sync}: one {@code resolveAddr} after the other, each returning once the loop has
  *   accepted it, so their deadlines spread over the time the calls take;</li>
- *   <li>{@code burst}: {@code resolveAddrAsync} as fast as the caller can, so thousands of deadlines
- *   fall within the same millisecond (a job-start storm).</li>
+ *   <li>{@code burst}: {@code resolveAddrAsync} as fast as the caller can, so the deadlines crowd
+ *   into few milliseconds (10,000 calls in 125-217 ms here; a job-start storm).</li>
  * </ul>
  */
 public final class PendingResolutionHeap
@@ -34,7 +34,13 @@ public final class PendingResolutionHeap
     public static void main(final String[] args) throws Exception
     {
         final int count = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-        final boolean burst = args.length > 1 && args[1].equals("burst");
+        final String start = args.length > 1 ? args[1] : "sync";
+        if (!start.equals("sync") && !start.equals("burst"))
+        {
+            System.err.println("PendingResolutionHeap: the second argument is how to start them, sync or burst, not " + start);
+            System.exit(2);
+        }
+        final boolean burst = start.equals("burst");
         final RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(BenchNamespace.path())
             .gids(BenchNamespace.gids()));
         final EventChannel channel = cm.createEventChannel();
