@@ -16,10 +16,6 @@ import java.nio.file.Path;
  */
 record JvmThreadCpu(long jitNanos, long gcNanos, long otherNanos)
 {
-    private static final long NANOS_PER_TICK = 10_000_000L;
-    /** utime's field number in proc(5), 1-based; stime follows. */
-    private static final int UTIME = 14;
-
     static JvmThreadCpu now()
     {
         long jit = 0;
@@ -39,8 +35,7 @@ record JvmThreadCpu(long jitNanos, long gcNanos, long otherNanos)
                     continue;
                 }
                 final String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-                final long nanos = (Long.parseLong(fields[UTIME - 3]) + Long.parseLong(fields[UTIME - 2])) * NANOS_PER_TICK;
+                final long nanos = ProcessCpu.parse(stat).ownNanos();
                 if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler"))
                 {
                     jit += nanos;

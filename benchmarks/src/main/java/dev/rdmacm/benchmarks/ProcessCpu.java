@@ -28,15 +28,19 @@ record ProcessCpu(long ownNanos, long waitedChildrenNanos)
 
     private static ProcessCpu read(final Path stat)
     {
-        final String text;
         try
         {
-            text = ProcFile.read(stat);
+            return parse(ProcFile.read(stat));
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot read " + stat, ex);
         }
+    }
+
+    /** A {@code stat} line of proc(5): a process's, or a thread's from {@code /proc/<pid>/task/<tid>/stat}. */
+    static ProcessCpu parse(final String text)
+    {
         // The command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'.
         final String[] fields = text.substring(text.lastIndexOf(')') + 2).trim().split(" ");
         final int first = 3;

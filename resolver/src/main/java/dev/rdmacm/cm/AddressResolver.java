@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,10 +35,10 @@ final class AddressResolver implements AddressRules
     /** The kernel's default TTL and IPv6 hop limit, used when the sysctl cannot be read. */
     private static final int DEFAULT_HOP_LIMIT = 64;
     // InetAddress is immutable: one instance of each serves every id.
-    private static final InetAddress IPV4_LOOPBACK = literal(new byte[] {127, 0, 0, 1});
-    private static final InetAddress IPV6_LOOPBACK = literal(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
-    private static final InetAddress IPV4_ANY = literal(new byte[4]);
-    private static final InetAddress IPV6_ANY = literal(new byte[16]);
+    static final InetAddress IPV4_ANY = InetAddress.ofLiteral("0.0.0.0");
+    private static final InetAddress IPV6_ANY = InetAddress.ofLiteral("::");
+    private static final InetAddress IPV4_LOOPBACK = InetAddress.ofLiteral("127.0.0.1");
+    private static final InetAddress IPV6_LOOPBACK = InetAddress.ofLiteral("::1");
 
     private final Rtnetlink rtnetlink;
     private final NeighbourTrigger trigger;
@@ -388,18 +387,6 @@ final class AddressResolver implements AddressRules
     static InetAddress wildcardOf(final InetAddress address)
     {
         return address instanceof Inet4Address ? IPV4_ANY : IPV6_ANY;
-    }
-
-    private static InetAddress literal(final byte[] address)
-    {
-        try
-        {
-            return InetAddress.getByAddress(address);
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
     }
 
     static InetAddress loopbackOf(final InetAddress address)

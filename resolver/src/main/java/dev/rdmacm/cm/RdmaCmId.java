@@ -46,7 +46,6 @@ import java.util.concurrent.ExecutionException;
 public final class RdmaCmId implements AutoCloseable
 {
     private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
-    private static final InetAddress IPV4_ANY = InetAddress.ofLiteral("0.0.0.0");
 
     private final RdmaCm cm;
     private final EventChannel channel;
@@ -1161,7 +1160,7 @@ public final class RdmaCmId implements AutoCloseable
             requireNotDestroyed("rdma_listen");
             if (state == CmIdState.IDLE)
             {
-                final InetAddress any = IPV4_ANY;
+                final InetAddress any = AddressResolver.IPV4_ANY;
                 bindPort("rdma_listen", any, null);
                 boundSource = any;
                 transition(CmIdState.ADDR_BOUND, "bind to wildcard " + any.getHostAddress() + " port " + boundPort + " (rdma_listen)");
