@@ -43,6 +43,9 @@ public final class Libc
     public static final int SO_BINDTODEVICE = 25;
     public static final short POLLIN = 0x1;
     public static final short POLLERR = 0x8;
+    /** Reported whatever the requested events: the peer hung up (a pipe's last writer closed). */
+    public static final short POLLHUP = 0x10;
+    /** Reported whatever the requested events: the descriptor is not open (closed while still polled). */
     public static final short POLLNVAL = 0x20;
     public static final int O_RDONLY = 0;
     public static final int O_RDWR = 2;
@@ -110,6 +113,7 @@ public final class Libc
                 Linker.Option.firstVariadicArg(2), Linker.Option.captureCallState("errno"));
         private static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
         private static final MethodHandle EVENTFD = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+        private static final MethodHandle PIPE2 = downcall("pipe2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
         private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
 
@@ -307,6 +311,15 @@ public final class Libc
     {
         return check("eventfd", callInt("eventfd", state, errno -> (int)Descriptors.EVENTFD.invokeExact(errno, initialValue, flags)),
             state);
+    }
+
+    /**
+     * {@code pipe2(fds, flags)}: fills {@code fds} (two ints) with the read end, then the write end;
+     * {@code flags} is 0 or {@link #O_NONBLOCK} and {@link #O_CLOEXEC}.
+     */
+    public static void pipe2(final CallState state, final MemorySegment fds, final int flags) throws NativeCallException
+    {
+        check("pipe2", callInt("pipe2", state, errno -> (int)Descriptors.PIPE2.invokeExact(errno, fds, flags)), state);
     }
 
     /** Returns bytes read, or -1 on EAGAIN (non-blocking descriptors only). */
