@@ -1,6 +1,5 @@
 package dev.rdmacm.ibcm;
 
-import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.ConnectReject;
 import dev.rdmacm.protocol.cm.ConnectReply;
@@ -31,7 +30,7 @@ import java.util.Objects;
  * bare ib_cm) the engine moves the QP through {@link QpTransitions} and sends the RTU itself when the
  * REP comes, unless the consumer MRAs the REP from its {@link IbCmEvent.ReplyReceived} handler.
  * <p>
- * Timers: one per connection, for the message that waits for an answer (REQ, REP, DREQ, SIDR_REQ:
+ * Timers: one per connection ({@link RetryTimer}), for the message that waits for an answer (REQ, REP, DREQ, SIDR_REQ:
  * re-sent byte for byte every {@code timeoutMs}, {@code maxCmRetries} times, as the MAD layer does for
  * ib_cm) or for TIMEWAIT. See docs/connection.md for the formulas and the cm.c lines they come from.
  */
@@ -56,6 +55,7 @@ public final class IbCmConnection
     private final IbCmEngine engine;
     private final long localCommId;
     private final IbCmEventHandler handler;
+    private final RetryTimer timer;
     private QpTransitions qp = QpTransitions.NONE;
     private IbCmState state = IbCmState.IDLE;
     private boolean closed;
@@ -74,10 +74,6 @@ public final class IbCmConnection
     /** cm.c {@code timeout_ms} and {@code max_cm_retries}: the REQ's, REP's and DREQ's wait and retries. */
     private long timeoutMs;
     private int maxCmRetries;
-    private byte[] outstanding;
-    private long sendTimeoutMs;
-    private int retriesLeft;
-    private long timerId = DeadlineTimers.NULL_TIMER;
 
     /** cm.c {@code av.timeout}: the QP's local ACK timeout, and the base of the MRA wait and of TIMEWAIT. */
     private int avTimeout;
@@ -107,6 +103,7 @@ public final class IbCmConnection
         this.engine = engine;
         this.localCommId = localCommId;
         this.handler = handler;
+        this.timer = new RetryTimer(engine, this);
     }
 
     public IbCmState state()
@@ -196,7 +193,7 @@ public final class IbCmConnection
         tid = localCommId;
         engine.formatter.req(tid, localCommId, engine.configuration.localCaGuid(), parameters, receivePsn,
             IbCmTimeouts.ackTimeout(engine.configuration.caAckDelay(), packetLifeTime));
-        sendAndWait(timeoutMs, maxCmRetries);
+        timer.sendAndWait(peer, timeoutMs, maxCmRetries);
         transition(IbCmState.REQ_SENT);
     }
 
@@ -227,7 +224,7 @@ public final class IbCmConnection
         }
         engine.formatter.rep(tid, localCommId, remoteCommId, engine.configuration.localCaGuid(), parameters,
             receivePsn, engine.configuration.caAckDelay());
-        sendAndWait(timeoutMs, maxCmRetries);
+        timer.sendAndWait(peer, timeoutMs, maxCmRetries);
         transition(IbCmState.REP_SENT);
     }
 
@@ -331,7 +328,7 @@ public final class IbCmConnection
             return false;
         }
         requireState("establish", IbCmState.REP_SENT, IbCmState.MRA_REP_RCVD);
-        cancelSend();
+        timer.cancel();
         transition(IbCmState.ESTABLISHED);
         emit(new IbCmEvent.Established(IbCmEvent.EstablishedBy.COMMUNICATION_ESTABLISHED, NONE));
         return true;
@@ -367,7 +364,7 @@ public final class IbCmConnection
         serviceId = parameters.serviceId();
         tid = localCommId;
         engine.formatter.sidrReq(tid, localCommId, parameters.pkey(), serviceId, parameters.privateData());
-        sendAndWait(parameters.timeoutMs(), parameters.maxCmRetries());
+        timer.sendAndWait(peer, parameters.timeoutMs(), parameters.maxCmRetries());
         transition(IbCmState.SIDR_REQ_SENT);
     }
 
@@ -410,13 +407,13 @@ public final class IbCmConnection
                 }
                 case SIDR_REQ_SENT ->
                 {
-                    cancelSend();
+                    timer.cancel();
                     transition(IbCmState.IDLE);
                 }
                 case SIDR_REQ_RCVD -> sidrReply(SidrStatus.REJECT, 0, 0, NONE, NONE);
                 case REQ_SENT, MRA_REQ_RCVD ->
                 {
-                    cancelSend();
+                    timer.cancel();
                     final byte[] guid = new byte[8];
                     new UnsafeBuffer(guid).putLong(0, engine.configuration.localCaGuid(), ByteOrder.BIG_ENDIAN);
                     reject(RejectReason.TIMEOUT.code(), guid, NONE);
@@ -428,13 +425,13 @@ public final class IbCmConnection
                 case DREQ_RCVD -> drep(NONE);
                 case TIMEWAIT ->
                 {
-                    cancelSend();
+                    timer.cancel();
                     transition(IbCmState.IDLE);
                 }
                 default -> throw new IllegalStateException("close: unhandled state " + state);
             }
         }
-        cancelSend();
+        timer.cancel();
         removeRemote();
         engine.table.removeSidr(sidrKey, this);
         engine.table.remove(this);
@@ -534,12 +531,10 @@ public final class IbCmConnection
 
     void onTimer(final long firedTimerId)
     {
-        if (firedTimerId != timerId)
+        if (timer.fired(firedTimerId))
         {
-            return;
+            onInput(Input.TIMEOUT, null);
         }
-        timerId = DeadlineTimers.NULL_TIMER;
-        onInput(Input.TIMEOUT, null);
     }
 
     /** Hands an input to the current state's method; false when the state does not take it (dropped). */
@@ -578,7 +573,7 @@ public final class IbCmConnection
             case REP -> repReceived(from);
             case REJ -> rejReceived();
             case MRA -> mraReceived(MessageReceiptAck.MESSAGE_MRAED_REQ, IbCmState.MRA_REQ_RCVD);
-            case TIMEOUT -> retryOr(this::requestTimedOut);
+            case TIMEOUT -> timer.retryOr(peer, this::requestTimedOut);
             default -> false;
         };
     }
@@ -590,7 +585,7 @@ public final class IbCmConnection
             case REP -> repReceived(from);
             case REJ -> rejReceived();
             // the REQ is still outstanding, now on the MRA's timeout; a second MRA changes nothing
-            case TIMEOUT -> retryOr(this::requestTimedOut);
+            case TIMEOUT -> timer.retryOr(peer, this::requestTimedOut);
             case MRA -> duplicate();
             default -> false;
         };
@@ -614,7 +609,7 @@ public final class IbCmConnection
             case MRA -> mraReceived(MessageReceiptAck.MESSAGE_MRAED_REP, IbCmState.MRA_REP_RCVD);
             case REJ -> rejReceived();
             case DREQ -> dreqReceived();
-            case TIMEOUT -> retryOr(this::replyTimedOut);
+            case TIMEOUT -> timer.retryOr(peer, this::replyTimedOut);
             default -> false;
         };
     }
@@ -626,7 +621,7 @@ public final class IbCmConnection
             case RTU -> rtuReceived();
             case REJ -> rejReceived();
             case DREQ -> dreqReceived();
-            case TIMEOUT -> retryOr(this::replyTimedOut);
+            case TIMEOUT -> timer.retryOr(peer, this::replyTimedOut);
             case MRA -> duplicate();
             default -> false;
         };
@@ -679,7 +674,7 @@ public final class IbCmConnection
             case DREQ -> dreqReceived();
             case DREP -> drepReceived();
             case REJ -> rejReceived();
-            case TIMEOUT -> retryOr(this::disconnectRequestTimedOut);
+            case TIMEOUT -> timer.retryOr(peer, this::disconnectRequestTimedOut);
             default -> false;
         };
     }
@@ -721,14 +716,14 @@ public final class IbCmConnection
             case SIDR_REP ->
             {
                 final SidrReply rep = engine.rxSidrRep;
-                cancelSend();
+                timer.cancel();
                 transition(IbCmState.IDLE);
                 final byte[] info = new byte[rep.additionalInfoLength()];
                 rep.getAdditionalInfo(new UnsafeBuffer(info), 0);
                 emit(new IbCmEvent.SidrReplyReceived(rep.status(), rep.qpn(), rep.qKey(), info, rep.privateData()));
                 yield true;
             }
-            case TIMEOUT -> retryOr(() ->
+            case TIMEOUT -> timer.retryOr(peer, () ->
             {
                 transition(IbCmState.IDLE);
                 emit(new IbCmEvent.SidrRequestTimedOut());
@@ -779,7 +774,7 @@ public final class IbCmConnection
         rnrRetryCount = rep.rnrRetryCount();
         // cm_rep_handler: av.timeout = cm_ack_timeout(target_ack_delay, av.timeout - 1)
         avTimeout = IbCmTimeouts.ackTimeout(rep.targetAckDelay(), avTimeout - 1);
-        cancelSend();
+        timer.cancel();
         transition(IbCmState.REP_RCVD);
         emit(new IbCmEvent.ReplyReceived(remoteQpn, sendPsn, rep.responderResources(), rep.initiatorDepth(),
             rep.targetAckDelay(), rep.failoverAccepted(), rep.endToEndFlowControl(), rnrRetryCount, rep.srq(),
@@ -812,7 +807,7 @@ public final class IbCmConnection
 
     private boolean rtuReceived()
     {
-        cancelSend();
+        timer.cancel();
         transition(IbCmState.ESTABLISHED);
         emit(new IbCmEvent.Established(IbCmEvent.EstablishedBy.RTU_RECEIVED, engine.rxRtu.privateData()));
         return true;
@@ -822,7 +817,7 @@ public final class IbCmConnection
     private boolean mraReceived(final int expectedMraed, final IbCmState next)
     {
         final MessageReceiptAck mra = engine.rxMra;
-        if (mra.messageMraed() != expectedMraed || outstanding == null)
+        if (mra.messageMraed() != expectedMraed || !timer.waiting())
         {
             return false;
         }
@@ -830,8 +825,7 @@ public final class IbCmConnection
         final long extended = IbCmTimeouts.convertToMillis(mra.serviceTimeout()) +
             IbCmTimeouts.convertToMillis(avTimeout);
         // ib_modify_mad: this wait and every retry's from now on; the retries left stay as they were
-        sendTimeoutMs = extended;
-        scheduleTimer(extended);
+        timer.extendWait(extended);
         transition(next);
         emit(new IbCmEvent.MraReceived(mra.serviceTimeout(), mra.privateData()));
         return true;
@@ -871,7 +865,7 @@ public final class IbCmConnection
     private boolean dreqReceived()
     {
         final DisconnectRequest dreq = engine.rxDreq;
-        cancelSend();
+        timer.cancel();
         tid = receivedTid;
         transition(IbCmState.DREQ_RCVD);
         emit(new IbCmEvent.DisconnectRequested(dreq.privateData()));
@@ -909,23 +903,23 @@ public final class IbCmConnection
     {
         // cm_format_dreq: a TID of its own (cm_form_tid), and the QPN the peer must check against its own
         engine.formatter.dreq(localCommId, localCommId, remoteCommId, remoteQpn, privateData);
-        sendAndWait(timeoutMs, maxCmRetries);
+        timer.sendAndWait(peer, timeoutMs, maxCmRetries);
         transition(IbCmState.DREQ_SENT);
     }
 
     /** cm.c {@code cm_enter_timewait}: out of the remote tables, IDLE after cm_convert_to_ms(av.timeout). */
     private void enterTimewait()
     {
-        cancelSend();
+        timer.cancel();
         removeRemote();
         transition(IbCmState.TIMEWAIT);
-        scheduleTimer(IbCmTimeouts.convertToMillis(avTimeout));
+        timer.schedule(IbCmTimeouts.convertToMillis(avTimeout));
     }
 
     /** cm.c {@code cm_reset_to_idle}. */
     private void resetToIdle()
     {
-        cancelSend();
+        timer.cancel();
         removeRemote();
         transition(IbCmState.IDLE);
     }
@@ -943,46 +937,6 @@ public final class IbCmConnection
         qpModified = true;
         qp.readyToReceive(this, attributes);
         qp.readyToSend(this, attributes);
-    }
-
-    /** Sends the formatter's MAD and keeps its bytes for the retries. */
-    private void sendAndWait(final long waitMs, final int retries)
-    {
-        outstanding = engine.formatter.copy();
-        sendTimeoutMs = waitMs;
-        retriesLeft = retries;
-        engine.sendBytes(peer, outstanding);
-        scheduleTimer(waitMs);
-    }
-
-    /** The outstanding message's timer fired: re-send it while retries are left, else give up. */
-    private boolean retryOr(final Runnable exhausted)
-    {
-        if (outstanding == null)
-        {
-            return false;
-        }
-        if (retriesLeft > 0)
-        {
-            retriesLeft--;
-            engine.sendBytes(peer, outstanding);
-            scheduleTimer(sendTimeoutMs);
-            return true;
-        }
-        outstanding = null;
-        exhausted.run();
-        return true;
-    }
-
-    private void cancelSend()
-    {
-        outstanding = null;
-        timerId = engine.timers.cancel(timerId);
-    }
-
-    private void scheduleTimer(final long millis)
-    {
-        timerId = engine.timers.reschedule(timerId, this, engine.now() + millis * 1_000_000L);
     }
 
     private void transition(final IbCmState to)
