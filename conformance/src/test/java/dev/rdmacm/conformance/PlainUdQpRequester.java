@@ -17,6 +17,7 @@ import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.AddressHandle;
@@ -59,8 +60,6 @@ import java.util.Random;
  */
 public final class PlainUdQpRequester
 {
-    /** QP 1's Q_Key (IBA 13.5.1), which the peer's GSI QP checks on every datagram it takes. */
-    static final long GSI_QKEY = 0x8001_0000L;
     private static final int RESPONSE_TIMEOUT = 16;
     private static final int MAX_CM_RETRIES = 2;
     private static final int RECEIVES = 16;
@@ -155,12 +154,12 @@ public final class PlainUdQpRequester
 
         void run(final long serviceId, final byte[] privateData, final Duration window) throws InterruptedException
         {
-            ud.activate(binding.port(), 0, GSI_QKEY);
+            ud.activate(binding.port(), 0, Gsi.QKEY);
             for (int i = 1; i <= RECEIVES; i++)
             {
                 ud.postReceive(i, mem, (long)i * SLOT, SLOT);
             }
-            System.out.printf("UD QP 0x%x, Q_Key 0x%x; the REQ names RC QP 0x%x%n", ud.qpNumber(), GSI_QKEY, rc.qpNumber());
+            System.out.printf("UD QP 0x%x, Q_Key 0x%x; the REQ names RC QP 0x%x%n", ud.qpNumber(), Gsi.QKEY, rc.qpNumber());
             final DeadlineTimers<IbCmConnection> timers = new DeadlineTimers<>(NanoClock.SYSTEM);
             final IbCmEngine engine = new IbCmEngine(new IbCmEngine.Configuration(context.queryDevice().nodeGuid(), CA_ACK_DELAY), timers,
                 this::send, new Random(), (connection, from, to, now) -> System.out.println("state " + from + " -> " + to));
@@ -193,7 +192,7 @@ public final class PlainUdQpRequester
             final byte[] bytes = new byte[length];
             mad.getBytes(offset, bytes);
             MemorySegment.copy(MemorySegment.ofArray(bytes), 0, mem.memory(), 0, length);
-            ud.postSend(0, mem, 0, length, toPeer, to.qpn(), GSI_QKEY, true);
+            ud.postSend(0, mem, 0, length, toPeer, to.qpn(), Gsi.QKEY, true);
             sent++;
             System.out.printf("sent attribute 0x%04x to QP %d%n", mad.getShort(offset + MadHeader.ATTRIBUTE_ID_OFFSET,
                 ByteOrder.BIG_ENDIAN) & 0xffff, to.qpn());

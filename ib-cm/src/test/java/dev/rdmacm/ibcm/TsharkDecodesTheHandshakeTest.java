@@ -1,5 +1,6 @@
 package dev.rdmacm.ibcm;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
 import dev.rdmacm.protocol.capture.ErfPcapWriter;
@@ -71,7 +72,7 @@ class TsharkDecodesTheHandshakeTest
                 final boolean fromActive = sent.from().equals(BackToBackCms.ACTIVE_GID);
                 writer.write(fromActive ? CaptureDirection.SENT : CaptureDirection.RECEIVED,
                     new UnsafeBuffer(sent.mad()), 0, MadHeader.MAD_SIZE, fromActive ? 1 : 2, fromActive ? 2 : 1,
-                    1, 1, 0xffff, DatagramExtendedTransportHeader.GSI_QKEY, at += 1000);
+                    1, 1, 0xffff, Gsi.QKEY, at += 1000);
             }
         }
         packets = Tshark.decode(pcap, FIELDS);

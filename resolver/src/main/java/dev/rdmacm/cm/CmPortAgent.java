@@ -1,5 +1,6 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.ibcm.IbCmEngine;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
@@ -13,7 +14,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.CmAttribute;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.umad.AgentRegistration;
-import dev.rdmacm.umad.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.umad.UmadAgent;
 import dev.rdmacm.umad.UmadPort;
 import dev.rdmacm.umad.UserMadHeader;
@@ -179,7 +180,7 @@ final class CmPortAgent implements AutoCloseable
         if (mads != CmMadRecorder.NONE)
         {
             final MadAddress.Grh grh = address.grh();
-            mads.onMad(CmMadFilter.Direction.SENT, localGids.apply(gidIndex), to.gid(), MadAddress.GSI_QPN, address.remoteQpn(),
+            mads.onMad(CmMadFilter.Direction.SENT, localGids.apply(gidIndex), to.gid(), Gsi.QPN, address.remoteQpn(),
                 grh.trafficClass(), grh.hopLimit(), grh.flowLabel(), mad, offset, length);
         }
     }
@@ -249,7 +250,7 @@ final class CmPortAgent implements AutoCloseable
             if (mads != CmMadRecorder.NONE)
             {
                 mads.onMad(CmMadFilter.Direction.RECEIVED, header.gid(), localGids.apply(header.gidIndex()), header.qpn(),
-                    MadAddress.GSI_QPN, header.trafficClass(), header.hopLimit(), header.flowLabel(), received, 0, length);
+                    Gsi.QPN, header.trafficClass(), header.hopLimit(), header.flowLabel(), received, 0, length);
             }
             if (!passes(CmMadFilter.Direction.RECEIVED, received, 0))
             {

@@ -1,5 +1,6 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
@@ -75,7 +76,7 @@ public final class PcapCmMadRecorder implements CmMadRecorder, AutoCloseable
         }
         try
         {
-            writer.write(source, destination, sourceQp, destinationQp, PKey.DEFAULT, DatagramExtendedTransportHeader.GSI_QKEY,
+            writer.write(source, destination, sourceQp, destinationQp, PKey.DEFAULT, Gsi.QKEY,
                 trafficClass, hopLimit, flowLabel, mad, offset, length, epochNanosAtStart + (System.nanoTime() - nanoTimeAtStart));
             written++;
         }

@@ -148,7 +148,7 @@ public final class ErfPcapWriter implements Closeable
      * @param srcQp          DETH source QP (1 for QP1 and tshark decodes the MAD).
      * @param dstQp          BTH destination QP.
      * @param pkey           BTH P_Key, full-member bit included.
-     * @param qkey           DETH Q_Key, e.g. {@link DatagramExtendedTransportHeader#GSI_QKEY}.
+     * @param qkey           DETH Q_Key, e.g. {@link dev.rdmacm.protocol.mad.Gsi#QKEY}.
      * @param timestampNanos when, in nanoseconds since the epoch.
      * @throws IllegalArgumentException when {@code length} is negative or above 256.
      * @throws IllegalStateException    after {@link #close()}.

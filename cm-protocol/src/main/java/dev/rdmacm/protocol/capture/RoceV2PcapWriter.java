@@ -76,7 +76,7 @@ public final class RoceV2PcapWriter implements Closeable
      * @param mad            {@code length} bytes from {@code offset}, at most 256; a shorter MAD is padded
      *                       with zeros (tshark decodes a MAD only when all 256 bytes are there).
      * @param pkey           BTH P_Key, full-member bit included.
-     * @param qkey           DETH Q_Key, e.g. {@link DatagramExtendedTransportHeader#GSI_QKEY}.
+     * @param qkey           DETH Q_Key, e.g. {@link dev.rdmacm.protocol.mad.Gsi#QKEY}.
      * @param trafficClass   the GRH's traffic class (IPv4 TOS).
      * @param hopLimit       the GRH's hop limit (IPv4 TTL).
      * @param flowLabel      the GRH's flow label (IPv6 only).

@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.capture;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.testing.Tshark;
 import org.agrona.BitUtil;
@@ -55,9 +56,9 @@ class ErfPcapWriterTest
         try (ErfPcapWriter writer = new ErfPcapWriter(FileChannel.open(pcap, CREATE, WRITE, TRUNCATE_EXISTING)))
         {
             writer.write(CaptureDirection.SENT, subnAdmGetPathRecord(), 0, MadHeader.MAD_SIZE,
-                4, 1, 1, 1, 0xffff, DatagramExtendedTransportHeader.GSI_QKEY, TIMESTAMP_NANOS);
+                4, 1, 1, 1, 0xffff, Gsi.QKEY, TIMESTAMP_NANOS);
             writer.write(CaptureDirection.RECEIVED, subnAdmGetPathRecordResponse(), 0, MadHeader.MAD_SIZE,
-                1, 4, 1, 1, 0xffff, DatagramExtendedTransportHeader.GSI_QKEY, TIMESTAMP_NANOS + 1_000);
+                1, 4, 1, 1, 0xffff, Gsi.QKEY, TIMESTAMP_NANOS + 1_000);
         }
         return pcap;
     }
@@ -134,7 +135,7 @@ class ErfPcapWriterTest
             .sgid(0xfe80_0000_0000_0000L, 0x0002_c903_0000_0001L)
             .dgid(0xfe80_0000_0000_0000L, 0x0002_c903_0000_0002L);
         packet.bth().pkey(0x8001).destQp(1);
-        packet.deth().qkey(DatagramExtendedTransportHeader.GSI_QKEY).sourceQp(1);
+        packet.deth().qkey(Gsi.QKEY).sourceQp(1);
         frame.putBytes(packet.madOffset(), subnAdmGetPathRecord(), 0, MadHeader.MAD_SIZE);
 
         final Path pcap = dir.resolve("grh.pcap");
@@ -171,7 +172,7 @@ class ErfPcapWriterTest
         try (ErfPcapWriter writer = new ErfPcapWriter(out))
         {
             writer.write(CaptureDirection.RECEIVED, subnAdmGetPathRecord(), 0, MadHeader.MAD_SIZE,
-                1, 4, 1, 1, 0xffff, DatagramExtendedTransportHeader.GSI_QKEY, 2_500_000_000L);
+                1, 4, 1, 1, 0xffff, Gsi.QKEY, 2_500_000_000L);
         }
         final byte[] bytes = out.toByteArray();
 

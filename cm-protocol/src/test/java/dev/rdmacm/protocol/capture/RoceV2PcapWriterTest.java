@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.capture;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.SampleMessages;
 import dev.rdmacm.protocol.SampleMessages.Sample;
@@ -70,7 +71,7 @@ class RoceV2PcapWriterTest
                 final Gid client = overIpv4(i) ? CLIENT_V4 : CLIENT_V6;
                 final Gid server = overIpv4(i) ? SERVER_V4 : SERVER_V6;
                 writer.write(sent ? client : server, sent ? server : client, CLIENT_QP, 1, PKEY,
-                    DatagramExtendedTransportHeader.GSI_QKEY, TRAFFIC_CLASS, HOP_LIMIT, FLOW_LABEL, samples.get(i).mad(), 0,
+                    Gsi.QKEY, TRAFFIC_CLASS, HOP_LIMIT, FLOW_LABEL, samples.get(i).mad(), 0,
                     MadHeader.MAD_SIZE, FIRST_TIMESTAMP_NANOS + i * 1_000_000L);
             }
         }

@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.capture;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.SampleMessages;
 import dev.rdmacm.protocol.SampleMessages.Sample;
 import dev.rdmacm.protocol.mad.MadHeader;
@@ -55,7 +56,7 @@ class TsharkConformanceTest
                 writer.write(sample.direction(), sample.mad(), 0, MadHeader.MAD_SIZE,
                     sent ? SampleMessages.CLIENT_LID : SampleMessages.SERVER_LID,
                     sent ? SampleMessages.SERVER_LID : SampleMessages.CLIENT_LID,
-                    1, 1, 0xffff, DatagramExtendedTransportHeader.GSI_QKEY, timestamp);
+                    1, 1, 0xffff, Gsi.QKEY, timestamp);
                 timestamp += 1_000_000;
             }
         }
