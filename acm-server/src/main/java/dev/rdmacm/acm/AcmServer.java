@@ -1,7 +1,7 @@
 package dev.rdmacm.acm;
 
 import dev.rdmacm.loop.NanoClock;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 
 import java.io.IOException;
 import java.net.InetAddress;

@@ -17,7 +17,7 @@ import dev.rdmacm.cm.SysfsGidDirectory;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.verbs.RdmaDevices;
 import dev.rdmacm.verbs.sysfs.LibibverbsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;

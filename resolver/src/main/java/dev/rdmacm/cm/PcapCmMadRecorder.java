@@ -4,7 +4,7 @@ import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
-import dev.rdmacm.protocol.capture.RoceV2PcapWriter;
+import dev.rdmacm.files.pcap.RoceV2PcapWriter;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.capture.CaptureDirection;
-import dev.rdmacm.protocol.capture.ErfPcapWriter;
+import dev.rdmacm.files.pcap.ErfPcapWriter;
 import dev.rdmacm.protocol.mad.MadAddress;
 import org.agrona.DirectBuffer;
 

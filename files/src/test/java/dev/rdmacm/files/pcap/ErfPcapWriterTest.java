@@ -1,5 +1,8 @@
-package dev.rdmacm.protocol.capture;
+package dev.rdmacm.files.pcap;
 
+import dev.rdmacm.protocol.capture.CaptureDirection;
+import dev.rdmacm.protocol.capture.UdMadPacket;
+import dev.rdmacm.protocol.capture.PcapFormat;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.testing.Tshark;
@@ -176,7 +179,7 @@ class ErfPcapWriterTest
         }
         final byte[] bytes = out.toByteArray();
 
-        assertEquals(ErfPcapWriter.PCAP_HEADER_LENGTH + 16 + 16 + UdMadPacket.LOCAL_FRAME_LENGTH, bytes.length);
+        assertEquals(PcapFormat.PCAP_HEADER_LENGTH + 16 + 16 + UdMadPacket.LOCAL_FRAME_LENGTH, bytes.length);
         assertEquals(
             "4d3cb2a1" + "0200" + "0400" + "00000000" + "00000000" + "ffff0000" + "c5000000" +
             "02000000" + "0065cd1d" + "32010000" + "32010000" +
@@ -234,7 +237,7 @@ class ErfPcapWriterTest
         writer.close();
         writer.close();
 
-        assertEquals(ErfPcapWriter.PCAP_HEADER_LENGTH, Files.size(pcap));
+        assertEquals(PcapFormat.PCAP_HEADER_LENGTH, Files.size(pcap));
     }
 
     @Test

@@ -1,5 +1,6 @@
-package dev.rdmacm.protocol.capture;
+package dev.rdmacm.files.pcap;
 
+import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.SampleMessages;

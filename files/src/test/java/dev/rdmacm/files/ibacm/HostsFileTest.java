@@ -1,4 +1,4 @@
-package dev.rdmacm.protocol.acm;
+package dev.rdmacm.files.ibacm;
 
 import dev.rdmacm.protocol.Gid;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
-package dev.rdmacm.protocol.capture;
+package dev.rdmacm.files.pcap;
 
+import dev.rdmacm.protocol.capture.RoceV2MadFrame;
+import dev.rdmacm.protocol.capture.PcapFormat;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.DirectBuffer;
@@ -32,12 +34,10 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  */
 public final class RoceV2PcapWriter implements Closeable
 {
-    public static final int PCAP_MAGIC_MICROSECONDS = 0xa1b2_c3d4;
-    public static final int LINKTYPE_ETHERNET = 1;
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long NANOS_PER_MICRO = 1_000L;
-    private static final int FRAME_OFFSET = ErfPcapWriter.RECORD_HEADER_LENGTH;
+    private static final int FRAME_OFFSET = PcapFormat.RECORD_HEADER_LENGTH;
 
     private final WritableByteChannel channel;
     private final ByteBuffer byteBuffer = ByteBuffer.allocateDirect(FRAME_OFFSET + RoceV2MadFrame.IPV6_FRAME_LENGTH);
@@ -49,10 +49,10 @@ public final class RoceV2PcapWriter implements Closeable
     public RoceV2PcapWriter(final WritableByteChannel channel) throws IOException
     {
         this.channel = channel;
-        ErfPcapWriter.putFileHeader(record, PCAP_MAGIC_MICROSECONDS, LINKTYPE_ETHERNET);
+        PcapFormat.putFileHeader(record, PcapFormat.PCAP_MAGIC_MICROSECONDS, PcapFormat.LINKTYPE_ETHERNET);
         try
         {
-            writeBytes(ErfPcapWriter.PCAP_HEADER_LENGTH);
+            writeBytes(PcapFormat.PCAP_HEADER_LENGTH);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -120,10 +120,10 @@ public final class RoceV2PcapWriter implements Closeable
         final int frameLength = frame.frameLength();
         final long seconds = Math.floorDiv(timestampNanos, NANOS_PER_SECOND);
         final long micros = Math.floorMod(timestampNanos, NANOS_PER_SECOND) / NANOS_PER_MICRO;
-        record.putInt(ErfPcapWriter.RECORD_TS_SECONDS_OFFSET, (int)seconds, LITTLE_ENDIAN);
-        record.putInt(ErfPcapWriter.RECORD_TS_NANOS_OFFSET, (int)micros, LITTLE_ENDIAN);
-        record.putInt(ErfPcapWriter.RECORD_INCLUDED_LENGTH_OFFSET, frameLength, LITTLE_ENDIAN);
-        record.putInt(ErfPcapWriter.RECORD_ORIGINAL_LENGTH_OFFSET, frameLength, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_TS_SECONDS_OFFSET, (int)seconds, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_TS_NANOS_OFFSET, (int)micros, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_INCLUDED_LENGTH_OFFSET, frameLength, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_ORIGINAL_LENGTH_OFFSET, frameLength, LITTLE_ENDIAN);
         writeBytes(FRAME_OFFSET + frameLength);
     }
 

@@ -1,5 +1,8 @@
-package dev.rdmacm.protocol.capture;
+package dev.rdmacm.files.pcap;
 
+import dev.rdmacm.protocol.capture.CaptureDirection;
+import dev.rdmacm.protocol.capture.UdMadPacket;
+import dev.rdmacm.protocol.capture.PcapFormat;
 import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -47,26 +50,6 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  */
 public final class ErfPcapWriter implements Closeable
 {
-    public static final int PCAP_MAGIC_OFFSET = 0;
-    public static final int PCAP_VERSION_MAJOR_OFFSET = 4;
-    public static final int PCAP_VERSION_MINOR_OFFSET = 6;
-    public static final int PCAP_THIS_ZONE_OFFSET = 8;
-    public static final int PCAP_SIGFIGS_OFFSET = 12;
-    public static final int PCAP_SNAPLEN_OFFSET = 16;
-    public static final int PCAP_NETWORK_OFFSET = 20;
-    public static final int PCAP_MAGIC_NANOSECONDS = 0xa1b2_3c4d;
-    public static final int PCAP_VERSION_MAJOR = 2;
-    public static final int PCAP_VERSION_MINOR = 4;
-    public static final int PCAP_SNAPLEN = 65_535;
-    public static final int LINKTYPE_ERF = 197;
-    public static final int PCAP_HEADER_LENGTH = 24;
-
-    public static final int RECORD_TS_SECONDS_OFFSET = 0;
-    public static final int RECORD_TS_NANOS_OFFSET = 4;
-    public static final int RECORD_INCLUDED_LENGTH_OFFSET = 8;
-    public static final int RECORD_ORIGINAL_LENGTH_OFFSET = 12;
-    public static final int RECORD_HEADER_LENGTH = 16;
-
     public static final int ERF_TIMESTAMP_OFFSET = 0;
     public static final int ERF_TYPE_OFFSET = 8;
     public static final int ERF_FLAGS_OFFSET = 9;
@@ -79,7 +62,7 @@ public final class ErfPcapWriter implements Closeable
     public static final int ERF_FLAG_VARYING_LENGTH = 0x04;
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final int ERF_OFFSET = RECORD_HEADER_LENGTH;
+    private static final int ERF_OFFSET = PcapFormat.RECORD_HEADER_LENGTH;
     private static final int FRAME_OFFSET = ERF_OFFSET + ERF_HEADER_LENGTH;
 
     private final WritableByteChannel channel;
@@ -96,10 +79,10 @@ public final class ErfPcapWriter implements Closeable
     public ErfPcapWriter(final WritableByteChannel channel) throws IOException
     {
         this.channel = channel;
-        putFileHeader(record, PCAP_MAGIC_NANOSECONDS, LINKTYPE_ERF);
+        PcapFormat.putFileHeader(record, PcapFormat.PCAP_MAGIC_NANOSECONDS, PcapFormat.LINKTYPE_ERF);
         try
         {
-            writeRecordBytes(PCAP_HEADER_LENGTH);
+            writeRecordBytes(PcapFormat.PCAP_HEADER_LENGTH);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -114,21 +97,6 @@ public final class ErfPcapWriter implements Closeable
             }
             throw ex;
         }
-    }
-
-    /**
-     * The classic pcap file header at offset 0 of {@code record}, little-endian: {@code magic} says the
-     * timestamps' unit, {@code linkType} what each record holds. Every pcap writer of this package starts so.
-     */
-    static void putFileHeader(final UnsafeBuffer record, final int magic, final int linkType)
-    {
-        record.putInt(PCAP_MAGIC_OFFSET, magic, LITTLE_ENDIAN);
-        record.putShort(PCAP_VERSION_MAJOR_OFFSET, (short)PCAP_VERSION_MAJOR, LITTLE_ENDIAN);
-        record.putShort(PCAP_VERSION_MINOR_OFFSET, (short)PCAP_VERSION_MINOR, LITTLE_ENDIAN);
-        record.putInt(PCAP_THIS_ZONE_OFFSET, 0, LITTLE_ENDIAN);
-        record.putInt(PCAP_SIGFIGS_OFFSET, 0, LITTLE_ENDIAN);
-        record.putInt(PCAP_SNAPLEN_OFFSET, PCAP_SNAPLEN, LITTLE_ENDIAN);
-        record.putInt(PCAP_NETWORK_OFFSET, linkType, LITTLE_ENDIAN);
     }
 
     /** Starts a capture on {@code out}; {@link #close()} flushes and closes it. */
@@ -210,10 +178,10 @@ public final class ErfPcapWriter implements Closeable
         final long nanos = Math.floorMod(timestampNanos, NANOS_PER_SECOND);
         final int erfRecordLength = ERF_HEADER_LENGTH + frameLength;
 
-        record.putInt(RECORD_TS_SECONDS_OFFSET, (int)seconds, LITTLE_ENDIAN);
-        record.putInt(RECORD_TS_NANOS_OFFSET, (int)nanos, LITTLE_ENDIAN);
-        record.putInt(RECORD_INCLUDED_LENGTH_OFFSET, erfRecordLength, LITTLE_ENDIAN);
-        record.putInt(RECORD_ORIGINAL_LENGTH_OFFSET, erfRecordLength, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_TS_SECONDS_OFFSET, (int)seconds, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_TS_NANOS_OFFSET, (int)nanos, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_INCLUDED_LENGTH_OFFSET, erfRecordLength, LITTLE_ENDIAN);
+        record.putInt(PcapFormat.RECORD_ORIGINAL_LENGTH_OFFSET, erfRecordLength, LITTLE_ENDIAN);
 
         final long fraction = (nanos << 32) / NANOS_PER_SECOND;
         record.putLong(ERF_OFFSET + ERF_TIMESTAMP_OFFSET, seconds << 32 | fraction, LITTLE_ENDIAN);
