@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpoint;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
@@ -254,7 +254,7 @@ final class AcmServerCommand implements Callable<Integer>
             }
             throw ex;
         }
-        final AcmAddressResolver addressResolver = cm == null ? AcmAddressResolver.NONE : new CmAddressResolver(cm, timeout);
+        final AcmGidLookup addressResolver = cm == null ? AcmGidLookup.NONE : new CmAddressResolver(cm, timeout);
         // The hook exists before the first file does: a SIGTERM that arrives while the server is still
         // starting waits for the start to finish and then removes what it created.
         final AtomicReference<AcmServer> server = new AtomicReference<>();
