@@ -5,7 +5,7 @@ import dev.rdmacm.protocol.Ipv6Text;
 import dev.rdmacm.protocol.acm.AcmEpAddrData;
 import dev.rdmacm.protocol.acm.AcmEpType;
 
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;

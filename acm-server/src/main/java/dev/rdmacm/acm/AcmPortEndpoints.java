@@ -1,7 +1,7 @@
 package dev.rdmacm.acm;
 
 import dev.rdmacm.protocol.acm.AcmEpType;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 
 import java.util.ArrayList;
 import java.util.List;

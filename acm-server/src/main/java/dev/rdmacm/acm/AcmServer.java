@@ -1,7 +1,7 @@
 package dev.rdmacm.acm;
 
 import dev.rdmacm.loop.NanoClock;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -44,7 +44,7 @@ public final class AcmServer implements AutoCloseable
     private final ServerSocketChannel unixListener;
     private final ServerSocketChannel tcpListener;
     private final AcmService service;
-    private final AcmAddressResolver addressResolver;
+    private final AcmGidLookup addressResolver;
     private final AcmPathQuerier pathQuerier;
     private final List<AcmConnection> connections = new ArrayList<>();
     private final Thread thread;
@@ -55,7 +55,7 @@ public final class AcmServer implements AutoCloseable
     private boolean closed;
 
     private AcmServer(final AcmOptions options, final List<AcmEndpoint> endpoints,
-        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
+        final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
         final NanoClock clock) throws IOException
     {
         this.options = options;
@@ -113,19 +113,19 @@ public final class AcmServer implements AutoCloseable
      * and starts the selector thread.
      */
     public static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
-        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log) throws IOException
+        final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log) throws IOException
     {
         final long startNs = System.nanoTime();
         return start(options, endpoints, addressResolver, pathQuerier, log, () -> System.nanoTime() - startNs);
     }
 
     /**
-     * As {@link #start(AcmOptions, List, AcmAddressResolver, AcmPathQuerier, AcmLog)}, with cache lifetimes
+     * As {@link #start(AcmOptions, List, AcmGidLookup, AcmPathQuerier, AcmLog)}, with cache lifetimes
      * and SA deadlines measured on {@code clock} (monotonic nanoseconds), so that tests can move time
      * themselves; after moving it they call {@link #wakeUp()} for the deadlines to be looked at again.
      */
     static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
-        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
+        final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
         final NanoClock clock) throws IOException
     {
         final AcmServer server = new AcmServer(options, endpoints, addressResolver, pathQuerier, log, clock);

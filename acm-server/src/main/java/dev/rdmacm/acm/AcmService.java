@@ -52,7 +52,7 @@ public final class AcmService
     private final AcmOptions options;
     private final List<AcmEndpoint> endpoints;
     private final Map<AcmAddress, AcmEndpoint> endpointByAddress = new HashMap<>();
-    private final AcmAddressResolver addressResolver;
+    private final AcmGidLookup addressResolver;
     private final AcmPathQuerier pathQuerier;
     private final AcmLog log;
     private static final int DEADLINE_EXPIRY_LIMIT = 1024;
@@ -84,7 +84,7 @@ public final class AcmService
      * @param wakeup called after a completion is queued from another thread, to wake the selector.
      */
     public AcmService(final AcmOptions options, final List<AcmEndpoint> endpoints,
-        final AcmAddressResolver addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
+        final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
         final NanoClock clock, final Runnable wakeup)
     {
         this.options = options;
@@ -386,7 +386,7 @@ public final class AcmService
         log.log(2, "address query for " + cached.address + " from " + endpoint);
         try
         {
-            addressResolver.resolve(endpoint, cached.address, new AcmAddressResolver.Completion()
+            addressResolver.resolve(endpoint, cached.address, new AcmGidLookup.Completion()
             {
                 public void onGid(final Gid gid)
                 {

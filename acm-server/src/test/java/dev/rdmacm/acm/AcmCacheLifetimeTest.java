@@ -26,7 +26,7 @@ class AcmCacheLifetimeTest
      * Test double for the netlink neighbour resolver, which needs an IPoIB interface this machine does
      * not have: holds each lookup until the test answers it.
      */
-    static final class HeldAddressResolver implements AcmAddressResolver
+    static final class HeldAddressResolver implements AcmGidLookup
     {
         record Lookup(AcmAddress destination, Completion completion)
         {

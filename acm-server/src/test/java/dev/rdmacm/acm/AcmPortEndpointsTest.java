@@ -1,7 +1,7 @@
 package dev.rdmacm.acm;
 
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

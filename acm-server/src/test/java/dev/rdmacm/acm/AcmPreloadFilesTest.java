@@ -2,7 +2,7 @@ package dev.rdmacm.acm;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.acm.AcmEpType;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.junit.jupiter.api.Test;
 

@@ -45,7 +45,7 @@ class AcmSaQueueTest
     {
         sa = new HeldPathQuerier();
         clock = new ManualNanoClock();
-        fixture = AcmServerFixture.start("", sa, AcmAddressResolver.NONE, clock);
+        fixture = AcmServerFixture.start("", sa, AcmGidLookup.NONE, clock);
     }
 
     @AfterEach

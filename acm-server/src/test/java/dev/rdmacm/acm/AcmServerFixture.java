@@ -72,11 +72,11 @@ public final class AcmServerFixture implements AutoCloseable
 
     public static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier) throws IOException
     {
-        return start(extraOptions, querier, AcmAddressResolver.NONE);
+        return start(extraOptions, querier, AcmGidLookup.NONE);
     }
 
     static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier,
-        final AcmAddressResolver resolver) throws IOException
+        final AcmGidLookup resolver) throws IOException
     {
         final long startNs = System.nanoTime();
         return start(extraOptions, querier, resolver, () -> System.nanoTime() - startNs);
@@ -84,7 +84,7 @@ public final class AcmServerFixture implements AutoCloseable
 
     /** A server whose deadlines and lifetimes run on {@code clock}; see {@link #advance(ManualNanoClock, Duration)}. */
     static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier,
-        final AcmAddressResolver resolver, final NanoClock clock) throws IOException
+        final AcmGidLookup resolver, final NanoClock clock) throws IOException
     {
         final Path dir = Files.createTempDirectory("rdmacm-acm");
         Files.writeString(dir.resolve("ibacm_addr.cfg"), ENDPOINTS);

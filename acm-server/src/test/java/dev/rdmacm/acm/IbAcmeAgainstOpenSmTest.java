@@ -75,7 +75,7 @@ class IbAcmeAgainstOpenSmTest
         capture = PcapMadRecorder.create(dir.resolve("sa.pcap"));
         client = SaClient.start(IbsimTransport.attach(fabric().host(), fabric().ctlPort(), LOCAL, Duration.ofSeconds(2)),
             SaClientConfig.defaults().withCacheTtl(Duration.ZERO).withRecorder(capture));
-        server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("ibacm_addr.cfg")), AcmAddressResolver.NONE,
+        server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("ibacm_addr.cfg")), AcmGidLookup.NONE,
             new SaPathQuerier(index -> client, Duration.ofSeconds(3)),
             new AcmLog(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), 0));
         socket = server.files().unixSocket().toString();

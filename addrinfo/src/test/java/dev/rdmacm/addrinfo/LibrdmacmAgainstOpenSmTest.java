@@ -1,6 +1,6 @@
 package dev.rdmacm.addrinfo;
 
-import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
@@ -95,7 +95,7 @@ class LibrdmacmAgainstOpenSmTest
         options.apply("addr_data_file " + dir.resolve("ibacm_hosts.data"), "test");
         client = SaClient.start(IbsimTransport.attach(fabric.host(), fabric.ctlPort(), "Hca2", Duration.ofSeconds(2)),
             SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
-        server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("ibacm_addr.cfg")), AcmAddressResolver.NONE,
+        server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("ibacm_addr.cfg")), AcmGidLookup.NONE,
             new SaPathQuerier(index -> client, Duration.ofSeconds(3)),
             new AcmLog(new PrintStream(OutputStream.nullOutputStream()), 0));
 

@@ -1,6 +1,6 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
@@ -102,7 +102,7 @@ public class AcmServerBenchmark
             options.apply("route_preload opensm_full_v1", "bench");
             options.apply("route_data_file " + dir.resolve("pr.dump"), "bench");
             final AcmLog quiet = new AcmLog(new PrintStream(OutputStream.nullOutputStream()), 0);
-            server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("addr.cfg")), AcmAddressResolver.NONE,
+            server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("addr.cfg")), AcmGidLookup.NONE,
                 AcmPathQuerier.NONE, quiet);
         }
 
@@ -142,7 +142,7 @@ public class AcmServerBenchmark
                 final AcmOptions options = new AcmOptions();
                 options.apply("run_dir " + dir.resolve("run"), "bench");
                 options.apply("route_timeout 0", "bench");
-                server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("addr.cfg")), AcmAddressResolver.NONE,
+                server = AcmServer.start(options, AcmEndpointFile.read(dir.resolve("addr.cfg")), AcmGidLookup.NONE,
                     new SaPathQuerier(index -> sa, Duration.ofSeconds(3)), new AcmLog(new PrintStream(OutputStream.nullOutputStream()), 0));
             }
             catch (final IOException | RuntimeException ex)

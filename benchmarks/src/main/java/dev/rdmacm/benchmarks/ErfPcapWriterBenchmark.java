@@ -1,8 +1,9 @@
 package dev.rdmacm.benchmarks;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
-import dev.rdmacm.protocol.capture.ErfPcapWriter;
+import dev.rdmacm.files.pcap.ErfPcapWriter;
 import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -58,7 +59,7 @@ public class ErfPcapWriterBenchmark
     public long writeMad() throws IOException
     {
         writer.write(CaptureDirection.RECEIVED, mad, 0, MadHeader.MAD_SIZE, 1, 4, 1, 1, 0xffff,
-            DatagramExtendedTransportHeader.GSI_QKEY, ++timestampNanos);
+            Gsi.QKEY, ++timestampNanos);
         return timestampNanos;
     }
 }

@@ -1,6 +1,6 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
@@ -348,7 +348,7 @@ public final class FatTreeAtScale
         }
         final List<PathRecordValue> destinations = sweptPaths.subList(0, destinationCount);
         try (SaClient sa = attach(SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
-             AcmServer server = AcmServer.start(options, AcmEndpointFile.read(serverDir.resolve("addr.cfg")), AcmAddressResolver.NONE,
+             AcmServer server = AcmServer.start(options, AcmEndpointFile.read(serverDir.resolve("addr.cfg")), AcmGidLookup.NONE,
                  new SaPathQuerier(index -> sa, TIMEOUT), new AcmLog(new PrintStream(OutputStream.nullOutputStream()), 0)))
         {
             final Phase phase = new Phase(fabric, sa);

@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpoint;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
@@ -17,7 +17,7 @@ import dev.rdmacm.cm.SysfsGidDirectory;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.verbs.RdmaDevices;
 import dev.rdmacm.verbs.sysfs.LibibverbsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
@@ -254,7 +254,7 @@ final class AcmServerCommand implements Callable<Integer>
             }
             throw ex;
         }
-        final AcmAddressResolver addressResolver = cm == null ? AcmAddressResolver.NONE : new CmAddressResolver(cm, timeout);
+        final AcmGidLookup addressResolver = cm == null ? AcmGidLookup.NONE : new CmAddressResolver(cm, timeout);
         // The hook exists before the first file does: a SIGTERM that arrives while the server is still
         // starting waits for the start to finish and then removes what it created.
         final AtomicReference<AcmServer> server = new AtomicReference<>();

@@ -5,7 +5,7 @@ import dev.rdmacm.cm.KernelProfile;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.MadTransportException;

@@ -1,7 +1,7 @@
 package dev.rdmacm.cli;
 
 import dev.rdmacm.acm.AcmAddress;
-import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpoint;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
@@ -18,7 +18,7 @@ import java.time.Duration;
  * GID, or the RoCE GID of the address). Names, GIDs and LIDs are not IP: ENODATA, as from ibacm
  * without a resolver for them.
  */
-final class CmAddressResolver extends CmBackend implements AcmAddressResolver
+final class CmAddressResolver extends CmBackend implements AcmGidLookup
 {
     CmAddressResolver(final RdmaCm cm, final Duration timeout)
     {

@@ -7,7 +7,7 @@ import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.StateTransitionListener;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.NetworkNamespace;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.sa.SaClient;
 
 import java.net.InetAddress;

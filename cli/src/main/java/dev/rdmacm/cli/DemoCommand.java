@@ -23,7 +23,7 @@ import dev.rdmacm.cm.ResolutionStep;
 import dev.rdmacm.cm.ResolvedRoute;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;

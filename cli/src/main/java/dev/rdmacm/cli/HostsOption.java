@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;

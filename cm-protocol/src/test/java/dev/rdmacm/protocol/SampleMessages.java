@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
 import dev.rdmacm.protocol.capture.UdMadPacket;
@@ -74,7 +75,7 @@ public final class SampleMessages
         final UdMadPacket packet = new UdMadPacket().wrapForFraming(frame, 0, false);
         packet.lrh().slid(slid).dlid(dlid);
         packet.bth().pkey(0xffff).destQp(1);
-        packet.deth().qkey(DatagramExtendedTransportHeader.GSI_QKEY).sourceQp(1);
+        packet.deth().qkey(Gsi.QKEY).sourceQp(1);
         frame.putBytes(packet.madOffset(), mad, 0, MadHeader.MAD_SIZE);
         return frame;
     }

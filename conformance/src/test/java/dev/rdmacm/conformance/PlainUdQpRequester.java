@@ -7,16 +7,17 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.RdmaPortBinding;
-import dev.rdmacm.connection.CmConnection;
-import dev.rdmacm.connection.CmEngine;
-import dev.rdmacm.connection.CmPath;
-import dev.rdmacm.connection.CmPeerAddress;
-import dev.rdmacm.connection.ConnectParameters;
-import dev.rdmacm.connection.QpTransitions;
+import dev.rdmacm.ibcm.IbCmConnection;
+import dev.rdmacm.ibcm.IbCmEngine;
+import dev.rdmacm.ibcm.IbCmPath;
+import dev.rdmacm.ibcm.IbCmPeerAddress;
+import dev.rdmacm.ibcm.ConnectParameters;
+import dev.rdmacm.ibcm.QpTransitions;
 import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.AddressHandle;
@@ -48,7 +49,7 @@ import java.util.Random;
  * The active side of this project's CM on a host where the kernel's {@code ib_cm} holds the CM class of
  * umad, as far as it can go, for {@link BesideKernelCmAcrossTheWire}. First {@code rdma_connect} as
  * {@code rdmacm rping -c} calls it, through umad, and what it says. Then the REQ that its own engine
- * ({@link CmEngine}) makes for the route its resolver found, with a real RC QP's number in it, sent not
+ * ({@link IbCmEngine}) makes for the route its resolver found, with a real RC QP's number in it, sent not
  * through umad (which refuses the CM class beside ib_cm) but from a plain UD QP with QP 1's Q_Key
  * (0x80010000) to QP 1 of the peer; every datagram that comes back to that UD QP goes to the engine. The
  * short CM response timeouts (16: 268 ms) and 2 retries end the experiment within seconds, on both sides.
@@ -59,8 +60,6 @@ import java.util.Random;
  */
 public final class PlainUdQpRequester
 {
-    /** QP 1's Q_Key (IBA 13.5.1), which the peer's GSI QP checks on every datagram it takes. */
-    static final long GSI_QKEY = 0x8001_0000L;
     private static final int RESPONSE_TIMEOUT = 16;
     private static final int MAX_CM_RETRIES = 2;
     private static final int RECEIVES = 16;
@@ -155,19 +154,19 @@ public final class PlainUdQpRequester
 
         void run(final long serviceId, final byte[] privateData, final Duration window) throws InterruptedException
         {
-            ud.activate(binding.port(), 0, GSI_QKEY);
+            ud.activate(binding.port(), 0, Gsi.QKEY);
             for (int i = 1; i <= RECEIVES; i++)
             {
                 ud.postReceive(i, mem, (long)i * SLOT, SLOT);
             }
-            System.out.printf("UD QP 0x%x, Q_Key 0x%x; the REQ names RC QP 0x%x%n", ud.qpNumber(), GSI_QKEY, rc.qpNumber());
-            final DeadlineTimers<CmConnection> timers = new DeadlineTimers<>(NanoClock.SYSTEM);
-            final CmEngine engine = new CmEngine(new CmEngine.Configuration(context.queryDevice().nodeGuid(), CA_ACK_DELAY), timers,
+            System.out.printf("UD QP 0x%x, Q_Key 0x%x; the REQ names RC QP 0x%x%n", ud.qpNumber(), Gsi.QKEY, rc.qpNumber());
+            final DeadlineTimers<IbCmConnection> timers = new DeadlineTimers<>(NanoClock.SYSTEM);
+            final IbCmEngine engine = new IbCmEngine(new IbCmEngine.Configuration(context.queryDevice().nodeGuid(), CA_ACK_DELAY), timers,
                 this::send, new Random(), (connection, from, to, now) -> System.out.println("state " + from + " -> " + to));
-            final CmConnection connection = engine.createConnection((c, event) -> System.out.println("engine event " + event));
-            final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
+            final IbCmConnection connection = engine.createConnection((c, event) -> System.out.println("engine event " + event));
+            final IbCmPath cmPath = new IbCmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
                 path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
-            connection.connect(new ConnectParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), cmPath, rc.qpNumber(), false, 1, 1,
+            connection.connect(new ConnectParameters(serviceId, IbCmPeerAddress.cmAt(path.dgid(), 0), cmPath, rc.qpNumber(), false, 1, 1,
                 RESPONSE_TIMEOUT, RESPONSE_TIMEOUT, MAX_CM_RETRIES, 7, 7, true, false, privateData), QpTransitions.NONE);
             final long end = System.nanoTime() + window.toNanos();
             while (System.nanoTime() - end < 0)
@@ -188,18 +187,18 @@ public final class PlainUdQpRequester
         }
 
         /** The engine's sender: the MAD into slot 0, to QP {@code to.qpn()} behind the path's AH, with QP 1's Q_Key. */
-        private void send(final CmPeerAddress to, final DirectBuffer mad, final int offset, final int length)
+        private void send(final IbCmPeerAddress to, final DirectBuffer mad, final int offset, final int length)
         {
             final byte[] bytes = new byte[length];
             mad.getBytes(offset, bytes);
             MemorySegment.copy(MemorySegment.ofArray(bytes), 0, mem.memory(), 0, length);
-            ud.postSend(0, mem, 0, length, toPeer, to.qpn(), GSI_QKEY, true);
+            ud.postSend(0, mem, 0, length, toPeer, to.qpn(), Gsi.QKEY, true);
             sent++;
             System.out.printf("sent attribute 0x%04x to QP %d%n", mad.getShort(offset + MadHeader.ATTRIBUTE_ID_OFFSET,
                 ByteOrder.BIG_ENDIAN) & 0xffff, to.qpn());
         }
 
-        private void take(final CmEngine engine, final int i)
+        private void take(final IbCmEngine engine, final int i)
         {
             if (completions.completionStatus(i) != CompletionStatus.SUCCESS)
             {
@@ -215,7 +214,7 @@ public final class PlainUdQpRequester
             receivedCount++;
             System.out.printf("received attribute 0x%04x from QP %d%n", received.getShort(mad + MadHeader.ATTRIBUTE_ID_OFFSET,
                 ByteOrder.BIG_ENDIAN) & 0xffff, completions.sourceQp(i));
-            engine.onMadReceived(new CmPeerAddress(path.dgid(), completions.sourceQp(i), 0), received, mad, MadHeader.MAD_SIZE);
+            engine.onMadReceived(new IbCmPeerAddress(path.dgid(), completions.sourceQp(i), 0), received, mad, MadHeader.MAD_SIZE);
             ud.postReceive(slot, mem, (long)slot * SLOT, SLOT);
         }
 

@@ -1,9 +1,10 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.connection.CmConnection;
-import dev.rdmacm.connection.CmEngine;
-import dev.rdmacm.connection.CmPeerAddress;
-import dev.rdmacm.connection.CmState;
+import dev.rdmacm.protocol.mad.Gsi;
+import dev.rdmacm.ibcm.IbCmConnection;
+import dev.rdmacm.ibcm.IbCmEngine;
+import dev.rdmacm.ibcm.IbCmPeerAddress;
+import dev.rdmacm.ibcm.IbCmState;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.loop.FdWait;
@@ -13,7 +14,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.CmAttribute;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.umad.AgentRegistration;
-import dev.rdmacm.umad.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.umad.UmadAgent;
 import dev.rdmacm.umad.UmadPort;
 import dev.rdmacm.umad.UserMadHeader;
@@ -32,7 +33,7 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * The CM of one RDMA port: the CM class registered on the port's umad device, a {@link CmEngine} and
+ * The CM of one RDMA port: the CM class registered on the port's umad device, a {@link IbCmEngine} and
  * the one thread that runs both. Received MADs, the engine's timers and every call an id makes (run
  * through {@link #execute}) happen on that thread, so the engine needs no locks; the thread waits in
  * {@code poll(2)} on the umad descriptor until a MAD, a call or the engine's next deadline.
@@ -62,8 +63,8 @@ final class CmPortAgent implements AutoCloseable
     private final UmadAgent agent;
     private final FdWait wait;
     private final NanoClock clock = NanoClock.SYSTEM;
-    private final DeadlineTimers<CmConnection> timers = new DeadlineTimers<>(clock);
-    private final CmEngine engine;
+    private final DeadlineTimers<IbCmConnection> timers = new DeadlineTimers<>(clock);
+    private final IbCmEngine engine;
     private final Queue<Runnable> calls = new ConcurrentLinkedQueue<>();
     private final Map<Gid, Integer> localGidIndexes = new ConcurrentHashMap<>();
     private final UnsafeBuffer received = new UnsafeBuffer(new byte[MAD_SIZE]);
@@ -80,7 +81,7 @@ final class CmPortAgent implements AutoCloseable
     private volatile RuntimeException lastStepFailure;
 
     private CmPortAgent(final String device, final int portNumber, final long localCaGuid,
-        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter, final IntFunction<Gid> localGids)
+        final TransitionListener<IbCmConnection, IbCmState> transitions, final CmMadFilter filter, final IntFunction<Gid> localGids)
     {
         this.name = device + "/" + portNumber;
         this.filter = filter;
@@ -96,7 +97,7 @@ final class CmPortAgent implements AutoCloseable
             port.close();
             throw ex;
         }
-        this.engine = new CmEngine(new CmEngine.Configuration(localCaGuid, SOFT_ROCE_CA_ACK_DELAY), timers, this::send,
+        this.engine = new IbCmEngine(new IbCmEngine.Configuration(localCaGuid, SOFT_ROCE_CA_ACK_DELAY), timers, this::send,
             new SecureRandom(), transitions);
         this.thread = Thread.ofPlatform().daemon().name("rdmacm-cm-" + name).unstarted(this::run);
     }
@@ -107,7 +108,7 @@ final class CmPortAgent implements AutoCloseable
      * @param localGids the GID at each index of the port's GID table, for {@link #recorder}.
      */
     static CmPortAgent open(final String device, final int port, final long localCaGuid,
-        final TransitionListener<CmConnection, CmState> transitions, final CmMadFilter filter, final CmMadRecorder recorder,
+        final TransitionListener<IbCmConnection, IbCmState> transitions, final CmMadFilter filter, final CmMadRecorder recorder,
         final IntFunction<Gid> localGids)
     {
         final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, transitions, filter, localGids);
@@ -128,7 +129,7 @@ final class CmPortAgent implements AutoCloseable
     }
 
     /** Runs {@code call} on the CM thread, with the engine. */
-    void execute(final Consumer<CmEngine> call)
+    void execute(final Consumer<IbCmEngine> call)
     {
         if (!running)
         {
@@ -162,7 +163,7 @@ final class CmPortAgent implements AutoCloseable
         return index == null ? -1 : index;
     }
 
-    private void send(final CmPeerAddress to, final DirectBuffer mad, final int offset, final int length)
+    private void send(final IbCmPeerAddress to, final DirectBuffer mad, final int offset, final int length)
     {
         final int gidIndex = localGidIndex(to.gid());
         if (gidIndex < 0)
@@ -179,7 +180,7 @@ final class CmPortAgent implements AutoCloseable
         if (mads != CmMadRecorder.NONE)
         {
             final MadAddress.Grh grh = address.grh();
-            mads.onMad(CmMadFilter.Direction.SENT, localGids.apply(gidIndex), to.gid(), MadAddress.GSI_QPN, address.remoteQpn(),
+            mads.onMad(CmMadFilter.Direction.SENT, localGids.apply(gidIndex), to.gid(), Gsi.QPN, address.remoteQpn(),
                 grh.trafficClass(), grh.hopLimit(), grh.flowLabel(), mad, offset, length);
         }
     }
@@ -249,7 +250,7 @@ final class CmPortAgent implements AutoCloseable
             if (mads != CmMadRecorder.NONE)
             {
                 mads.onMad(CmMadFilter.Direction.RECEIVED, header.gid(), localGids.apply(header.gidIndex()), header.qpn(),
-                    MadAddress.GSI_QPN, header.trafficClass(), header.hopLimit(), header.flowLabel(), received, 0, length);
+                    Gsi.QPN, header.trafficClass(), header.hopLimit(), header.flowLabel(), received, 0, length);
             }
             if (!passes(CmMadFilter.Direction.RECEIVED, received, 0))
             {
@@ -257,7 +258,7 @@ final class CmPortAgent implements AutoCloseable
             }
             final Gid from = header.gid();
             localGidIndexes.putIfAbsent(from, header.gidIndex());
-            final CmPeerAddress peer = new CmPeerAddress(from, header.qpn(), header.pkeyIndex());
+            final IbCmPeerAddress peer = new IbCmPeerAddress(from, header.qpn(), header.pkeyIndex());
             final int madLength = length;
             guarded(() -> engine.onMadReceived(peer, received, 0, madLength));
         }

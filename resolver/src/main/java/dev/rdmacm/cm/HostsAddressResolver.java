@@ -3,7 +3,7 @@ package dev.rdmacm.cm;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;

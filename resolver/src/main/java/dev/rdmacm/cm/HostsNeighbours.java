@@ -2,7 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.verbs.GidType;
 
 /**

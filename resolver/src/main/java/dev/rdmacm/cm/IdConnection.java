@@ -1,15 +1,15 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.connection.AcceptParameters;
-import dev.rdmacm.connection.CmConnection;
-import dev.rdmacm.connection.CmEvent;
-import dev.rdmacm.connection.CmEventHandler;
-import dev.rdmacm.connection.CmPath;
-import dev.rdmacm.connection.CmPeerAddress;
-import dev.rdmacm.connection.ConnectParameters;
-import dev.rdmacm.connection.QpAttributes;
-import dev.rdmacm.connection.QpTransitions;
-import dev.rdmacm.connection.SidrRequestParameters;
+import dev.rdmacm.ibcm.AcceptParameters;
+import dev.rdmacm.ibcm.IbCmConnection;
+import dev.rdmacm.ibcm.IbCmEvent;
+import dev.rdmacm.ibcm.IbCmEventHandler;
+import dev.rdmacm.ibcm.IbCmPath;
+import dev.rdmacm.ibcm.IbCmPeerAddress;
+import dev.rdmacm.ibcm.ConnectParameters;
+import dev.rdmacm.ibcm.QpAttributes;
+import dev.rdmacm.ibcm.QpTransitions;
+import dev.rdmacm.ibcm.SidrRequestParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
@@ -57,7 +57,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * </pre>
  * Engine calls happen on the port's CM thread ({@link CmPortAgent#execute}); events reach the id from there.
  */
-final class IdConnection implements CmEventHandler, QpTransitions
+final class IdConnection implements IbCmEventHandler, QpTransitions
 {
     /** cma.c: both CM response timeouts of a REQ, 4.096 us * 2^20. */
     static final int CMA_CM_RESPONSE_TIMEOUT = 20;
@@ -77,8 +77,8 @@ final class IdConnection implements CmEventHandler, QpTransitions
      */
     private final GidDirectory arrivals;
     /** A listener's children, by the connection the engine made for each REQ. */
-    private final Map<CmConnection, IdConnection> children = new ConcurrentHashMap<>();
-    private volatile CmConnection connection;
+    private final Map<IbCmConnection, IdConnection> children = new ConcurrentHashMap<>();
+    private volatile IbCmConnection connection;
     private volatile RcQueuePair qp;
     /** A UD id's route, for the address handle attributes of its ESTABLISHED ({@code id.route.path_rec}). */
     private volatile PathRecordValue udPath;
@@ -102,7 +102,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
         this.arrivals = arrivals;
     }
 
-    private IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding binding, final CmConnection connection)
+    private IdConnection(final RdmaCmId id, final CmPortAgent agent, final RdmaPortBinding binding, final IbCmConnection connection)
     {
         this(id, agent, binding);
         this.connection = connection;
@@ -128,10 +128,10 @@ final class IdConnection implements CmEventHandler, QpTransitions
         final InetAddress destination, final int sourcePort, final int qpn, final ConnectionParameters parameters,
         final int responseTimeout, final int maxRetries)
     {
-        final CmPath cmPath = new CmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
+        final IbCmPath cmPath = new IbCmPath(path.sgid(), path.dgid(), path.slid().value(), path.dlid().value(), path.flowLabel(),
             path.rate(), path.tClass(), path.hopLimit(), path.sl(), path.mtu(), path.packetLifeTime(), path.pKey().value());
         final byte[] data = IpCmPrivateDataHeader.privateData(source, destination, sourcePort, parameters.privateData());
-        return new ConnectParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), cmPath, qpn, false,
+        return new ConnectParameters(serviceId, IbCmPeerAddress.cmAt(path.dgid(), 0), cmPath, qpn, false,
             parameters.responderResources(), parameters.initiatorDepth(), responseTimeout, responseTimeout,
             maxRetries, Math.min(7, parameters.retryCount()), Math.min(7, parameters.rnrRetryCount()),
             parameters.flowControl(), false, data);
@@ -146,7 +146,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
     static SidrRequestParameters sidrRequest(final long serviceId, final PathRecordValue path, final InetAddress source,
         final InetAddress destination, final int sourcePort, final byte[] consumer, final int responseTimeout, final int maxRetries)
     {
-        return new SidrRequestParameters(serviceId, CmPeerAddress.cmAt(path.dgid(), 0), path.pKey().value(),
+        return new SidrRequestParameters(serviceId, IbCmPeerAddress.cmAt(path.dgid(), 0), path.pKey().value(),
             1L << Math.max(responseTimeout - 8, 0), maxRetries, IpCmPrivateDataHeader.privateData(source, destination, sourcePort, consumer));
     }
 
@@ -197,7 +197,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
      * {@code cma_sidr_rep_handler}: the event a SIDR_REP gives a UD id whose Q_Key is {@code idQkey}
      * (0 when it has none yet) and whose route is {@code path} on {@code binding}.
      */
-    static dev.rdmacm.cm.CmEvent sidrReplyEvent(final RdmaCmId id, final CmEvent.SidrReplyReceived reply,
+    static dev.rdmacm.cm.CmEvent sidrReplyEvent(final RdmaCmId id, final IbCmEvent.SidrReplyReceived reply,
         final RdmaPortBinding binding, final PathRecordValue path, final long idQkey)
     {
         if (reply.status() != SidrStatus.SUCCESS.code())
@@ -283,7 +283,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
     {
         agent.execute(engine ->
         {
-            final CmConnection c = connection;
+            final IbCmConnection c = connection;
             if (c == null)
             {
                 return;
@@ -305,7 +305,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
     {
         agent.execute(engine ->
         {
-            final CmConnection c = connection;
+            final IbCmConnection c = connection;
             if (c != null && !c.isClosed())
             {
                 c.close();
@@ -314,7 +314,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
     }
 
     @Override
-    public void onEvent(final CmConnection from, final CmEvent event)
+    public void onEvent(final IbCmConnection from, final IbCmEvent event)
     {
         if (from != connection)
         {
@@ -323,11 +323,11 @@ final class IdConnection implements CmEventHandler, QpTransitions
             {
                 child.onEvent(from, event);
             }
-            else if (event instanceof CmEvent.RequestReceived request)
+            else if (event instanceof IbCmEvent.RequestReceived request)
             {
                 requestReceived(from, request);
             }
-            else if (event instanceof CmEvent.SidrRequestReceived request)
+            else if (event instanceof IbCmEvent.SidrRequestReceived request)
             {
                 sidrRequestReceived(from, request);
             }
@@ -335,27 +335,27 @@ final class IdConnection implements CmEventHandler, QpTransitions
         }
         switch (event)
         {
-            case CmEvent.Established established -> id.connectionEvent(
+            case IbCmEvent.Established established -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Established(id, established.privateData()), CmIdState.ESTABLISHED);
-            case CmEvent.Rejected rejected -> id.connectionEvent(
+            case IbCmEvent.Rejected rejected -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Rejected(id, rejected.reason(), rejected.privateData()), null);
-            case CmEvent.RequestTimedOut ignored -> id.connectionEvent(
+            case IbCmEvent.RequestTimedOut ignored -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Unreachable(id, -Errno.ETIMEDOUT), null);
-            case CmEvent.ReplyTimedOut ignored -> id.connectionEvent(
+            case IbCmEvent.ReplyTimedOut ignored -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Unreachable(id, -Errno.ETIMEDOUT), null);
-            case CmEvent.ConnectError error -> id.connectionEvent(
+            case IbCmEvent.ConnectError error -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(error.cause())), null);
-            case CmEvent.DisconnectRequested ignored -> id.connectionEvent(
+            case IbCmEvent.DisconnectRequested ignored -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Disconnected(id, 0), CmIdState.DISCONNECT);
-            case CmEvent.DisconnectReplyReceived ignored -> id.connectionEvent(
+            case IbCmEvent.DisconnectReplyReceived ignored -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Disconnected(id, 0), CmIdState.DISCONNECT);
             // cma_ib_handler: IB_CM_DREQ_ERROR is DISCONNECTED with -ETIMEDOUT, the DREP lost
-            case CmEvent.DisconnectRequestTimedOut ignored -> id.connectionEvent(
+            case IbCmEvent.DisconnectRequestTimedOut ignored -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Disconnected(id, -Errno.ETIMEDOUT), CmIdState.DISCONNECT);
-            case CmEvent.TimewaitExit ignored -> id.connectionEvent(new dev.rdmacm.cm.CmEvent.TimewaitExit(id), null);
+            case IbCmEvent.TimewaitExit ignored -> id.connectionEvent(new dev.rdmacm.cm.CmEvent.TimewaitExit(id), null);
             // cma_sidr_rep_handler: the id stays in CONNECT whatever the answer
-            case CmEvent.SidrReplyReceived reply -> id.connectionEvent(sidrReplyEvent(id, reply, binding, udPath, udQkey), null);
-            case CmEvent.SidrRequestTimedOut ignored -> id.connectionEvent(
+            case IbCmEvent.SidrReplyReceived reply -> id.connectionEvent(sidrReplyEvent(id, reply, binding, udPath, udQkey), null);
+            case IbCmEvent.SidrRequestTimedOut ignored -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Unreachable(id, -Errno.ETIMEDOUT), null);
             default ->
             {
@@ -369,7 +369,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
      * listener, to the port and GID entry the REQ came in on (cma_ib_acquire_dev). A REQ whose entry is
      * not in the GID table (gone since) is rejected as the kernel's handler failing it is: REJ 28.
      */
-    private void requestReceived(final CmConnection from, final CmEvent.RequestReceived request)
+    private void requestReceived(final IbCmConnection from, final IbCmEvent.RequestReceived request)
     {
         final byte[] data = request.privateData();
         final RdmaCmId child = newChild(from, request.from(), data);
@@ -390,7 +390,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
      * bytes) and a zero {@code param.conn}; no MRA, which rdma_cm sends only for a connection's REQ.
      * A request whose GID entry is gone is refused as a failing handler's: SIDR_REP status 2.
      */
-    private void sidrRequestReceived(final CmConnection from, final CmEvent.SidrRequestReceived request)
+    private void sidrRequestReceived(final IbCmConnection from, final IbCmEvent.SidrRequestReceived request)
     {
         final byte[] data = request.privateData();
         final RdmaCmId child = newChild(from, request.from(), data);
@@ -405,7 +405,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
      * entry the request came in on (cma_ib_acquire_dev); null, and the request refused (its connection
      * closed), when that entry is gone.
      */
-    private RdmaCmId newChild(final CmConnection from, final CmPeerAddress peer, final byte[] privateData)
+    private RdmaCmId newChild(final IbCmConnection from, final IbCmPeerAddress peer, final byte[] privateData)
     {
         final RdmaPortBinding childBinding = arrivals == null ? binding : arrivals.entry(binding.device(), binding.port(),
             agent.localGidIndex(peer.gid())).orElse(null);
@@ -434,7 +434,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
      * responder resources to accept with are the REQ's initiator depth, and the initiator depth its
      * responder resources.
      */
-    static ConnectionParameters requestParameters(final CmEvent.RequestReceived request, final byte[] consumerData)
+    static ConnectionParameters requestParameters(final IbCmEvent.RequestReceived request, final byte[] consumerData)
     {
         return new ConnectionParameters(consumerData, request.initiatorDepth(), request.responderResources(), request.flowControl(),
             request.retryCount(), request.rnrRetryCount());
@@ -443,7 +443,7 @@ final class IdConnection implements CmEventHandler, QpTransitions
     // ---- the engine moves the QP ----
 
     @Override
-    public void readyToReceive(final CmConnection from, final QpAttributes attributes)
+    public void readyToReceive(final IbCmConnection from, final QpAttributes attributes)
     {
         final RcQueuePair queuePair = requireQp();
         if (queuePair.state() == QpState.RESET)
@@ -458,14 +458,14 @@ final class IdConnection implements CmEventHandler, QpTransitions
     }
 
     @Override
-    public void readyToSend(final CmConnection from, final QpAttributes attributes)
+    public void readyToSend(final IbCmConnection from, final QpAttributes attributes)
     {
         requireQp().readyToSend(new RcSendParameters(attributes.sendPsn(), attributes.localAckTimeout(), attributes.retryCount(),
             attributes.rnrRetryCount(), attributes.initiatorDepth()));
     }
 
     @Override
-    public void error(final CmConnection from)
+    public void error(final IbCmConnection from)
     {
         final RcQueuePair queuePair = qp;
         // the application may destroy its QP at any moment, as rping and cmtime do right after rdma_disconnect

@@ -1,9 +1,10 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
-import dev.rdmacm.protocol.capture.RoceV2PcapWriter;
+import dev.rdmacm.files.pcap.RoceV2PcapWriter;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;
@@ -75,7 +76,7 @@ public final class PcapCmMadRecorder implements CmMadRecorder, AutoCloseable
         }
         try
         {
-            writer.write(source, destination, sourceQp, destinationQp, PKey.DEFAULT, DatagramExtendedTransportHeader.GSI_QKEY,
+            writer.write(source, destination, sourceQp, destinationQp, PKey.DEFAULT, Gsi.QKEY,
                 trafficClass, hopLimit, flowLabel, mad, offset, length, epochNanosAtStart + (System.nanoTime() - nanoTimeAtStart));
             written++;
         }

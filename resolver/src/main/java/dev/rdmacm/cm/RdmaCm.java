@@ -6,8 +6,8 @@ import dev.rdmacm.addrinfo.RaiFlags;
 import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
 import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
-import dev.rdmacm.connection.CmConnection;
-import dev.rdmacm.connection.CmState;
+import dev.rdmacm.ibcm.IbCmConnection;
+import dev.rdmacm.ibcm.IbCmState;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.libc.NativeCallException;
@@ -180,7 +180,7 @@ public final class RdmaCm implements AutoCloseable
     private final Set<RdmaCmId> live = ConcurrentHashMap.newKeySet();
     /** The CM of each RDMA port an id connected or listened on, opened on first use. */
     private final Map<String, CmPortAgent> cmAgents = new HashMap<>();
-    private TransitionListener<CmConnection, CmState> connectionTransitions = TransitionListener.none();
+    private TransitionListener<IbCmConnection, IbCmState> connectionTransitions = TransitionListener.none();
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
     private CmMadRecorder cmMadRecorder = CmMadRecorder.NONE;
     private DeviceWatch deviceWatch;
@@ -321,7 +321,7 @@ public final class RdmaCm implements AutoCloseable
      * Sees every state change of every CM connection (ib_cm's states), on the CM thread of its port;
      * set it before the first connect or listen.
      */
-    public synchronized void connectionTransitions(final TransitionListener<CmConnection, CmState> listener)
+    public synchronized void connectionTransitions(final TransitionListener<IbCmConnection, IbCmState> listener)
     {
         connectionTransitions = Objects.requireNonNull(listener, "listener");
     }

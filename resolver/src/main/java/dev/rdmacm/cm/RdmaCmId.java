@@ -6,8 +6,8 @@ import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.addrinfo.Ipv4Sockaddr;
 import dev.rdmacm.addrinfo.Ipv6Sockaddr;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
-import dev.rdmacm.connection.AcceptParameters;
-import dev.rdmacm.connection.ConnectParameters;
+import dev.rdmacm.ibcm.AcceptParameters;
+import dev.rdmacm.ibcm.ConnectParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
@@ -1107,7 +1107,7 @@ public final class RdmaCmId implements AutoCloseable
     private void resolveUd(final ConnectionParameters parameters) throws RdmaCmException
     {
         final IdConnection started;
-        final dev.rdmacm.connection.SidrRequestParameters request;
+        final dev.rdmacm.ibcm.SidrRequestParameters request;
         final PathRecordValue path;
         final long qkey;
         synchronized (this)
@@ -1314,7 +1314,7 @@ public final class RdmaCmId implements AutoCloseable
     }
 
     /** cma_ib_req_handler's new id: on the listener's channel and port space, addressed from the IP CM header. */
-    RdmaCmId childFor(final dev.rdmacm.connection.CmPeerAddress from, final byte[] privateData)
+    RdmaCmId childFor(final dev.rdmacm.ibcm.IbCmPeerAddress from, final byte[] privateData)
     {
         final RdmaCmId child = cm.createId(channel, portSpace);
         synchronized (child)

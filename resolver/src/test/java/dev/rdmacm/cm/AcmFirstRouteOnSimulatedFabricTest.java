@@ -3,7 +3,7 @@ package dev.rdmacm.cm;
 import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.cm.testing.PreloadedAcmServer;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.protocol.acm.HostsFile;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;

@@ -1,8 +1,8 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.cm.testing.RecordedGids;
-import dev.rdmacm.connection.CmEvent.SidrReplyReceived;
-import dev.rdmacm.connection.SidrRequestParameters;
+import dev.rdmacm.ibcm.IbCmEvent.SidrReplyReceived;
+import dev.rdmacm.ibcm.SidrRequestParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.Lid;

@@ -1,9 +1,9 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.cm.testing.RecordedGids;
-import dev.rdmacm.connection.CmEvent.RequestReceived;
-import dev.rdmacm.connection.CmPath;
-import dev.rdmacm.connection.CmPeerAddress;
+import dev.rdmacm.ibcm.IbCmEvent.RequestReceived;
+import dev.rdmacm.ibcm.IbCmPath;
+import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
 import org.junit.jupiter.api.Test;
@@ -94,8 +94,8 @@ class WildcardListenTest
         final Gid gid = Gid.parse("::ffff:192.0.2.1");
         final byte[] data = {1, 2, 3};
         final RequestReceived request = new RequestReceived(0x0106_0000_0000_1d2fL, 0x1122L, 0x11, 0x22,
-            new CmPath(gid, gid, 0xffff, 0xffff, 0, 3, 0, 64, 0, 3, 18, 0xffff), 3, 5, 20, 20, 6, 4, true, false,
-            new CmPeerAddress(gid, 1, 0), new byte[92]);
+            new IbCmPath(gid, gid, 0xffff, 0xffff, 0, 3, 0, 64, 0, 3, 18, 0xffff), 3, 5, 20, 20, 6, 4, true, false,
+            new IbCmPeerAddress(gid, 1, 0), new byte[92]);
         final ConnectionParameters parameters = IdConnection.requestParameters(request, data);
         // cm_format_req_event then cma_set_req_event_data: what the acceptor answers with is the REQ's other side
         assertEquals(5, parameters.responderResources());

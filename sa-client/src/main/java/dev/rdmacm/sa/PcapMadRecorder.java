@@ -1,9 +1,11 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.capture.CaptureDirection;
-import dev.rdmacm.protocol.capture.ErfPcapWriter;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.files.pcap.ErfPcapWriter;
+import dev.rdmacm.protocol.mad.MadAddress;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;
@@ -71,8 +73,8 @@ public final class PcapMadRecorder implements MadRecorder, AutoCloseable
         try
         {
             writer.write(sent ? CaptureDirection.SENT : CaptureDirection.RECEIVED, buffer, offset,
-                Math.min(length, MadAddress.MAX_MAD_LENGTH), sent ? localLid : remoteLid, sent ? remoteLid : localLid,
-                sent ? MadAddress.GSI_QP : remoteQp, sent ? remoteQp : MadAddress.GSI_QP, PKey.DEFAULT, MadAddress.GSI_QKEY,
+                Math.min(length, MadHeader.MAD_SIZE), sent ? localLid : remoteLid, sent ? remoteLid : localLid,
+                sent ? Gsi.QPN : remoteQp, sent ? remoteQp : Gsi.QPN, PKey.DEFAULT, Gsi.QKEY,
                 timestamp);
             written++;
         }

@@ -15,7 +15,7 @@ import dev.rdmacm.protocol.sa.SaAttribute;
 import dev.rdmacm.protocol.sa.SaMad;
 import dev.rdmacm.protocol.sa.SaStatus;
 import dev.rdmacm.sa.transport.LocalPort;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
@@ -92,7 +92,7 @@ final class SaEngine implements Agent, MadReceiver
     private final RmppHeader rmpp = new RmppHeader();
     private final SaMad saMad = new SaMad();
     private final ClassPortInfo classPortInfo = new ClassPortInfo();
-    private final UnsafeBuffer ack = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
+    private final UnsafeBuffer ack = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
     private final Consumer<Runnable> runCommand = Runnable::run;
     private long nextTid;
     private int outstanding;
@@ -398,11 +398,11 @@ final class SaEngine implements Agent, MadReceiver
 
     private void send(final MadAddress destination, final UnsafeBuffer mad)
     {
-        config.recorder().onMad(true, localPort.lid(), destination.lid(), destination.qp(), mad, 0, MadAddress.MAX_MAD_LENGTH);
+        config.recorder().onMad(true, localPort.lid(), destination.lid(), destination.remoteQpn(), mad, 0, MadHeader.MAD_SIZE);
         boolean sent;
         try
         {
-            sent = transport.send(destination, mad, 0, MadAddress.MAX_MAD_LENGTH);
+            sent = transport.send(destination, mad, 0, MadHeader.MAD_SIZE);
         }
         catch (final MadTransportException ex)
         {
@@ -580,7 +580,7 @@ final class SaEngine implements Agent, MadReceiver
             counters.increment(SaCounter.DROPPED_MALFORMED);
             return;
         }
-        final boolean mayBeTruncated = rmppActive && length >= MadAddress.MAX_MAD_LENGTH;
+        final boolean mayBeTruncated = rmppActive && length >= MadHeader.MAD_SIZE;
         complete(tx, status, buffer, offset + SaMad.DATA_OFFSET, length - SaMad.DATA_OFFSET,
             buffer.getShort(offset + SaMad.ATTRIBUTE_OFFSET_OFFSET, BIG_ENDIAN) & 0xffff, mayBeTruncated);
     }

@@ -1,7 +1,8 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.loop.DeadlineTimers;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -29,7 +30,7 @@ final class SaTransaction
         DONE
     }
 
-    final UnsafeBuffer mad = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
+    final UnsafeBuffer mad = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
     final List<CompletableFuture<SaResponse>> waiters = new ArrayList<>(1);
     SaRequest request;
     long tid48;
@@ -63,7 +64,7 @@ final class SaTransaction
         this.startNanos = startNanos;
         this.deadlineNanos = deadlineNanos;
         this.internal = internal;
-        mad.setMemory(0, MadAddress.MAX_MAD_LENGTH, (byte)0);
+        mad.setMemory(0, MadHeader.MAD_SIZE, (byte)0);
         waiters.clear();
         state = State.QUEUED;
         destination = null;

@@ -1,5 +1,7 @@
 package dev.rdmacm.umad;
 
+import dev.rdmacm.protocol.mad.MadAddress;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.libc.NativeCallException;
@@ -190,7 +192,7 @@ public final class UmadPort implements AutoCloseable
     public synchronized UmadAgent register(final AgentRegistration registration)
     {
         requireOpen();
-        request.wrap(controlBuffer, 0).encode(registration, MadAddress.GSI_QPN);
+        request.wrap(controlBuffer, 0).encode(registration, Gsi.QPN);
         try
         {
             Libc.ioctl(controlState, fd, UmadIoctl.REGISTER_AGENT2, controlSegment,
@@ -279,7 +281,7 @@ public final class UmadPort implements AutoCloseable
         requireOpen();
         sendHeader.wrap(sendBuffer, 0).clear().agentId(agent.id()).timeoutMs(timeoutMs).retries(retries)
             .length(UserMadHeader.LENGTH + length);
-        to.writeTo(sendHeader);
+        sendHeader.address(to);
         sendBuffer.putBytes(UserMadHeader.LENGTH, mad, offset, length);
         try
         {

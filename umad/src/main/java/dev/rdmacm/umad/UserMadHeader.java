@@ -3,6 +3,7 @@ package dev.rdmacm.umad;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Flyweight;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.MadAddress;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -294,6 +295,28 @@ public final class UserMadHeader extends Flyweight
     {
         putHostU16(PKEY_INDEX_OFFSET, value);
         return this;
+    }
+
+    /** The address fields as a {@link MadAddress} (allocates: for the slow path; hot paths read the fields). */
+    public MadAddress address()
+    {
+        final MadAddress.Grh grh = grhPresent() ?
+            new MadAddress.Grh(gid(), gidIndex(), hopLimit(), trafficClass(), flowLabel()) : null;
+        return new MadAddress(qpn(), qkey(), lid(), sl(), pathBits(), pkeyIndex(), grh);
+    }
+
+    /** Writes the address fields from {@code address}; a GRH's fields are zeroed when there is none. */
+    public UserMadHeader address(final MadAddress address)
+    {
+        qpn(address.remoteQpn()).qkey(address.qkey()).lid(address.lid()).sl(address.sl()).pathBits(address.pathBits())
+            .pkeyIndex(address.pkeyIndex());
+        final MadAddress.Grh grh = address.grh();
+        if (grh == null)
+        {
+            return grhPresent(false).gidIndex(0).hopLimit(0).trafficClass(0).gid(Gid.ZERO).flowLabel(0);
+        }
+        return grhPresent(true).gidIndex(grh.localGidIndex()).hopLimit(grh.hopLimit()).trafficClass(grh.trafficClass())
+            .gid(grh.remoteGid()).flowLabel(grh.flowLabel());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.rdmacm.umad;
 
+import dev.rdmacm.protocol.mad.MadAddress;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.loop.FdWait;
 import dev.rdmacm.protocol.Gid;
@@ -103,7 +105,7 @@ public class UmadInGuest
             assertEquals(to.id(), header.agentId());
             assertEquals(0, header.status());
             assertEquals(UserMadHeader.LENGTH + MadHeader.MAD_SIZE, header.length());
-            assertEquals(MadAddress.GSI_QPN, header.qpn());
+            assertEquals(Gsi.QPN, header.qpn());
             assertEquals(Integer.decode(sysfs(SENDER, "lid")), header.lid());
             assertEquals(pkeyIndex(RECEIVER, 0xffff), header.pkeyIndex());
             assertTrue(header.grhPresent(), header.toString());

@@ -1,5 +1,6 @@
 package dev.rdmacm.umad;
 
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
@@ -129,7 +130,7 @@ class UmadLayoutConformanceTest
         assertEquals(3, header.retries());
         assertEquals(320, header.length());
         assertEquals(new MadAddress(0xabcdef, 0x8001_0000L, 0x1234, 5, 0, 9,
-            new MadAddress.Grh(Gid.parse("2001:db8::1"), 3, 64, 0x20, 0x12345)), MadAddress.from(header));
+            new MadAddress.Grh(Gid.parse("2001:db8::1"), 3, 64, 0x20, 0x12345)), header.address());
     }
 
     @Test
@@ -138,8 +139,8 @@ class UmadLayoutConformanceTest
         final UnsafeBuffer ours = new UnsafeBuffer(new byte[UserMadHeader.LENGTH]);
         final UserMadHeader header = new UserMadHeader().wrap(ours, 0).clear()
             .agentId(7).status(110).timeoutMs(500).retries(3).length(320);
-        new MadAddress(0xabcdef, 0x8001_0000L, 0x1234, 5, 0, 9,
-            new MadAddress.Grh(Gid.parse("2001:db8::1"), 3, 64, 0x20, 0x12345)).writeTo(header);
+        header.address(new MadAddress(0xabcdef, 0x8001_0000L, 0x1234, 5, 0, 9,
+            new MadAddress.Grh(Gid.parse("2001:db8::1"), 3, 64, 0x20, 0x12345)));
 
         assertEquals(libibumadHeader(), HEX.formatHex(ours.byteArray()));
     }
@@ -149,10 +150,10 @@ class UmadLayoutConformanceTest
     {
         final UnsafeBuffer bytes = new UnsafeBuffer(new byte[UserMadHeader.LENGTH]);
         final UserMadHeader header = new UserMadHeader().wrap(bytes, 0);
-        MadAddress.gsi(Gid.parse("2001:db8::1"), 3, 0).writeTo(header);
-        MadAddress.gsi(0x11, 2, 0).writeTo(header);
+        header.address(MadAddress.gsi(Gid.parse("2001:db8::1"), 3, 0));
+        header.address(MadAddress.gsi(0x11, 2, 0));
 
-        assertNull(MadAddress.from(header).grh());
+        assertNull(header.address().grh());
         assertEquals("00".repeat(UserMadHeader.PKEY_INDEX_OFFSET - UserMadHeader.GRH_PRESENT_OFFSET), HEX.formatHex(bytes.byteArray(), UserMadHeader.GRH_PRESENT_OFFSET, UserMadHeader.PKEY_INDEX_OFFSET));
     }
 

@@ -4,14 +4,12 @@ import dev.rdmacm.libc.Errno;
 
 /**
  * Q_Keys and the rule about privileged ones: a Q_Key with bit 31 set (such as the SA's and GSI's
- * well-known 0x80010000) may be set on a user QP only with CAP_NET_RAW (Linux 6.4, and the stable
+ * well-known {@link dev.rdmacm.protocol.mad.Gsi#QKEY}) may be set on a user QP only with CAP_NET_RAW (Linux 6.4, and the stable
  * kernels it was backported to), or, since Linux 6.7, when {@code rdma system set privileged-qkey on}
  * allows it for everyone.
  */
 public final class Qkey
 {
-    /** The Q_Key of QP1 (GSI), with which SA responses arrive (IBA 13.5.3.3). */
-    public static final long GSI_QKEY = 0x8001_0000L;
     /** Bit 31: a controlled (privileged) Q_Key. */
     public static final long PRIVILEGED_BIT = 0x8000_0000L;
 

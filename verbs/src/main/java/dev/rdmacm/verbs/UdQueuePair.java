@@ -111,7 +111,7 @@ public final class UdQueuePair extends NativeResource
     /**
      * RESET -> INIT on {@code port} with {@code pkeyIndex} and {@code qkey}.
      *
-     * @throws VerbsException from ibv_modify_qp; for a privileged Q_Key such as {@link Qkey#GSI_QKEY}
+     * @throws VerbsException from ibv_modify_qp; for a privileged Q_Key such as {@link dev.rdmacm.protocol.mad.Gsi#QKEY}
      *                        refused with EPERM, the message names CAP_NET_RAW and
      *                        {@code rdma system set privileged-qkey on}.
      */

@@ -1,5 +1,6 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -122,7 +123,7 @@ class ContextOpsDispatchTest
         final MemorySegment ah = fake.arena().allocate(24);
         try (UdWorkRequests requests = new UdWorkRequests(new ContextOps(fake.context()), qp))
         {
-            requests.postSend(7L, data.asSlice(16, 100), 0x1122, ah, 1, (int)Qkey.GSI_QKEY, true);
+            requests.postSend(7L, data.asSlice(16, 100), 0x1122, ah, 1, (int)Gsi.QKEY, true);
 
             assertEquals(List.of("post_send qp=" + hex(qp) + " wr_id=7 next=0x0 num_sge=1 opcode=" + IbvConstants.IBV_WR_SEND
                 + " send_flags=" + IbvConstants.IBV_SEND_SIGNALED + " ah=" + hex(ah) + " remote_qpn=1 remote_qkey=0x80010000"

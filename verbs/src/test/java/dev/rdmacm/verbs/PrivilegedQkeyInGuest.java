@@ -1,5 +1,6 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.ProcFile;
 import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.libc.testing.WithoutCapability;
@@ -57,9 +58,9 @@ public class PrivilegedQkeyInGuest
         final CompletionQueue cq = context.createCompletionQueue(4, null);
         final UdQueuePair qp = context.allocateProtectionDomain().createUdQueuePair(cq, cq, QueuePairCapabilities.forMads());
 
-        qp.init(PORT, 0, Qkey.GSI_QKEY);
+        qp.init(PORT, 0, Gsi.QKEY);
 
-        assertEquals(new QueuePairAttributes(QpState.INIT, Qkey.GSI_QKEY, 0, PORT, qp.query().sqPsn()), qp.query());
+        assertEquals(new QueuePairAttributes(QpState.INIT, Gsi.QKEY, 0, PORT, qp.query().sqPsn()), qp.query());
     }
 
     @Test
@@ -92,7 +93,7 @@ public class PrivilegedQkeyInGuest
             final CompletionQueue cq = device.createCompletionQueue(4, null);
             final UdQueuePair qp = device.allocateProtectionDomain().createUdQueuePair(cq, cq, QueuePairCapabilities.forMads());
             output.add("qp=" + qp.qpNumber());
-            qp.init(PORT, 0, Qkey.GSI_QKEY);
+            qp.init(PORT, 0, Gsi.QKEY);
             output.add("qkey=0x" + Long.toHexString(qp.query().qkey()));
         }
         catch (final VerbsException ex)

@@ -1,5 +1,6 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class QkeyTest
     {
         final VerbsException refused = new VerbsException("ibv_modify_qp", Errno.EPERM, "UD QP 17 on rxe0 RESET -> INIT");
 
-        final VerbsException explained = Qkey.modifyFailure(refused, Qkey.GSI_QKEY);
+        final VerbsException explained = Qkey.modifyFailure(refused, Gsi.QKEY);
 
         assertEquals("ibv_modify_qp", explained.call());
         assertEquals(Errno.EPERM, explained.errno());
@@ -33,13 +34,13 @@ class QkeyTest
         final VerbsException einval = new VerbsException("ibv_modify_qp", Errno.EINVAL, "x");
 
         assertSame(eperm, Qkey.modifyFailure(eperm, 0x1234));
-        assertSame(einval, Qkey.modifyFailure(einval, Qkey.GSI_QKEY));
+        assertSame(einval, Qkey.modifyFailure(einval, Gsi.QKEY));
     }
 
     @Test
     void shouldTreatBit31AsPrivileged()
     {
-        assertTrue(Qkey.isPrivileged(Qkey.GSI_QKEY));
+        assertTrue(Qkey.isPrivileged(Gsi.QKEY));
         assertTrue(Qkey.isPrivileged(0x8000_0000L));
         assertFalse(Qkey.isPrivileged(0x7fff_ffffL));
     }

@@ -1,5 +1,6 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.testing.CHeaders;
 import dev.rdmacm.testing.Peers;
@@ -115,7 +116,7 @@ class VerbsStructBytesTest
         {
             final MemorySegment attr = arena.allocate(IbvLayouts.IBV_QP_ATTR);
             attr.set(JAVA_INT, UdQueuePair.ATTR_QP_STATE_OFFSET, QpState.INIT.value());
-            UdQueuePair.writeInitAttributes(attr, 2, 0xfffe, Qkey.GSI_QKEY);
+            UdQueuePair.writeInitAttributes(attr, 2, 0xfffe, Gsi.QKEY);
 
             assertEquals(c, hex(attr));
         }

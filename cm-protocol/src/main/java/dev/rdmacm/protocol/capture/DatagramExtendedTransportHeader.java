@@ -16,16 +16,13 @@ import org.agrona.MutableDirectBuffer;
  *  |   Reserved    |            Source QP (24 bits)                |  4
  *  +---------------+-----------------------------------------------+
  * </pre>
- * GMPs to QP1 carry the well-known Q_Key {@link #GSI_QKEY}.
+ * GMPs to QP1 carry the well-known Q_Key {@link dev.rdmacm.protocol.mad.Gsi#QKEY}.
  */
 public final class DatagramExtendedTransportHeader extends Flyweight
 {
     public static final int QKEY_OFFSET = 0;
     public static final int SOURCE_QP_OFFSET = 4;
     public static final int LENGTH = 8;
-
-    /** The Q_Key of QP1, the General Services Interface (IBA 9.6.1.1). */
-    public static final long GSI_QKEY = 0x8001_0000L;
 
     /** Wraps {@code buffer} for reading, checking that a whole header is present. */
     public DatagramExtendedTransportHeader wrap(final DirectBuffer buffer, final int offset, final int length)

@@ -56,17 +56,17 @@ class RoceInvariantCrcTest
     static List<UnsafeBuffer> frames(final byte[] file)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(file);
-        assertEquals(RoceV2PcapWriter.PCAP_MAGIC_MICROSECONDS, buffer.getInt(0, ByteOrder.LITTLE_ENDIAN));
-        assertEquals(RoceV2PcapWriter.LINKTYPE_ETHERNET, buffer.getInt(ErfPcapWriter.PCAP_NETWORK_OFFSET, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(PcapFormat.PCAP_MAGIC_MICROSECONDS, buffer.getInt(0, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(PcapFormat.LINKTYPE_ETHERNET, buffer.getInt(PcapFormat.PCAP_NETWORK_OFFSET, ByteOrder.LITTLE_ENDIAN));
         final List<UnsafeBuffer> frames = new ArrayList<>();
-        int position = ErfPcapWriter.PCAP_HEADER_LENGTH;
-        while (position + ErfPcapWriter.RECORD_HEADER_LENGTH <= file.length)
+        int position = PcapFormat.PCAP_HEADER_LENGTH;
+        while (position + PcapFormat.RECORD_HEADER_LENGTH <= file.length)
         {
-            final int length = buffer.getInt(position + ErfPcapWriter.RECORD_INCLUDED_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int length = buffer.getInt(position + PcapFormat.RECORD_INCLUDED_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
             final byte[] frame = new byte[length];
-            buffer.getBytes(position + ErfPcapWriter.RECORD_HEADER_LENGTH, frame);
+            buffer.getBytes(position + PcapFormat.RECORD_HEADER_LENGTH, frame);
             frames.add(new UnsafeBuffer(frame));
-            position += ErfPcapWriter.RECORD_HEADER_LENGTH + length;
+            position += PcapFormat.RECORD_HEADER_LENGTH + length;
         }
         return frames;
     }

@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.capture;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class RouteAndTransportHeadersTest
     void shouldWriteDethBigEndian()
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
-        new DatagramExtendedTransportHeader().wrap(buffer, 0).qkey(DatagramExtendedTransportHeader.GSI_QKEY)
+        new DatagramExtendedTransportHeader().wrap(buffer, 0).qkey(Gsi.QKEY)
             .sourceQp(0x000abc);
 
         assertEquals("80010000" + "00000abc", BitUtil.toHex(buffer.byteArray()));

@@ -1,5 +1,6 @@
 package dev.rdmacm.protocol.capture;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class UdMadPacketTest
         final UdMadPacket packet = new UdMadPacket().wrapForFraming(frame, 0, withGrh);
         packet.lrh().dlid(1).slid(4);
         packet.bth().pkey(0xffff).destQp(1);
-        packet.deth().qkey(DatagramExtendedTransportHeader.GSI_QKEY).sourceQp(1);
+        packet.deth().qkey(Gsi.QKEY).sourceQp(1);
         return frame;
     }
 
@@ -63,7 +64,7 @@ class UdMadPacketTest
         assertEquals(BaseTransportHeader.OPCODE_UD_SEND_ONLY, packet.bth().opCode());
         assertEquals(0xffff, packet.bth().pkey());
         assertEquals(1, packet.bth().destQp());
-        assertEquals(DatagramExtendedTransportHeader.GSI_QKEY, packet.deth().qkey());
+        assertEquals(Gsi.QKEY, packet.deth().qkey());
         assertEquals(1, packet.deth().sourceQp());
         assertEquals(0, packet.invariantCrc());
         assertEquals(0, packet.variantCrc());

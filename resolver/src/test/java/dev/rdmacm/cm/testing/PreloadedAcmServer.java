@@ -1,6 +1,6 @@
 package dev.rdmacm.cm.testing;
 
-import dev.rdmacm.acm.AcmAddressResolver;
+import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
@@ -59,7 +59,7 @@ public final class PreloadedAcmServer implements AutoCloseable
             """.formatted(configDir, runDir));
         final AcmOptions options = AcmOptions.read(configDir.resolve("ibacm_opts.cfg"));
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
-        final AcmServer server = AcmServer.start(options, AcmEndpointFile.read(options.addrFile()), AcmAddressResolver.NONE,
+        final AcmServer server = AcmServer.start(options, AcmEndpointFile.read(options.addrFile()), AcmGidLookup.NONE,
             AcmPathQuerier.NONE, new AcmLog(new PrintStream(log, true, StandardCharsets.UTF_8), 2));
         return new PreloadedAcmServer(configDir, server, log);
     }

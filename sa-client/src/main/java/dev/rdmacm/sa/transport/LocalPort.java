@@ -1,5 +1,6 @@
 package dev.rdmacm.sa.transport;
 
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
 
 /**
@@ -21,6 +22,6 @@ public record LocalPort(String name, int lid, long portGuid, Gid gid, int smLid,
     /** QP1 of the SA: at the SM's LID, with a GRH to {@link #saGid} when there is one. */
     public MadAddress saAddress()
     {
-        return saGid == null ? MadAddress.gsi(smLid, smSl) : MadAddress.gsi(smLid, smSl, saGid);
+        return saGid == null ? MadAddress.gsi(smLid, smSl, 0) : MadAddress.gsi(smLid, smSl, saGid);
     }
 }

@@ -1,5 +1,6 @@
 package dev.rdmacm.sa.transport;
 
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
 
 /**
@@ -92,11 +93,11 @@ public final class MadSource
      */
     public boolean isFrom(final MadAddress address)
     {
-        if (lid != address.lid() || qp != address.qp())
+        if (lid != address.lid() || qp != address.remoteQpn())
         {
             return false;
         }
-        final Gid gid = address.gid();
+        final Gid gid = address.remoteGid();
         return gid == null || (global && gidPrefix == gid.subnetPrefix() && gidInterfaceId == gid.interfaceId());
     }
 

@@ -1,5 +1,6 @@
 package dev.rdmacm.sa.transport;
 
+import dev.rdmacm.protocol.mad.MadAddress;
 import org.agrona.DirectBuffer;
 
 /**

@@ -2,7 +2,7 @@ package dev.rdmacm.sa.testing;
 
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.transport.LocalPort;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;

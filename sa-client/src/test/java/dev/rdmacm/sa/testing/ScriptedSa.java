@@ -1,9 +1,10 @@
 package dev.rdmacm.sa.testing;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.transport.LocalPort;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
@@ -145,14 +146,14 @@ public final class ScriptedSa implements MadTransport
         final UnsafeBuffer request = new UnsafeBuffer(new byte[length]);
         request.putBytes(0, mad, offset, length);
         final MadHeader header = new MadHeader().wrap(request, 0, length);
-        final boolean atRedirect = redirectLid != 0 && destination.lid() == redirectLid && destination.qp() == redirectQp;
-        final boolean atSm = destination.lid() == SA_LID && destination.qp() == MadAddress.GSI_QP;
+        final boolean atRedirect = redirectLid != 0 && destination.lid() == redirectLid && destination.remoteQpn() == redirectQp;
+        final boolean atSm = destination.lid() == SA_LID && destination.remoteQpn() == Gsi.QPN;
         if (silent || (!atSm && !atRedirect))
         {
             return true;
         }
         final int sourceLid = destination.lid();
-        final int sourceQp = destination.qp();
+        final int sourceQp = destination.remoteQpn();
         final int rmppType = request.getByte(25) & 0xff;
         if (rmppType == 2)
         {
@@ -219,7 +220,7 @@ public final class ScriptedSa implements MadTransport
         {
             cpi.putShort(28, (short)redirectLid, BIG_ENDIAN);
             cpi.putInt(32, redirectQp, BIG_ENDIAN);
-            cpi.putInt(36, (int)MadAddress.GSI_QKEY, BIG_ENDIAN);
+            cpi.putInt(36, (int)Gsi.QKEY, BIG_ENDIAN);
         }
         return cpi.byteArray();
     }
@@ -235,7 +236,7 @@ public final class ScriptedSa implements MadTransport
 
     private static UnsafeBuffer template(final UnsafeBuffer request, final int method, final int status)
     {
-        final UnsafeBuffer response = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
+        final UnsafeBuffer response = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
         response.putBytes(0, request, 0, MadHeader.LENGTH);
         new MadHeader().wrap(response, 0).method(method).status(status);
         return response;

@@ -1,5 +1,6 @@
 package dev.rdmacm.sa.transport;
 
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +33,9 @@ class MadSourceTest
     @Test
     void shouldIgnoreAGrhWhenTheSaIsAddressedByLid()
     {
-        assertTrue(new MadSource().set(5, 1, OTHER_GID.subnetPrefix(), OTHER_GID.interfaceId()).isFrom(MadAddress.gsi(5, 0)));
-        assertFalse(new MadSource().set(6, 1).isFrom(MadAddress.gsi(5, 0)));
-        assertFalse(new MadSource().set(5, 2).isFrom(MadAddress.gsi(5, 0)));
+        assertTrue(new MadSource().set(5, 1, OTHER_GID.subnetPrefix(), OTHER_GID.interfaceId()).isFrom(MadAddress.gsi(5, 0, 0)));
+        assertFalse(new MadSource().set(6, 1).isFrom(MadAddress.gsi(5, 0, 0)));
+        assertFalse(new MadSource().set(5, 2).isFrom(MadAddress.gsi(5, 0, 0)));
     }
 
     @Test
@@ -53,15 +54,15 @@ class MadSourceTest
     void shouldAllowLidZeroOnlyWithAGid()
     {
         assertEquals("GID ::ffff:10.10.0.2", MadAddress.gsi(0, 0, SA_GID).where());
-        assertEquals("LID 5", MadAddress.gsi(5, 0).where());
-        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> MadAddress.gsi(0, 0));
+        assertEquals("LID 5", MadAddress.gsi(5, 0, 0).where());
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> MadAddress.gsi(0, 0, 0));
         assertEquals("LID 0 out of range: a destination LID is 1..0xffff, or 0 with a GID (RoCE, which has no LIDs)", ex.getMessage());
     }
 
     @Test
     void shouldRouteARedirectByItsLid()
     {
-        assertNull(MadAddress.gsi(0, 0, SA_GID).withLidAndQp(7, 3, 0x1234).gid());
+        assertNull(MadAddress.gsi(0, 0, SA_GID).withLidAndQp(7, 3, 0x1234).remoteGid());
     }
 
     @Test
@@ -70,6 +71,6 @@ class MadSourceTest
         final Gid local = Gid.parse("::ffff:10.10.0.1");
 
         assertEquals(MadAddress.gsi(0, 0, SA_GID), new LocalPort("rxe0:1", 0, 1, local, 0, 0, SA_GID).saAddress());
-        assertEquals(MadAddress.gsi(1, 0), new LocalPort("mlx5_0:1", 5, 1, local, 1, 0).saAddress());
+        assertEquals(MadAddress.gsi(1, 0, 0), new LocalPort("mlx5_0:1", 5, 1, local, 1, 0).saAddress());
     }
 }

@@ -2,7 +2,7 @@ package dev.rdmacm.sa.transport.ibsim;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.sa.transport.LocalPort;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
@@ -198,7 +198,7 @@ public final class IbsimTransport implements MadTransport
         {
             throw new IllegalArgumentException("MAD of " + length + " bytes: ibsim carries at most " + SimRequest.MAD_CAPACITY);
         }
-        sendRequest.dlid(destination.lid()).slid(localPort.lid()).dqp(destination.qp()).sqp(1).status(0).length(length);
+        sendRequest.dlid(destination.lid()).slid(localPort.lid()).dqp(destination.remoteQpn()).sqp(1).status(0).length(length);
         sendBuffer.putBytes(sendRequest.madOffset(), mad, offset, length);
         if (length < SimRequest.MAD_CAPACITY)
         {

@@ -1,11 +1,13 @@
 package dev.rdmacm.sa.transport.verbs;
 
+import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.loop.FdWait;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadSource;
 import dev.rdmacm.sa.transport.MadTransport;
@@ -65,7 +67,7 @@ import java.util.List;
 public final class VerbsTransport implements MadTransport
 {
     private static final int GRH_LENGTH = 40;
-    private static final int SLOT = GRH_LENGTH + MadAddress.MAX_MAD_LENGTH;
+    private static final int SLOT = GRH_LENGTH + MadHeader.MAD_SIZE;
     private static final int RECEIVES = 16;
     private static final int SENDS = 16;
     private static final long RECEIVE_WR_BASE = 1L << 32;
@@ -128,7 +130,7 @@ public final class VerbsTransport implements MadTransport
         this.channel = context.createCompletionChannel();
         this.receiveCq = context.createCompletionQueue(RECEIVES, channel);
         this.qp = pd.createUdQueuePair(sendCq, receiveCq, QueuePairCapabilities.forMads());
-        qp.activate(port, defaultPkeyIndex(context, port), Qkey.GSI_QKEY);
+        qp.activate(port, defaultPkeyIndex(context, port), Gsi.QKEY);
         this.region = pd.allocateMemoryRegion((long)SLOT * (RECEIVES + SENDS), IbvConstants.IBV_ACCESS_LOCAL_WRITE);
         this.memory = region.memory();
         this.view = new UnsafeBuffer(memory.address(), (int)memory.byteSize());
@@ -250,7 +252,7 @@ public final class VerbsTransport implements MadTransport
         view.putBytes(slot * SLOT, mad, offset, length);
         try
         {
-            qp.postSend(sendSequence++, region, (long)slot * SLOT, length, handle(destination), destination.qp(),
+            qp.postSend(sendSequence++, region, (long)slot * SLOT, length, handle(destination), destination.remoteQpn(),
                 destination.qkey(), true);
             sendsInFlight++;
             return true;
@@ -266,9 +268,9 @@ public final class VerbsTransport implements MadTransport
         AddressHandle handle = handles.get(destination);
         if (handle == null)
         {
-            handle = pd.createAddressHandle(destination.gid() == null ?
+            handle = pd.createAddressHandle(destination.remoteGid() == null ?
                 AddressVector.lid(port, destination.lid(), destination.sl()) :
-                AddressVector.global(port, destination.lid(), destination.sl(), destination.gid(), sgidIndex, HOP_LIMIT));
+                AddressVector.global(port, destination.lid(), destination.sl(), destination.remoteGid(), sgidIndex, HOP_LIMIT));
             handles.put(destination, handle);
         }
         return handle;
@@ -307,7 +309,7 @@ public final class VerbsTransport implements MadTransport
                     source.set(completions.sourceLid(i), sourceQp);
                 }
                 receiver.onMad(source, view, slot * SLOT + GRH_LENGTH,
-                    (int)Math.min(MadAddress.MAX_MAD_LENGTH, completions.byteLength(i) - GRH_LENGTH));
+                    (int)Math.min(MadHeader.MAD_SIZE, completions.byteLength(i) - GRH_LENGTH));
                 delivered++;
             }
             if (!closed)

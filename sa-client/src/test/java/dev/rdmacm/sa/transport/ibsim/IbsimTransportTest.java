@@ -8,7 +8,7 @@ import dev.rdmacm.protocol.sa.SaMad;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.testing.SimulatedFabricExtension;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -70,7 +70,7 @@ class IbsimTransportTest
             new MadHeader().wrap(mad, 0).baseVersion(MadHeader.BASE_VERSION).mgmtClass(ManagementClass.SUBN_ADM).classVersion(SaMad.CLASS_VERSION)
                 .method(MadMethod.GET)
                 .transactionId(tid).attributeId(SaAttribute.CLASS_PORT_INFO);
-            assertTrue(transport.send(MadAddress.gsi(transport.localPort().smLid(), 0), mad, 0, MadHeader.MAD_SIZE));
+            assertTrue(transport.send(MadAddress.gsi(transport.localPort().smLid(), 0, 0), mad, 0, MadHeader.MAD_SIZE));
 
             final AtomicReference<String> seen = new AtomicReference<>();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);

@@ -1,5 +1,6 @@
 package dev.rdmacm.sa.transport.verbs;
 
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.libc.testing.WithoutCapability;
@@ -25,7 +26,7 @@ import dev.rdmacm.sa.testing.TestSaOverUmad.Script;
 import dev.rdmacm.sa.testing.TestSaOverUmad.Sent;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
-import dev.rdmacm.sa.transport.MadAddress;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.sa.transport.MadReceiver;
 import dev.rdmacm.sa.transport.MadTransportException;
 import dev.rdmacm.testing.Peers;
@@ -94,7 +95,7 @@ public class VerbsTransportInGuest
     private static final int PATH_RECORD_LENGTH = 64;
     /** Any Q_Key without bit 31 (ibv_ud_pingpong's). */
     private static final long UNPRIVILEGED_QKEY = 0x1111_1111L;
-    private static final int RECEIVE_SLOT = IbvConstants.GRH_LENGTH + MadAddress.MAX_MAD_LENGTH;
+    private static final int RECEIVE_SLOT = IbvConstants.GRH_LENGTH + MadHeader.MAD_SIZE;
 
     private static Path binary;
     private static Path logs;
@@ -185,7 +186,7 @@ public class VerbsTransportInGuest
         getPath(Duration.ofSeconds(10));
 
         final Sent answer = sa.awaitSent(TestSaOverUmad.PATH_RECORD, 1, SETTLE).get(0);
-        assertEquals(MadAddress.GSI_QKEY, answer.qkey());
+        assertEquals(Gsi.QKEY, answer.qkey());
         assertEquals(ourQp, answer.qpn());
         assertEquals(CLIENT_GID, answer.gid());
     }
@@ -285,14 +286,14 @@ public class VerbsTransportInGuest
         final long tid = 0x5a_0000_0002L;
         try (VerbsTransport transport = VerbsTransport.open(CLIENT, 1, SA_GID))
         {
-            final UnsafeBuffer get = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
+            final UnsafeBuffer get = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
             pathRecordGet(get, tid);
             final List<String> answers = new ArrayList<>();
             final long started = System.nanoTime();
             final long deadline = started + TimeUnit.SECONDS.toNanos(20);
             int waits = 0;
 
-            assertTrue(transport.send(transport.localPort().saAddress(), get, 0, MadAddress.MAX_MAD_LENGTH));
+            assertTrue(transport.send(transport.localPort().saAddress(), get, 0, MadHeader.MAD_SIZE));
             while (answers.isEmpty() && System.nanoTime() - deadline < 0)
             {
                 // Only a completion event can end this wait early: nothing else wakes it, no timer is due.
@@ -314,11 +315,11 @@ public class VerbsTransportInGuest
         startSa(test, Script.answering());
         try (VerbsTransport transport = VerbsTransport.open(CLIENT, 1, SA_GID))
         {
-            final UnsafeBuffer get = new UnsafeBuffer(new byte[MadAddress.MAX_MAD_LENGTH]);
+            final UnsafeBuffer get = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
             for (long tid = 0x5a_0000_0011L; tid <= 0x5a_0000_0013L; tid++)
             {
                 pathRecordGet(get, tid);
-                assertTrue(transport.send(transport.localPort().saAddress(), get, 0, MadAddress.MAX_MAD_LENGTH));
+                assertTrue(transport.send(transport.localPort().saAddress(), get, 0, MadHeader.MAD_SIZE));
             }
             assertEquals(3, sa.awaitSent(TestSaOverUmad.PATH_RECORD, 3, SETTLE).size(), sa.log());
             // All three answers are in the CQ before the first poll takes them.
@@ -348,17 +349,17 @@ public class VerbsTransportInGuest
             final MemoryRegion region = pd.allocateMemoryRegion(2L * RECEIVE_SLOT, IbvConstants.IBV_ACCESS_LOCAL_WRITE);
             final AddressHandle toSa = pd.createAddressHandle(
                 AddressVector.global(1, 0, 0, SA_GID, SoftRoceLan.IPV4_GID_INDEX, 64));
-            final UnsafeBuffer get = new UnsafeBuffer(region.memory().asSlice(RECEIVE_SLOT, MadAddress.MAX_MAD_LENGTH).address(),
-                MadAddress.MAX_MAD_LENGTH);
+            final UnsafeBuffer get = new UnsafeBuffer(region.memory().asSlice(RECEIVE_SLOT, MadHeader.MAD_SIZE).address(),
+                MadHeader.MAD_SIZE);
             pathRecordGet(get, tid);
             qp.postReceive(1, region, 0, RECEIVE_SLOT);
 
-            qp.postSend(2, region, RECEIVE_SLOT, MadAddress.MAX_MAD_LENGTH, toSa, MadAddress.GSI_QP, MadAddress.GSI_QKEY, true);
+            qp.postSend(2, region, RECEIVE_SLOT, MadHeader.MAD_SIZE, toSa, Gsi.QPN, Gsi.QKEY, true);
 
             final Sent answer = sa.awaitSent(TestSaOverUmad.PATH_RECORD, 1, SETTLE).get(0);
             assertEquals(tid, answer.tid());
             assertEquals(qp.qpNumber(), answer.qpn());
-            assertEquals(MadAddress.GSI_QKEY, answer.qkey());
+            assertEquals(Gsi.QKEY, answer.qkey());
             // The answer went out with the GSI Q_Key; a QP with another one drops it without a completion.
             final List<Integer> opcodes = new ArrayList<>();
             final long deadline = System.nanoTime() + ARRIVAL.toNanos();
