@@ -3,7 +3,6 @@ package dev.rdmacm.conformance;
 import dev.rdmacm.sa.testing.TestSaOverUmad;
 import dev.rdmacm.sa.transport.verbs.SoftRoceLan;
 import dev.rdmacm.sa.transport.verbs.VerbsTransportInGuest;
-import dev.rdmacm.testing.guest.FixtureInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.GuestSpec;
