@@ -1,17 +1,13 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.acm.AcmGidLookup;
 import dev.rdmacm.acm.AcmEndpoint;
 import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
-import dev.rdmacm.acm.AcmPathQuerier;
 import dev.rdmacm.acm.AcmPort;
 import dev.rdmacm.acm.AcmPortDiscovery;
 import dev.rdmacm.acm.AcmPortEndpoints;
-import dev.rdmacm.acm.AcmServer;
-import dev.rdmacm.acm.SaPathQuerier;
-import dev.rdmacm.cm.AcmFirstRoute;
+import dev.rdmacm.acm.backend.CmBackedAcmServer;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.SysfsGidDirectory;
 import dev.rdmacm.sa.SaClient;
@@ -146,22 +142,13 @@ final class AcmServerCommand implements Callable<Integer>
     }
 
     /**
-     * The CM that answers address misses (and RoCE routes): null, with the reason logged, where it
-     * cannot open (no native access, say), so that the service still serves its caches. Its routes
-     * never ask an ACM service first, as librdmacm's would: the service asked would be this one.
+     * The options of the CM that answers address misses (and RoCE routes), which
+     * {@link CmBackedAcmServer} opens: the attached device's GIDs alone, where there is one.
      */
-    private static RdmaCm openCm(final AcmLog log, final RdmaDevices attached)
+    private static RdmaCm.Options cmOptions(final RdmaDevices attached)
     {
-        try
-        {
-            final RdmaCm.Options options = RdmaCm.Options.defaults().acmFirstRoute(AcmFirstRoute.OFF);
-            return RdmaCm.open(attached == null ? options : options.gids(new SysfsGidDirectory(attached)));
-        }
-        catch (final RuntimeException ex)
-        {
-            log.log(0, "no address resolution on misses: " + ex.getMessage());
-            return null;
-        }
+        final RdmaCm.Options options = RdmaCm.Options.defaults();
+        return attached == null ? options : options.gids(new SysfsGidDirectory(attached));
     }
 
     @Override
@@ -206,58 +193,54 @@ final class AcmServerCommand implements Callable<Integer>
         final RdmaDevices attached = spec instanceof FabricSpec.Verbs verbs ? attachedDevice(verbs) : null;
         final boolean roce = spec instanceof FabricSpec.Verbs verbs && verbs.saGid() == null &&
             AcmPortDiscovery.isRoce(attached, verbs.device(), verbs.port());
-        final Duration timeout = options.saDeadline();
-        final RdmaCm cm = spec == null ? null : openCm(log, attached);
         final SaClient saClient;
-        final AcmPathQuerier querier;
         final List<AcmEndpoint> endpoints;
-        try
+        if (spec == null)
         {
-            if (spec == null)
+            saClient = null;
+            endpoints = endpointsOfFile(options, addrLines, log);
+        }
+        else if (roce)
+        {
+            saClient = null;
+            final FabricSpec.Verbs verbs = (FabricSpec.Verbs)spec;
+            endpoints = AcmEndpointFile.isDeviceless(addrLines) ? endpointsOfFile(options, addrLines, log) :
+                endpointsOf(AcmPortDiscovery.ofVerbs(attached, verbs.device(), verbs.port(), CLASS_NET),
+                    options, addrLines, log);
+        }
+        else
+        {
+            // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
+            saClient = fabric.start(FABRIC_OPEN_MS, SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
+            try
             {
-                saClient = null;
-                querier = AcmPathQuerier.NONE;
-                endpoints = endpointsOfFile(options, addrLines, log);
-            }
-            else if (roce)
-            {
-                // RoCE has no SA: routes are built as the kernel CM builds them, by this stack's CM
-                saClient = null;
-                querier = cm == null ? AcmPathQuerier.NONE : new CmRoutePathQuerier(cm, timeout);
-                final FabricSpec.Verbs verbs = (FabricSpec.Verbs)spec;
                 endpoints = AcmEndpointFile.isDeviceless(addrLines) ? endpointsOfFile(options, addrLines, log) :
-                    endpointsOf(AcmPortDiscovery.ofVerbs(attached, verbs.device(), verbs.port(), CLASS_NET),
-                        options, addrLines, log);
+                    endpointsOf(portOf(spec, saClient), options, addrLines, log);
             }
-            else
+            catch (final IOException | RuntimeException ex)
             {
-                // the service keeps the route cache; a second cache in sa-client would outlive route_timeout
-                saClient = fabric.start(FABRIC_OPEN_MS, SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
-                querier = new SaPathQuerier(index -> saClient, timeout);
-                try
-                {
-                    endpoints = AcmEndpointFile.isDeviceless(addrLines) ? endpointsOfFile(options, addrLines, log) :
-                        endpointsOf(portOf(spec, saClient), options, addrLines, log);
-                }
-                catch (final IOException | RuntimeException ex)
-                {
-                    saClient.close();
-                    throw ex;
-                }
+                saClient.close();
+                throw ex;
             }
         }
-        catch (final IOException | RuntimeException ex)
+        // with a fabric, address misses go to this stack's CM; route misses to the fabric's SA or, on RoCE,
+        // which has no SA, to the route the CM builds as the kernel CM builds it
+        final CmBackedAcmServer.Builder builder = CmBackedAcmServer.builder(options, endpoints, log);
+        if (spec != null)
         {
-            if (cm != null)
-            {
-                cm.close();
-            }
-            throw ex;
+            builder.cm(cmOptions(attached));
         }
-        final AcmGidLookup addressResolver = cm == null ? AcmGidLookup.NONE : new CmAddressResolver(cm, timeout);
+        if (saClient != null)
+        {
+            builder.sa(saClient);
+        }
+        else if (roce)
+        {
+            builder.roceRoutes();
+        }
         // The hook exists before the first file does: a SIGTERM that arrives while the server is still
         // starting waits for the start to finish and then removes what it created.
-        final AtomicReference<AcmServer> server = new AtomicReference<>();
+        final AtomicReference<CmBackedAcmServer> server = new AtomicReference<>();
         final CountDownLatch startFinished = new CountDownLatch(1);
         final CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
@@ -270,25 +253,17 @@ final class AcmServerCommand implements Callable<Integer>
             {
                 Thread.currentThread().interrupt();
             }
-            final AcmServer started = server.get();
+            final CmBackedAcmServer started = server.get();
             if (started != null)
             {
                 started.close();
-            }
-            if (saClient != null)
-            {
-                saClient.close();
-            }
-            if (cm != null)
-            {
-                cm.close();
             }
             log.close();
             done.countDown();
         }, "acm-server-shutdown"));
         try
         {
-            server.set(AcmServer.start(options, endpoints, addressResolver, querier, log));
+            server.set(builder.start());
         }
         finally
         {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,8 +19,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * What needs both guests: first that the wire carries IP and RoCE between them, with rdma-core's own
  * {@code ibv_rc_pingpong} on both ends (an RC QP per guest set up over a TCP exchange, so a failure
  * there is the fixture's and not the code under test's); then this project's CM against the kernel's
- * ({@link RpingAcrossTheWire}, {@link CmFaultsAcrossTheWire}, {@link ClientsAcrossTheWire}, {@link UdaddyAcrossTheWire},
- * {@link CmtimeAcrossTheWire}, {@link BesideKernelCmAcrossTheWire}).
+ * ({@link #CASES}).
  */
 final class AcrossTheWire
 {
@@ -28,6 +28,26 @@ final class AcrossTheWire
     private static final int ITERATIONS = 10;
     /** {@code ibv_rc_pingpong}'s default TCP port. */
     private static final int PINGPONG_PORT = 18515;
+
+    /**
+     * The CM cases that need both guests, run in this order after the wire's own checks (a new
+     * {@code *AcrossTheWire} class goes here; GuestSuiteMembershipTest checks that none is left out).
+     * CmtimeAcrossTheWire is the last but one: it loads the kernel's CM in the userspace guest for a
+     * while; BesideKernelCmAcrossTheWire then loads it again, for what ours can do as the active side
+     * beside it.
+     */
+    static final List<Case> CASES = List.of(
+        new Case(RpingAcrossTheWire.class, RpingAcrossTheWire::checks),
+        new Case(CmFaultsAcrossTheWire.class, CmFaultsAcrossTheWire::checks),
+        new Case(ClientsAcrossTheWire.class, ClientsAcrossTheWire::checks),
+        new Case(UdaddyAcrossTheWire.class, UdaddyAcrossTheWire::checks),
+        new Case(CmtimeAcrossTheWire.class, CmtimeAcrossTheWire::checks),
+        new Case(BesideKernelCmAcrossTheWire.class, BesideKernelCmAcrossTheWire::checks));
+
+    /** One case across the wire: its class, and the checks it runs on the two guests. */
+    record Case(Class<?> type, Function<GuestPair, List<DynamicTest>> checks)
+    {
+    }
 
     private AcrossTheWire()
     {
@@ -63,14 +83,10 @@ final class AcrossTheWire
                 assertTrue(client.stdout().contains(ITERATIONS + " iters in"), client.stdout());
                 assertEquals(0, served.exitStatus(), served.toString());
             })));
-        tests.addAll(RpingAcrossTheWire.checks(guests));
-        tests.addAll(CmFaultsAcrossTheWire.checks(guests));
-        tests.addAll(ClientsAcrossTheWire.checks(guests));
-        tests.addAll(UdaddyAcrossTheWire.checks(guests));
-        // last of the CM cases: it loads the kernel's CM in the userspace guest for a while
-        tests.addAll(CmtimeAcrossTheWire.checks(guests));
-        // and the kernel's CM in the userspace guest again: what ours can do as the active side beside it
-        tests.addAll(BesideKernelCmAcrossTheWire.checks(guests));
+        for (final Case next : CASES)
+        {
+            tests.addAll(next.checks().apply(guests));
+        }
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->

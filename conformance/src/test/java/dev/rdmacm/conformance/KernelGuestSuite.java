@@ -44,6 +44,12 @@ import java.util.stream.Stream;
 final class KernelGuestSuite
 {
     private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(9);
+    /** Every class this guest runs, in this order (a new {@code *InGuest} class of the kernel guest goes here; GuestSuiteMembershipTest checks that none is left out). */
+    static final List<Class<?>> IN_GUEST = List.of(
+        ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
+        GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
+        DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
+        AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
     private KernelGuestSuite()
     {
@@ -68,11 +74,7 @@ final class KernelGuestSuite
     /** Every in-guest class, as tests ({@link #prepare} done); cmtime's and the addrinfo oracle's reports go to the build log. */
     static List<DynamicTest> run(final KernelGuest guest) throws IOException
     {
-        final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT,
-            ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
-            GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
-            DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
-            AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
+        final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT, IN_GUEST.toArray(Class<?>[]::new));
         final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
         if (Files.exists(report))
         {

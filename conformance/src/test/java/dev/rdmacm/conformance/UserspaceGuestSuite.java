@@ -3,7 +3,6 @@ package dev.rdmacm.conformance;
 import dev.rdmacm.sa.testing.TestSaOverUmad;
 import dev.rdmacm.sa.transport.verbs.SoftRoceLan;
 import dev.rdmacm.sa.transport.verbs.VerbsTransportInGuest;
-import dev.rdmacm.testing.guest.FixtureInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.GuestSpec;
@@ -42,7 +41,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * The guest without a kernel CM ({@code ib_cm} not loaded, so a userspace agent may register the CM
  * class on umad), and what runs in it:
  * <ul>
- *   <li>the fixture ({@code KernelGuest}, cm-protocol's test jar): Debian's kernel boots with the
+ *   <li>the fixture ({@code KernelGuest}, module test-support; {@link FixtureInGuest}): Debian's kernel boots with the
  *       topology asked for, a job's exit status and outputs come back, a job that outlives its limit
  *       is killed, a JUnit selection runs inside;</li>
  *   <li>the verbs binding ({@link SoftRoceGuest}'s pair) and the SA client's verbs MAD transport
@@ -64,6 +63,11 @@ final class UserspaceGuestSuite
     /** The guest's JVM start takes seconds under TCG; the suites together about a minute and a half. */
     private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(9);
     private static final Duration JOB = Duration.ofSeconds(20);
+    /** Every class this guest runs, in this order (a new {@code *InGuest} class of the userspace-CM guest goes here; GuestSuiteMembershipTest checks that none is left out). */
+    static final List<Class<?>> IN_GUEST = List.of(FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
+        ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
+        PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
+        RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, UmadBesideKernelCmInGuest.class);
 
     private UserspaceGuestSuite()
     {
@@ -97,10 +101,7 @@ final class UserspaceGuestSuite
     static List<DynamicTest> run(final KernelGuest guest)
     {
         final List<DynamicTest> tests = new ArrayList<>(fixtureChecks(guest));
-        GuestJUnit.run(guest, IN_GUEST_LIMIT, FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
-                ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
-                PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
-                RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, UmadBesideKernelCmInGuest.class)
+        GuestJUnit.run(guest, IN_GUEST_LIMIT, IN_GUEST.toArray(Class<?>[]::new))
             .stream().map(GuestTestOutcome::dynamicTest).forEach(tests::add);
         return tests;
     }

@@ -1,4 +1,4 @@
-package dev.rdmacm.cli;
+package dev.rdmacm.acm.backend;
 
 import dev.rdmacm.acm.AcmEndpoint;
 import dev.rdmacm.acm.AcmPathQuerier;
@@ -25,9 +25,9 @@ import java.util.Arrays;
  * neighbour table. The RawTraffic bits, reserved in {@code ibv_path_record}, and the flow label are
  * cleared; the hop limit stays.
  */
-final class CmRoutePathQuerier extends CmBackend implements AcmPathQuerier
+final class RocePathQuerier extends CmBackend implements AcmPathQuerier
 {
-    CmRoutePathQuerier(final RdmaCm cm, final Duration timeout)
+    RocePathQuerier(final RdmaCm cm, final Duration timeout)
     {
         super(cm, timeout);
     }

@@ -1,4 +1,4 @@
-package dev.rdmacm.testing.guest;
+package dev.rdmacm.conformance;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.rdmacm.cli;
+package dev.rdmacm.acm.backend;
 
 import dev.rdmacm.acm.AcmAddress;
 import dev.rdmacm.acm.AcmGidLookup;
@@ -18,9 +18,9 @@ import java.time.Duration;
  * GID, or the RoCE GID of the address). Names, GIDs and LIDs are not IP: ENODATA, as from ibacm
  * without a resolver for them.
  */
-final class CmAddressResolver extends CmBackend implements AcmGidLookup
+final class CmGidLookup extends CmBackend implements AcmGidLookup
 {
-    CmAddressResolver(final RdmaCm cm, final Duration timeout)
+    CmGidLookup(final RdmaCm cm, final Duration timeout)
     {
         super(cm, timeout);
     }

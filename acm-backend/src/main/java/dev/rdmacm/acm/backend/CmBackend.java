@@ -1,4 +1,4 @@
-package dev.rdmacm.cli;
+package dev.rdmacm.acm.backend;
 
 import dev.rdmacm.acm.AcmAddress;
 import dev.rdmacm.acm.AcmEndpoint;
