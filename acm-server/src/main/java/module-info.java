@@ -1,0 +1,7 @@
+/** An ibacm-compatible resolver service: the ibacm protocol on a unix socket and a TCP port. */
+module dev.rdmacm.acm
+{
+    requires transitive dev.rdmacm.sa;
+
+    exports dev.rdmacm.acm;
+}

@@ -1,0 +1,14 @@
+/** The {@code rdmacm} command. */
+module dev.rdmacm.cli
+{
+    requires dev.rdmacm.cm;
+    requires dev.rdmacm.acm;
+    requires dev.rdmacm.netlink;
+    // RdmaCm.connectionTransitions hands out the engine's CmConnection (rping -d prints them)
+    requires dev.rdmacm.connection;
+    requires info.picocli;
+    requires com.fasterxml.jackson.databind;
+
+    opens dev.rdmacm.cli to info.picocli;
+    opens dev.rdmacm.cli.demo to info.picocli;
+}

@@ -1,0 +1,8 @@
+/** The IB CM protocol engine (ib_cm's states, timers and demultiplexing), with no I/O of its own. */
+module dev.rdmacm.connection
+{
+    requires transitive dev.rdmacm.loop;
+    requires transitive dev.rdmacm.protocol;
+
+    exports dev.rdmacm.connection;
+}

@@ -1,0 +1,13 @@
+/** SA queries (PathRecord, MultiPathRecord, ServiceRecord) over the ibsim and verbs MAD transports. */
+module dev.rdmacm.sa
+{
+    requires transitive dev.rdmacm.loop;
+    requires transitive dev.rdmacm.verbs;
+
+    exports dev.rdmacm.sa;
+    exports dev.rdmacm.sa.path;
+    exports dev.rdmacm.sa.service;
+    exports dev.rdmacm.sa.transport;
+    exports dev.rdmacm.sa.transport.ibsim;
+    exports dev.rdmacm.sa.transport.verbs;
+}
