@@ -2,6 +2,7 @@
 module dev.rdmacm.acm
 {
     requires transitive dev.rdmacm.sa;
+    requires dev.rdmacm.files;
 
     exports dev.rdmacm.acm;
 }

@@ -3,9 +3,11 @@ module dev.rdmacm.cli
 {
     requires dev.rdmacm.cm;
     requires dev.rdmacm.acm;
+    requires dev.rdmacm.acm.backend;
+    requires dev.rdmacm.files;
     requires dev.rdmacm.netlink;
     // RdmaCm.connectionTransitions hands out the engine's CmConnection (rping -d prints them)
-    requires dev.rdmacm.connection;
+    requires dev.rdmacm.ibcm;
     requires info.picocli;
     requires com.fasterxml.jackson.databind;
 

@@ -3,7 +3,8 @@ module dev.rdmacm.cm
 {
     requires transitive dev.rdmacm.addrinfo;
     requires transitive dev.rdmacm.sa;
-    requires dev.rdmacm.connection;
+    requires dev.rdmacm.ibcm;
+    requires dev.rdmacm.files;
     requires dev.rdmacm.netlink;
     requires dev.rdmacm.umad;
 

@@ -3,6 +3,7 @@ module dev.rdmacm.sa
 {
     requires transitive dev.rdmacm.loop;
     requires transitive dev.rdmacm.verbs;
+    requires dev.rdmacm.files;
 
     exports dev.rdmacm.sa;
     exports dev.rdmacm.sa.path;

@@ -1,8 +1,8 @@
 /** The IB CM protocol engine (ib_cm's states, timers and demultiplexing), with no I/O of its own. */
-module dev.rdmacm.connection
+module dev.rdmacm.ibcm
 {
     requires transitive dev.rdmacm.loop;
     requires transitive dev.rdmacm.protocol;
 
-    exports dev.rdmacm.connection;
+    exports dev.rdmacm.ibcm;
 }
