@@ -42,8 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The entry point, what librdmacm's global state is: one event-loop thread that resolves the
- * addresses of all ids created here, in the network namespace given (or the caller's).
+ * The entry point, what librdmacm's global state is: one conductor thread that resolves the
+ * addresses of all ids created here, in the network namespace given (or the caller's), and runs the
+ * CM of every RDMA port they connect or listen on.
  * <p>
  * Ownership: an RdmaCm closes what it opened and never what it was given. The {@link SaClient} of
  * {@link Options#sa} belongs to the caller, who closes it after the RdmaCm (a try-with-resources

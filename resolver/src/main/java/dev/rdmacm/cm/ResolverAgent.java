@@ -245,12 +245,6 @@ final class ResolverAgent implements Agent
         pollSet.add(port.fd(), port::onReadable);
     }
 
-    /** The loop thread: the ports in use (a copy). */
-    List<CmPortAgent> ports()
-    {
-        return List.copyOf(ports);
-    }
-
     /** The loop thread: a port's CM failed; its descriptor leaves the poll set (it stays listed, refusing calls). */
     void portFailed(final CmPortAgent port)
     {
