@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -76,7 +77,7 @@ final class ResolverAgent implements Agent
     private final List<PendingResolution> rerun = new ArrayList<>();
     /** Used by other threads to wake the loop, so closed only after the loop thread has ended. */
     private final PollSet pollSet;
-    private final java.util.function.BooleanSupplier workPending = this::workPending;
+    private final BooleanSupplier workPending = this::workPending;
     /** The CM of each port in use, in the order they joined; the loop thread's only. */
     private final List<CmPortAgent> ports = new ArrayList<>();
     private final Consumer<String> deviceRemoved;
@@ -90,6 +91,12 @@ final class ResolverAgent implements Agent
     private final HostsNeighbours hostsNeighbours;
     private AddressRules resolver;
     private volatile boolean closing;
+    /**
+     * Set by {@link #wake} (a port's call, the loop's clock moved), cleared at the start of a duty cycle,
+     * read before the loop waits: a wake-up that comes while the loop still runs is not lost, although
+     * the poll set writes the eventfd only for a loop that waits.
+     */
+    private volatile boolean lookAgain;
     private volatile Thread loopThread;
     private volatile CmSysctls sysctls = CmSysctls.KERNEL_DEFAULT;
 
@@ -202,6 +209,7 @@ final class ResolverAgent implements Agent
      */
     void wake()
     {
+        lookAgain = true;
         pollSet.wakeUp();
     }
 
@@ -264,6 +272,10 @@ final class ResolverAgent implements Agent
         {
             throw new AgentTerminationException("RdmaCm closed");
         }
+        if (lookAgain)
+        {
+            lookAgain = false;
+        }
         int work = 0;
         Consumer<ResolverAgent> command;
         while (work < COMMAND_LIMIT && (command = commands.poll()) != null)
@@ -299,7 +311,7 @@ final class ResolverAgent implements Agent
     /** Read after the loop published that it waits: anything queued that it must not sleep through. */
     private boolean workPending()
     {
-        if (closing || !commands.isEmpty())
+        if (closing || lookAgain || !commands.isEmpty())
         {
             return true;
         }

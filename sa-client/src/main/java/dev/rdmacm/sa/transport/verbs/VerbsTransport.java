@@ -37,6 +37,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.lang.foreign.MemorySegment;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * A MAD transport over a libibverbs UD QP on one port of a real HCA: the privileged GSI Q_Key
@@ -86,7 +87,7 @@ public final class VerbsTransport implements MadTransport
      * queued in between leaves for the wait to see.
      */
     private volatile boolean wakeRequested;
-    private final java.util.function.BooleanSupplier wakePending = () -> wakeRequested;
+    private final BooleanSupplier wakePending = () -> wakeRequested;
     private final MemoryRegion region;
     private final MemorySegment memory;
     private final ProtectionDomain pd;
