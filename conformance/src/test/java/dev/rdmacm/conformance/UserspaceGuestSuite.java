@@ -1,5 +1,6 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.cm.ConductorThreadsInGuest;
 import dev.rdmacm.sa.testing.TestSaOverUmad;
 import dev.rdmacm.sa.transport.verbs.SoftRoceLan;
 import dev.rdmacm.sa.transport.verbs.VerbsTransportInGuest;
@@ -49,7 +50,9 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  *       the share), every {@code *InGuest} class run in one guest JVM and replayed under its own
  *       name;</li>
  *   <li>the umad transport ({@link UmadInGuest}) on the verbs pair: CM agents on both devices' umad
- *       ports, a REQ between them, a send that times out, registration conflicts, no leak; then, last,
+ *       ports, a REQ between them, a send that times out, registration conflicts, no leak;</li>
+ *   <li>the CM's threads ({@link ConductorThreadsInGuest}): a wildcard listener over four rxe devices,
+ *       and one thread for them all; then, last,
  *       ({@link UmadBesideKernelCmInGuest}) the kernel's ib_cm loaded and unloaded again, and what a CM
  *       agent gets beside it.</li>
  * </ul>
@@ -67,7 +70,8 @@ final class UserspaceGuestSuite
     static final List<Class<?>> IN_GUEST = List.of(FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
         ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
         PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
-        RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, UmadBesideKernelCmInGuest.class);
+        RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, ConductorThreadsInGuest.class,
+        UmadBesideKernelCmInGuest.class);
 
     private UserspaceGuestSuite()
     {

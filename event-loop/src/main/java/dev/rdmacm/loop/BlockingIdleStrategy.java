@@ -4,7 +4,7 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * The idle strategy of an event loop that blocks instead of spinning or sleeping: after a duty cycle
- * without work it calls the loop's own wait (poll(2) on its descriptors and a {@link FdWait} eventfd,
+ * without work it calls the loop's own wait (poll(2) on its {@link PollSet}: its descriptors and a wake-up eventfd,
  * or a transport's wait), which returns on I/O, a wake-up from another thread or the loop's earliest
  * timer deadline.
  */

@@ -233,7 +233,9 @@ public final class PollSet implements AutoCloseable
 
     /**
      * Any thread, after it has queued work for the loop: wakes the loop only if it waits (or is about to);
-     * a running loop sees the work itself. Does nothing after {@link #close}.
+     * a running loop sees the work itself. Does nothing after {@link #close}. Only what the loop's
+     * {@code workPending} reads counts as queued: a wake-up for anything else (a moved clock) must set
+     * a volatile flag that {@code workPending} reads, before it calls this.
      */
     public void wakeUp()
     {

@@ -36,6 +36,10 @@ public final class NetlinkSocket implements AutoCloseable
     public static final int RTNLGRP_LINK = 1;
     public static final int RTNLGRP_NEIGH = 3;
     public static final int RTNLGRP_TC = 4;
+    public static final int RTNLGRP_IPV4_IFADDR = 5;
+    public static final int RTNLGRP_IPV4_ROUTE = 7;
+    public static final int RTNLGRP_IPV6_IFADDR = 9;
+    public static final int RTNLGRP_IPV6_ROUTE = 11;
 
     /** {@code struct sockaddr_nl}: u16 family, u16 pad, u32 pid, u32 groups. */
     private static final int SOCKADDR_NL_LENGTH = 12;

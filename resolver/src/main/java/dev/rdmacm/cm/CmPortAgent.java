@@ -5,9 +5,8 @@ import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.ibcm.IbCmEngine;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.ibcm.IbCmState;
-import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.libc.Libc;
 import dev.rdmacm.loop.DeadlineTimers;
-import dev.rdmacm.loop.FdWait;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.Gid;
@@ -18,25 +17,25 @@ import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.umad.UmadAgent;
 import dev.rdmacm.umad.UmadPort;
 import dev.rdmacm.umad.UserMadHeader;
+import dev.rdmacm.verbs.Verbs;
+import dev.rdmacm.verbs.VerbsContext;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.security.SecureRandom;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * The CM of one RDMA port: the CM class registered on the port's umad device, a {@link IbCmEngine} and
- * the one thread that runs both. Received MADs, the engine's timers and every call an id makes (run
- * through {@link #execute}) happen on that thread, so the engine needs no locks; the thread waits in
- * {@code poll(2)} on the umad descriptor until a MAD, a call or the engine's next deadline.
+ * The CM of one RDMA port: the CM class registered on the port's umad device and a {@link IbCmEngine},
+ * both run by the {@link ResolverAgent conductor}. The port's umad descriptor is in the conductor's poll
+ * set ({@link #onReadable}), and each duty cycle runs a few of the calls ids made ({@link #execute}) and
+ * the engine's timers ({@link #doWork}); the conductor's wait ends at the engine's next deadline
+ * ({@link #nanosToNextDeadline}). So the engine needs no locks, and a port costs no thread.
  * <p>
  * What the kernel splits between ib_cm (the protocol) and the MAD layer (ib_mad, umad), this is for a
  * userspace CM, and so it needs a host where the kernel's ib_cm does not hold the CM class
@@ -45,12 +44,9 @@ import java.util.function.IntFunction;
  */
 final class CmPortAgent implements AutoCloseable
 {
-    /** rxe's {@code local_ca_ack_delay} ({@code ibv_devinfo -v}), the REP's TargetACKDelay. */
-    static final int SOFT_ROCE_CA_ACK_DELAY = 15;
-    private static final long IDLE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final int MAD_SIZE = 256;
     /**
-     * The calls one turn of the CM thread runs before it reads the MADs that came and fires its timers.
+     * The calls one duty cycle runs before it reads the MADs that came and fires the timers.
      * The kernel sends a REQ in the caller's context and handles a REP in its MAD work queue, each as it
      * comes. A thread that ran every queued call first kept the REPs of 1,000 connections cmtime had just
      * requested waiting 12-16 s (cmtime's fastest connect, in the guests), longer than the 4.3 s the kernel
@@ -61,60 +57,69 @@ final class CmPortAgent implements AutoCloseable
     private final String name;
     private final UmadPort port;
     private final UmadAgent agent;
-    private final FdWait wait;
+    private final ResolverAgent conductor;
     private final NanoClock clock = NanoClock.SYSTEM;
     private final DeadlineTimers<IbCmConnection> timers = new DeadlineTimers<>(clock);
     private final IbCmEngine engine;
-    private final Queue<Runnable> calls = new ConcurrentLinkedQueue<>();
+    private final ManyToOneConcurrentLinkedQueue<Runnable> calls = new ManyToOneConcurrentLinkedQueue<>();
     private final Map<Gid, Integer> localGidIndexes = new ConcurrentHashMap<>();
     private final UnsafeBuffer received = new UnsafeBuffer(new byte[MAD_SIZE]);
     private final CmMadFilter filter;
     /** The GID at a local GID index, for the recorder: looked up only while one records. */
     private final IntFunction<Gid> localGids;
     private volatile CmMadRecorder recorder = CmMadRecorder.NONE;
-    private final Thread thread;
-    private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
+    private boolean closed;
     private volatile Throwable failure;
     private volatile long stepFailures;
     private volatile long filtered;
     private volatile RuntimeException lastStepFailure;
 
-    private CmPortAgent(final String device, final int portNumber, final long localCaGuid,
+    private CmPortAgent(final String device, final int portNumber, final long localCaGuid, final ResolverAgent conductor,
         final TransitionListener<IbCmConnection, IbCmState> transitions, final CmMadFilter filter, final IntFunction<Gid> localGids)
     {
         this.name = device + "/" + portNumber;
+        this.conductor = conductor;
         this.filter = filter;
         this.localGids = localGids;
         this.port = UmadPort.open(device, portNumber);
+        final int ackDelay;
         try
         {
+            ackDelay = localCaAckDelay(device);
             this.agent = port.register(AgentRegistration.communicationManagement());
-            this.wait = new FdWait(port.fd());
         }
         catch (final RuntimeException ex)
         {
             port.close();
             throw ex;
         }
-        this.engine = new IbCmEngine(new IbCmEngine.Configuration(localCaGuid, SOFT_ROCE_CA_ACK_DELAY), timers, this::send,
+        this.engine = new IbCmEngine(new IbCmEngine.Configuration(localCaGuid, ackDelay), timers, this::send,
             new SecureRandom(), transitions);
-        this.thread = Thread.ofPlatform().daemon().name("rdmacm-cm-" + name).unstarted(this::run);
     }
 
     /**
-     * Registers the CM class on {@code device}'s port and starts its thread.
+     * Registers the CM class on {@code device}'s port; the port works once the conductor has taken it
+     * ({@link ResolverAgent#addPort}). Starts no thread.
      *
      * @param localGids the GID at each index of the port's GID table, for {@link #recorder}.
      */
-    static CmPortAgent open(final String device, final int port, final long localCaGuid,
+    static CmPortAgent open(final String device, final int port, final long localCaGuid, final ResolverAgent conductor,
         final TransitionListener<IbCmConnection, IbCmState> transitions, final CmMadFilter filter, final CmMadRecorder recorder,
         final IntFunction<Gid> localGids)
     {
-        final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, transitions, filter, localGids);
+        final CmPortAgent agent = new CmPortAgent(device, port, localCaGuid, conductor, transitions, filter, localGids);
         agent.recorder = recorder;
-        agent.thread.start();
         return agent;
+    }
+
+    /** The device's {@code local_ca_ack_delay} ({@code ibv_query_device}), the REP's TargetACKDelay. */
+    private static int localCaAckDelay(final String device)
+    {
+        try (VerbsContext context = Verbs.open(device))
+        {
+            return context.queryDevice().localCaAckDelay();
+        }
     }
 
     /** Every CM MAD from the next one on goes to {@code mads} too ({@link CmMadRecorder#NONE}: none). */
@@ -128,22 +133,24 @@ final class CmPortAgent implements AutoCloseable
         return name;
     }
 
-    /** Runs {@code call} on the CM thread, with the engine. */
+    /** The umad descriptor, in the conductor's poll set. */
+    int fd()
+    {
+        return port.fd();
+    }
+
+    /**
+     * Any thread: runs {@code call} with the engine on the conductor, in a later duty cycle (also when
+     * called on the conductor, so an engine handler's call never runs inside the engine).
+     */
     void execute(final Consumer<IbCmEngine> call)
     {
         if (!running)
         {
             throw new IllegalStateException("the CM on " + name + " is closed" + (failure == null ? "" : ": " + failure));
         }
-        calls.add(() -> call.accept(engine));
-        try
-        {
-            wait.wakeUp();
-        }
-        catch (final NativeCallException ex)
-        {
-            throw new IllegalStateException("cannot wake the CM thread of " + name + ": " + ex.getMessage(), ex);
-        }
+        calls.offer(() -> call.accept(engine));
+        conductor.wake();
     }
 
     /** The GRH's source GID index for MADs to {@code remote}: the index of the GID the id bound. */
@@ -185,38 +192,68 @@ final class CmPortAgent implements AutoCloseable
         }
     }
 
-    private void run()
+    /** Whether calls wait for the next duty cycle (read by the conductor before it waits). */
+    boolean hasCalls()
+    {
+        return !calls.isEmpty();
+    }
+
+    /**
+     * The conductor's duty cycle: at most {@link #CALLS_PER_TURN} calls, then the engine's due timers.
+     *
+     * @return the work done.
+     */
+    int doWork(final long nowNanos)
+    {
+        if (!running)
+        {
+            return 0;
+        }
+        int work = 0;
+        for (Runnable call; work < CALLS_PER_TURN && (call = calls.poll()) != null; work++)
+        {
+            guarded(call);
+        }
+        guarded(() -> engine.doWork(nowNanos));
+        return work;
+    }
+
+    /** The time to the engine's next deadline, or negative when it has none. */
+    long nanosToNextDeadline(final long nowNanos)
+    {
+        return running ? engine.nanosToNextDeadline(nowNanos) : -1;
+    }
+
+    /** The conductor: the umad descriptor is readable (or reports an error): every MAD that came goes to the engine. */
+    int onReadable(final int fd, final int revents)
     {
         try
         {
-            while (running)
+            final int received = receiveAll();
+            if (received == 0 && (revents & (Libc.POLLERR | Libc.POLLHUP)) != 0)
             {
-                int taken = 0;
-                for (Runnable call; taken < CALLS_PER_TURN && (call = calls.poll()) != null; taken++)
-                {
-                    guarded(call);
-                }
-                receiveAll();
-                final long now = clock.nanoTime();
-                guarded(() -> engine.doWork(now));
-                final long toDeadline = engine.nanosToNextDeadline(clock.nanoTime());
-                // calls left over: look at the descriptor and go on; a call queued after this check wakes the wait
-                wait.await(!calls.isEmpty() ? 0 : Math.min(toDeadline < 0 ? IDLE_WAIT_NANOS : toDeadline, IDLE_WAIT_NANOS));
+                // POLLERR with nothing to read: the device went away; level-triggered, so it must not stay polled
+                throw new IllegalStateException("the umad device of " + name + " reports " +
+                    ((revents & Libc.POLLERR) != 0 ? "POLLERR" : "POLLHUP") + ": it went away");
             }
+            return received;
         }
-        catch (final Throwable ex)
+        catch (final RuntimeException ex)
         {
+            // the umad device failed: this port's CM stops, the conductor and the other ports go on
             failure = ex;
             running = false;
+            conductor.portFailed(this);
+            runRemainingCalls();
+            return 1;
         }
-        finally
+    }
+
+    private void runRemainingCalls()
+    {
+        for (Runnable call; (call = calls.poll()) != null; )
         {
-            // the ids' last calls (destroy's REJ, DREQ or DREP) still go out
-            for (Runnable call; (call = calls.poll()) != null; )
-            {
-                guarded(call);
-            }
-            stopped.countDown();
+            guarded(call);
         }
     }
 
@@ -237,9 +274,10 @@ final class CmPortAgent implements AutoCloseable
         }
     }
 
-    private void receiveAll()
+    private int receiveAll()
     {
-        for (int length; (length = port.receive(received, 0)) != UmadPort.NOTHING; )
+        int count = 0;
+        for (int length; (length = port.receive(received, 0)) != UmadPort.NOTHING; count++)
         {
             final UserMadHeader header = port.received();
             if (header.sendTimedOut())
@@ -262,6 +300,7 @@ final class CmPortAgent implements AutoCloseable
             final int madLength = length;
             guarded(() -> engine.onMadReceived(peer, received, 0, madLength));
         }
+        return count;
     }
 
     private boolean passes(final CmMadFilter.Direction direction, final DirectBuffer mad, final int offset)
@@ -275,50 +314,38 @@ final class CmPortAgent implements AutoCloseable
         return false;
     }
 
-    /** Stops the thread, then unregisters the agent and closes the umad device. */
+    /**
+     * The conductor (after its descriptor left the poll set), or the opener of a port the conductor never
+     * took: runs the calls left (destroy's REJ, DREQ or DREP still go out), then unregisters the agent and
+     * closes the umad device. Idempotent.
+     */
     @Override
     public void close()
     {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        final boolean wasRunning = running;
         running = false;
         try
         {
-            wait.wakeUp();
-            if (Thread.currentThread() != thread && !stopped.await(5, TimeUnit.SECONDS))
+            if (wasRunning)
             {
-                throw new IllegalStateException("the CM thread of " + name + " did not stop within 5 s");
+                runRemainingCalls();
             }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        catch (final NativeCallException ex)
-        {
-            throw new IllegalStateException("cannot wake the CM thread of " + name + ": " + ex.getMessage(), ex);
         }
         finally
         {
             try
             {
                 agent.close();
-                port.close();
             }
             finally
             {
-                closeWait();
+                port.close();
             }
-        }
-    }
-
-    private void closeWait()
-    {
-        try
-        {
-            wait.close();
-        }
-        catch (final NativeCallException ex)
-        {
-            throw new IllegalStateException("cannot close the CM wait of " + name + ": " + ex.getMessage(), ex);
         }
     }
 

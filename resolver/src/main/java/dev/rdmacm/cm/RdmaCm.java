@@ -15,6 +15,7 @@ import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.netlink.NetlinkException;
+import dev.rdmacm.netlink.UeventSocket;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.sa.SaClient;
@@ -41,8 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The entry point, what librdmacm's global state is: one event-loop thread that resolves the
- * addresses of all ids created here, in the network namespace given (or the caller's).
+ * The entry point, what librdmacm's global state is: one conductor thread that resolves the
+ * addresses of all ids created here, in the network namespace given (or the caller's), and runs the
+ * CM of every RDMA port they connect or listen on.
  * <p>
  * Ownership: an RdmaCm closes what it opened and never what it was given. The {@link SaClient} of
  * {@link Options#sa} belongs to the caller, who closes it after the RdmaCm (a try-with-resources
@@ -178,13 +180,11 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     /** The ids not destroyed yet: those bound to a device that goes away get DEVICE_REMOVAL. */
     private final Set<RdmaCmId> live = ConcurrentHashMap.newKeySet();
-    /** The CM of each RDMA port an id connected or listened on, opened on first use. */
+    /** The CM of each RDMA port an id connected or listened on, opened on first use and run by the conductor. */
     private final Map<String, CmPortAgent> cmAgents = new HashMap<>();
     private TransitionListener<IbCmConnection, IbCmState> connectionTransitions = TransitionListener.none();
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
     private CmMadRecorder cmMadRecorder = CmMadRecorder.NONE;
-    private DeviceWatch deviceWatch;
-    private BondFailoverWatch bondWatch;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
     private boolean closed;
@@ -203,7 +203,7 @@ public final class RdmaCm implements AutoCloseable
         this.acm = options.acmFirstRoute().enabled() ? options.acmFirstRoute().newClient() : null;
         this.routeOnly = acm == null ? null : RdmaGetAddrInfo.builder().acm(acm).afIbSupport(true).build();
         this.agent = new ResolverAgent(options.networkNamespace(), gids, options.trigger(),
-            options.hostsNeighbours(), clock, spinNanos, resolutions);
+            options.hostsNeighbours(), clock, spinNanos, resolutions, this::deviceRemoved, this::bondFailedOver);
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
@@ -249,7 +249,6 @@ public final class RdmaCm implements AutoCloseable
         {
             cm.agent.started().get(30, TimeUnit.SECONDS);
             cm.startDeviceWatch();
-            cm.startBondWatch();
             return cm;
         }
         catch (final ExecutionException | TimeoutException ex)
@@ -318,7 +317,7 @@ public final class RdmaCm implements AutoCloseable
     }
 
     /**
-     * Sees every state change of every CM connection (ib_cm's states), on the CM thread of its port;
+     * Sees every state change of every CM connection (ib_cm's states), on the conductor thread;
      * set it before the first connect or listen.
      */
     public synchronized void connectionTransitions(final TransitionListener<IbCmConnection, IbCmState> listener)
@@ -371,6 +370,7 @@ public final class RdmaCm implements AutoCloseable
         }
         final List<CmPortAgent> agents = new ArrayList<>(bindings.size());
         final List<String> opened = new ArrayList<>();
+        final List<CmPortAgent> added = new ArrayList<>();
         for (final RdmaPortBinding binding : bindings)
         {
             final String key = binding.device() + "/" + binding.port();
@@ -379,7 +379,7 @@ public final class RdmaCm implements AutoCloseable
             {
                 try
                 {
-                    agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()),
+                    agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()), this.agent,
                         connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute), cmMadRecorder,
                         gidIndex -> localGid(binding.device(), binding.port(), gidIndex));
                 }
@@ -392,8 +392,22 @@ public final class RdmaCm implements AutoCloseable
                 }
                 cmAgents.put(key, agent);
                 opened.add(key);
+                added.add(agent);
             }
             agents.add(agent);
+        }
+        // The port is opened here, on the caller's thread (the caller may hold an id's lock the conductor
+        // needs, so it must not wait for the conductor); running it is the conductor's, from its next cycle.
+        if (!added.isEmpty())
+        {
+            if (agent.isLoopThread())
+            {
+                added.forEach(agent::addPort);
+            }
+            else
+            {
+                agent.submit(conductor -> added.forEach(conductor::addPort));
+            }
         }
         return agents;
     }
@@ -578,29 +592,10 @@ public final class RdmaCm implements AutoCloseable
             closed = true;
         }
         agent.requestClose();
+        // the conductor's last cycle closes the ports (their last calls still go out) and the uevent socket
         runner.close();
         agent.failQueued();
         agent.releaseWakeUp();
-        final DeviceWatch watch;
-        synchronized (this)
-        {
-            watch = deviceWatch;
-            deviceWatch = null;
-        }
-        if (watch != null)
-        {
-            watch.close();
-        }
-        final BondFailoverWatch bonds;
-        synchronized (this)
-        {
-            bonds = bondWatch;
-            bondWatch = null;
-        }
-        if (bonds != null)
-        {
-            bonds.close();
-        }
         if (acm != null)
         {
             acm.close();
@@ -611,26 +606,39 @@ public final class RdmaCm implements AutoCloseable
             agents = List.copyOf(cmAgents.values());
             cmAgents.clear();
         }
+        // closed already, unless the conductor never started
         agents.forEach(CmPortAgent::close);
     }
 
-    /** Bonds are netdevs, so unlike RDMA devices they are watched in the resolver's namespace. */
-    private void startBondWatch()
-    {
-        final BondFailoverWatch watch = BondFailoverWatch.start(options.networkNamespace(), this::bondFailedOver);
-        synchronized (this)
-        {
-            bondWatch = watch;
-        }
-    }
-
-    /** RDMA devices are not per network namespace here, so the watch runs in the caller's. */
+    /**
+     * RDMA devices are not per network namespace here, so their uevent socket is opened in the caller's
+     * and handed to the conductor (a socket stays in the namespace it was opened in). Without uevents (a
+     * kernel without them, or a socket the process may not open) ids on a removed device get no
+     * DEVICE_REMOVAL. Bonds are netdevs: their failovers come on the conductor's rtnetlink socket, in
+     * the resolver's namespace.
+     */
     private void startDeviceWatch()
     {
-        final DeviceWatch watch = DeviceWatch.start(this::deviceRemoved);
-        synchronized (this)
+        final UeventSocket uevents;
+        try
         {
-            deviceWatch = watch;
+            uevents = UeventSocket.open();
         }
+        catch (final ErrnoException ex)
+        {
+            LOG.log(System.Logger.Level.WARNING, "no RDMA device watch (DEVICE_REMOVAL): " + ex.getMessage());
+            return;
+        }
+        submitIfOpenElse(conductor -> conductor.watchDevices(uevents), uevents::close);
+    }
+
+    private synchronized void submitIfOpenElse(final Consumer<ResolverAgent> command, final Runnable otherwise)
+    {
+        if (closed)
+        {
+            otherwise.run();
+            return;
+        }
+        agent.submit(command);
     }
 }

@@ -5,12 +5,14 @@ import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.loop.BlockingIdleStrategy;
 import dev.rdmacm.loop.DeadlineTimers;
-import dev.rdmacm.loop.FdWait;
 import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.PollSet;
 import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
 import dev.rdmacm.netlink.NetlinkSocket;
 import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.netlink.UeventSocket;
 import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -26,14 +28,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The resolver's event loop: one thread runs every pending resolution of an {@link RdmaCm}. Its duty
- * cycle takes new requests from a queue, reads RTNLGRP_NEIGH and RTNLGRP_LINK events and expires
- * deadlines; when there is nothing to do it blocks in poll(2) on the event socket and a wake-up
- * eventfd until the earliest deadline, so a waiting resolution costs no CPU. The wait, the deadlines
- * and the clock are the event-loop kit's ({@link FdWait}, {@link DeadlineTimers}, {@link NanoClock}).
+ * The conductor: one thread runs every pending resolution of an {@link RdmaCm} and the CM of every RDMA
+ * port it uses. Its duty cycle takes new requests from a queue, dispatches the descriptors of its
+ * {@link PollSet} that are ready (one rtnetlink socket in the link, neighbour, traffic-control, address
+ * and route groups; the uevent socket; every port's umad descriptor), runs each port's calls and CM
+ * timers ({@link CmPortAgent#doWork}) and expires deadlines; when there is nothing to do it blocks in
+ * poll(2) on all of them and the wake-up eventfd until the earliest deadline, so a waiting resolution
+ * or connection costs no CPU. The wait, the deadlines and the clock are the event-loop kit's
+ * ({@link PollSet}, {@link DeadlineTimers}, {@link NanoClock}).
+ * <p>
+ * Kernel events arrive in the order the kernel sent them on one socket: a bond's failover
+ * ({@code IFLA_EVENT_BONDING_FAILOVER}, the kernel CM's {@code cma_netdev_callback}) is ordered with the
+ * neighbour and link events, and an RDMA device's removal comes from the uevent socket ({@code remove}
+ * of subsystem infiniband, {@code cma_remove_one}; 6.1 sends no RDMA netlink notification).
  * <p>
  * As in the kernel, a waiting resolution is re-run when its neighbour becomes valid, when its
  * interface goes away, and once at its deadline (where any failure becomes ETIMEDOUT).
@@ -45,6 +56,7 @@ import java.util.function.Consumer;
  */
 final class ResolverAgent implements Agent
 {
+    private static final System.Logger LOG = System.getLogger(ResolverAgent.class.getName());
     private static final int TIMER_EXPIRY_LIMIT = 1024;
     private static final int COMMAND_LIMIT = 1024;
 
@@ -64,7 +76,13 @@ final class ResolverAgent implements Agent
     private final Map<NeighbourKey, List<PendingResolution>> byNeighbour = new HashMap<>();
     private final List<PendingResolution> rerun = new ArrayList<>();
     /** Used by other threads to wake the loop, so closed only after the loop thread has ended. */
-    private final FdWait fdWait;
+    private final PollSet pollSet;
+    private final BooleanSupplier workPending = this::workPending;
+    /** The CM of each port in use, in the order they joined; the loop thread's only. */
+    private final List<CmPortAgent> ports = new ArrayList<>();
+    private final Consumer<String> deviceRemoved;
+    private final BondFailover bondFailover;
+    private UeventSocket uevents;
 
     private Rtnetlink rtnetlink;
     private NetlinkSocket events;
@@ -73,13 +91,29 @@ final class ResolverAgent implements Agent
     private final HostsNeighbours hostsNeighbours;
     private AddressRules resolver;
     private volatile boolean closing;
+    /**
+     * Set by {@link #wake} (a port's call, the loop's clock moved), cleared at the start of a duty cycle,
+     * read before the loop waits: a wake-up that comes while the loop still runs is not lost, although
+     * the poll set writes the eventfd only for a loop that waits.
+     */
+    private volatile boolean lookAgain;
     private volatile Thread loopThread;
     private volatile CmSysctls sysctls = CmSysctls.KERNEL_DEFAULT;
 
+    /** Told of each bond failover: the bond's ifindex, name and hardware address after it. */
+    @FunctionalInterface
+    interface BondFailover
+    {
+        void failedOver(int ifindex, String bond, byte[] address);
+    }
+
     ResolverAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
         final HostsNeighbours hostsNeighbours, final NanoClock clock, final long spinNanos,
-        final TransitionListener<PendingResolution, PendingResolution.State> transitions) throws NativeCallException
+        final TransitionListener<PendingResolution, PendingResolution.State> transitions,
+        final Consumer<String> deviceRemoved, final BondFailover bondFailover) throws NativeCallException
     {
+        this.deviceRemoved = deviceRemoved;
+        this.bondFailover = bondFailover;
         this.spinNanos = spinNanos;
         this.lastCommandNanos = System.nanoTime() - spinNanos;
         this.hostsNeighbours = hostsNeighbours;
@@ -89,8 +123,8 @@ final class ResolverAgent implements Agent
         this.clock = clock;
         this.transitions = transitions;
         this.timers = new DeadlineTimers<>(clock);
-        // the netlink socket is watched once the loop has opened it, in its namespace
-        this.fdWait = new FdWait(-1);
+        // the netlink socket joins the set once the loop has opened it, in its namespace
+        this.pollSet = new PollSet();
     }
 
     NanoClock clock()
@@ -125,10 +159,14 @@ final class ResolverAgent implements Agent
             events.joinGroup(NetlinkSocket.RTNLGRP_NEIGH, "RTNLGRP_NEIGH");
             events.joinGroup(NetlinkSocket.RTNLGRP_LINK, "RTNLGRP_LINK");
             events.joinGroup(NetlinkSocket.RTNLGRP_TC, "RTNLGRP_TC");
+            events.joinGroup(NetlinkSocket.RTNLGRP_IPV4_IFADDR, "RTNLGRP_IPV4_IFADDR");
+            events.joinGroup(NetlinkSocket.RTNLGRP_IPV6_IFADDR, "RTNLGRP_IPV6_IFADDR");
+            events.joinGroup(NetlinkSocket.RTNLGRP_IPV4_ROUTE, "RTNLGRP_IPV4_ROUTE");
+            events.joinGroup(NetlinkSocket.RTNLGRP_IPV6_ROUTE, "RTNLGRP_IPV6_ROUTE");
             trigger = new NeighbourTrigger(rtnetlink, triggerMode);
             resolver = hostsNeighbours != null ? new HostsAddressResolver(hostsNeighbours) :
                 new AddressResolver(rtnetlink, trigger, gids);
-            fdWait.watch(events.fd());
+            pollSet.add(events.fd(), (fd, revents) -> drainEvents());
             // /proc/sys/net shows the namespace of the thread that reads it: this one is in the resolver's.
             sysctls = CmSysctls.read();
             started.complete(null);
@@ -146,36 +184,33 @@ final class ResolverAgent implements Agent
         return Thread.currentThread() == loopThread;
     }
 
-    /** Queues work for the loop thread from any thread and wakes it. */
     /** The namespace's sysctls the CM's binds read, as the loop found them at its start. */
     CmSysctls sysctls()
     {
         return sysctls;
     }
 
+    /** Queues work for the loop thread from any thread and wakes it if it waits. */
     void submit(final Consumer<ResolverAgent> command)
     {
         commands.offer(command);
-        wake();
+        pollSet.wakeUp();
     }
 
     void requestClose()
     {
         closing = true;
-        wake();
+        pollSet.wakeUp();
     }
 
-    /** Any thread: the loop looks at its queue, its socket and its deadlines again. */
+    /**
+     * Any thread, after it queued work the loop looks for before it waits (a port's calls) or moved the
+     * loop's clock: wakes the loop if it waits; a running loop sees the work itself.
+     */
     void wake()
     {
-        try
-        {
-            fdWait.wakeUp();
-        }
-        catch (final NativeCallException ex)
-        {
-            // only EBADF is possible for a descriptor we own, and only after close
-        }
+        lookAgain = true;
+        pollSet.wakeUp();
     }
 
     /** Closes the wake-up eventfd; only after the loop thread has ended and no one submits any more. */
@@ -183,12 +218,45 @@ final class ResolverAgent implements Agent
     {
         try
         {
-            fdWait.close();
+            pollSet.close();
         }
-        catch (final NativeCallException ignored)
+        catch (final NativeCallException ex)
         {
-            // only EBADF is possible for a descriptor we own
+            LOG.log(System.Logger.Level.WARNING, "closing the conductor's wake-up eventfd: " + ex.getMessage());
         }
+    }
+
+    /**
+     * The loop thread: watches {@code socket} (opened in the RdmaCm's caller's namespace, where RDMA
+     * devices are seen) for RDMA devices that go away. After the loop has ended it only closes it.
+     */
+    void watchDevices(final UeventSocket socket)
+    {
+        if (closing || uevents != null)
+        {
+            socket.close();
+            return;
+        }
+        uevents = socket;
+        pollSet.add(socket.fd(), (fd, revents) -> drainUevents());
+    }
+
+    /** The loop thread: the port's umad descriptor joins the poll set, and its calls and timers the duty cycle. */
+    void addPort(final CmPortAgent port)
+    {
+        if (closing)
+        {
+            port.close();
+            return;
+        }
+        ports.add(port);
+        pollSet.add(port.fd(), port::onReadable);
+    }
+
+    /** The loop thread: a port's CM failed; its descriptor leaves the poll set (it stays listed, refusing calls). */
+    void portFailed(final CmPortAgent port)
+    {
+        pollSet.remove(port.fd());
     }
 
     /** Resolutions waiting for a neighbour or a deadline; read on the loop thread only. */
@@ -204,6 +272,10 @@ final class ResolverAgent implements Agent
         {
             throw new AgentTerminationException("RdmaCm closed");
         }
+        if (lookAgain)
+        {
+            lookAgain = false;
+        }
         int work = 0;
         Consumer<ResolverAgent> command;
         while (work < COMMAND_LIMIT && (command = commands.poll()) != null)
@@ -215,9 +287,42 @@ final class ResolverAgent implements Agent
         {
             lastCommandNanos = System.nanoTime();
         }
-        work += drainEvents();
+        try
+        {
+            work += pollSet.poll();
+        }
+        catch (final NativeCallException ex)
+        {
+            throw new IllegalStateException(ex.getMessage(), ex);
+        }
         work += expireTimers();
+        final int portCount = ports.size();
+        if (portCount > 0)
+        {
+            final long now = System.nanoTime();
+            for (int i = 0; i < portCount; i++)
+            {
+                work += ports.get(i).doWork(now);
+            }
+        }
         return work;
+    }
+
+    /** Read after the loop published that it waits: anything queued that it must not sleep through. */
+    private boolean workPending()
+    {
+        if (closing || lookAgain || !commands.isEmpty())
+        {
+            return true;
+        }
+        for (int i = 0, n = ports.size(); i < n; i++)
+        {
+            if (ports.get(i).hasCalls())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The loop's idle strategy: poll(2) until an event, a wake-up or the earliest deadline. */
@@ -232,7 +337,7 @@ final class ResolverAgent implements Agent
         // next synchronous call) is taken without a wake-up through the eventfd and the scheduler.
         do
         {
-            if (closing || !commands.isEmpty())
+            if (workPending())
             {
                 return;
             }
@@ -241,8 +346,23 @@ final class ResolverAgent implements Agent
         while (System.nanoTime() - lastCommandNanos - spinNanos < 0);
         try
         {
-            // real time, as long as the loop's clock says its earliest deadline is away
-            fdWait.await(timers.nanosToEarliest(clock.nanoTime()));
+            // real time, as long as the loop's clock says its earliest deadline is away; the ports' CM
+            // timers are on the system clock
+            long timeout = timers.nanosToEarliest(clock.nanoTime());
+            final int portCount = ports.size();
+            if (portCount > 0)
+            {
+                final long now = System.nanoTime();
+                for (int i = 0; i < portCount; i++)
+                {
+                    final long toDeadline = ports.get(i).nanosToNextDeadline(now);
+                    if (toDeadline >= 0 && (timeout < 0 || toDeadline < timeout))
+                    {
+                        timeout = toDeadline;
+                    }
+                }
+            }
+            pollSet.await(timeout, workPending);
         }
         catch (final NativeCallException ex)
         {
@@ -444,6 +564,8 @@ final class ResolverAgent implements Agent
         {
             // The kernel dropped events (ENOBUFS): any waiting neighbour may have become valid meanwhile,
             // and any netdev's qdiscs may have changed.
+            LOG.log(System.Logger.Level.WARNING, "rtnetlink events were dropped (ENOBUFS): waiting resolutions run again; " +
+                "a bonding failover among them is lost, and its ids get no ADDR_CHANGE");
             trafficClasses.clear();
             for (final List<PendingResolution> waiters : byNeighbour.values())
             {
@@ -484,6 +606,14 @@ final class ResolverAgent implements Agent
         {
             trafficClasses.changed(rtnetlink.decodeQdiscIfindex(header, buffer, end));
         }
+        else if (type == NetlinkMessageHeader.RTM_NEWLINK)
+        {
+            final Link link = rtnetlink.decodeLink(header, buffer, end);
+            if (link.isBondingFailover() && link.isBondMaster())
+            {
+                bondFailover.failedOver(link.ifindex(), link.name(), link.address());
+            }
+        }
         else if (type == NetlinkMessageHeader.RTM_DELLINK)
         {
             final int ifindex = rtnetlink.decodeLink(header, buffer, end).ifindex();
@@ -495,6 +625,30 @@ final class ResolverAgent implements Agent
                     rerun.addAll(entry.getValue());
                 }
             }
+        }
+    }
+
+    private int drainUevents()
+    {
+        try
+        {
+            return uevents.drain(event ->
+            {
+                final String device = event.removedRdmaDevice();
+                if (device != null)
+                {
+                    deviceRemoved.accept(device);
+                }
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            // as the watch thread did: the watch stops, the loop goes on
+            LOG.log(System.Logger.Level.ERROR, "RDMA device watch stopped: " + ex.getMessage(), ex);
+            pollSet.remove(uevents.fd());
+            uevents.close();
+            uevents = null;
+            return 1;
         }
     }
 
@@ -561,6 +715,19 @@ final class ResolverAgent implements Agent
         while ((command = commands.poll()) != null)
         {
             command.accept(this);
+        }
+        // the ids' last calls (destroy's REJ, DREQ or DREP) still go out
+        for (final CmPortAgent port : ports)
+        {
+            pollSet.remove(port.fd());
+            port.close();
+        }
+        ports.clear();
+        if (uevents != null)
+        {
+            pollSet.remove(uevents.fd());
+            uevents.close();
+            uevents = null;
         }
         if (resolver != null)
         {

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 /**
  * {@code cma_netdev_change}'s decision, on ids resolved and bound in a network namespace. The host
  * kernel has no bonding, so the failover notification itself is a test double: the call
- * {@link BondFailoverWatch} makes when rtnetlink reports IFLA_EVENT_BONDING_FAILOVER. The real
+ * conductor ({@code ResolverAgent}) makes when rtnetlink reports IFLA_EVENT_BONDING_FAILOVER. The real
  * notification, and the kernel CM beside ours, are in the guest (BondFailoverAgainstKernelCmInGuest).
  */
 class AddrChangeNamespaceTest

@@ -38,7 +38,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * why not the first one).
  * <p>
  * <b>Poll.</b> {@link #fd} is readable (POLLIN) while a MAD is queued; an event loop waits on it
- * ({@code FdWait}) and then calls {@link #receive} until it returns {@link #NOTHING}. POLLERR means
+ * (the event-loop kit's {@code PollSet}) and then calls {@link #receive} until it returns {@link #NOTHING}. POLLERR means
  * the device went away.
  * <p>
  * <b>Threads.</b> Sends and receives each have their own native buffer and errno capture, so one

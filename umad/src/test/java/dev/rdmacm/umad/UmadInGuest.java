@@ -3,7 +3,7 @@ package dev.rdmacm.umad;
 import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.loop.FdWait;
+import dev.rdmacm.loop.PollSet;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.ConnectRequest;
 import dev.rdmacm.protocol.mad.MadHeader;
@@ -254,8 +254,9 @@ public class UmadInGuest
     private static int awaitMad(final UmadPort port, final UnsafeBuffer into) throws IOException
     {
         final long deadline = System.nanoTime() + WAIT_BOUND_NANOS;
-        try (FdWait wait = new FdWait(port.fd()))
+        try (PollSet wait = new PollSet())
         {
+            wait.add(port.fd(), (fd, revents) -> 1);
             while (true)
             {
                 final int length = port.receive(into, 0);
@@ -268,7 +269,7 @@ public class UmadInGuest
                 {
                     throw new AssertionError("no MAD on " + port + " within " + TimeUnit.NANOSECONDS.toSeconds(WAIT_BOUND_NANOS) + " s");
                 }
-                wait.await(left);
+                wait.await(left, () -> false);
             }
         }
     }

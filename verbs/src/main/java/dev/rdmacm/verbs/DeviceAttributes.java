@@ -31,6 +31,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * @param maxPd           protection domains.
  * @param maxAh           address handles.
  * @param maxPkeys        P_Key table entries per port.
+ * @param localCaAckDelay {@code local_ca_ack_delay}: the CA's ACK delay, 4.096 us * 2^value (the CM's
+ *                        TargetACKDelay in a REP).
  * @param physPortCount   the number of ports, numbered from 1.
  */
 public record DeviceAttributes(
@@ -50,6 +52,7 @@ public record DeviceAttributes(
     int maxPd,
     int maxAh,
     int maxPkeys,
+    int localCaAckDelay,
     int physPortCount)
 {
     static final long FW_VER_OFFSET = offset(IBV_DEVICE_ATTR, "fw_ver");
@@ -69,6 +72,7 @@ public record DeviceAttributes(
     static final long MAX_PD_OFFSET = offset(IBV_DEVICE_ATTR, "max_pd");
     static final long MAX_AH_OFFSET = offset(IBV_DEVICE_ATTR, "max_ah");
     static final long MAX_PKEYS_OFFSET = offset(IBV_DEVICE_ATTR, "max_pkeys");
+    static final long LOCAL_CA_ACK_DELAY_OFFSET = offset(IBV_DEVICE_ATTR, "local_ca_ack_delay");
     static final long PHYS_PORT_CNT_OFFSET = offset(IBV_DEVICE_ATTR, "phys_port_cnt");
 
     /** Decodes a filled {@code struct ibv_device_attr}. */
@@ -97,6 +101,7 @@ public record DeviceAttributes(
             attr.get(JAVA_INT, MAX_PD_OFFSET),
             attr.get(JAVA_INT, MAX_AH_OFFSET),
             Short.toUnsignedInt(attr.get(JAVA_SHORT, MAX_PKEYS_OFFSET)),
+            Byte.toUnsignedInt(attr.get(JAVA_BYTE, LOCAL_CA_ACK_DELAY_OFFSET)),
             Byte.toUnsignedInt(attr.get(JAVA_BYTE, PHYS_PORT_CNT_OFFSET)));
     }
 }

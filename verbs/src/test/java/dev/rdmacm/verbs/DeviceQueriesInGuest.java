@@ -90,7 +90,7 @@ public class DeviceQueriesInGuest
         fields.put("node_guid", Long.toUnsignedString(guid(device.field("node_guid"))));
         fields.put("sys_image_guid", Long.toUnsignedString(guid(device.field("sys_image_guid"))));
         for (final String key : List.of("vendor_id", "vendor_part_id", "hw_ver", "max_qp", "max_qp_wr", "max_sge", "max_cq", "max_cqe",
-            "max_mr", "max_mr_size", "max_pd", "max_ah", "max_pkeys", "phys_port_cnt"))
+            "max_mr", "max_mr_size", "max_pd", "max_ah", "max_pkeys", "local_ca_ack_delay", "phys_port_cnt"))
         {
             fields.put(key, Long.toUnsignedString(number(device.field(key))));
         }
@@ -116,6 +116,7 @@ public class DeviceQueriesInGuest
         fields.put("max_pd", Integer.toUnsignedString(attributes.maxPd()));
         fields.put("max_ah", Integer.toUnsignedString(attributes.maxAh()));
         fields.put("max_pkeys", Integer.toUnsignedString(attributes.maxPkeys()));
+        fields.put("local_ca_ack_delay", Integer.toUnsignedString(attributes.localCaAckDelay()));
         fields.put("phys_port_cnt", Integer.toUnsignedString(attributes.physPortCount()));
         return fields;
     }

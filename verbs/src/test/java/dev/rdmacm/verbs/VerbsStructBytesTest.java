@@ -173,13 +173,13 @@ class VerbsStructBytesTest
             a.max_mr_size = 0xffffffffffffffffULL; a.vendor_id = 0x02c9; a.vendor_part_id = 4119;
             a.hw_ver = 0x80000000; a.max_qp = 131072; a.max_qp_wr = 32768; a.max_sge = 30; a.max_cq = 16777216;
             a.max_cqe = 4194303; a.max_mr = 16777216; a.max_pd = 8388608; a.max_ah = 2147483647;
-            a.max_pkeys = 65535; a.phys_port_cnt = 255;
+            a.max_pkeys = 65535; a.local_ca_ack_delay = 16; a.phys_port_cnt = 255;
             """, "a");
 
         final DeviceAttributes device = DeviceAttributes.read(segment(c));
 
         assertEquals(new DeviceAttributes("16.35.2000", 0x0002_c903_00a1_b2c4L, 0x0002_c903_00a1_b2c7L, 0x02c9, 4119,
-            0x8000_0000L, 131072, 32768, 30, 16777216, 4194303, 16777216, -1L, 8388608, 2147483647, 65535, 255), device);
+            0x8000_0000L, 131072, 32768, 30, 16777216, 4194303, 16777216, -1L, 8388608, 2147483647, 65535, 16, 255), device);
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.rdmacm.sa.transport.verbs;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.NativeCallException;
-import dev.rdmacm.loop.FdWait;
+import dev.rdmacm.loop.PollSet;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
@@ -39,6 +39,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.lang.foreign.MemorySegment;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * A MAD transport over a libibverbs UD QP on one port of a real HCA: the privileged GSI Q_Key
@@ -56,8 +57,8 @@ import java.util.List;
  * <p>
  * The engine's duty cycle polls the completion queues. When it has nothing to do it waits in
  * {@link #awaitReadable}: the receive CQ is armed ({@code ibv_req_notify_cq}) and checked once more
- * (a completion that came before arming raises no event), then the event-loop kit's {@link FdWait} blocks in poll(2)
- * on the completion channel's descriptor and an eventfd that {@link #wakeUp} writes, until the
+ * (a completion that came before arming raises no event), then the event-loop kit's {@link PollSet} blocks in poll(2)
+ * on the completion channel's descriptor and an eventfd that {@link #wakeUp} writes if it waits, until the
  * engine's next deadline; the event is then taken and acknowledged ({@code ibv_get_cq_event}). Send
  * completions raise no event: they are reaped on the next send or poll.
  * <p>
@@ -79,7 +80,16 @@ public final class VerbsTransport implements MadTransport
     private final CompletionQueue sendCq;
     private final CompletionQueue receiveCq;
     private final CompletionChannel channel;
-    private final FdWait waiter;
+    private final PollSet waiter;
+    /** Set by the poll set's handler when the completion channel is readable. */
+    private boolean channelReadable;
+    /**
+     * Set by {@link #wakeUp} before it wakes the poll set, read by the poll set after it published that it
+     * waits: the engine's last look at its queue came before the wait began, so this is what a command
+     * queued in between leaves for the wait to see.
+     */
+    private volatile boolean wakeRequested;
+    private final BooleanSupplier wakePending = () -> wakeRequested;
     private final MemoryRegion region;
     private final MemorySegment memory;
     private final ProtectionDomain pd;
@@ -341,16 +351,21 @@ public final class VerbsTransport implements MadTransport
                     return;
                 }
             }
-            final boolean readable;
+            channelReadable = false;
             try
             {
-                readable = waiter.await(deadlineNanos == Long.MAX_VALUE ? -1 : Math.max(0, deadlineNanos - System.nanoTime()));
+                waiter.await(deadlineNanos == Long.MAX_VALUE ? -1 : Math.max(0, deadlineNanos - System.nanoTime()), wakePending);
             }
             catch (final NativeCallException ex)
             {
                 throw waitFailed(ex);
             }
-            if (readable)
+            finally
+            {
+                // the engine looks at its queue before it waits again
+                wakeRequested = false;
+            }
+            if (channelReadable)
             {
                 // Readable: this does not block. It acknowledges the event; the next wait re-arms.
                 channel.awaitEvent();
@@ -366,21 +381,21 @@ public final class VerbsTransport implements MadTransport
     @Override
     public void wakeUp()
     {
-        try
-        {
-            waiter.wakeUp();
-        }
-        catch (final NativeCallException ex)
-        {
-            throw waitFailed(ex);
-        }
+        wakeRequested = true;
+        waiter.wakeUp();
     }
 
-    private static FdWait openWaiter(final int fd, final String name)
+    private PollSet openWaiter(final int fd, final String name)
     {
         try
         {
-            return new FdWait(fd);
+            final PollSet set = new PollSet();
+            set.add(fd, (ready, revents) ->
+            {
+                channelReadable = true;
+                return 1;
+            });
+            return set;
         }
         catch (final NativeCallException ex)
         {
