@@ -140,7 +140,7 @@ class ProjectLayoutTest
         return sources;
     }
 
-    private static List<String> modules(final Path root)
+    static List<String> modules(final Path root)
     {
         final Matcher matcher = MODULE.matcher(read(root.resolve("pom.xml")));
         final List<String> modules = new ArrayList<>();
@@ -153,7 +153,7 @@ class ProjectLayoutTest
     }
 
     /** The reactor's root: the directory above the working directory with the pom that lists conformance. */
-    private static Path root()
+    static Path root()
     {
         Path directory = Path.of("").toAbsolutePath();
         while (directory != null && !(Files.isRegularFile(directory.resolve("pom.xml")) &&
@@ -177,7 +177,7 @@ class ProjectLayoutTest
         }
     }
 
-    private static String read(final Path file)
+    static String read(final Path file)
     {
         try
         {
