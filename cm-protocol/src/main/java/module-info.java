@@ -1,6 +1,6 @@
 /**
  * The wire formats and values of the RDMA CM world, with no I/O: MADs and RMPP, SA records, CM messages
- * and the IP CM header, path records, the ibacm protocol, netlink framing, UD framing for captures.
+ * and the IP CM header, path records, the ibacm protocol, UD framing for captures.
  */
 module dev.rdmacm.protocol
 {
@@ -11,8 +11,6 @@ module dev.rdmacm.protocol
     exports dev.rdmacm.protocol.capture;
     exports dev.rdmacm.protocol.cm;
     exports dev.rdmacm.protocol.mad;
-    exports dev.rdmacm.protocol.netlink;
     exports dev.rdmacm.protocol.path;
-    exports dev.rdmacm.protocol.rdmanl;
     exports dev.rdmacm.protocol.sa;
 }

@@ -1,5 +1,9 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.netlink.rdma.LsResolveRequest;
+import dev.rdmacm.netlink.rdma.LsResolveResponse;
+import dev.rdmacm.netlink.rdma.RdmaNlLs;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.MalformedMessageException;
 import dev.rdmacm.protocol.acm.AcmEpAddrData;
 import dev.rdmacm.protocol.acm.AcmEpType;
@@ -7,10 +11,6 @@ import dev.rdmacm.protocol.acm.AcmHeader;
 import dev.rdmacm.protocol.acm.AcmMessage;
 import dev.rdmacm.protocol.acm.AcmOp;
 import dev.rdmacm.protocol.acm.AcmStatus;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
-import dev.rdmacm.protocol.rdmanl.LsResolveRequest;
-import dev.rdmacm.protocol.rdmanl.LsResolveResponse;
-import dev.rdmacm.protocol.rdmanl.RdmaNlLs;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,13 +1,13 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.netlink.rdma.LsResolveRequest;
+import dev.rdmacm.netlink.rdma.LsResolveResponse;
+import dev.rdmacm.netlink.rdma.LsSetTimeout;
+import dev.rdmacm.netlink.rdma.RdmaNlLs;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
-import dev.rdmacm.protocol.rdmanl.LsResolveRequest;
-import dev.rdmacm.protocol.rdmanl.LsResolveResponse;
-import dev.rdmacm.protocol.rdmanl.LsSetTimeout;
-import dev.rdmacm.protocol.rdmanl.RdmaNlLs;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,11 +1,11 @@
 package dev.rdmacm.netlink;
 
+import dev.rdmacm.netlink.wire.NetlinkAttribute;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.MalformedMessageException;
-import dev.rdmacm.protocol.netlink.NetlinkAttribute;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.ORDER;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.ORDER;
 
 /**
  * Flyweight over {@code struct nlmsgerr}, the body of NLMSG_ERROR: a negative errno (0 for an ACK),

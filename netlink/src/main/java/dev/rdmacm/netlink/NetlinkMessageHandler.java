@@ -1,6 +1,6 @@
 package dev.rdmacm.netlink;
 
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 
 /** Receives each netlink message of a reply or an event datagram, in place, without copying. */

@@ -3,18 +3,18 @@ package dev.rdmacm.netlink;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.libc.NativeCallException;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLMSG_DONE;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLMSG_ERROR;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLMSG_NOOP;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_MULTI;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.ORDER;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLMSG_DONE;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLMSG_ERROR;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLMSG_NOOP;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLM_F_MULTI;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.ORDER;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**

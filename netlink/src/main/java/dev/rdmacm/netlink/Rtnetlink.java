@@ -2,8 +2,8 @@ package dev.rdmacm.netlink;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
-import dev.rdmacm.protocol.netlink.NetlinkAttribute;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.netlink.wire.NetlinkAttribute;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -14,20 +14,20 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_ACK;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_CREATE;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_DUMP;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.NLM_F_REQUEST;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETADDR;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETLINK;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETNEIGH;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETQDISC;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_GETROUTE;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWADDR;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWLINK;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWNEIGH;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWQDISC;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.RTM_NEWROUTE;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLM_F_ACK;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLM_F_CREATE;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLM_F_DUMP;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLM_F_REQUEST;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_GETADDR;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_GETLINK;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_GETNEIGH;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_GETQDISC;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_GETROUTE;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWADDR;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWLINK;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWNEIGH;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWQDISC;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWROUTE;
 
 /**
  * The rtnetlink requests address resolution needs, over one {@link NetlinkSocket}: route lookup,

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * Every offset, size and constant of the NETLINK_ROUTE flyweights (nlmsgerr, rtmsg, ifinfomsg...)
- * against the kernel's own headers, via gcc; nlmsghdr and nlattr, which live in cm-protocol, are
- * checked by its protocol.netlink.NetlinkLayoutTest.
+ * against the kernel's own headers, via gcc; nlmsghdr and nlattr ({@code wire}) are checked by
+ * {@code wire.NetlinkFramingLayoutTest}.
  */
 class NetlinkLayoutTest
 {

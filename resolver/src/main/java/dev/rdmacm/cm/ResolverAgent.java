@@ -13,7 +13,7 @@ import dev.rdmacm.netlink.Neighbour;
 import dev.rdmacm.netlink.NetlinkSocket;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.UeventSocket;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;

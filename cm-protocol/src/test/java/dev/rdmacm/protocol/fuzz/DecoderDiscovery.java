@@ -1,6 +1,5 @@
 package dev.rdmacm.protocol.fuzz;
 
-import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;
@@ -16,22 +15,24 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Finds every decoder in cm-protocol's main classes: a public concrete class with a public no-argument
+ * Finds every decoder in a module's main classes (cm-protocol's, netlink's): a public concrete class with a public no-argument
  * constructor and at least one entry point, a public {@code wrap...(DirectBuffer, int, int)}
  * ({@code wrap}, and e.g. {@code wrapMad} of the CM messages). Found rather than listed, so that a
  * codec added later is fuzzed without anyone remembering to register it.
  */
-final class DecoderDiscovery
+public final class DecoderDiscovery
 {
-    private static final String ROOT_PACKAGE = "dev.rdmacm.protocol";
-
     private DecoderDiscovery()
     {
     }
 
-    static List<Class<?>> decoders()
+    /**
+     * The decoders in the classes directory that holds {@code anchor}, in {@code rootPackage} and the
+     * packages under it.
+     */
+    public static List<Class<?>> decoders(final Class<?> anchor, final String rootPackage)
     {
-        final Path classes = classesDirectory();
+        final Path classes = classesDirectory(anchor);
         final List<Class<?>> decoders = new ArrayList<>();
         try (Stream<Path> files = Files.walk(classes))
         {
@@ -39,11 +40,11 @@ final class DecoderDiscovery
             {
                 final String relative = classes.relativize(file).toString();
                 final String name = relative.substring(0, relative.length() - ".class".length()).replace('/', '.');
-                if (!name.startsWith(ROOT_PACKAGE) || name.contains("$"))
+                if (!name.startsWith(rootPackage + ".") || name.contains("$"))
                 {
                     continue;
                 }
-                final Class<?> type = Class.forName(name, false, DecoderDiscovery.class.getClassLoader());
+                final Class<?> type = Class.forName(name, false, anchor.getClassLoader());
                 if (isDecoder(type))
                 {
                     decoders.add(type);
@@ -52,14 +53,14 @@ final class DecoderDiscovery
         }
         catch (final IOException | ClassNotFoundException ex)
         {
-            throw new AssertionError("cannot list cm-protocol's classes under " + classes, ex);
+            throw new AssertionError("cannot list the classes under " + classes, ex);
         }
         decoders.sort(Comparator.comparing(Class::getName));
         return decoders;
     }
 
     /** The entry points of a decoder: every public {@code wrap...(DirectBuffer, int, int)}. */
-    static List<Method> wrapMethods(final Class<?> type)
+    public static List<Method> wrapMethods(final Class<?> type)
     {
         final List<Method> wraps = new ArrayList<>();
         for (final Method method : type.getMethods())
@@ -75,7 +76,7 @@ final class DecoderDiscovery
     }
 
     /** Every public getter: no parameters, a result, not one of Object's (toString is called apart). */
-    static List<Method> getters(final Class<?> type)
+    public static List<Method> getters(final Class<?> type)
     {
         final List<Method> getters = new ArrayList<>();
         for (final Method method : type.getMethods())
@@ -108,21 +109,21 @@ final class DecoderDiscovery
         }
     }
 
-    private static Path classesDirectory()
+    private static Path classesDirectory(final Class<?> anchor)
     {
         try
         {
-            final Path location = Path.of(MadHeader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            final Path location = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (!Files.isDirectory(location))
             {
-                throw new AssertionError("cm-protocol's classes are not a directory (" + location +
-                    "); run the fuzz test from the cm-protocol module");
+                throw new AssertionError(anchor.getName() + "'s classes are not a directory (" + location +
+                    "); run the fuzz test from that class's module");
             }
             return location;
         }
         catch (final URISyntaxException ex)
         {
-            throw new AssertionError("cannot locate cm-protocol's classes", ex);
+            throw new AssertionError("cannot locate " + anchor.getName() + "'s classes", ex);
         }
     }
 }

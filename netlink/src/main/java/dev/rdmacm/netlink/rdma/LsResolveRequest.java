@@ -1,9 +1,9 @@
-package dev.rdmacm.protocol.rdmanl;
+package dev.rdmacm.netlink.rdma;
 
+import dev.rdmacm.netlink.wire.NetlinkAttribute;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
-import dev.rdmacm.protocol.netlink.NetlinkAttribute;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -11,7 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 
-import static dev.rdmacm.protocol.rdmanl.RdmaNlLs.HOST_ORDER;
+import static dev.rdmacm.netlink.rdma.RdmaNlLs.HOST_ORDER;
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**

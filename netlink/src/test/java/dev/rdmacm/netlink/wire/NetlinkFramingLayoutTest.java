@@ -1,4 +1,4 @@
-package dev.rdmacm.protocol.netlink;
+package dev.rdmacm.netlink.wire;
 
 import dev.rdmacm.testing.CHeaders;
 import org.junit.jupiter.api.Test;
@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The netlink framing flyweights against the kernel's own headers, via gcc. */
-class NetlinkLayoutTest
+class NetlinkFramingLayoutTest
 {
     private static final String INCLUDES = """
         #include <linux/netlink.h>

@@ -1,7 +1,7 @@
-package dev.rdmacm.protocol.rdmanl;
+package dev.rdmacm.netlink.rdma;
 
-import dev.rdmacm.protocol.netlink.NetlinkAttribute;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
+import dev.rdmacm.netlink.wire.NetlinkAttribute;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 
 import java.nio.ByteOrder;
 

@@ -1,4 +1,4 @@
-package dev.rdmacm.protocol.netlink;
+package dev.rdmacm.netlink.wire;
 
 import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,11 +1,11 @@
-package dev.rdmacm.protocol.netlink;
+package dev.rdmacm.netlink.wire;
 
 import dev.rdmacm.protocol.MalformedMessageException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.ORDER;
-import static dev.rdmacm.protocol.netlink.NetlinkMessageHeader.align;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.ORDER;
+import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.align;
 
 /**
  * Flyweight cursor over a run of {@code struct nlattr} (and the identical {@code struct rtattr})

@@ -1,9 +1,9 @@
-package dev.rdmacm.protocol.rdmanl;
+package dev.rdmacm.netlink.rdma;
 
+import dev.rdmacm.netlink.wire.NetlinkAttribute;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.MalformedMessageException;
-import dev.rdmacm.protocol.netlink.NetlinkAttribute;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;

@@ -1,12 +1,12 @@
-package dev.rdmacm.protocol.rdmanl;
+package dev.rdmacm.netlink.rdma;
 
+import dev.rdmacm.netlink.wire.NetlinkAttribute;
+import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.MalformedMessageException;
-import dev.rdmacm.protocol.netlink.NetlinkAttribute;
-import dev.rdmacm.protocol.netlink.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import static dev.rdmacm.protocol.rdmanl.RdmaNlLs.HOST_ORDER;
+import static dev.rdmacm.netlink.rdma.RdmaNlLs.HOST_ORDER;
 
 /**
  * LS SET_TIMEOUT: the daemon tells the kernel how long to wait for its answers

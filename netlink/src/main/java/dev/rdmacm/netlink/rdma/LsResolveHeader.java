@@ -1,4 +1,4 @@
-package dev.rdmacm.protocol.rdmanl;
+package dev.rdmacm.netlink.rdma;
 
 /**
  * Layout of {@code struct rdma_ls_resolve_header}, the family header of an LS RESOLVE request,

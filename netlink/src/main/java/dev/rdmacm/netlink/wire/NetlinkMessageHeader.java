@@ -1,4 +1,4 @@
-package dev.rdmacm.protocol.netlink;
+package dev.rdmacm.netlink.wire;
 
 import dev.rdmacm.protocol.Flyweight;
 import org.agrona.DirectBuffer;
@@ -23,8 +23,8 @@ import java.nio.ByteOrder;
  *  +---------------------------------------------------------------+
  * </pre>
  * Messages are padded to 4 bytes ({@link #align(int)}); a datagram may hold several. The one netlink
- * header of the project: the NETLINK_ROUTE client (resolver) and the RDMA netlink LS codecs
- * ({@code protocol.rdmanl}) both use it.
+ * header of the project: the NETLINK_ROUTE client ({@code dev.rdmacm.netlink}) and the RDMA netlink
+ * LS codecs ({@code dev.rdmacm.netlink.rdma}) both use it.
  */
 public final class NetlinkMessageHeader extends Flyweight
 {
