@@ -2,6 +2,8 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.cm.testing.PreloadedAcmServer;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.acm.HostsFile;
 import dev.rdmacm.sa.SaClient;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -107,9 +110,17 @@ class AcmFirstRouteOnSimulatedFabricTest
     private static ResolvedRoute resolve(final AcmFirstRoute acmFirst, final FabricPort to, final List<String> steps)
         throws Exception
     {
+        return resolve(acmFirst, to, steps, new ArrayList<>());
+    }
+
+    /** As above, each move of the route's phase added to {@code moves} as {@code FROM->TO}. */
+    private static ResolvedRoute resolve(final AcmFirstRoute acmFirst, final FabricPort to, final List<String> steps,
+        final List<String> moves) throws Exception
+    {
         try (SaClient sa = attach();
              RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(acmFirst)
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))),
+                 NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
              EventChannel channel = cm.createEventChannel();
              RdmaCmId id = cm.createId(channel, PortSpace.TCP))
         {
@@ -157,6 +168,33 @@ class AcmFirstRouteOnSimulatedFabricTest
         assertNotEquals(saquery(destination).get("sl") + saquery(destination).get("mtu"),
             Integer.toString(DUMP_SL) + DUMP_MTU, "the dump's values must not be the SA's, or the test shows nothing");
         assertEquals(List.of("acm route"), steps, "no SA query");
+    }
+
+    @Test
+    void shouldMoveTheRouteFromTheAcmQueryStraightToResolved() throws Exception
+    {
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        resolve(AcmFirstRoute.at(acm.librdmacmSocket()), destination, new ArrayList<>(), moves);
+
+        assertEquals(List.of("SUBMITTED->ACM_QUERY", "ACM_QUERY->RESOLVED"), moves);
+    }
+
+    @Test
+    void shouldMoveTheRouteFromTheAcmQueryToTheSaWhenTheServiceHasNoRoute() throws Exception
+    {
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        resolve(AcmFirstRoute.at(acm.librdmacmSocket()), unlisted, new ArrayList<>(), moves);
+
+        assertEquals(List.of("SUBMITTED->ACM_QUERY", "ACM_QUERY->SA_QUERY", "SA_QUERY->RESOLVED"), moves);
+    }
+
+    @Test
+    void shouldAskNoAcmWhenTheAcmRouteIsOff() throws Exception
+    {
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        resolve(AcmFirstRoute.OFF, destination, new ArrayList<>(), moves);
+
+        assertEquals(List.of("SUBMITTED->SA_QUERY", "SA_QUERY->RESOLVED"), moves);
     }
 
     @Test
