@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The conductor: owns every id's {@link IdContext} and is the only code that reads or writes one. It runs
+ * The conductor: owns every id's {@link IdContext}, in a map by number, and is the only code that reads or
+ * writes one. It runs
  * on the resolver loop's thread ({@link ResolverAgent}), which drains its commands in its duty cycle, so
  * an id's state, its resolution and the loop's neighbour tables change on one thread and need no lock.
- * Callers reach it with {@link #send}: an {@link IdCommand} queued through {@code ResolverAgent.submit}
+ * Callers reach it through {@link ConductorProxy}, whose methods {@link #send} an {@link IdCommand}, queued through {@code ResolverAgent.submit}
  * (run at once when the caller is the loop itself), whose reply future a synchronous caller waits on, on
  * its own thread; the conductor never waits.
  * <p>
@@ -25,8 +26,12 @@ final class IdConductor
 {
     private final ResolverAgent agent;
     private final RoutePhase routes;
-    /** The ids not destroyed that a command has reached: those bound to a device that goes away get DEVICE_REMOVAL. */
-    private final Long2ObjectHashMap<IdContext> live = new Long2ObjectHashMap<>();
+    /**
+     * Every id not destroyed that a command has reached, by number (an id no command reached is IDLE with
+     * its defaults, and gets its context with its first command): those bound to a device that goes away
+     * get DEVICE_REMOVAL.
+     */
+    private final Long2ObjectHashMap<IdContext> contexts = new Long2ObjectHashMap<>();
     private final RdmaCm cm;
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     private volatile boolean loopEnded;
@@ -36,7 +41,7 @@ final class IdConductor
     {
         this.cm = cm;
         this.agent = agent;
-        this.routes = new RoutePhase(this, acm, clock, routeTransitions);
+        this.routes = new RoutePhase(new ConductorProxy(this), acm, clock, routeTransitions);
     }
 
     /**
@@ -217,14 +222,24 @@ final class IdConductor
         }
     }
 
-    /** The id's context, counted among the live ones until it is destroyed. */
+    /**
+     * The id's context, made at its first command. A destroyed id has none any more: a call on it finds a
+     * context made for the call, in DESTROYING, which refuses what a destroyed id refuses.
+     */
     private IdContext context(final RdmaCmId id)
     {
-        final IdContext c = id.context;
-        if (!c.live && c.state != CmIdState.DESTROYING)
+        IdContext c = contexts.get(id.number());
+        if (c == null)
         {
-            c.live = true;
-            live.put(id.number(), c);
+            c = new IdContext(id, cm, id.portSpace());
+            if (id.view().state() == CmIdState.DESTROYING)
+            {
+                c.state = CmIdState.DESTROYING;
+            }
+            else
+            {
+                contexts.put(id.number(), c);
+            }
         }
         return c;
     }
@@ -280,7 +295,7 @@ final class IdConductor
         }
         c.portListens.forEach(IdConnection::close);
         c.releasePort();
-        live.remove(c.id.number());
+        contexts.remove(c.id.number());
         final PendingResolution p = c.pending;
         c.pending = null;
         routes.cancel(c, null);
@@ -304,7 +319,7 @@ final class IdConductor
      */
     private void deviceRemoved(final String device)
     {
-        for (final IdContext c : new ArrayList<>(live.values()))
+        for (final IdContext c : new ArrayList<>(contexts.values()))
         {
             final RdmaPortBinding bound = c.resolution != null ? c.resolution.binding() : c.binding;
             if (bound == null || !bound.device().equals(device) || c.state == CmIdState.IDLE ||
@@ -336,7 +351,7 @@ final class IdConductor
     private void bondFailedOver(final int ifindex, final String bond, final byte[] address)
     {
         final List<IdContext> changed = new ArrayList<>();
-        for (final IdContext c : live.values())
+        for (final IdContext c : contexts.values())
         {
             if (boundToNetdevWithOtherAddress(c, ifindex, address))
             {

@@ -57,8 +57,6 @@ final class IdContext
     /** A UD id's QP (RDMA_PS_UDP). */
     UdQueuePair attachedUdQp;
     InetAddress peerAddress;
-    /** Whether {@link IdConductor} counts the id among its live ones. */
-    boolean live;
     /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
     PortSpace boundSpace;
     /** An AF_IB id's {@code src_addr}, as the kernel holds it (null for an IP id). */

@@ -170,6 +170,8 @@ public final class RdmaCm implements AutoCloseable
     private final AtomicLong ids = new AtomicLong();
     /** Owns every id's state, on the loop's thread. */
     private final IdConductor conductor;
+    /** The conductor's command proxy, which every id holds. */
+    private final ConductorProxy proxy;
     /** The CM of each RDMA port an id connected or listened on, opened on first use. */
     private final Map<String, CmPortAgent> cmAgents = new HashMap<>();
     private TransitionListener<CmConnection, CmState> connectionTransitions = TransitionListener.none();
@@ -195,6 +197,7 @@ public final class RdmaCm implements AutoCloseable
         this.agent = new ResolverAgent(options.networkNamespace(), gids, options.trigger(),
             options.hostsNeighbours(), clock, spinNanos, resolutions);
         this.conductor = new IdConductor(this, agent, acm, clock, routes);
+        this.proxy = new ConductorProxy(conductor);
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
@@ -287,13 +290,13 @@ public final class RdmaCm implements AutoCloseable
     /** {@code rdma_create_id} in a port space (its Service IDs are {@code (ps << 16) + port}). */
     public RdmaCmId createId(final EventChannel channel, final PortSpace portSpace)
     {
-        return new RdmaCmId(this, conductor, channel, ids.incrementAndGet(), portSpace);
+        return new RdmaCmId(this, proxy, channel, ids.incrementAndGet(), portSpace);
     }
 
     /** {@code cma_process_remove}: every id bound to {@code device} learns that it went away, on the conductor. */
     void deviceRemoved(final String device)
     {
-        conductor.send(new IdCommand.DeviceRemoved(device));
+        proxy.deviceRemoved(device);
     }
 
     /**
@@ -303,7 +306,7 @@ public final class RdmaCm implements AutoCloseable
      */
     void bondFailedOver(final int ifindex, final String bond, final byte[] address)
     {
-        conductor.send(new IdCommand.BondFailedOver(ifindex, bond, address.clone()));
+        proxy.bondFailedOver(ifindex, bond, address.clone());
     }
 
     /**

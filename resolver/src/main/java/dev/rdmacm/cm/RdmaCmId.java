@@ -18,9 +18,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * {@code struct rdma_cm_id}: a handle. It holds the id's number, channel and port space and the last
- * {@link IdView} the conductor published; everything else the id holds is in its {@link IdContext}, which
- * only the conductor ({@link IdConductor}, on the resolver loop's thread) touches. A call checks what
+ * {@code struct rdma_cm_id}: a handle. It holds the id's number, channel and port space, the conductor's
+ * command proxy ({@link ConductorProxy}) and the last {@link IdView} the conductor published; everything
+ * else the id holds is in its {@link IdContext}, which the conductor ({@link IdConductor}, on the
+ * resolver loop's thread) keeps by number and alone touches. A call checks what
  * needs no id state (ranges, nulls, timeouts) on the caller's thread and throws before anything is
  * queued; the rest is an {@link IdCommand} the conductor runs, whose reply a synchronous call waits for
  * on the caller's thread. Getters read the view: no lock, no hand-off.
@@ -35,26 +36,23 @@ public final class RdmaCmId implements AutoCloseable
     private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
 
     private final RdmaCm cm;
-    private final IdConductor conductor;
+    private final ConductorProxy proxy;
     private final EventChannel channel;
     private final long number;
     private final PortSpace portSpace;
-    /** The id's state: the conductor's alone. */
-    final IdContext context;
     private volatile IdView view = IdView.IDLE;
     /** Guards {@link #unacknowledged}, which application threads count; destroy waits on it. */
     private final Object acknowledgements = new Object();
     private int unacknowledged;
 
-    RdmaCmId(final RdmaCm cm, final IdConductor conductor, final EventChannel channel, final long number,
+    RdmaCmId(final RdmaCm cm, final ConductorProxy proxy, final EventChannel channel, final long number,
         final PortSpace portSpace)
     {
         this.cm = cm;
-        this.conductor = conductor;
+        this.proxy = proxy;
         this.channel = channel;
         this.number = number;
         this.portSpace = portSpace;
-        this.context = new IdContext(this, cm, portSpace);
     }
 
     public PortSpace portSpace()
@@ -71,6 +69,12 @@ public final class RdmaCmId implements AutoCloseable
     void publish(final IdView next)
     {
         view = next;
+    }
+
+    /** What the conductor last published. */
+    IdView view()
+    {
+        return view;
     }
 
     /** The route after ROUTE_RESOLVED, or null. */
@@ -161,9 +165,7 @@ public final class RdmaCmId implements AutoCloseable
 
     private void set(final IdOption option) throws RdmaCmException
     {
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.SetOption(this, option, reply));
-        await(reply);
+        await(proxy.setOption(this, option));
     }
 
     /**
@@ -206,7 +208,7 @@ public final class RdmaCmId implements AutoCloseable
         final CompletableFuture<Void> accepted = new CompletableFuture<>();
         final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
         // on the loop (an InfiniBand id with a channel) ACM's answer could not come back while the call waits
-        conductor.send(new IdCommand.ResolveRoute(this, timeoutMs, !onLoop, accepted, completion));
+        proxy.resolveRoute(this, timeoutMs, !onLoop, accepted, completion);
         // the call's own part: on RoCE the path is built on the loop, and its errors are the call's
         await(accepted);
         if (channel == null)
@@ -233,7 +235,7 @@ public final class RdmaCmId implements AutoCloseable
             return CompletableFuture.failedFuture(ex);
         }
         final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
-        conductor.send(new IdCommand.ResolveRoute(this, timeoutMs, true, null, completion));
+        proxy.resolveRoute(this, timeoutMs, true, null, completion);
         return completion;
     }
 
@@ -255,9 +257,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void setIbPath(final List<byte[]> pathData) throws RdmaCmException
     {
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.SetIbPath(this, pathData, reply));
-        await(reply);
+        await(proxy.setIbPath(this, pathData));
     }
 
     /**
@@ -278,9 +278,7 @@ public final class RdmaCmId implements AutoCloseable
     public void resolveAddrinfo(final String node, final String service, final RdmaAddrInfoHints hints)
         throws RdmaCmException
     {
-        final CompletableFuture<Void> begun = new CompletableFuture<>();
-        conductor.send(new IdCommand.AddrinfoBegin(this, begun));
-        await(begun);
+        await(proxy.addrinfoBegin(this));
         List<RdmaAddrInfo> entries = null;
         try
         {
@@ -288,9 +286,7 @@ public final class RdmaCmId implements AutoCloseable
         }
         finally
         {
-            final CompletableFuture<Void> ended = new CompletableFuture<>();
-            conductor.send(new IdCommand.AddrinfoEnd(this, entries, ended));
-            await(ended);
+            await(proxy.addrinfoEnd(this, entries));
         }
     }
 
@@ -304,9 +300,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     public List<RdmaAddrInfo> queryAddrinfo() throws RdmaCmException
     {
-        final CompletableFuture<List<RdmaAddrInfo>> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.AddrinfoTake(this, reply));
-        return await(reply);
+        return await(proxy.addrinfoTake(this));
     }
 
     /**
@@ -325,9 +319,7 @@ public final class RdmaCmId implements AutoCloseable
             throw new RdmaCmException("rdma_write_cm_event", Errno.EINVAL, "only RDMA_CM_EVENT_USER may be written, not " +
                 event, true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.WriteEvent(this, status, arg, reply));
-        await(reply);
+        await(proxy.writeEvent(this, status, arg));
     }
 
     public CmIdState state()
@@ -384,9 +376,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "source address is null", true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.BindIp(this, source, port, reply));
-        await(reply);
+        await(proxy.bindIp(this, source, port));
     }
 
     /**
@@ -414,9 +404,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "source address is null", true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.BindIb(this, source, reply));
-        await(reply);
+        await(proxy.bindIb(this, source));
     }
 
     /**
@@ -449,9 +437,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.ResolveIb(this, source, destination, reply));
-        await(reply);
+        await(proxy.resolveIb(this, source, destination));
     }
 
     /**
@@ -498,8 +484,8 @@ public final class RdmaCmId implements AutoCloseable
         }
         final CompletableFuture<Void> accepted = new CompletableFuture<>();
         final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
-        conductor.send(new IdCommand.ResolveIp(this, source, destination, sourcePort, destinationPort, timeoutMs,
-            cm.clock().nanoTime(), accepted, completion));
+        proxy.resolveIp(this, source, destination, sourcePort, destinationPort, timeoutMs,
+            cm.clock().nanoTime(), accepted, completion);
         await(accepted);
         if (channel == null)
         {
@@ -529,8 +515,8 @@ public final class RdmaCmId implements AutoCloseable
             return CompletableFuture.failedFuture(ex);
         }
         final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
-        conductor.send(new IdCommand.ResolveIp(this, source, destination, -1, -1, timeoutMs, cm.clock().nanoTime(), null,
-            completion));
+        proxy.resolveIp(this, source, destination, -1, -1, timeoutMs, cm.clock().nanoTime(), null,
+            completion);
         return completion;
     }
 
@@ -547,9 +533,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.AttachRcQp(this, queuePair, reply));
-        await(reply);
+        await(proxy.attachQp(this, queuePair));
     }
 
     /**
@@ -565,9 +549,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.AttachUdQp(this, queuePair, reply));
-        await(reply);
+        await(proxy.attachQp(this, queuePair));
     }
 
     /** A UD id: RDMA_PS_UDP (and RDMA_PS_IPOIB), whose QP type is IBV_QPT_UD (librdmacm's {@code ucma_get_qp_type}). */
@@ -601,9 +583,7 @@ public final class RdmaCmId implements AutoCloseable
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, length + " bytes of private data: a REQ has room "
                 + "for " + ConnectionParameters.REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.Connect(this, parameters, reply));
-        await(reply);
+        await(proxy.connect(this, parameters));
     }
 
     /**
@@ -623,9 +603,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void listen(final int backlog) throws RdmaCmException
     {
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.Listen(this, backlog, reply));
-        await(reply);
+        await(proxy.listen(this, backlog));
     }
 
     /** {@code rdma_accept} on an id a CONNECT_REQUEST made: the QP moves to RTS and the REP goes; ESTABLISHED follows. */
@@ -635,9 +613,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             requireSidrReplyData("rdma_accept", parameters.privateData());
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.Accept(this, parameters, reply));
-        await(reply);
+        await(proxy.accept(this, parameters));
     }
 
     private static void requireSidrReplyData(final String call, final byte[] data) throws RdmaCmException
@@ -664,23 +640,19 @@ public final class RdmaCmId implements AutoCloseable
             throw new RdmaCmException("rdma_reject", Errno.EINVAL, privateData.length + " bytes of private data: a REJ holds at most "
                 + ConnectionParameters.REJ_PRIVATE_DATA_LIMIT, true);
         }
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.Reject(this, privateData.clone(), reply));
-        await(reply);
+        await(proxy.reject(this, privateData.clone()));
     }
 
     /** {@code rdma_disconnect}: a DREQ, or the DREP when the peer's DREQ came first; DISCONNECTED follows. */
     public void disconnect() throws RdmaCmException
     {
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.Disconnect(this, reply));
-        await(reply);
+        await(proxy.disconnect(this));
     }
 
     /** From the CM thread: an event of the id's connection, with the state it leads to (or null). */
     void connectionEvent(final CmEvent event, final CmIdState next)
     {
-        conductor.send(new IdCommand.ConnectionEvent(this, event, next));
+        proxy.connectionEvent(this, event, next);
     }
 
     /** From the CM thread: cma_ib_req_handler's new id, on the listener's channel and port space. */
@@ -692,7 +664,7 @@ public final class RdmaCmId implements AutoCloseable
     /** From the CM thread: a request on this listener made {@code child}, addressed from the request's IP CM header. */
     void requested(final RdmaCmId child, final IdConnection connection, final CmPeerAddress from, final byte[] privateData)
     {
-        conductor.send(new IdCommand.ConnectionRequest(this, child, connection, from, privateData));
+        proxy.connectionRequest(this, child, connection, from, privateData);
     }
 
     /** The peer's address of an id a connection request made ({@code rdma_get_peer_addr}), or null. */
@@ -710,8 +682,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void destroy()
     {
-        final CompletableFuture<Boolean> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.Destroy(this, reply));
+        final CompletableFuture<Boolean> reply = proxy.destroy(this);
         final boolean destroyedNow;
         try
         {

@@ -35,12 +35,12 @@ import java.util.concurrent.CompletionException;
  */
 final class RoutePhase
 {
-    private final IdConductor conductor;
+    private final ConductorProxy conductor;
     private final AcmRouteExchange acm;
     private final NanoClock clock;
     private final TransitionListener<PendingRoute, PendingRoute.State> transitions;
 
-    RoutePhase(final IdConductor conductor, final AcmRouteExchange acm, final NanoClock clock,
+    RoutePhase(final ConductorProxy conductor, final AcmRouteExchange acm, final NanoClock clock,
         final TransitionListener<PendingRoute, PendingRoute.State> transitions)
     {
         this.conductor = conductor;
@@ -69,8 +69,8 @@ final class RoutePhase
             final RdmaSockaddr destination = c.ibDestination != null ? c.ibDestination :
                 ipSockaddr(c.resolution.destination(), c.destinationPort, 0);
             final long start = System.nanoTime();
-            acm.ask(source, destination, answer -> conductor.send(new IdCommand.AcmAnswered(c.id, r, answer, start,
-                source.toText() + " -> " + destination.toText())));
+            acm.ask(source, destination, answer -> conductor.acmAnswered(c.id, r, answer, start,
+                source.toText() + " -> " + destination.toText()));
             return;
         }
         kernelRoute(agent, loopEnded, c, timeoutMs, accepted, completion, null);
@@ -160,7 +160,7 @@ final class RoutePhase
             transition(r, PendingRoute.State.SA_QUERY);
             r.endCall(null);
             RouteResolver.queryInfiniband(sa, r).whenComplete((resolved, failure) ->
-                conductor.send(new IdCommand.SaAnswered(c.id, r, resolved, failure)));
+                conductor.saAnswered(c.id, r, resolved, failure));
             return;
         }
         if (loopEnded)
