@@ -41,6 +41,8 @@ public final class RdmaCmId implements AutoCloseable
     private final long number;
     private final PortSpace portSpace;
     private volatile IdView view = IdView.IDLE;
+    /** Set by {@link #destroy}: the id reads DESTROYING from then on, even before the conductor has run it. */
+    private volatile boolean destroyed;
     /** Guards {@link #unacknowledged}, which application threads count; destroy waits on it. */
     private final Object acknowledgements = new Object();
     private int unacknowledged;
@@ -324,7 +326,7 @@ public final class RdmaCmId implements AutoCloseable
 
     public CmIdState state()
     {
-        return view.state();
+        return destroyed ? CmIdState.DESTROYING : view.state();
     }
 
     /** The event channel, or null for a synchronous id. */
@@ -682,7 +684,14 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void destroy()
     {
+        destroyed = true;
         final CompletableFuture<Boolean> reply = proxy.destroy(this);
+        if (channel == null)
+        {
+            // No events to drop or acks to wait for: the conductor destroys the id after whatever this thread
+            // queued before, and before whatever it queues next, so the caller need not wait (no hand-off).
+            return;
+        }
         final boolean destroyedNow;
         try
         {
@@ -692,7 +701,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new IllegalStateException(impossible);
         }
-        if (destroyedNow && channel != null)
+        if (destroyedNow)
         {
             channel.discard(this);
             awaitAcknowledgements();
