@@ -2,6 +2,8 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.cm.testing.PreloadedAcmServer;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.sa.SaClient;
@@ -17,15 +19,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * librdmacm 44's ACM-first route on an InfiniBand fabric (OpenSM's SA on ibsim): with our acm-server
@@ -107,9 +119,17 @@ class AcmFirstRouteOnSimulatedFabricTest
     private static ResolvedRoute resolve(final AcmFirstRoute acmFirst, final FabricPort to, final List<String> steps)
         throws Exception
     {
+        return resolve(acmFirst, to, steps, new ArrayList<>());
+    }
+
+    /** As above, each move of the route's phase added to {@code moves} as {@code FROM->TO}. */
+    private static ResolvedRoute resolve(final AcmFirstRoute acmFirst, final FabricPort to, final List<String> steps,
+        final List<String> moves) throws Exception
+    {
         try (SaClient sa = attach();
              RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(acmFirst)
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))),
+                 NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
              EventChannel channel = cm.createEventChannel();
              RdmaCmId id = cm.createId(channel, PortSpace.TCP))
         {
@@ -157,6 +177,63 @@ class AcmFirstRouteOnSimulatedFabricTest
         assertNotEquals(saquery(destination).get("sl") + saquery(destination).get("mtu"),
             Integer.toString(DUMP_SL) + DUMP_MTU, "the dump's values must not be the SA's, or the test shows nothing");
         assertEquals(List.of("acm route"), steps, "no SA query");
+    }
+
+    @Test
+    void shouldMoveTheRouteFromTheAcmQueryStraightToResolved() throws Exception
+    {
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        resolve(AcmFirstRoute.at(acm.librdmacmSocket()), destination, new ArrayList<>(), moves);
+
+        assertEquals(List.of("SUBMITTED->ACM_QUERY", "ACM_QUERY->RESOLVED"), moves);
+    }
+
+    @Test
+    void shouldMoveTheRouteFromTheAcmQueryToTheSaWhenTheServiceHasNoRoute() throws Exception
+    {
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        resolve(AcmFirstRoute.at(acm.librdmacmSocket()), unlisted, new ArrayList<>(), moves);
+
+        assertEquals(List.of("SUBMITTED->ACM_QUERY", "ACM_QUERY->SA_QUERY", "SA_QUERY->RESOLVED"), moves);
+    }
+
+    @Test
+    void shouldAskNoAcmWhenTheAcmRouteIsOff() throws Exception
+    {
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        resolve(AcmFirstRoute.OFF, destination, new ArrayList<>(), moves);
+
+        assertEquals(List.of("SUBMITTED->SA_QUERY", "SA_QUERY->RESOLVED"), moves);
+    }
+
+    @Test
+    void shouldReturnFromResolveRouteAsyncWhileTheAcmServiceHoldsTheQuestion() throws Exception
+    {
+        // a test double: a service that takes the question and holds it, which no ibacm does on demand
+        final Path socket = Files.createDirectories(dir.resolve("silent")).resolve("ibacm.sock");
+        try (ServerSocketChannel silentService = ServerSocketChannel.open(StandardProtocolFamily.UNIX)
+                 .bind(UnixDomainSocketAddress.of(socket));
+             SaClient sa = attach();
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(AcmFirstRoute.at(socket))
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+             EventChannel channel = cm.createEventChannel();
+             RdmaCmId id = cm.createId(channel, PortSpace.TCP))
+        {
+            id.resolveAddr(null, new InetSocketAddress(FabricHosts.address(destination), PORT), Duration.ofMillis(1000));
+            channel.getEvent(Duration.ofSeconds(5)).ack();
+
+            final CompletableFuture<ResolvedRoute> route = id.resolveRouteAsync(Duration.ofMillis(2000));
+            try (SocketChannel asked = silentService.accept())
+            {
+                // the question is with the service, which has not answered: the call has returned all the same
+                assertTrue(asked.read(ByteBuffer.allocate(4096)) > 0, "the ACM question arrives");
+                assertFalse(route.isDone(), "resolveRouteAsync returned before ACM answered");
+                assertEquals(CmIdState.ADDR_RESOLVED, id.state(), "librdmacm asks ACM before the kernel's ROUTE_QUERY");
+            }
+            // the service went away without an answer: librdmacm goes on to the kernel, here the SA
+            assertEquals(ResolvedRoute.Kind.SA_QUERY, route.get(10, TimeUnit.SECONDS).kind());
+            channel.getEvent(Duration.ofSeconds(5)).ack();
+        }
     }
 
     @Test

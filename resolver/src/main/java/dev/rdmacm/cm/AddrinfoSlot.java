@@ -18,9 +18,10 @@ import java.util.List;
  * EBUSY in both RESOLVING and RESOLVED: a second resolution is refused until the application has taken
  * the first one's result with query, even after the ADDRINFO_RESOLVED event was read. Query outside
  * RESOLVED is ENOENT. The id state ({@link CmIdState}) is not involved: librdmacm checks neither it nor
- * a bound address. Every change goes through {@link #moveTo}. Guarded by its own lock, as the
- * {@code cma_id_private} mutex guards the two fields, because the lookup runs on the caller's thread
- * outside the id's lock.
+ * a bound address. Every change goes through {@link #moveTo}, which checks {@link #TRANSITIONS}. Owned by
+ * the conductor, like the rest of the id ({@link IdContext}): the lookup runs on the caller's thread between
+ * two commands ({@link IdCommand.AddrinfoBegin}, {@link IdCommand.AddrinfoEnd}), which is what the
+ * {@code cma_id_private} mutex orders in librdmacm.
  */
 final class AddrinfoSlot
 {
@@ -31,16 +32,23 @@ final class AddrinfoSlot
         RESOLVED
     }
 
+    /** The diagram above: RESOLVING ends either way, and only query ends RESOLVED. */
+    static final TransitionTable<Phase> TRANSITIONS = TransitionTable.of("rdma_resolve_addrinfo", Phase.class)
+        .allow(Phase.IDLE, Phase.RESOLVING)
+        .allow(Phase.RESOLVING, Phase.RESOLVED, Phase.IDLE)
+        .allow(Phase.RESOLVED, Phase.IDLE)
+        .build();
+
     private Phase phase = Phase.IDLE;
     private List<RdmaAddrInfo> entries;
 
-    synchronized Phase phase()
+    Phase phase()
     {
         return phase;
     }
 
     /** {@code resolving_ai = true}, or EBUSY while a resolution is pending or not yet queried. */
-    synchronized void begin() throws RdmaCmException
+    void begin() throws RdmaCmException
     {
         if (phase != Phase.IDLE)
         {
@@ -50,18 +58,18 @@ final class AddrinfoSlot
         moveTo(Phase.RESOLVING, null);
     }
 
-    synchronized void resolved(final List<RdmaAddrInfo> result)
+    void resolved(final List<RdmaAddrInfo> result)
     {
         moveTo(Phase.RESOLVED, List.copyOf(result));
     }
 
-    synchronized void failed()
+    void failed()
     {
         moveTo(Phase.IDLE, null);
     }
 
     /** {@code rdma_query_addrinfo}: the entries, once; ENOENT unless a resolution succeeded and was not taken. */
-    synchronized List<RdmaAddrInfo> take() throws RdmaCmException
+    List<RdmaAddrInfo> take() throws RdmaCmException
     {
         if (phase != Phase.RESOLVED)
         {
@@ -75,6 +83,7 @@ final class AddrinfoSlot
 
     private void moveTo(final Phase next, final List<RdmaAddrInfo> nextEntries)
     {
+        TRANSITIONS.require(this, phase, next);
         phase = next;
         entries = nextEntries;
     }

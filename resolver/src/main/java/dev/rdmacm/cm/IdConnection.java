@@ -55,7 +55,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   SIDR_REQ timed out               UNREACHABLE              -ETIMEDOUT
  *   SIDR_REQ on a listener           CONNECT_REQUEST          on a new id, the data after the IP CM header; no MRA
  * </pre>
- * Engine calls happen on the port's CM thread ({@link CmPortAgent#execute}); events reach the id from there.
+ * Engine calls happen on the port's CM thread ({@link CmPortAgent#execute}); events reach the id's conductor from there,
+ * as commands ({@link RdmaCmId#connectionEvent}).
  */
 final class IdConnection implements IbCmEventHandler, QpTransitions
 {
@@ -414,10 +415,10 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
             from.close();
             return null;
         }
-        final RdmaCmId child = id.childFor(peer, privateData);
+        final RdmaCmId child = id.newChild();
         final IdConnection childConnection = new IdConnection(child, agent, childBinding, from);
         children.put(from, childConnection);
-        child.adopt(childConnection);
+        id.requested(child, childConnection, peer, privateData);
         return child;
     }
 

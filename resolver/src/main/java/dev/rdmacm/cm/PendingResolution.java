@@ -28,7 +28,16 @@ final class PendingResolution
         CANCELLED
     }
 
-    final RdmaCmId id;
+    /**
+     * SUBMITTED ends at once (RESOLVED, FAILED) or waits; a wait ends RESOLVED, FAILED (ADDR_ERROR, the
+     * CM closed) or CANCELLED (destroyed). The three ends are final.
+     */
+    static final TransitionTable<State> TRANSITIONS = TransitionTable.of("PendingResolution", State.class)
+        .allow(State.SUBMITTED, State.WAITING_FOR_NEIGHBOUR, State.RESOLVED, State.FAILED)
+        .allow(State.WAITING_FOR_NEIGHBOUR, State.RESOLVED, State.FAILED, State.CANCELLED)
+        .build();
+
+    final IdContext id;
     final InetAddress destination;
     /** A concrete source to bind first (the id was IDLE), else null. */
     final InetAddress sourceToBind;
@@ -68,7 +77,7 @@ final class PendingResolution
     long waitStartNanos;
 
     PendingResolution(
-        final RdmaCmId id, final InetAddress sourceToBind, final InetAddress source, final int boundIfindex,
+        final IdContext id, final InetAddress sourceToBind, final InetAddress source, final int boundIfindex,
         final RdmaPortBinding binding, final InetAddress destination, final int timeoutMs, final long startNanos,
         final CompletableFuture<Void> accepted, final CompletableFuture<AddressResolution> completion)
     {

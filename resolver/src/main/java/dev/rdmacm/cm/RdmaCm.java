@@ -1,11 +1,5 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.addrinfo.AcmSocketClient;
-import dev.rdmacm.addrinfo.AddrInfoResult;
-import dev.rdmacm.addrinfo.RaiFlags;
-import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
-import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
-import dev.rdmacm.addrinfo.RdmaSockaddr;
 import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.ibcm.IbCmState;
 import dev.rdmacm.libc.Errno;
@@ -32,9 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -42,9 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The entry point, what librdmacm's global state is: one conductor thread that resolves the
- * addresses of all ids created here, in the network namespace given (or the caller's), and runs the
- * CM of every RDMA port they connect or listen on.
+ * The entry point, what librdmacm's global state is: one conductor thread that owns every id created
+ * here, resolves their addresses in the network namespace given (or the caller's), and runs the CM of
+ * every RDMA port they connect or listen on.
  * <p>
  * Ownership: an RdmaCm closes what it opened and never what it was given. The {@link SaClient} of
  * {@link Options#sa} belongs to the caller, who closes it after the RdmaCm (a try-with-resources
@@ -178,9 +170,11 @@ public final class RdmaCm implements AutoCloseable
     private final ResolverAgent agent;
     private final AgentRunner runner;
     private final AtomicLong ids = new AtomicLong();
-    /** The ids not destroyed yet: those bound to a device that goes away get DEVICE_REMOVAL. */
-    private final Set<RdmaCmId> live = ConcurrentHashMap.newKeySet();
-    /** The CM of each RDMA port an id connected or listened on, opened on first use and run by the conductor. */
+    /** Owns every id's state, on the loop's thread. */
+    private final IdConductor conductor;
+    /** The conductor's command proxy, which every id holds. */
+    private final ConductorProxy proxy;
+    /** The CM of each RDMA port an id connected or listened on, opened on first use. */
     private final Map<String, CmPortAgent> cmAgents = new HashMap<>();
     private TransitionListener<IbCmConnection, IbCmState> connectionTransitions = TransitionListener.none();
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
@@ -188,22 +182,22 @@ public final class RdmaCm implements AutoCloseable
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
     private boolean closed;
-    /** librdmacm's ACM connection ({@code ucma_ib_init}'s socket), or null when the ACM-first route is off. */
-    private final AcmSocketClient acm;
-    /** {@code rdma_getaddrinfo} over {@link #acm}, for {@code ucma_set_ib_route}'s RAI_ROUTEONLY query. */
-    private final RdmaGetAddrInfo routeOnly;
+    /** librdmacm's ACM-first route's exchange with the service. */
+    private final AcmRouteExchange acm;
 
     private RdmaCm(final Options options, final NanoClock clock,
-        final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws NativeCallException
+        final TransitionListener<PendingResolution, PendingResolution.State> resolutions,
+        final TransitionListener<PendingRoute, PendingRoute.State> routes) throws NativeCallException
     {
         // first, before anything that holds a resource: a sysfs tree that breaks the format throws
         final GidDirectory gids = options.gids() != null ? options.gids() : GidDirectory.live(System.getenv());
         this.options = options.gids(gids);
         this.spinNanos = options.spin().toNanos();
-        this.acm = options.acmFirstRoute().enabled() ? options.acmFirstRoute().newClient() : null;
-        this.routeOnly = acm == null ? null : RdmaGetAddrInfo.builder().acm(acm).afIbSupport(true).build();
+        this.acm = new AcmRouteExchange(options.acmFirstRoute());
         this.agent = new ResolverAgent(options.networkNamespace(), gids, options.trigger(),
             options.hostsNeighbours(), clock, spinNanos, resolutions, this::deviceRemoved, this::bondFailedOver);
+        this.conductor = new IdConductor(this, agent, acm, clock, routes);
+        this.proxy = new ConductorProxy(conductor);
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
@@ -235,10 +229,18 @@ public final class RdmaCm implements AutoCloseable
     static RdmaCm open(final Options options, final NanoClock clock,
         final TransitionListener<PendingResolution, PendingResolution.State> resolutions) throws RdmaCmException
     {
+        return open(options, clock, resolutions, TransitionListener.none());
+    }
+
+    /** As {@link #open(Options, NanoClock, TransitionListener)}, every pending route's state change traced too. */
+    static RdmaCm open(final Options options, final NanoClock clock,
+        final TransitionListener<PendingResolution, PendingResolution.State> resolutions,
+        final TransitionListener<PendingRoute, PendingRoute.State> routes) throws RdmaCmException
+    {
         final RdmaCm cm;
         try
         {
-            cm = new RdmaCm(options, clock, resolutions);
+            cm = new RdmaCm(options, clock, resolutions, routes);
         }
         catch (final NativeCallException ex)
         {
@@ -287,15 +289,13 @@ public final class RdmaCm implements AutoCloseable
     /** {@code rdma_create_id} in a port space (its Service IDs are {@code (ps << 16) + port}). */
     public RdmaCmId createId(final EventChannel channel, final PortSpace portSpace)
     {
-        final RdmaCmId id = new RdmaCmId(this, channel, ids.incrementAndGet(), portSpace);
-        live.add(id);
-        return id;
+        return new RdmaCmId(this, proxy, channel, ids.incrementAndGet(), portSpace);
     }
 
-    /** {@code cma_process_remove}: every id bound to {@code device} learns that it went away. */
+    /** {@code cma_process_remove}: every id bound to {@code device} learns that it went away, on the conductor. */
     void deviceRemoved(final String device)
     {
-        live.forEach(id -> id.deviceRemoved(device));
+        proxy.deviceRemoved(device);
     }
 
     /**
@@ -305,15 +305,7 @@ public final class RdmaCm implements AutoCloseable
      */
     void bondFailedOver(final int ifindex, final String bond, final byte[] address)
     {
-        final List<RdmaCmId> changed = new ArrayList<>();
-        for (final RdmaCmId id : live)
-        {
-            if (id.boundToNetdevWithOtherAddress(ifindex, address))
-            {
-                changed.add(id);
-            }
-        }
-        changed.forEach(id -> id.addressChanged(bond));
+        proxy.bondFailedOver(ifindex, bond, address.clone());
     }
 
     /**
@@ -379,8 +371,8 @@ public final class RdmaCm implements AutoCloseable
             {
                 try
                 {
-                    agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()), this.agent,
-                        connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute), cmMadRecorder,
+                    agent = CmPortAgent.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()),
+                        this.agent, connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute), cmMadRecorder,
                         gidIndex -> localGid(binding.device(), binding.port(), gidIndex));
                 }
                 catch (final ErrnoException ex)
@@ -396,8 +388,8 @@ public final class RdmaCm implements AutoCloseable
             }
             agents.add(agent);
         }
-        // The port is opened here, on the caller's thread (the caller may hold an id's lock the conductor
-        // needs, so it must not wait for the conductor); running it is the conductor's, from its next cycle.
+        // Running a port is the conductor's, from its next cycle; the connection phase opens ports on the
+        // conductor itself, anyone else hands them over.
         if (!added.isEmpty())
         {
             if (agent.isLoopThread())
@@ -432,11 +424,6 @@ public final class RdmaCm implements AutoCloseable
         }
     }
 
-    void destroyed(final RdmaCmId id)
-    {
-        live.remove(id);
-    }
-
     /**
      * The index of the interface called {@code name} in the resolver's network namespace, e.g. to turn
      * {@code fe80::2%eth0} into a scope id.
@@ -463,28 +450,6 @@ public final class RdmaCm implements AutoCloseable
             Thread.currentThread().interrupt();
             throw new RdmaCmException("interface " + name, Errno.EINTR, "interrupted", true);
         }
-    }
-
-    /**
-     * {@code ucma_set_ib_route}'s question: {@code rdma_getaddrinfo(NULL, NULL, hints)} with
-     * {@code RAI_ROUTEONLY}, the source's family and the id's two addresses, answered by the ACM
-     * service. The route (72-byte {@code ibv_path_data} records, possibly none), or null when the
-     * ACM-first route is off or no service answered. Blocks for the exchange with the service.
-     */
-    byte[] acmRoute(final RdmaSockaddr source, final RdmaSockaddr destination)
-    {
-        if (routeOnly == null)
-        {
-            return null;
-        }
-        final RdmaAddrInfoHints hints = RdmaAddrInfoHints.NONE.withFlags(RaiFlags.ROUTEONLY).withFamily(source.family())
-            .withSrcAddr(source).withDstAddr(destination);
-        if (routeOnly.getaddrinfo(null, null, hints) instanceof AddrInfoResult.Success success &&
-            !success.entries().isEmpty())
-        {
-            return success.entries().get(0).route();
-        }
-        return null;
     }
 
     Options options()
@@ -557,6 +522,23 @@ public final class RdmaCm implements AutoCloseable
         }
     }
 
+    /** Whether the caller is the loop's thread, where the conductor runs. */
+    boolean onLoopThread()
+    {
+        return agent.isLoopThread();
+    }
+
+    /** Queues {@code command} for the loop, unless this RdmaCm is closed: false then. */
+    synchronized boolean trySubmit(final Consumer<ResolverAgent> command)
+    {
+        if (closed)
+        {
+            return false;
+        }
+        agent.submit(command);
+        return true;
+    }
+
     synchronized void submit(final Consumer<ResolverAgent> command)
     {
         if (closed)
@@ -564,14 +546,6 @@ public final class RdmaCm implements AutoCloseable
             throw new IllegalStateException("this RdmaCm is closed");
         }
         agent.submit(command);
-    }
-
-    synchronized void submitIfOpen(final Consumer<ResolverAgent> command)
-    {
-        if (!closed)
-        {
-            agent.submit(command);
-        }
     }
 
     /**
@@ -594,12 +568,9 @@ public final class RdmaCm implements AutoCloseable
         agent.requestClose();
         // the conductor's last cycle closes the ports (their last calls still go out) and the uevent socket
         runner.close();
-        agent.failQueued();
+        conductor.loopEnded(agent::failQueued);
         agent.releaseWakeUp();
-        if (acm != null)
-        {
-            acm.close();
-        }
+        acm.close();
         final List<CmPortAgent> agents;
         synchronized (this)
         {
@@ -629,16 +600,9 @@ public final class RdmaCm implements AutoCloseable
             LOG.log(System.Logger.Level.WARNING, "no RDMA device watch (DEVICE_REMOVAL): " + ex.getMessage());
             return;
         }
-        submitIfOpenElse(conductor -> conductor.watchDevices(uevents), uevents::close);
-    }
-
-    private synchronized void submitIfOpenElse(final Consumer<ResolverAgent> command, final Runnable otherwise)
-    {
-        if (closed)
+        if (!trySubmit(conductor -> conductor.watchDevices(uevents)))
         {
-            otherwise.run();
-            return;
+            uevents.close();
         }
-        agent.submit(command);
     }
 }

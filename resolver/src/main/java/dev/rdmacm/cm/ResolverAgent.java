@@ -688,6 +688,7 @@ final class ResolverAgent implements Agent
     private void transition(final PendingResolution p, final PendingResolution.State next)
     {
         final PendingResolution.State previous = p.state;
+        PendingResolution.TRANSITIONS.require(p, previous, next);
         p.state = next;
         transitions.onTransition(p, previous, next, clock.nanoTime());
     }

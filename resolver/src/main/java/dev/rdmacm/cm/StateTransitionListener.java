@@ -1,6 +1,10 @@
 package dev.rdmacm.cm;
 
-/** Observes every state transition of every id of an {@link RdmaCm}; called on the thread that made it. */
+/**
+ * Observes every state transition of every id of an {@link RdmaCm}; called on the conductor's thread (the
+ * resolver loop's), which made it, under no lock, with the id's view already showing the new state. It
+ * must not block: a call on an id from here that waits for the conductor runs at once.
+ */
 @FunctionalInterface
 public interface StateTransitionListener
 {
