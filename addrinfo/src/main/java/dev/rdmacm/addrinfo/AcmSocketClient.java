@@ -66,6 +66,12 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
     private final AcmHeader header = new AcmHeader();
     private final AcmEpAddrData entry = new AcmEpAddrData();
     private boolean initialised;
+    /**
+     * Set once {@code ucma_ib_init} found no service or the connection was given up: from then on no
+     * question is asked, for the life of the client. Volatile, so that a caller can skip the client
+     * without waiting for the lock an exchange in progress holds.
+     */
+    private volatile boolean noService;
     private SocketChannel channel;
     private Selector selector;
     private long tid;
@@ -92,6 +98,15 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
         return new AcmSocketClient(LIBRDMACM_PORT_FILE, LIBRDMACM_SOCKET, DEFAULT_REPLY_TIMEOUT);
     }
 
+    /**
+     * Whether this client will never ask again: {@code ucma_ib_init} found no service, or the connection
+     * was given up. False before the first query. Takes no lock.
+     */
+    public boolean hasNoService()
+    {
+        return noService;
+    }
+
     /** Whether {@code ucma_ib_init} found a service; false also before the first query. */
     public synchronized boolean connected()
     {
@@ -105,6 +120,7 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
         {
             initialised = true;
             connect();
+            noService = channel == null;
         }
         if (channel == null)
         {
@@ -299,6 +315,7 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
         }
         selector = null;
         channel = null;
+        noService = true;
     }
 
     /** {@code ucma_ib_cleanup}. */

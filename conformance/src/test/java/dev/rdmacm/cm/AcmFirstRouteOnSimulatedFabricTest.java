@@ -130,8 +130,17 @@ class AcmFirstRouteOnSimulatedFabricTest
              RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(acmFirst)
                  .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))),
                  NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
-             EventChannel channel = cm.createEventChannel();
-             RdmaCmId id = cm.createId(channel, PortSpace.TCP))
+             EventChannel channel = cm.createEventChannel())
+        {
+            return resolve(cm, channel, to, steps);
+        }
+    }
+
+    /** One id on {@code cm}: its address, then its route, which must resolve. */
+    private static ResolvedRoute resolve(final RdmaCm cm, final EventChannel channel, final FabricPort to,
+        final List<String> steps) throws Exception
+    {
+        try (RdmaCmId id = cm.createId(channel, PortSpace.TCP))
         {
             id.resolveAddr(null, new InetSocketAddress(FabricHosts.address(to), PORT), Duration.ofMillis(1000));
             channel.getEvent(Duration.ofSeconds(5)).ack();
@@ -195,6 +204,25 @@ class AcmFirstRouteOnSimulatedFabricTest
         resolve(AcmFirstRoute.at(acm.librdmacmSocket()), unlisted, new ArrayList<>(), moves);
 
         assertEquals(List.of("SUBMITTED->ACM_QUERY", "ACM_QUERY->SA_QUERY", "SA_QUERY->RESOLVED"), moves);
+    }
+
+    @Test
+    void shouldAskNoAcmAgainOnceItFoundNoService() throws Exception
+    {
+        // librdmacm's ucma_ib_init connects once: without a service, no later route asks again
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        try (SaClient sa = attach();
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(AcmFirstRoute.at(dir.resolve("none.sock")))
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))),
+                 NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
+             EventChannel channel = cm.createEventChannel())
+        {
+            resolve(cm, channel, destination, new ArrayList<>());
+            resolve(cm, channel, destination, new ArrayList<>());
+        }
+
+        assertEquals(List.of("SUBMITTED->ACM_QUERY", "ACM_QUERY->SA_QUERY", "SA_QUERY->RESOLVED",
+            "SUBMITTED->SA_QUERY", "SA_QUERY->RESOLVED"), moves);
     }
 
     @Test

@@ -41,10 +41,14 @@ final class AcmRouteExchange implements AutoCloseable
         this.routeOnly = acm == null ? null : RdmaGetAddrInfo.builder().acm(acm).afIbSupport(true).build();
     }
 
-    /** Whether resolveRoute asks ACM first. */
+    /**
+     * Whether resolveRoute asks ACM first: on, and no service found absent yet. librdmacm connects once
+     * ({@code ucma_ib_init}) and, without a service, never asks again; knowing that here, before any
+     * hand-off, spares each route two thread hops to an exchange that would answer nothing.
+     */
     boolean enabled()
     {
-        return routeOnly != null;
+        return routeOnly != null && !acm.hasNoService();
     }
 
     /**
