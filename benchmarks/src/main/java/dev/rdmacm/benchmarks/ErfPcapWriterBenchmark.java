@@ -1,9 +1,9 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
 import dev.rdmacm.files.pcap.ErfPcapWriter;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;

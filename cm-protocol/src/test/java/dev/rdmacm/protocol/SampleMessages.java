@@ -1,9 +1,9 @@
 package dev.rdmacm.protocol;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
 import dev.rdmacm.protocol.capture.UdMadPacket;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.concurrent.UnsafeBuffer;
 

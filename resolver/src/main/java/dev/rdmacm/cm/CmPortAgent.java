@@ -1,6 +1,5 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.ibcm.IbCmEngine;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
@@ -11,6 +10,7 @@ import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.CmAttribute;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.umad.AgentRegistration;
 import dev.rdmacm.protocol.mad.MadAddress;

@@ -1,10 +1,10 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
 import dev.rdmacm.files.pcap.RoceV2PcapWriter;
+import dev.rdmacm.protocol.mad.Gsi;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;

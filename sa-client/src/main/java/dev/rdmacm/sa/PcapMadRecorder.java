@@ -1,11 +1,10 @@
 package dev.rdmacm.sa;
 
-import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.files.pcap.ErfPcapWriter;
-import dev.rdmacm.protocol.mad.MadAddress;
+import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;

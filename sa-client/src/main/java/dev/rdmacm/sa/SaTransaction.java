@@ -1,8 +1,8 @@
 package dev.rdmacm.sa;
 
-import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.protocol.mad.MadAddress;
+import dev.rdmacm.protocol.mad.MadHeader;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

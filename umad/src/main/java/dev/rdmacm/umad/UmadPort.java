@@ -1,10 +1,10 @@
 package dev.rdmacm.umad;
 
-import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.libc.NativeCallException;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.ManagementClass;
 import org.agrona.DirectBuffer;

@@ -1,11 +1,11 @@
 package dev.rdmacm.umad;
 
-import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.loop.PollSet;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.ConnectRequest;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;

@@ -1,7 +1,7 @@
 package dev.rdmacm.umad;
 
-import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.Peers;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,9 +1,9 @@
 package dev.rdmacm.verbs;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.ProcFile;
 import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.libc.testing.WithoutCapability;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,7 +1,7 @@
 package dev.rdmacm.verbs;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.mad.Gsi;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,7 +1,7 @@
 package dev.rdmacm.verbs;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.testing.CHeaders;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,7 +1,7 @@
 package dev.rdmacm.protocol.capture;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.MalformedMessageException;
+import dev.rdmacm.protocol.mad.Gsi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

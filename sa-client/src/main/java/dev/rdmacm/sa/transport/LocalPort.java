@@ -1,7 +1,7 @@
 package dev.rdmacm.sa.transport;
 
-import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.MadAddress;
 
 /**
  * The local end of a MAD transport: our LID, port GUID and source GID, and where the SA is: the SM's

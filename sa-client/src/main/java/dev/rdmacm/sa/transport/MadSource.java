@@ -1,7 +1,7 @@
 package dev.rdmacm.sa.transport;
 
-import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.MadAddress;
 
 /**
  * Where a received MAD came from, as the fabric reported it (the work completion and the GRH, never

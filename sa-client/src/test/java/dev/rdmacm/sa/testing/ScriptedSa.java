@@ -1,7 +1,7 @@
 package dev.rdmacm.sa.testing;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.protocol.mad.MadAddress;

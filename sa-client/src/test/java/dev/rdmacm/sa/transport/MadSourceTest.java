@@ -1,7 +1,7 @@
 package dev.rdmacm.sa.transport;
 
-import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.MadAddress;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,10 +1,10 @@
 package dev.rdmacm.sa.transport.verbs;
 
-import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.loop.PollSet;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.protocol.mad.MadAddress;

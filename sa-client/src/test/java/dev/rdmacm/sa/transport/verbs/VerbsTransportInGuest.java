@@ -1,11 +1,11 @@
 package dev.rdmacm.sa.transport.verbs;
 
-import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ProcessCapabilities;
 import dev.rdmacm.libc.testing.WithoutCapability;
 import dev.rdmacm.protocol.Lid;
 import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.protocol.sa.PathRecordComponentMask;
 import dev.rdmacm.protocol.sa.SaAttribute;
