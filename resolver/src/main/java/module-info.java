@@ -1,12 +1,15 @@
-/** The {@code rdma_cm} API: RdmaCm, EventChannel, RdmaCmId, CmEvent; address and route resolution. */
-module dev.rdmacm.cm
+/**
+ * Address and route resolution with librdmacm's and the kernel CM's semantics: {@code rdma_resolve_addr}
+ * over rtnetlink (routes, neighbours, IPoIB and RoCE GIDs) or a hosts file, and {@code rdma_resolve_route}
+ * as an SA PathRecord query on InfiniBand or a synthesized path on RoCE. It holds no id and runs no
+ * thread: the rdma_cm conductor ({@code dev.rdmacm.cm}) asks it, on its own thread.
+ */
+module dev.rdmacm.resolver
 {
     requires transitive dev.rdmacm.addrinfo;
+    requires transitive dev.rdmacm.netlink;
     requires transitive dev.rdmacm.sa;
-    requires dev.rdmacm.ibcm;
     requires dev.rdmacm.files;
-    requires dev.rdmacm.netlink;
-    requires dev.rdmacm.umad;
 
-    exports dev.rdmacm.cm;
+    exports dev.rdmacm.resolver;
 }

@@ -1,8 +1,8 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.cm.FixedGidDirectory;
-import dev.rdmacm.cm.GidDirectory;
-import dev.rdmacm.cm.RdmaPortBinding;
+import dev.rdmacm.resolver.FixedGidDirectory;
+import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;

@@ -104,8 +104,8 @@ public final class GatewayStorm
 
     private static long loopThreadId()
     {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("rdmacm-resolver"))
-            .findFirst().orElseThrow(() -> new IllegalStateException("no rdmacm-resolver thread")).threadId();
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("rdmacm-conductor"))
+            .findFirst().orElseThrow(() -> new IllegalStateException("no rdmacm-conductor thread")).threadId();
     }
 
     /** {@code ip -n NS neigh ARGS}: a deletion of an entry that is not there is not an error. */

@@ -81,7 +81,7 @@ public final class PendingResolutionHeap
         final long during = usedHeapAfterGc();
         final ClassHistogram histogramDuring = ClassHistogram.take();
         final long threads = Thread.getAllStackTraces().keySet().stream()
-            .filter(t -> t.getName().equals("rdmacm-resolver")).count();
+            .filter(t -> t.getName().equals("rdmacm-conductor")).count();
         System.out.printf("pending resolutions: %d on %d event-loop thread(s), started %s in %.1f ms, events so far: %d%n",
             count, threads, burst ? "by resolveAddrAsync" : "one resolveAddr after the other", callsTook / 1e6,
             channel.pendingEvents());

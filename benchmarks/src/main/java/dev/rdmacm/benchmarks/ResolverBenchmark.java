@@ -1,6 +1,6 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.libc.NetworkNamespace;

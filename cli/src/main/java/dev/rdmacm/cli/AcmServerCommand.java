@@ -9,7 +9,7 @@ import dev.rdmacm.acm.AcmPortDiscovery;
 import dev.rdmacm.acm.AcmPortEndpoints;
 import dev.rdmacm.acm.backend.CmBackedAcmServer;
 import dev.rdmacm.cm.RdmaCm;
-import dev.rdmacm.cm.SysfsGidDirectory;
+import dev.rdmacm.resolver.SysfsGidDirectory;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;

@@ -1,7 +1,7 @@
 package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.netlink.HardwareAddress;
 

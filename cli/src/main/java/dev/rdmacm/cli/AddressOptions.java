@@ -1,7 +1,7 @@
 package dev.rdmacm.cli;
 
 import dev.rdmacm.cm.EventChannel;
-import dev.rdmacm.cm.KernelProfile;
+import dev.rdmacm.resolver.KernelProfile;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.libc.Errno;

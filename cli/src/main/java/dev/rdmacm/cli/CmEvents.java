@@ -2,7 +2,7 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.EventChannel;
-import dev.rdmacm.cm.ResolutionStep;
+import dev.rdmacm.resolver.ResolutionStep;
 
 import java.time.Duration;
 import java.util.List;

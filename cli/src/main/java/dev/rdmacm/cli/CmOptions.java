@@ -1,7 +1,7 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.cm.GidDirectory;
-import dev.rdmacm.cm.HostsNeighbours;
+import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.HostsNeighbours;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.StateTransitionListener;

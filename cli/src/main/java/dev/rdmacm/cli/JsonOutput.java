@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.cm.CmEvent;
-import dev.rdmacm.cm.ResolutionStep;
+import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.libc.Errno;
 
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.cm.PathRec;
+import dev.rdmacm.resolver.PathRec;
 
 /**
  * One {@link PathRec}, librdmacm's {@code struct ibv_sa_path_rec} as an application reads it, under

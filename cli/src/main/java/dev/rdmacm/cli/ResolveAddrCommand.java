@@ -1,13 +1,13 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.cm.ResolutionStep;
+import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.sa.SaClientConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -2,15 +2,15 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.cm.AddressResolution;
+import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.cm.ResolutionStep;
-import dev.rdmacm.cm.ResolvedRoute;
+import dev.rdmacm.resolver.ResolutionStep;
+import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClientConfig;

@@ -1,7 +1,7 @@
 package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.cm.ResolutionStep;
+import dev.rdmacm.resolver.ResolutionStep;
 
 import java.io.PrintWriter;
 import java.util.List;

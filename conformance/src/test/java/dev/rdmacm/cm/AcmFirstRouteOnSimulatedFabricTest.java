@@ -2,10 +2,13 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.cm.testing.PreloadedAcmServer;
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.files.ibacm.HostsFile;
+import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.ResolutionTrace;
+import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;

@@ -6,7 +6,7 @@ import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.cm.RdmaPortBinding;
+import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.ibcm.IbCmEngine;
 import dev.rdmacm.ibcm.IbCmPath;

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The README's two command lines for its API example, run as printed: the {@code ```java} block saved as
  * {@code ResolveExample.java}, each {@code java ...} line of a {@code ```sh} block started from the
  * checkout with this JDK's launcher, against 127.0.0.1. The jars are what the build left in
- * {@code resolver/target/lib}; this module's tests run after that module is packaged. A JVM that lacks a
+ * {@code rdma-cm/target/lib}; this module's tests run after that module is packaged. A JVM that lacks a
  * flag prints a warning (native access) or fails (Agrona's export), so an empty stderr is part of the
  * check.
  */

@@ -4,7 +4,7 @@ import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
 import dev.rdmacm.acm.IbAcme;
-import dev.rdmacm.cm.GidDirectory;
+import dev.rdmacm.resolver.GidDirectory;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.netlink.testing.NamespaceTopology;

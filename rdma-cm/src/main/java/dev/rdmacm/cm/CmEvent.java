@@ -1,0 +1,350 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.ResolutionTrace;
+import dev.rdmacm.resolver.ResolvedRoute;
+
+import java.util.Optional;
+
+/**
+ * One event of an {@link RdmaCmId}, as {@code rdma_get_cm_event} returns it: one record per
+ * {@code enum rdma_cm_event_type}, so that a caller switches over what happened and gets exactly the
+ * parts that kind of event has, never a null for a part it lacks:
+ * <pre>{@code
+ * switch (channel.getEvent())
+ * {
+ *     case CmEvent.AddrResolved resolved -> use(resolved.resolution());
+ *     case CmEvent.AddrError error -> retry(error.status(), error.detail());
+ *     case CmEvent other -> ignore(other);
+ * }
+ * }</pre>
+ * Every event has its {@link #id()}, its {@link #type()} and librdmacm's {@link #status()}: 0 for
+ * success, the negative errno of a failure (e.g. -110, ETIMEDOUT), and for {@link Rejected} the IB CM
+ * reject reason. Address and route resolution produce the first four kinds, the kernel's notifications
+ * {@link DeviceRemoval} (a device went away) and {@link AddrChange} (a bonding failover); the others
+ * are the kinds the CM connection engine will produce, with the parts every such event has (their private data and
+ * connection parameters come with that engine).
+ */
+public sealed interface CmEvent
+{
+    /** The id the event concerns. */
+    RdmaCmId id();
+
+    /** The {@code enum rdma_cm_event_type} value this record stands for. */
+    default CmEventType type()
+    {
+        return switch (this)
+        {
+            case AddrResolved e -> CmEventType.ADDR_RESOLVED;
+            case AddrError e -> CmEventType.ADDR_ERROR;
+            case RouteResolved e -> CmEventType.ROUTE_RESOLVED;
+            case RouteError e -> CmEventType.ROUTE_ERROR;
+            case ConnectRequest e -> CmEventType.CONNECT_REQUEST;
+            case ConnectResponse e -> CmEventType.CONNECT_RESPONSE;
+            case ConnectError e -> CmEventType.CONNECT_ERROR;
+            case Unreachable e -> CmEventType.UNREACHABLE;
+            case Rejected e -> CmEventType.REJECTED;
+            case Established e -> CmEventType.ESTABLISHED;
+            case Disconnected e -> CmEventType.DISCONNECTED;
+            case DeviceRemoval e -> CmEventType.DEVICE_REMOVAL;
+            case MulticastJoin e -> CmEventType.MULTICAST_JOIN;
+            case MulticastError e -> CmEventType.MULTICAST_ERROR;
+            case AddrChange e -> CmEventType.ADDR_CHANGE;
+            case TimewaitExit e -> CmEventType.TIMEWAIT_EXIT;
+            case AddrinfoResolved e -> CmEventType.ADDRINFO_RESOLVED;
+            case AddrinfoError e -> CmEventType.ADDRINFO_ERROR;
+            case User e -> CmEventType.USER;
+        };
+    }
+
+    /**
+     * 0, a negative errno, or (REJECTED) the reject reason, as {@code rdma_cm_event.status}; the
+     * kinds that carry a status have it as a component, the others are always 0.
+     */
+    default int status()
+    {
+        return 0;
+    }
+
+    /** {@code rdma_ack_cm_event}: releases the event; destroying its id waits until it is acknowledged. */
+    default void ack()
+    {
+        id().acknowledge(this);
+    }
+
+    /** An event of address or route resolution: it has the steps that produced it. */
+    sealed interface ResolutionEvent extends CmEvent
+    {
+        /** The steps of the resolution that produced this event. */
+        ResolutionTrace trace();
+    }
+
+    /** ADDR_RESOLVED: the id is bound to an RDMA port and knows both GIDs. */
+    record AddrResolved(RdmaCmId id, AddressResolution resolution, ResolutionTrace trace) implements ResolutionEvent
+    {
+        @Override
+        public String toString()
+        {
+            return describe(this, null);
+        }
+    }
+
+    /** ADDR_ERROR: the resolution failed after the call had returned; the id is back in ADDR_BOUND. */
+    record AddrError(RdmaCmId id, int status, String detail, ResolutionTrace trace) implements ResolutionEvent
+    {
+        public AddrError
+        {
+            requireError(status);
+        }
+
+        /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
+        public int errno()
+        {
+            return -status;
+        }
+
+        @Override
+        public String toString()
+        {
+            return describe(this, detail);
+        }
+    }
+
+    /** ROUTE_RESOLVED: the id has its path(s). */
+    record RouteResolved(RdmaCmId id, AddressResolution resolution, ResolvedRoute route, ResolutionTrace trace)
+        implements ResolutionEvent
+    {
+        @Override
+        public String toString()
+        {
+            return describe(this, null);
+        }
+    }
+
+    /**
+     * ROUTE_ERROR: the route query failed (-EINVAL for an SA error status, -ETIMEDOUT when the SA never
+     * answered); the id is back in ADDR_RESOLVED with the resolution it had.
+     */
+    record RouteError(RdmaCmId id, int status, AddressResolution resolution, String detail, ResolutionTrace trace)
+        implements ResolutionEvent
+    {
+        public RouteError
+        {
+            requireError(status);
+        }
+
+        /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
+        public int errno()
+        {
+            return -status;
+        }
+
+        @Override
+        public String toString()
+        {
+            return describe(this, detail);
+        }
+    }
+
+    /**
+     * CONNECT_REQUEST: a new id for a peer's request arrived on {@code listenId}; {@code privateData} is
+     * the REQ's private data after rdma_cm's IP CM header (56 bytes), as the kernel hands it on.
+     * {@code parameters} is the event's {@code param.conn}: the request's values seen from this side, so
+     * that accepting with them is what librdmacm's {@code rdma_accept(id, NULL)} asks for (its responder
+     * resources are the REQ's initiator depth, its initiator depth the REQ's responder resources, then
+     * flow control, retry and RNR retry counts, and the same private data).
+     */
+    record ConnectRequest(RdmaCmId id, RdmaCmId listenId, byte[] privateData, ConnectionParameters parameters) implements CmEvent
+    {
+        public ConnectRequest
+        {
+            privateData = privateData == null ? new byte[0] : privateData.clone();
+            parameters = parameters == null ? new ConnectionParameters(privateData, 0, 0, false, 0, 0) : parameters;
+        }
+
+        /** A request whose REQ values are not known: all zero, as a SIDR request's {@code param.conn} is. */
+        public ConnectRequest(final RdmaCmId id, final RdmaCmId listenId, final byte[] privateData)
+        {
+            this(id, listenId, privateData, null);
+        }
+
+        @Override
+        public byte[] privateData()
+        {
+            return privateData.clone();
+        }
+    }
+
+    /** CONNECT_RESPONSE: the peer replied to an id without a QP, which must accept or reject. */
+    record ConnectResponse(RdmaCmId id) implements CmEvent
+    {
+    }
+
+    /** CONNECT_ERROR: the connection could not be established (status a negative errno). */
+    record ConnectError(RdmaCmId id, int status) implements CmEvent
+    {
+        public ConnectError
+        {
+            requireError(status);
+        }
+    }
+
+    /**
+     * UNREACHABLE: the peer did not answer (status a negative errno, e.g. -ETIMEDOUT), or, on a UD id,
+     * its SIDR_REP refused: then the status is the SIDR_REP's, positive (1 no listener, 2 rejected,
+     * ...), as rdma_cm's {@code cma_sidr_rep_handler} reports it.
+     */
+    record Unreachable(RdmaCmId id, int status) implements CmEvent
+    {
+        public Unreachable
+        {
+            if (status == 0)
+            {
+                throw new IllegalArgumentException("UNREACHABLE's status is a negative errno or a SIDR_REP status, not 0");
+            }
+        }
+    }
+
+    /**
+     * REJECTED: the peer rejected; {@code status} is the IB CM reject reason (positive, e.g. 8 no
+     * listener, 28 consumer defined) and {@code privateData} the REJ's 148 bytes.
+     */
+    record Rejected(RdmaCmId id, int status, byte[] privateData) implements CmEvent
+    {
+        public Rejected
+        {
+            privateData = privateData == null ? new byte[0] : privateData.clone();
+        }
+
+        @Override
+        public byte[] privateData()
+        {
+            return privateData.clone();
+        }
+    }
+
+    /**
+     * ESTABLISHED: the connection is up; on the active side {@code privateData} is the REP's (196 bytes).
+     * On a UD id it ends a SIDR resolution instead, and {@code ud} is librdmacm's {@code param.ud}: the
+     * remote QP, its Q_Key and the address handle attributes to reach it; {@code privateData} is then
+     * the SIDR_REP's (136 bytes), as {@code ud}'s.
+     */
+    record Established(RdmaCmId id, byte[] privateData, Optional<UdParameters> ud) implements CmEvent
+    {
+        public Established
+        {
+            privateData = privateData == null ? new byte[0] : privateData.clone();
+            ud = ud == null ? Optional.empty() : ud;
+        }
+
+        /** An RC connection's: no UD parameters. */
+        public Established(final RdmaCmId id, final byte[] privateData)
+        {
+            this(id, privateData, Optional.empty());
+        }
+
+        @Override
+        public byte[] privateData()
+        {
+            return privateData.clone();
+        }
+    }
+
+    /**
+     * DISCONNECTED: the connection is down; {@code status} 0, or -110 (ETIMEDOUT) when this side's DREQ
+     * had no DREP after every retry (rdma_cm's IB_CM_DREQ_ERROR).
+     */
+    record Disconnected(RdmaCmId id, int status) implements CmEvent
+    {
+    }
+
+    /** DEVICE_REMOVAL: the RDMA device of the id went away. */
+    record DeviceRemoval(RdmaCmId id) implements CmEvent
+    {
+    }
+
+    /** MULTICAST_JOIN: the id joined its multicast group. */
+    record MulticastJoin(RdmaCmId id) implements CmEvent
+    {
+    }
+
+    /** MULTICAST_ERROR: joining, or staying in, the group failed (status a negative errno). */
+    record MulticastError(RdmaCmId id, int status) implements CmEvent
+    {
+        public MulticastError
+        {
+            requireError(status);
+        }
+    }
+
+    /** ADDR_CHANGE: the netdev the id's address is on changed (bonding failover). */
+    record AddrChange(RdmaCmId id) implements CmEvent
+    {
+    }
+
+    /** TIMEWAIT_EXIT: the QP of a disconnected id left timewait and may be reused. */
+    record TimewaitExit(RdmaCmId id) implements CmEvent
+    {
+    }
+
+    /**
+     * ADDRINFO_RESOLVED (rdma-core HEAD): {@link RdmaCmId#resolveAddrinfo} succeeded and
+     * {@link RdmaCmId#queryAddrinfo} hands over the entries, once.
+     */
+    record AddrinfoResolved(RdmaCmId id) implements CmEvent
+    {
+    }
+
+    /**
+     * ADDRINFO_ERROR (rdma-core HEAD): the IB service resolution of {@code rdma_resolve_addrinfo} failed.
+     * Unlike every other error event its status is librdmacm's positive {@code errno} ({@code cma.c}
+     * sets {@code evt->event.status = errno}), e.g. 2 (ENOENT) for no ServiceRecord.
+     */
+    record AddrinfoError(RdmaCmId id, int status) implements CmEvent
+    {
+        public AddrinfoError
+        {
+            if (status <= 0)
+            {
+                throw new IllegalArgumentException("ADDRINFO_ERROR's status is a positive errno, not " + status);
+            }
+        }
+
+        @Override
+        public String toString()
+        {
+            return type() + " status " + status + " (" + Errno.name(status) + ")";
+        }
+    }
+
+    /**
+     * USER (rdma-core HEAD): an event the application wrote with {@link RdmaCmId#writeCmEvent}, with the
+     * status and the 64-bit {@code param.arg} it gave, unchanged (any status, positive or not).
+     */
+    record User(RdmaCmId id, int status, long arg) implements CmEvent
+    {
+        @Override
+        public String toString()
+        {
+            return type() + " status " + status + " arg 0x" + Long.toHexString(arg);
+        }
+    }
+
+    /** An error event's status is a negative errno, as librdmacm reports it. */
+    private static void requireError(final int status)
+    {
+        if (status >= 0)
+        {
+            throw new IllegalArgumentException("an error event's status is a negative errno, not " + status);
+        }
+    }
+
+    /** {@code ADDR_ERROR status -110 (ETIMEDOUT): detail}, as the single record printed it. */
+    private static String describe(final CmEvent event, final String detail)
+    {
+        final int status = event.status();
+        return event.type() + (status == 0 ? "" : " status " + status + " (" + Errno.name(-status) + ")") +
+            (detail == null ? "" : ": " + detail);
+    }
+}

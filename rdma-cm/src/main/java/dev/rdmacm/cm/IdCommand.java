@@ -1,0 +1,164 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.ibcm.IbCmPeerAddress;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.verbs.RcQueuePair;
+import dev.rdmacm.verbs.UdQueuePair;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the conductor is asked to do: one record per call of the {@code rdma_cm} API, with the future a
+ * synchronous caller waits on, and one per outcome that another thread hands back (the SA's answer, the
+ * ACM service's, a CM engine's event). {@link IdConductor#onCommand} switches over them exhaustively, so
+ * a new command that the conductor does not handle does not compile. Checks that need no id state were
+ * made on the caller's thread before the command was built.
+ */
+sealed interface IdCommand
+{
+    /** A call's answer: completed by the conductor, normally or with the call's {@link RdmaCmException}. */
+    sealed interface Call extends IdCommand
+    {
+        CompletableFuture<?> reply();
+    }
+
+    /** {@code rdma_set_option} and the setters of the id's parameters. */
+    record SetOption(RdmaCmId id, IdOption option, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_bind_addr} of an IP address; {@code port} -1 when none is given. */
+    record BindIp(RdmaCmId id, InetAddress source, int port, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_bind_addr} of a {@code sockaddr_ib}. */
+    record BindIb(RdmaCmId id, IbSockaddr source, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /**
+     * {@code rdma_resolve_addr} of IP addresses; ports -1 when not given. {@code reply} ends the call's
+     * own part (null: no one waits for it), {@code completion} the resolution.
+     */
+    record ResolveIp(RdmaCmId id, InetAddress source, InetAddress destination, int sourcePort, int destinationPort,
+        int timeoutMs, long startNanos, CompletableFuture<Void> reply, CompletableFuture<AddressResolution> completion)
+        implements IdCommand
+    {
+    }
+
+    /** {@code rdma_resolve_addr} of AF_IB addresses. */
+    record ResolveIb(RdmaCmId id, IbSockaddr source, IbSockaddr destination, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_resolve_route}; {@code askAcm} false only where the answer could not come back (on the loop). */
+    record ResolveRoute(RdmaCmId id, int timeoutMs, boolean askAcm, CompletableFuture<Void> reply,
+        CompletableFuture<ResolvedRoute> completion) implements IdCommand
+    {
+    }
+
+    /** {@code RDMA_OPTION_IB_PATH}. */
+    record SetIbPath(RdmaCmId id, List<byte[]> pathData, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_resolve_addrinfo}'s start (EBUSY while one is pending or untaken). */
+    record AddrinfoBegin(RdmaCmId id, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_resolve_addrinfo}'s lookup ended: {@code entries}, or null when it failed. */
+    record AddrinfoEnd(RdmaCmId id, List<RdmaAddrInfo> entries, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_query_addrinfo}. */
+    record AddrinfoTake(RdmaCmId id, CompletableFuture<List<RdmaAddrInfo>> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_write_cm_event} of a USER event. */
+    record WriteEvent(RdmaCmId id, int status, long arg, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_create_qp} of an RC id. */
+    record AttachRcQp(RdmaCmId id, RcQueuePair queuePair, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_create_qp} of a UD id. */
+    record AttachUdQp(RdmaCmId id, UdQueuePair queuePair, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_connect}. */
+    record Connect(RdmaCmId id, ConnectionParameters parameters, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_listen}. */
+    record Listen(RdmaCmId id, int backlog, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_accept}. */
+    record Accept(RdmaCmId id, ConnectionParameters parameters, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_reject}, the private data already copied. */
+    record Reject(RdmaCmId id, byte[] privateData, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_disconnect}. */
+    record Disconnect(RdmaCmId id, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_destroy_id}'s part on the conductor: the reply says whether this call destroyed the id. */
+    record Destroy(RdmaCmId id, CompletableFuture<Boolean> reply) implements Call
+    {
+    }
+
+    // ---- handed back by other threads ----
+
+    /** The ACM service's answer to a route's question (null: none). */
+    record AcmAnswered(RdmaCmId id, PendingRoute route, byte[] answer, long startNanos, String addresses)
+        implements IdCommand
+    {
+    }
+
+    /** The SA's answer to a route's path query. */
+    record SaAnswered(RdmaCmId id, PendingRoute route, ResolvedRoute resolved, Throwable failure) implements IdCommand
+    {
+    }
+
+    /** An event of the id's connection, from its port's CM thread, with the state it leads to (or null). */
+    record ConnectionEvent(RdmaCmId id, CmEvent event, CmIdState next) implements IdCommand
+    {
+    }
+
+    /** A REQ or SIDR_REQ on a listener ({@code id}) made {@code child}, driven by {@code connection}. */
+    record ConnectionRequest(RdmaCmId id, RdmaCmId child, IdConnection connection, IbCmPeerAddress from,
+        byte[] privateData) implements IdCommand
+    {
+    }
+
+    /** The RDMA device went away ({@code cma_process_remove}). */
+    record DeviceRemoved(String device) implements IdCommand
+    {
+    }
+
+    /** NETDEV_BONDING_FAILOVER of a bond ({@code cma_netdev_callback}). */
+    record BondFailedOver(int ifindex, String bond, byte[] address) implements IdCommand
+    {
+    }
+}

@@ -1,0 +1,384 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.resolver.ResolvedRoute;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The conductor: owns every id's {@link IdContext}, in a map by number, and is the only code that reads or
+ * writes one. It runs
+ * on the resolver loop's thread ({@link ConductorAgent}), which drains its commands in its duty cycle, so
+ * an id's state, its resolution and the loop's neighbour tables change on one thread and need no lock.
+ * Callers reach it through {@link ConductorProxy}, whose methods {@link #send} an {@link IdCommand}, queued through {@code ConductorAgent.submit}
+ * (run at once when the caller is the loop itself), whose reply future a synchronous caller waits on, on
+ * its own thread; the conductor never waits.
+ * <p>
+ * Once the loop has ended ({@link RdmaCm#close}), commands still sent (an id destroyed after its CM, an SA
+ * answer arriving late) run on their sender's thread, one at a time, as the loop would have run them.
+ */
+final class IdConductor
+{
+    private final ConductorAgent agent;
+    private final RoutePhase routes;
+    /**
+     * Every id not destroyed that a command has reached, by number (an id no command reached is IDLE with
+     * its defaults, and gets its context with its first command): those bound to a device that goes away
+     * get DEVICE_REMOVAL.
+     */
+    private final Long2ObjectHashMap<IdContext> contexts = new Long2ObjectHashMap<>();
+    private final RdmaCm cm;
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private volatile boolean loopEnded;
+
+    IdConductor(final RdmaCm cm, final ConductorAgent agent, final AcmRouteExchange acm, final NanoClock clock,
+        final TransitionListener<PendingRoute, PendingRoute.State> routeTransitions)
+    {
+        this.cm = cm;
+        this.agent = agent;
+        this.routes = new RoutePhase(new ConductorProxy(this), acm, clock, routeTransitions);
+    }
+
+    /**
+     * Any thread: the command runs on the conductor. A call made on the loop itself (from a callback) whose
+     * caller waits for the reply runs at once, as it could not run later; anything else the loop runs
+     * after what it is doing, so that the resolver's tables never change under its feet.
+     */
+    void send(final IdCommand command)
+    {
+        if (agent.isLoopThread() && awaited(command))
+        {
+            onCommand(command);
+        }
+        else if (!cm.trySubmit(loop -> onCommand(command)))
+        {
+            ended.join();
+            synchronized (this)
+            {
+                onCommand(command);
+            }
+        }
+    }
+
+    private static boolean awaited(final IdCommand command)
+    {
+        return command instanceof IdCommand.Call || command instanceof IdCommand.ResolveRoute route && route.reply() != null;
+    }
+
+    /** From {@link RdmaCm#close}, once the loop thread has ended: commands queued too late run here, and from now on on their senders. */
+    void loopEnded(final Runnable failQueued)
+    {
+        loopEnded = true;
+        synchronized (this)
+        {
+            failQueued.run();
+        }
+        ended.complete(null);
+    }
+
+    void onCommand(final IdCommand command)
+    {
+        try
+        {
+            dispatch(command);
+        }
+        catch (final RuntimeException ex)
+        {
+            switch (command)
+            {
+                case IdCommand.Call call -> call.reply().completeExceptionally(ex);
+                case IdCommand.ResolveIp resolve ->
+                {
+                    if (resolve.reply() != null)
+                    {
+                        resolve.reply().completeExceptionally(ex);
+                    }
+                    resolve.completion().completeExceptionally(ex);
+                }
+                case IdCommand.ResolveRoute resolve ->
+                {
+                    if (resolve.reply() != null)
+                    {
+                        resolve.reply().completeExceptionally(ex);
+                    }
+                    resolve.completion().completeExceptionally(ex);
+                }
+                default -> throw ex;
+            }
+        }
+    }
+
+    private void dispatch(final IdCommand command) throws RdmaCmException
+    {
+        switch (command)
+        {
+            case IdCommand.SetOption c ->
+            {
+                setOption(context(c.id()), c.option());
+                c.reply().complete(null);
+            }
+            case IdCommand.BindIp c ->
+            {
+                AddressPhase.bind(agent, loopEnded, context(c.id()), c.source(), c.port());
+                c.reply().complete(null);
+            }
+            case IdCommand.BindIb c ->
+            {
+                AddressPhase.bindIb(context(c.id()), c.source());
+                c.reply().complete(null);
+            }
+            case IdCommand.ResolveIp c -> AddressPhase.resolve(agent, loopEnded, context(c.id()), c.source(), c.destination(),
+                c.sourcePort(), c.destinationPort(), c.timeoutMs(), c.startNanos(), c.reply(), c.completion());
+            case IdCommand.ResolveIb c ->
+            {
+                AddressPhase.resolveIb(context(c.id()), c.source(), c.destination());
+                c.reply().complete(null);
+            }
+            case IdCommand.ResolveRoute c -> routes.resolve(agent, loopEnded, context(c.id()), c.timeoutMs(), c.askAcm(),
+                c.reply(), c.completion());
+            case IdCommand.SetIbPath c ->
+            {
+                RoutePhase.setPath(context(c.id()), c.pathData(), ResolvedRoute.Kind.GIVEN, null);
+                c.reply().complete(null);
+            }
+            case IdCommand.AddrinfoBegin c ->
+            {
+                final IdContext context = context(c.id());
+                context.requireNotDestroyed(AddrinfoLookup.CALL);
+                context.addrinfo.begin();
+                c.reply().complete(null);
+            }
+            case IdCommand.AddrinfoEnd c ->
+            {
+                final IdContext context = context(c.id());
+                if (c.entries() == null)
+                {
+                    context.addrinfo.failed();
+                }
+                else
+                {
+                    context.addrinfo.resolved(c.entries());
+                    context.deliver(new CmEvent.AddrinfoResolved(context.id));
+                }
+                c.reply().complete(null);
+            }
+            case IdCommand.AddrinfoTake c -> c.reply().complete(context(c.id()).addrinfo.take());
+            case IdCommand.WriteEvent c ->
+            {
+                final IdContext context = context(c.id());
+                context.requireNotDestroyed("rdma_write_cm_event");
+                context.deliver(new CmEvent.User(context.id, c.status(), c.arg()));
+                c.reply().complete(null);
+            }
+            case IdCommand.AttachRcQp c ->
+            {
+                ConnectionPhase.attachQp(context(c.id()), c.queuePair());
+                c.reply().complete(null);
+            }
+            case IdCommand.AttachUdQp c ->
+            {
+                ConnectionPhase.attachQp(context(c.id()), c.queuePair());
+                c.reply().complete(null);
+            }
+            case IdCommand.Connect c ->
+            {
+                ConnectionPhase.connect(context(c.id()), c.parameters());
+                c.reply().complete(null);
+            }
+            case IdCommand.Listen c ->
+            {
+                ConnectionPhase.listen(context(c.id()), c.backlog());
+                c.reply().complete(null);
+            }
+            case IdCommand.Accept c ->
+            {
+                ConnectionPhase.accept(context(c.id()), c.parameters());
+                c.reply().complete(null);
+            }
+            case IdCommand.Reject c ->
+            {
+                ConnectionPhase.reject(context(c.id()), c.privateData());
+                c.reply().complete(null);
+            }
+            case IdCommand.Disconnect c ->
+            {
+                ConnectionPhase.disconnect(context(c.id()));
+                c.reply().complete(null);
+            }
+            case IdCommand.Destroy c -> c.reply().complete(destroy(context(c.id())));
+            case IdCommand.AcmAnswered c -> routes.onAcmAnswer(agent, loopEnded, context(c.id()), c.route(), c.answer(),
+                c.startNanos(), c.addresses());
+            case IdCommand.SaAnswered c -> routes.onSaAnswer(context(c.id()), c.route(), c.resolved(), c.failure());
+            case IdCommand.ConnectionEvent c -> ConnectionPhase.onEvent(context(c.id()), c.event(), c.next());
+            case IdCommand.ConnectionRequest c -> ConnectionPhase.onRequest(context(c.id()), context(c.child()),
+                c.connection(), c.from(), c.privateData());
+            case IdCommand.DeviceRemoved c -> deviceRemoved(c.device());
+            case IdCommand.BondFailedOver c -> bondFailedOver(c.ifindex(), c.bond(), c.address());
+        }
+    }
+
+    /**
+     * The id's context, made at its first command. A destroyed id has none any more: a call on it finds a
+     * context made for the call, in DESTROYING, which refuses what a destroyed id refuses.
+     */
+    private IdContext context(final RdmaCmId id)
+    {
+        IdContext c = contexts.get(id.number());
+        if (c == null)
+        {
+            c = new IdContext(id, cm, id.portSpace());
+            if (id.view().state() == CmIdState.DESTROYING)
+            {
+                c.state = CmIdState.DESTROYING;
+            }
+            else
+            {
+                contexts.put(id.number(), c);
+            }
+        }
+        return c;
+    }
+
+    private static void setOption(final IdContext c, final IdOption option) throws RdmaCmException
+    {
+        switch (option)
+        {
+            case IdOption.ServiceType o -> c.tos = o.typeOfService();
+            case IdOption.AckTimeout o -> c.ackTimeout = o.timeout();
+            case IdOption.CmResponseTimeout o ->
+            {
+                c.cmResponseTimeout = o.timeout();
+                c.maxCmRetries = o.maxRetries();
+            }
+            case IdOption.ReuseAddr o ->
+            {
+                if (c.state != CmIdState.IDLE)
+                {
+                    throw new RdmaCmException("rdma_set_option", Errno.EINVAL, "REUSEADDR on an id that is " + c.state +
+                        ", not IDLE", true);
+                }
+                c.reuseAddr = o.reuse();
+            }
+            case IdOption.AfOnly o ->
+            {
+                if (c.state != CmIdState.IDLE && c.state != CmIdState.ADDR_BOUND)
+                {
+                    throw new RdmaCmException("rdma_set_option", Errno.EINVAL, "AFONLY on an id that is " + c.state +
+                        ", not IDLE or ADDR_BOUND", true);
+                }
+                c.afOnly = o.value();
+            }
+            case IdOption.SourceFlowinfo o -> c.sourceFlowinfo = o.flowinfo();
+        }
+    }
+
+    /**
+     * {@code rdma_destroy_id} on the conductor: DESTROYING, the connection closed (REJ, DREQ or DREP go
+     * out), the port released, a pending resolution or route dropped without an event. False when the id
+     * was destroyed already.
+     */
+    private boolean destroy(final IdContext c)
+    {
+        if (c.state == CmIdState.DESTROYING)
+        {
+            return false;
+        }
+        c.transition(CmIdState.DESTROYING, "destroy");
+        if (c.connection != null)
+        {
+            c.connection.close();
+        }
+        c.portListens.forEach(IdConnection::close);
+        c.releasePort();
+        contexts.remove(c.id.number());
+        final PendingResolution p = c.pending;
+        c.pending = null;
+        routes.cancel(c, null);
+        if (p != null)
+        {
+            cancelLater(p);
+        }
+        return true;
+    }
+
+    /** The loop drops {@code p}'s timer and neighbour entry after what it is doing (a destroy may come from its callbacks). */
+    private void cancelLater(final PendingResolution p)
+    {
+        cm.trySubmit(loop -> loop.cancel(p));
+    }
+
+    /**
+     * {@code cma_send_device_removal_put}: an id bound to {@code device} (by bind, or by a resolved
+     * address) moves to DEVICE_REMOVAL, a resolution or route still pending is dropped, and
+     * DEVICE_REMOVAL is posted once.
+     */
+    private void deviceRemoved(final String device)
+    {
+        for (final IdContext c : new ArrayList<>(contexts.values()))
+        {
+            final RdmaPortBinding bound = c.resolution != null ? c.resolution.binding() : c.binding;
+            if (bound == null || !bound.device().equals(device) || c.state == CmIdState.IDLE ||
+                c.state == CmIdState.DESTROYING || c.state == CmIdState.DEVICE_REMOVAL)
+            {
+                continue;
+            }
+            c.transition(CmIdState.DEVICE_REMOVAL, "device " + device + " removed");
+            final PendingResolution p = c.pending;
+            c.pending = null;
+            if (p != null)
+            {
+                cancelLater(p);
+                final RdmaCmException removed = new RdmaCmException("rdma_resolve_addr", Errno.ENODEV,
+                    "device " + device + " was removed", false, p.query.trace());
+                p.endCall(removed);
+                p.completion.completeExceptionally(removed);
+            }
+            routes.cancel(c, device);
+            c.deliver(new CmEvent.DeviceRemoval(c.id));
+        }
+    }
+
+    /**
+     * {@code cma_netdev_callback} on NETDEV_BONDING_FAILOVER: every id bound to {@code ifindex} whose
+     * stored source MAC is not the bond's {@code address} now gets ADDR_CHANGE. All ids are looked at
+     * before the first event is posted, so an application that sees one has seen the decision for all.
+     */
+    private void bondFailedOver(final int ifindex, final String bond, final byte[] address)
+    {
+        final List<IdContext> changed = new ArrayList<>();
+        for (final IdContext c : contexts.values())
+        {
+            if (boundToNetdevWithOtherAddress(c, ifindex, address))
+            {
+                changed.add(c);
+            }
+        }
+        changed.forEach(c -> c.deliver(new CmEvent.AddrChange(c.id)));
+    }
+
+    /**
+     * {@code cma_netdev_change}'s test: the id is on an RDMA device, its {@code bound_dev_if} is
+     * {@code ifindex} and its {@code src_dev_addr} differs from the netdev's {@code address}. Nothing here
+     * updates {@code src_dev_addr} afterwards, as in the kernel: a failover back to the slave whose MAC
+     * the id stored changes nothing.
+     */
+    private static boolean boundToNetdevWithOtherAddress(final IdContext c, final int ifindex, final byte[] address)
+    {
+        if (c.state == CmIdState.IDLE || c.state == CmIdState.DESTROYING || c.state == CmIdState.DEVICE_REMOVAL)
+        {
+            return false;
+        }
+        if (c.resolution != null)
+        {
+            return c.resolution.ifindex() == ifindex && !Arrays.equals(c.resolution.sourceHardwareAddress(), address);
+        }
+        return c.binding != null && c.boundIfindex == ifindex && !Arrays.equals(c.boundHardwareAddress, address);
+    }
+}

@@ -1,0 +1,844 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
+import dev.rdmacm.ibcm.IbCmPeerAddress;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.verbs.GidType;
+import dev.rdmacm.verbs.RcQueuePair;
+import dev.rdmacm.verbs.UdQueuePair;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * {@code struct rdma_cm_id}: a handle. It holds the id's number, channel and port space, the conductor's
+ * command proxy ({@link ConductorProxy}) and the last {@link IdView} the conductor published; everything
+ * else the id holds is in its {@link IdContext}, which the conductor ({@link IdConductor}, on the
+ * resolver loop's thread) keeps by number and alone touches. A call checks what
+ * needs no id state (ranges, nulls, timeouts) on the caller's thread and throws before anything is
+ * queued; the rest is an {@link IdCommand} the conductor runs, whose reply a synchronous call waits for
+ * on the caller's thread. Getters read the view: no lock, no hand-off.
+ * <p>
+ * Created with an {@link EventChannel} its events go there; created without one it is synchronous, like
+ * librdmacm's NULL channel: {@link #resolveAddr} waits for the outcome and throws the error event's
+ * errno. Every state change is reported to the {@link StateTransitionListener} of the {@link RdmaCm}, on
+ * the conductor's thread. Thread-safe.
+ */
+public final class RdmaCmId implements AutoCloseable
+{
+    private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
+
+    private final RdmaCm cm;
+    private final ConductorProxy proxy;
+    private final EventChannel channel;
+    private final long number;
+    private final PortSpace portSpace;
+    private volatile IdView view = IdView.IDLE;
+    /** Set by {@link #destroy}: the id reads DESTROYING from then on, even before the conductor has run it. */
+    private volatile boolean destroyed;
+    /** Guards {@link #unacknowledged}, which application threads count; destroy waits on it. */
+    private final Object acknowledgements = new Object();
+    private int unacknowledged;
+
+    RdmaCmId(final RdmaCm cm, final ConductorProxy proxy, final EventChannel channel, final long number,
+        final PortSpace portSpace)
+    {
+        this.cm = cm;
+        this.proxy = proxy;
+        this.channel = channel;
+        this.number = number;
+        this.portSpace = portSpace;
+    }
+
+    public PortSpace portSpace()
+    {
+        return portSpace;
+    }
+
+    long number()
+    {
+        return number;
+    }
+
+    /** The conductor shows the id as it is now. */
+    void publish(final IdView next)
+    {
+        view = next;
+    }
+
+    /** What the conductor last published. */
+    IdView view()
+    {
+        return view;
+    }
+
+    /** The route after ROUTE_RESOLVED, or null. */
+    public ResolvedRoute route()
+    {
+        return view.route();
+    }
+
+    /**
+     * {@code rdma_set_service_type}: the ToS, which becomes the QoS class of an IPv4 InfiniBand path
+     * query and the traffic class (and, through the priority, the SL) of a RoCE path.
+     */
+    public void setServiceType(final int typeOfService)
+    {
+        if (typeOfService < 0 || typeOfService > 0xff)
+        {
+            throw new IllegalArgumentException("ToS " + typeOfService + " out of range 0..255");
+        }
+        set(new IdOption.ServiceType(typeOfService));
+    }
+
+    /** {@code rdma_set_ack_timeout}: a non-zero value makes a RoCE path's packet lifetime {@code timeout - 1}. */
+    public void setAckTimeout(final int timeout)
+    {
+        if (timeout < 0 || timeout > 0xff)
+        {
+            throw new IllegalArgumentException("ACK timeout " + timeout + " out of range 0..255");
+        }
+        set(new IdOption.AckTimeout(timeout));
+    }
+
+    /**
+     * Beyond librdmacm: the REQ's CM response timeouts (both, an IBA time {@code 4.096 us * 2^timeout},
+     * 0-31) and its Max CM Retries (0-15), which rdma_cm fixes at {@code CMA_CM_RESPONSE_TIMEOUT} 20 and
+     * {@code CMA_MAX_CM_RETRIES} 15. They set how long this side waits for each answer to its REQ and DREQ
+     * (twice the path's packet lifetime plus the remote response timeout, {@code maxRetries + 1} tries,
+     * about 98 s on RoCE with rdma_cm's values) and, through the REQ, how long the peer's CM waits for
+     * this side's answers. Set before {@link #connect}.
+     */
+    public void setCmResponseTimeout(final int timeout, final int maxRetries)
+    {
+        if (timeout < 0 || timeout > 31)
+        {
+            throw new IllegalArgumentException("CM response timeout " + timeout + " out of range 0..31 (a 5-bit IBA time)");
+        }
+        if (maxRetries < 0 || maxRetries > 15)
+        {
+            throw new IllegalArgumentException("Max CM Retries " + maxRetries + " out of range 0..15 (the REQ's 4-bit field)");
+        }
+        set(new IdOption.CmResponseTimeout(timeout, maxRetries));
+    }
+
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_ID_REUSEADDR)}: ids that all set it may share a bound port.
+     * Allowed while IDLE ({@code rdma_set_reuseaddr}).
+     */
+    public void setReuseAddr(final boolean reuse) throws RdmaCmException
+    {
+        set(new IdOption.ReuseAddr(reuse));
+    }
+
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_ID_AFONLY)}: a port bound by ids of one family only, so an
+     * IPv4 and an IPv6 id that both set it may share it. Allowed while IDLE or ADDR_BOUND.
+     */
+    public void setAfOnly(final boolean value) throws RdmaCmException
+    {
+        set(new IdOption.AfOnly(value));
+    }
+
+    /** {@code rdma_get_src_port}: the port the id is bound to (a random one unless given), 0 while unbound. */
+    public int sourcePort()
+    {
+        return view.sourcePort();
+    }
+
+    /** {@code rdma_get_dst_port}: the destination port given to resolveAddr, 0 if none. */
+    public int destinationPort()
+    {
+        return view.destinationPort();
+    }
+
+    /** The {@code sin6_flowinfo} of an IPv6 source (host order): its traffic class and flow label. */
+    public void setSourceFlowinfo(final int flowinfo)
+    {
+        set(new IdOption.SourceFlowinfo(flowinfo));
+    }
+
+    private void set(final IdOption option) throws RdmaCmException
+    {
+        await(proxy.setOption(this, option));
+    }
+
+    /**
+     * {@code rdma_resolve_addr} with ports, as librdmacm takes socket addresses: the destination port
+     * makes the Service ID of the path query and, with the source port, the RoCE v2 flow label. A
+     * source port of 0 (or no source) gets a random free one from the namespace's local port range,
+     * as {@code cma_alloc_any_port} chooses it.
+     *
+     * @param timeout as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
+     */
+    public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final Duration timeout)
+        throws RdmaCmException
+    {
+        resolveAddr(source == null ? null : source.getAddress(), destination.getAddress(),
+            source == null ? 0 : source.getPort(), destination.getPort(), timeout);
+    }
+
+    /**
+     * {@code rdma_resolve_route}. Errors found up front (timeout not positive, the id not
+     * ADDR_RESOLVED, no SA for an InfiniBand port, no netdev or too small an MTU for RoCE) are thrown
+     * with {@link RdmaCmException#returnedByCall()}; the outcome is a ROUTE_RESOLVED or ROUTE_ERROR
+     * event (status -EINVAL for an SA error status, -ETIMEDOUT when the SA never answers). A
+     * synchronous id waits for it and returns normally only on ROUTE_RESOLVED.
+     *
+     * @param timeout bounds the SA query with its retries; it is rounded up to whole milliseconds, as
+     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}), and must be
+     *                at least one.
+     * @throws RdmaCmException EINVAL for a timeout that is null, not positive or above
+     *                {@link Integer#MAX_VALUE} ms.
+     */
+    public void resolveRoute(final Duration timeout) throws RdmaCmException
+    {
+        final boolean onLoop = cm.onLoopThread();
+        if (channel == null || !onInfiniband())
+        {
+            // this call would wait for the loop: for the outcome, or for the RoCE path built there
+            cm.requireNotLoopThread("rdma_resolve_route");
+        }
+        final int timeoutMs = timeoutMs("rdma_resolve_route", timeout);
+        final CompletableFuture<Void> accepted = new CompletableFuture<>();
+        final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
+        // on the loop (an InfiniBand id with a channel) ACM's answer could not come back while the call waits
+        proxy.resolveRoute(this, timeoutMs, !onLoop, accepted, completion);
+        // the call's own part: on RoCE the path is built on the loop, and its errors are the call's
+        await(accepted);
+        if (channel == null)
+        {
+            await(completion);
+        }
+    }
+
+    /**
+     * The same, without blocking, from any thread, the event loop's included (a {@code thenCompose} on
+     * {@link #resolveAddrAsync}): the future completes with the route or an {@link RdmaCmException}
+     * (up-front errors included, {@link RdmaCmException#returnedByCall()} true). Events are still posted
+     * to the channel.
+     */
+    public CompletableFuture<ResolvedRoute> resolveRouteAsync(final Duration timeout)
+    {
+        final int timeoutMs;
+        try
+        {
+            timeoutMs = timeoutMs("rdma_resolve_route", timeout);
+        }
+        catch (final RdmaCmException ex)
+        {
+            return CompletableFuture.failedFuture(ex);
+        }
+        final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
+        proxy.resolveRoute(this, timeoutMs, true, null, completion);
+        return completion;
+    }
+
+    private boolean onInfiniband()
+    {
+        final AddressResolution resolution = view.resolution();
+        return resolution != null && resolution.binding().gidType() == GidType.IB;
+    }
+
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_IB, RDMA_OPTION_IB_PATH)}: the application gives the route
+     * (from ibacm, or its own SA query) instead of {@code rdma_resolve_route}. The id must be
+     * ADDR_RESOLVED (else EINVAL); it becomes ROUTE_RESOLVED at once and a ROUTE_RESOLVED event follows,
+     * as {@code ucma_set_ib_path} sends it. Which path is kept, and how it reads back, is
+     * {@link IbPathOption}'s.
+     *
+     * @param pathData {@code ibv_path_data} records, 72 bytes each.
+     * @throws RdmaCmException EINVAL or ENODEV, returned by the call.
+     */
+    public void setIbPath(final List<byte[]> pathData) throws RdmaCmException
+    {
+        await(proxy.setIbPath(this, pathData));
+    }
+
+    /**
+     * {@code rdma_resolve_addrinfo} (rdma-core HEAD, RDMACM_1.4), DNS branch: {@code rdma_getaddrinfo}
+     * runs on the calling thread, as in librdmacm, so a lookup failure is the call's: errno the negative
+     * {@code EAI_*} code it returned (or -1, see {@code AddrinfoLookup}), and no event. On success the
+     * result waits for {@link #queryAddrinfo} and ADDRINFO_RESOLVED (status 0) is posted. Neither the id's
+     * state nor a bound address matters. The SA branch ({@code RAI_SA}) refuses its bad inputs as
+     * librdmacm does and is otherwise EOPNOTSUPP here.
+     *
+     * @param node    a name or numeric address, or null.
+     * @param service a service name or port, or null.
+     * @param hints   null for none.
+     * @throws RdmaCmException EBUSY while another resolution is in progress or its result has not been
+     *                taken with {@link #queryAddrinfo}; ENOTSUP (95) for RAI_SA with RAI_DNS or a node;
+     *                the EAI code or -1 of a failed lookup; EINVAL on a destroyed id.
+     */
+    public void resolveAddrinfo(final String node, final String service, final RdmaAddrInfoHints hints)
+        throws RdmaCmException
+    {
+        await(proxy.addrinfoBegin(this));
+        List<RdmaAddrInfo> entries = null;
+        try
+        {
+            entries = List.copyOf(AddrinfoLookup.resolve(node, service, hints));
+        }
+        finally
+        {
+            await(proxy.addrinfoEnd(this, entries));
+        }
+    }
+
+    /**
+     * {@code rdma_query_addrinfo}: the entries of the last successful {@link #resolveAddrinfo}, handed
+     * over once (the id forgets them, and may resolve again). Available as soon as the resolve call
+     * returned, before ADDRINFO_RESOLVED is read, as in librdmacm's DNS branch.
+     *
+     * @throws RdmaCmException ENOENT when no successful resolution waits (none, taken already, failed, or
+     *                still in progress on another thread).
+     */
+    public List<RdmaAddrInfo> queryAddrinfo() throws RdmaCmException
+    {
+        return await(proxy.addrinfoTake(this));
+    }
+
+    /**
+     * {@code rdma_write_cm_event} (rdma-core HEAD): posts an event of this id on its channel, e.g. to wake
+     * a thread blocked in {@link EventChannel#getEvent()}, in order with the events the CM posts. It
+     * arrives as {@link CmEvent.User} with {@code status} and {@code arg} unchanged; a synchronous id has
+     * no channel the application reads, so its event goes nowhere, as librdmacm's goes to the private one.
+     *
+     * @throws RdmaCmException EINVAL for any event but {@link CmEventType#USER}, as librdmacm refuses
+     *                them before the kernel sees them, and on a destroyed id.
+     */
+    public void writeCmEvent(final CmEventType event, final int status, final long arg) throws RdmaCmException
+    {
+        if (event != CmEventType.USER)
+        {
+            throw new RdmaCmException("rdma_write_cm_event", Errno.EINVAL, "only RDMA_CM_EVENT_USER may be written, not " +
+                event, true);
+        }
+        await(proxy.writeEvent(this, status, arg));
+    }
+
+    public CmIdState state()
+    {
+        return destroyed ? CmIdState.DESTROYING : view.state();
+    }
+
+    /** The event channel, or null for a synchronous id. */
+    public EventChannel channel()
+    {
+        return channel;
+    }
+
+    /** The last successful resolution, or null. */
+    public AddressResolution resolution()
+    {
+        return view.resolution();
+    }
+
+    /** The bound source address (a wildcard after auto-binding to one), or null while IDLE. */
+    public InetAddress boundSource()
+    {
+        return view.boundSource();
+    }
+
+    /** Events the application took from the channel and has not acknowledged yet. */
+    public int unacknowledgedEvents()
+    {
+        synchronized (acknowledgements)
+        {
+            return unacknowledged;
+        }
+    }
+
+    /** {@code rdma_bind_addr} with a port: 0 takes a random free one, another must be free (EADDRINUSE). */
+    public void bindAddr(final InetSocketAddress source) throws RdmaCmException
+    {
+        bind(source.getAddress(), source.getPort());
+    }
+
+    /**
+     * {@code rdma_bind_addr}: a wildcard binds at once; a concrete address must be configured on a
+     * netdev (else EADDRNOTAVAIL) that has an RDMA port with its GID (else ENODEV).
+     */
+    public void bindAddr(final InetAddress source) throws RdmaCmException
+    {
+        bind(source, -1);
+    }
+
+    private void bind(final InetAddress source, final int port) throws RdmaCmException
+    {
+        cm.requireNotLoopThread("rdma_bind_addr");
+        if (source == null)
+        {
+            throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "source address is null", true);
+        }
+        await(proxy.bindIp(this, source, port));
+    }
+
+    /**
+     * {@code rdma_bind_addr} with a {@code struct sockaddr_ib} (AF_IB), as the kernel's
+     * {@code rdma_bind_addr} takes it (librdmacm passes it on when its {@code af_ib_support} probe, this
+     * very bind of a zero AF_IB address on an RDMA_PS_IB id, succeeded, which it does on any 6.1 kernel):
+     * <ul>
+     * <li>the zero GID binds no device; another GID must be in the GID table of an InfiniBand port
+     *     ({@code cma_acquire_dev_by_src_ip}: an AF_IB address is ARPHRD_INFINIBAND, which no RoCE port
+     *     takes), else ENODEV;</li>
+     * <li>the Service ID under the Port Space bits of its mask picks the port space
+     *     ({@code cma_select_ib_ps}: RDMA_PS_IB on an RDMA_PS_IB id, TCP or UDP on an id of that space
+     *     or of RDMA_PS_IB; a zero mask takes any), else EPROTONOSUPPORT;</li>
+     * <li>its low 16 bits are the port (0: any, from {@code ip_local_port_range}); once bound, the
+     *     source's {@code sib_sid} is the space's prefix with the port and its mask all ones
+     *     ({@link #ibSource()}).</li>
+     * </ul>
+     *
+     * @throws RdmaCmException EINVAL when the id is not IDLE, ENODEV, EPROTONOSUPPORT, and the port errors
+     *                         of {@link #bindAddr(InetSocketAddress)}.
+     */
+    public void bindAddr(final IbSockaddr source) throws RdmaCmException
+    {
+        if (source == null)
+        {
+            throw new RdmaCmException("rdma_bind_addr", Errno.EINVAL, "source address is null", true);
+        }
+        await(proxy.bindIb(this, source));
+    }
+
+    /**
+     * {@code rdma_resolve_addr} with {@code struct sockaddr_ib} addresses (AF_IB), as the 6.1 kernel does
+     * it: no route, no neighbour, no SA.
+     * <ul>
+     * <li>An IDLE id is bound first, to {@code source} or, when null, to the zero AF_IB address with the
+     *     destination's P_Key ({@code cma_bind_addr}); see {@link #bindAddr(IbSockaddr)}. An id bound to an
+     *     IP address is EINVAL (families differ).</li>
+     * <li>The zero destination GID is loopback ({@code cma_resolve_loopback}): the first ACTIVE port of
+     *     any device, RoCE too, DGID = SGID, and the source's GID becomes ::1.</li>
+     * <li>Otherwise an id bound to no device takes the first port with the AF_IB capability (InfiniBand
+     *     or RoCE) holding the destination's P_Key whose table has the destination GID, or else, on an
+     *     ACTIVE port, a GID of its subnet ({@code cma_resolve_ib_dev}): on Soft-RoCE a link-local GID
+     *     matches the port's fe80:: entry. None is ENODEV, returned by the call, and the id stays
+     *     ADDR_BOUND. The DGID is the destination's GID, unchecked.</li>
+     * </ul>
+     * ADDR_RESOLVED follows at once. On InfiniBand {@link #resolveRoute} then asks the SA with the
+     * destination's {@code sib_sid} as the Service ID and the traffic class of the source's
+     * {@code sib_flowinfo}; on RoCE it fails with ENODEV, as an AF_IB id has no netdev.
+     *
+     * @param timeout validated as {@link #resolveAddr(InetAddress, InetAddress, Duration)}; AF_IB has
+     *                nothing to wait for.
+     */
+    public void resolveAddr(final IbSockaddr source, final IbSockaddr destination, final Duration timeout)
+        throws RdmaCmException
+    {
+        timeoutMs("rdma_resolve_addr", timeout);
+        if (destination == null)
+        {
+            throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
+        }
+        await(proxy.resolveIb(this, source, destination));
+    }
+
+    /**
+     * {@code rdma_get_local_addr} of an AF_IB id: the {@code sockaddr_ib} the kernel holds, with its
+     * bound Service ID (and, once resolved, the SGID); null for an IP id.
+     */
+    public IbSockaddr ibSource()
+    {
+        return view.ibSource();
+    }
+
+    /** {@code rdma_get_peer_addr} of an AF_IB id: the destination given to resolveAddr; null for an IP id. */
+    public IbSockaddr ibDestination()
+    {
+        return view.ibDestination();
+    }
+
+    /**
+     * {@code rdma_resolve_addr}. Errors found up front (state, families, source not configured, no RDMA
+     * port for the source, route errors) are thrown here with {@link RdmaCmException#returnedByCall()};
+     * the rest arrive as an ADDR_RESOLVED or ADDR_ERROR event on the channel. A synchronous id (no
+     * channel) waits for that event and returns normally only on ADDR_RESOLVED.
+     *
+     * @param source  null or a wildcard to let the route choose; ignored when the id is already bound.
+     * @param timeout bounds only the wait for the neighbour (ARP/ND); rounded up to whole milliseconds as
+     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}); zero is allowed.
+     * @throws RdmaCmException EINVAL for a timeout that is null, negative or above {@link Integer#MAX_VALUE} ms.
+     */
+    public void resolveAddr(final InetAddress source, final InetAddress destination, final Duration timeout)
+        throws RdmaCmException
+    {
+        resolveAddr(source, destination, -1, -1, timeout);
+    }
+
+    /** The synchronous call; ports -1 when not given. One round trip to the loop, which starts the resolution at once. */
+    private void resolveAddr(final InetAddress source, final InetAddress destination, final int sourcePort,
+        final int destinationPort, final Duration timeout) throws RdmaCmException
+    {
+        cm.requireNotLoopThread("rdma_resolve_addr");
+        final int timeoutMs = timeoutMs("rdma_resolve_addr", timeout);
+        if (destination == null)
+        {
+            throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
+        }
+        final CompletableFuture<Void> accepted = new CompletableFuture<>();
+        final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
+        proxy.resolveIp(this, source, destination, sourcePort, destinationPort, timeoutMs,
+            cm.clock().nanoTime(), accepted, completion);
+        await(accepted);
+        if (channel == null)
+        {
+            await(completion);
+        }
+    }
+
+    /**
+     * The same resolution, without blocking: the future completes with the result or exceptionally with
+     * an {@link RdmaCmException} (up-front errors included). Events are still posted to the channel.
+     * The future completes on the event-loop thread: callbacks attached to it must not block.
+     */
+    public CompletableFuture<AddressResolution> resolveAddrAsync(
+        final InetAddress source, final InetAddress destination, final Duration timeout)
+    {
+        final int timeoutMs;
+        try
+        {
+            timeoutMs = timeoutMs("rdma_resolve_addr", timeout);
+            if (destination == null)
+            {
+                throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
+            }
+        }
+        catch (final RdmaCmException ex)
+        {
+            return CompletableFuture.failedFuture(ex);
+        }
+        final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
+        proxy.resolveIp(this, source, destination, -1, -1, timeoutMs, cm.clock().nanoTime(), null,
+            completion);
+        return completion;
+    }
+
+    // ---- connections (rdma_cm over this project's CM on umad) ----
+
+    /**
+     * {@code rdma_create_qp}'s half that concerns the CM: the RC QP this id's connection drives. It
+     * must live on the id's device ({@link #binding()}); the CM moves it RESET -> INIT -> RTR -> RTS when
+     * the handshake says so, and to ERR when the connection ends.
+     */
+    public void attachQp(final RcQueuePair queuePair) throws RdmaCmException
+    {
+        if (queuePair == null)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
+        }
+        await(proxy.attachQp(this, queuePair));
+    }
+
+    /**
+     * {@code rdma_create_qp} for a UD id (RDMA_PS_UDP): the QP is set up at once as librdmacm's
+     * {@code ucma_init_ud_qp} does, RESET -> INIT (the id's port, P_Key index 0, rdma_cm's Q_Key
+     * {@code RDMA_UDP_QKEY} 0x01234567, which the kernel's {@code rdma_init_qp_attr} gives) -> RTR -> RTS
+     * (send PSN 0). It must live on the id's device ({@link #binding()}). Its number is what
+     * {@link #accept} answers a SIDR_REQ with.
+     */
+    public void attachQp(final UdQueuePair queuePair) throws RdmaCmException
+    {
+        if (queuePair == null)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
+        }
+        await(proxy.attachQp(this, queuePair));
+    }
+
+    /** A UD id: RDMA_PS_UDP (and RDMA_PS_IPOIB), whose QP type is IBV_QPT_UD (librdmacm's {@code ucma_get_qp_type}). */
+    private boolean isUd()
+    {
+        return portSpace == PortSpace.UDP || portSpace == PortSpace.IPOIB;
+    }
+
+    /** The RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request. */
+    public RdmaPortBinding binding()
+    {
+        return view.binding();
+    }
+
+    /**
+     * {@code rdma_connect} on an RC id after ROUTE_RESOLVED: the REQ goes to the route's destination, its
+     * Service ID {@code (port space << 16) + destination port} and its private data rdma_cm's IP CM
+     * header (version 0, the IP version, the source port, both addresses) followed by the parameters'.
+     * ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows.
+     */
+    public void connect(final ConnectionParameters parameters) throws RdmaCmException
+    {
+        final int length = parameters.privateData().length;
+        if (isUd() && length > ConnectionParameters.SIDR_REQ_PRIVATE_DATA_LIMIT)
+        {
+            throw new RdmaCmException("rdma_connect", Errno.EINVAL, length + " bytes of private data: a SIDR_REQ has "
+                + "room for " + ConnectionParameters.SIDR_REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
+        }
+        if (!isUd() && length > ConnectionParameters.REQ_PRIVATE_DATA_LIMIT)
+        {
+            throw new RdmaCmException("rdma_connect", Errno.EINVAL, length + " bytes of private data: a REQ has room "
+                + "for " + ConnectionParameters.REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
+        }
+        await(proxy.connect(this, parameters));
+    }
+
+    /**
+     * {@code rdma_listen}: REQs for the id's Service ID arrive as CONNECT_REQUEST events on new ids.
+     * <ul>
+     * <li>An id bound to a local address listens on that address's port.</li>
+     * <li>An id bound to a wildcard ({@code 0.0.0.0}, {@code ::}, or an AF_IB zero GID) listens on every
+     *     port of every RDMA device there is now ({@code cma_listen_on_all}), and each request's new id is
+     *     bound to the port and GID entry the REQ came in on. A port whose CM cannot be opened fails the
+     *     whole listen, the others undone, and the id stays ADDR_BOUND, as the kernel's error path leaves
+     *     it. A device added later is not listened on (the kernel's {@code cma_add_one} would): listen
+     *     again on a new id.</li>
+     * <li>An IDLE id is first bound to the IPv4 wildcard and a free port, as the kernel's rdma_listen
+     *     binds it ({@link #sourcePort()} tells which).</li>
+     * </ul>
+     * {@code backlog} is kept as the kernel keeps it, not enforced.
+     */
+    public void listen(final int backlog) throws RdmaCmException
+    {
+        await(proxy.listen(this, backlog));
+    }
+
+    /** {@code rdma_accept} on an id a CONNECT_REQUEST made: the QP moves to RTS and the REP goes; ESTABLISHED follows. */
+    public void accept(final ConnectionParameters parameters) throws RdmaCmException
+    {
+        if (isUd())
+        {
+            requireSidrReplyData("rdma_accept", parameters.privateData());
+        }
+        await(proxy.accept(this, parameters));
+    }
+
+    private static void requireSidrReplyData(final String call, final byte[] data) throws RdmaCmException
+    {
+        if (data.length > ConnectionParameters.SIDR_REP_PRIVATE_DATA_LIMIT)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, data.length + " bytes of private data: a SIDR_REP holds at most "
+                + ConnectionParameters.SIDR_REP_PRIVATE_DATA_LIMIT, true);
+        }
+    }
+
+    /**
+     * {@code rdma_reject}: a REJ, consumer defined (reason 28), with at most 148 bytes of private data;
+     * on a UD request's id a SIDR_REP with status 2 ({@code IB_SIDR_REJECT}) and at most 136.
+     */
+    public void reject(final byte[] privateData) throws RdmaCmException
+    {
+        if (isUd())
+        {
+            requireSidrReplyData("rdma_reject", privateData);
+        }
+        else if (privateData.length > ConnectionParameters.REJ_PRIVATE_DATA_LIMIT)
+        {
+            throw new RdmaCmException("rdma_reject", Errno.EINVAL, privateData.length + " bytes of private data: a REJ holds at most "
+                + ConnectionParameters.REJ_PRIVATE_DATA_LIMIT, true);
+        }
+        await(proxy.reject(this, privateData.clone()));
+    }
+
+    /** {@code rdma_disconnect}: a DREQ, or the DREP when the peer's DREQ came first; DISCONNECTED follows. */
+    public void disconnect() throws RdmaCmException
+    {
+        await(proxy.disconnect(this));
+    }
+
+    /** From the CM thread: an event of the id's connection, with the state it leads to (or null). */
+    void connectionEvent(final CmEvent event, final CmIdState next)
+    {
+        proxy.connectionEvent(this, event, next);
+    }
+
+    /** From the CM thread: cma_ib_req_handler's new id, on the listener's channel and port space. */
+    RdmaCmId newChild()
+    {
+        return cm.createId(channel, portSpace);
+    }
+
+    /** From the CM thread: a request on this listener made {@code child}, addressed from the request's IP CM header. */
+    void requested(final RdmaCmId child, final IdConnection connection, final IbCmPeerAddress from, final byte[] privateData)
+    {
+        proxy.connectionRequest(this, child, connection, from, privateData);
+    }
+
+    /** The peer's address of an id a connection request made ({@code rdma_get_peer_addr}), or null. */
+    public InetAddress peerAddress()
+    {
+        final IdView now = view;
+        return now.peerAddress() != null ? now.peerAddress() : now.resolution() == null ? null : now.resolution().destination();
+    }
+
+    /**
+     * {@code rdma_destroy_id}: cancels a pending resolution, drops the id's events still queued on the
+     * channel (no event follows), and then, as librdmacm does, waits until every event of the id that
+     * the application took has been acknowledged. So an event must be acked before its id is
+     * destroyed, from another thread if need be; the wait refuses to run on the event loop.
+     */
+    public void destroy()
+    {
+        destroyed = true;
+        final CompletableFuture<Boolean> reply = proxy.destroy(this);
+        if (channel == null)
+        {
+            // No events to drop or acks to wait for: the conductor destroys the id after whatever this thread
+            // queued before, and before whatever it queues next, so the caller need not wait (no hand-off).
+            return;
+        }
+        final boolean destroyedNow;
+        try
+        {
+            destroyedNow = await(reply);
+        }
+        catch (final RdmaCmException impossible)
+        {
+            throw new IllegalStateException(impossible);
+        }
+        if (destroyedNow)
+        {
+            channel.discard(this);
+            awaitAcknowledgements();
+        }
+    }
+
+    private void awaitAcknowledgements()
+    {
+        boolean interrupted = false;
+        synchronized (acknowledgements)
+        {
+            if (unacknowledged > 0)
+            {
+                cm.requireNotLoopThread("rdma_destroy_id with unacknowledged events");
+            }
+            while (unacknowledged > 0)
+            {
+                try
+                {
+                    acknowledgements.wait();
+                }
+                catch (final InterruptedException ex)
+                {
+                    // rdma_destroy_id is not interruptible either: keep waiting, restore the flag after.
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        destroy();
+    }
+
+    /** The channel handed one of this id's events to the application. */
+    void retrieved()
+    {
+        synchronized (acknowledgements)
+        {
+            unacknowledged++;
+        }
+    }
+
+    void acknowledge(final CmEvent event)
+    {
+        synchronized (acknowledgements)
+        {
+            if (unacknowledged > 0)
+            {
+                unacknowledged--;
+                acknowledgements.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * The {@code int timeout_ms} librdmacm would pass the kernel for {@code timeout}: a sub-millisecond
+     * remainder rounds up, so that a positive timeout never becomes 0 (which rdma_resolve_route refuses
+     * and which rdma_resolve_addr takes as "no wait"), and every deadline the resolver then keeps is the
+     * whole number of milliseconds the kernel would keep. Null, negative and beyond {@code int} range are
+     * EINVAL, returned by the call, as librdmacm would refuse the int it cannot be given.
+     */
+    static int timeoutMs(final String call, final Duration timeout) throws RdmaCmException
+    {
+        if (timeout == null)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout is null", true);
+        }
+        if (timeout.compareTo(MAX_TIMEOUT) > 0)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout + " exceeds librdmacm's int timeout_ms (" +
+                Integer.MAX_VALUE + " ms)", true);
+        }
+        if (timeout.isNegative())
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout.toMillis() + " ms is negative", true);
+        }
+        final long millis = timeout.toMillis();
+        return (int)(timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1);
+    }
+
+    /**
+     * Waits for the conductor's reply: spinning first ({@link RdmaCm.Options#spin}), since the loop answers
+     * most calls within microseconds and parking costs a scheduler wake-up on each side. The call's
+     * {@link RdmaCmException}, or any other unchecked failure, is thrown as the conductor gave it.
+     */
+    private <T> T await(final CompletableFuture<T> future) throws RdmaCmException
+    {
+        final long spinUntil = System.nanoTime() + cm.spinNanos();
+        while (!future.isDone() && System.nanoTime() - spinUntil < 0)
+        {
+            Thread.onSpinWait();
+        }
+        boolean interrupted = false;
+        try
+        {
+            while (true)
+            {
+                try
+                {
+                    return future.get();
+                }
+                catch (final InterruptedException ex)
+                {
+                    interrupted = true; // the conductor completes every future; finish the call first
+                }
+                catch (final ExecutionException ex)
+                {
+                    if (ex.getCause() instanceof RuntimeException failure)
+                    {
+                        throw failure;
+                    }
+                    throw new IllegalStateException(ex.getCause());
+                }
+            }
+        }
+        finally
+        {
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "RdmaCmId#" + number;
+    }
+}

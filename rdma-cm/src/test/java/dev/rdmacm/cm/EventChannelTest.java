@@ -1,0 +1,142 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.Libc;
+import dev.rdmacm.resolver.GidDirectory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The event channel's pollable descriptor, as the kernel's poll(2) sees it, and rdma_destroy_id's
+ * rules for the events of the id it destroys (librdmacm: queued ones are dropped, taken ones must be
+ * acknowledged first). The events are posted by the test: no real peer decides when an event exists.
+ */
+class EventChannelTest
+{
+    private static RdmaCm cm;
+
+    @BeforeAll
+    static void open()
+    {
+        cm = RdmaCm.open(RdmaCm.Options.defaults().gids(GidDirectory.NONE));
+    }
+
+    @AfterAll
+    static void close()
+    {
+        if (cm != null)
+        {
+            cm.close();
+        }
+    }
+
+    /** poll(2) on {@code fd} without waiting: whether it is readable. */
+    private static boolean readable(final int fd)
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment pollFd = arena.allocate(Libc.POLLFD_SIZE);
+            pollFd.set(JAVA_INT, Libc.POLLFD_FD_OFFSET, fd);
+            pollFd.set(JAVA_SHORT, Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
+            return Libc.poll(new Libc.CallState(arena), pollFd, 1, 0) == 1 &&
+                (pollFd.get(JAVA_SHORT, Libc.POLLFD_REVENTS_OFFSET) & Libc.POLLIN) != 0;
+        }
+    }
+
+    private static CmEvent errorFor(final RdmaCmId id)
+    {
+        return new CmEvent.AddrError(id, -Errno.ETIMEDOUT, "test event", null);
+    }
+
+    @Test
+    void shouldBeReadableExactlyWhileAnEventIsQueued() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
+        {
+            assertFalse(readable(channel.fd()), "empty");
+            channel.post(errorFor(id));
+            channel.post(errorFor(id));
+            assertTrue(readable(channel.fd()), "two queued");
+            channel.getEvent(Duration.ZERO).ack();
+            assertTrue(readable(channel.fd()), "one queued");
+            channel.pollEvent().ack();
+            assertFalse(readable(channel.fd()), "both taken");
+        }
+    }
+
+    @Test
+    void shouldDropTheQueuedEventsOfADestroyedIdOnly() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId kept = cm.createId(channel))
+        {
+            final RdmaCmId destroyed = cm.createId(channel);
+            channel.post(errorFor(destroyed));
+            channel.post(errorFor(kept));
+            channel.post(errorFor(destroyed));
+
+            destroyed.destroy();
+
+            assertEquals(1, channel.pendingEvents());
+            final CmEvent left = channel.pollEvent();
+            assertSame(kept, left.id());
+            left.ack();
+            assertFalse(readable(channel.fd()), "the dropped events left no count behind");
+        }
+    }
+
+    @Test
+    void shouldWaitInDestroyUntilATakenEventIsAcknowledged() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId id = cm.createId(channel);
+            channel.post(errorFor(id));
+            final CmEvent taken = channel.getEvent(Duration.ZERO);
+            assertEquals(1, id.unacknowledgedEvents());
+
+            final Thread destroyer = Thread.ofPlatform().start(id::destroy);
+            // Blocked in the wait, not merely not yet started: the thread is WAITING on the id.
+            while (destroyer.getState() != Thread.State.WAITING)
+            {
+                assertTrue(destroyer.isAlive(), "destroy returned with an event not acknowledged");
+                Thread.onSpinWait();
+            }
+            taken.ack();
+            destroyer.join(TimeUnit.SECONDS.toMillis(30));
+
+            assertFalse(destroyer.isAlive(), "destroy still waits after the ack");
+            assertEquals(0, id.unacknowledgedEvents());
+            assertNull(channel.pollEvent());
+        }
+    }
+
+    @Test
+    void shouldNotCountAnEventAckedTwice() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
+        {
+            channel.post(errorFor(id));
+            final CmEvent taken = channel.getEvent(Duration.ZERO);
+            taken.ack();
+            taken.ack();
+            assertEquals(0, id.unacknowledgedEvents());
+            final CompletableFuture<Void> destroyed = CompletableFuture.runAsync(id::destroy);
+            destroyed.get(30, TimeUnit.SECONDS);
+        }
+    }
+}

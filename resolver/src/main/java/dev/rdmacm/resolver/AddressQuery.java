@@ -1,0 +1,149 @@
+package dev.rdmacm.resolver;
+
+import dev.rdmacm.netlink.Link;
+import dev.rdmacm.netlink.Route;
+
+import java.net.InetAddress;
+
+/**
+ * What one {@code rdma_resolve_addr} asks of the resolver, and what its last attempt found: the
+ * addressing half of the kernel's {@code struct addr_req}. The conductor keeps the call's other half
+ * (the id, its futures, its timer) beside it; the resolver sees only this.
+ *
+ * <p>Not thread-safe: made by the conductor and read and written only on its thread.
+ */
+public final class AddressQuery
+{
+    final InetAddress destination;
+    /** The call's timeout, whole milliseconds as librdmacm holds it. */
+    private final int timeoutMs;
+    /** The call's time on the conductor's clock plus the timeout, as the kernel sets {@code req->timeout}. */
+    private final long deadlineNanos;
+    final ResolutionTrace trace;
+
+    /** The bound source: a concrete address or null for the wildcard. */
+    InetAddress source;
+    /** {@code bound_dev_if}: the source's netdev, or the scope id of a link-local destination, or 0. */
+    int boundIfindex;
+    /** The device binding made when a concrete source was bound, else null until resolution ends. */
+    RdmaPortBinding binding;
+
+    // What the last attempt found; every attempt finds it again, as addr_resolve does on each retry.
+    Route route;
+    Link outputLink;
+    Link netdev;
+    InetAddress effectiveSource;
+    byte[] destinationHardwareAddress;
+
+    NeighbourKey waitingOn;
+    long waitStartNanos;
+
+    /**
+     * @param source       the bound source, or null for the wildcard.
+     * @param boundIfindex {@code bound_dev_if}, or 0.
+     * @param binding      the binding of a concrete source, or null.
+     * @param destination  the address to resolve.
+     * @param timeoutMs    the call's timeout in milliseconds.
+     * @param startNanos   when the call was made, on the conductor's clock.
+     */
+    public AddressQuery(
+        final InetAddress source, final int boundIfindex, final RdmaPortBinding binding, final InetAddress destination,
+        final int timeoutMs, final long startNanos)
+    {
+        this.source = source;
+        this.boundIfindex = boundIfindex;
+        this.binding = binding;
+        this.destination = destination;
+        this.timeoutMs = timeoutMs;
+        this.deadlineNanos = startNanos + timeoutMs * 1_000_000L;
+        this.trace = new ResolutionTrace(System.nanoTime());
+    }
+
+    public InetAddress destination()
+    {
+        return destination;
+    }
+
+    public int timeoutMs()
+    {
+        return timeoutMs;
+    }
+
+    public long deadlineNanos()
+    {
+        return deadlineNanos;
+    }
+
+    /** When the call was made, on the conductor's clock. */
+    public long startNanos()
+    {
+        return deadlineNanos - timeoutMs * 1_000_000L;
+    }
+
+    public ResolutionTrace trace()
+    {
+        return trace;
+    }
+
+    public InetAddress source()
+    {
+        return source;
+    }
+
+    public int boundIfindex()
+    {
+        return boundIfindex;
+    }
+
+    public RdmaPortBinding binding()
+    {
+        return binding;
+    }
+
+    /** The source an IDLE id was bound to before it resolved, as {@code cma_bind_addr} binds it. */
+    public void bound(final InetAddress source, final AddressResolver.BoundSource bound)
+    {
+        this.source = source;
+        this.boundIfindex = bound.ifindex();
+        this.binding = bound.binding();
+    }
+
+    /** The neighbour the last attempt waits for, or null when it does not wait. */
+    public NeighbourKey waitingOn()
+    {
+        return waitingOn;
+    }
+
+    /** When the wait for {@link #waitingOn()} began, on {@code System.nanoTime}. */
+    public long waitStartNanos()
+    {
+        return waitStartNanos;
+    }
+
+    /**
+     * Shares the equal key another waiter already holds, so that a thousand resolutions waiting for one
+     * neighbour hold one key.
+     */
+    public void shareWaitKey(final NeighbourKey equalKey)
+    {
+        if (!equalKey.equals(waitingOn))
+        {
+            throw new IllegalArgumentException("wait key " + equalKey + " is not " + waitingOn);
+        }
+        waitingOn = equalKey;
+    }
+
+    /**
+     * Lets go of the last attempt's findings while the resolution waits: the next attempt looks them up
+     * again, and ten thousand waiting resolutions would otherwise hold ten thousand decoded routes and
+     * links (the kernel's {@code addr_req} keeps only the addresses, too).
+     */
+    public void forgetAttempt()
+    {
+        route = null;
+        outputLink = null;
+        netdev = null;
+        effectiveSource = null;
+        destinationHardwareAddress = null;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.rdmacm.resolver;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.sa.PathRecord;
+import dev.rdmacm.sa.SaClient;
+import dev.rdmacm.sa.SaError;
+import dev.rdmacm.sa.SaQueryException;
+import dev.rdmacm.sa.path.PathQuery;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * {@code cma_resolve_ib_route}: sends the {@link IbRouteQuery} to the SA and turns the answer into
+ * the route, or the failure into the errno the kernel puts in the ROUTE_ERROR event.
+ */
+final class IbRoute
+{
+    /**
+     * {@code ucma_query_path} marks every path {@code IB_PATH_GMP | IB_PATH_PRIMARY |
+     * IB_PATH_BIDIRECTIONAL} (0x2b, the value ibacm uses too).
+     */
+    public static final int PATH_DATA_FLAGS =
+        IbvPathData.FLAG_GMP | IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_BIDIRECTIONAL;
+
+    private IbRoute()
+    {
+    }
+
+    /**
+     * Queries the path. The kernel's retry rule (10 tries of {@code timeout/10}) is the SA client's
+     * {@code RetryPolicy.KERNEL}; the future fails with a {@link RouteException}.
+     */
+    public static CompletableFuture<ResolvedRoute> resolve(
+        final SaClient sa, final PathQuery query, final Duration timeout)
+    {
+        final CompletableFuture<ResolvedRoute> route = new CompletableFuture<>();
+        sa.query(query.toRequest(), timeout).whenComplete((response, failure) ->
+        {
+            if (failure != null)
+            {
+                final Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                route.completeExceptionally(new RouteException(errno(cause), "PathRecord Get " + query + ": " +
+                    cause.getMessage()));
+            }
+            else if (response.records().isEmpty())
+            {
+                // A Get answered with status 0 and no record: the kernel's callback gets no path (EINVAL).
+                route.completeExceptionally(new RouteException(Errno.EINVAL, "PathRecord Get " + query +
+                    ": the SA answered without a record"));
+            }
+            else
+            {
+                route.complete(new ResolvedRoute(ResolvedRoute.Kind.SA_QUERY,
+                    List.of(pathData(response.records().get(0)))));
+            }
+        });
+        return route;
+    }
+
+    /** The 64-byte SA PathRecord as the {@code ibv_path_data} {@code ucma_query_path} returns. */
+    public static byte[] pathData(final byte[] saRecord)
+    {
+        if (saRecord.length < PathRecord.LENGTH)
+        {
+            throw new IllegalArgumentException("PathRecord must be " + PathRecord.LENGTH + " bytes, got " +
+                saRecord.length);
+        }
+        final byte[] bytes = new byte[IbvPathData.LENGTH];
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        new IbvPathData().wrap(buffer, 0).flags(PATH_DATA_FLAGS);
+        buffer.putBytes(IbvPathData.PATH_OFFSET, saRecord, 0, PathRecord.LENGTH);
+        return bytes;
+    }
+
+    /**
+     * The kernel's status for a failed query ({@code ib_sa}'s {@code recv_handler} and
+     * {@code send_handler}, then {@code cma_query_handler}): any MAD status from the SA is -EINVAL, no
+     * answer after the retries -ETIMEDOUT, a cancelled query -EINTR, a send error -EIO; a local
+     * allocation failure -ENOMEM.
+     */
+    public static int errno(final Throwable failure)
+    {
+        if (!(failure instanceof SaQueryException sa))
+        {
+            return Errno.EIO;
+        }
+        if (sa.madStatus() > 0)
+        {
+            return Errno.EINVAL;
+        }
+        final SaError error = sa.error();
+        return switch (error)
+        {
+            case TIMED_OUT -> Errno.ETIMEDOUT;
+            case CLOSED -> Errno.EINTR;
+            case NO_RESOURCES -> Errno.ENOMEM;
+            case TRANSPORT_FAILED, RMPP_ABORTED -> Errno.EIO;
+            default -> Errno.EINVAL;
+        };
+    }
+}

@@ -1,0 +1,14 @@
+package dev.rdmacm.resolver;
+
+import dev.rdmacm.libc.ErrnoException;
+
+/** A step of resolution failed with an errno; internal to the event loop, so without a stack trace. */
+public final class ResolutionFailure extends ErrnoException
+{
+    private static final long serialVersionUID = 1L;
+
+    public ResolutionFailure(final int errno, final String detail)
+    {
+        super(detail, errno, false);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.rdmacm.resolver;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.protocol.sa.MtuCode;
+import dev.rdmacm.protocol.sa.Selector;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * The path the kernel builds for a RoCE port without asking anyone ({@code cma_resolve_iboe_route}
+ * in drivers/infiniband/core/cma.c), written as one {@code ibv_path_data}:
+ * <ul>
+ * <li>SGID and DGID: {@code rdma_ip2gid} of the source and destination addresses;</li>
+ * <li>hop limit: the route's ({@code addr->dev_addr.hoplimit}), 1 for an AF_IB destination;</li>
+ * <li>reversible 1, P_Key 0xFFFF, every selector EQ;</li>
+ * <li>traffic class: the id's ToS if set, else the port's {@code default_roce_tos};</li>
+ * <li>SL: {@code iboe_tos_to_sl}: {@code rt_tos2priority(tos)} through the netdev's priority map;</li>
+ * <li>MTU: {@code iboe_get_mtu(ndev->mtu)}, which is 0 (EINVAL) below 256 + headers;</li>
+ * <li>rate: {@code IB_RATE_PORT_CURRENT} (kernels before 6.5 asked ethtool for the speed);</li>
+ * <li>packet lifetime: {@code ack_timeout - 1} when {@code rdma_set_ack_timeout} gave a non-zero
+ * value, else {@code CMA_IBOE_PACKET_LIFETIME} of the {@link KernelProfile} (18 in 6.1, 16 in mainline);</li>
+ * <li>flow label, on ports that can do RoCE v2 ({@code rdma_protocol_roce_udp_encap}):
+ * {@code cma_get_roce_udp_flow_label}.</li>
+ * </ul>
+ * The DLID, SLID and bit 31 of {@code flowlabel_hoplimit} are kernel artifacts, reproduced because
+ * an application sees them. {@code ucma_query_path} hands a RoCE {@code sa_path_rec} to
+ * {@code ib_sa_pack_path}, which reads {@code ib.dlid}, {@code ib.slid} and {@code ib.raw_traffic}
+ * through the record's union, where a RoCE record keeps {@code roce.route_resolved} (true, set by
+ * {@code cma_iboe_set_path_rec_l2_fields}) and {@code roce.dmac}:
+ * <pre>
+ *  union byte   0               1        2        3        4
+ *  roce         route_resolved  dmac[0]  dmac[1]  dmac[2]  dmac[3]
+ *  ib           dlid (be16)------------  slid (be16)-----  raw_traffic (u8, packed as 1 bit)
+ * </pre>
+ * So DLID is {@code 0x0100 | dmac[0]}, SLID {@code dmac[1] << 8 | dmac[2]}, and the RawTraffic bit is
+ * {@code dmac[3] & 1}, which librdmacm's {@code ucma_convert_path} turns into bit 23 of the flow label.
+ */
+public final class RoceRouteSynthesizer
+{
+    public static final int ROCE_PKEY = 0xffff;
+    /** {@code roce.route_resolved} (true) in the byte the DLID's high byte aliases. */
+    static final int ROUTE_RESOLVED_DLID_BITS = 0x0100;
+    /** {@code IB_RATE_PORT_CURRENT}. */
+    public static final int RATE_PORT_CURRENT = 0;
+    /** {@code IB_GRH_FLOWLABEL_MASK}. */
+    public static final int FLOW_LABEL_MASK = 0xfffff;
+    /** GRH 40 + UDP 8 + BTH 12 + XRC ETH 4 + AtomicETH 28 + ICRC 4, as {@code iboe_get_mtu} subtracts. */
+    public static final int IBOE_HEADER_BYTES = 40 + 8 + 12 + 4 + 28 + 4;
+
+    /** {@code ip_tos2prio} of net/ipv4/route.c, indexed by {@code IPTOS_TOS(tos) >> 1}. */
+    private static final int[] IP_TOS_TO_PRIORITY = {0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4};
+    private static final int IPTOS_TOS_MASK = 0x1e;
+
+    private final IbvPathData data = new IbvPathData();
+
+    /**
+     * Writes the path of {@code input} at {@code offset} with the flags {@code ucma_query_path} gives
+     * every path (GMP, PRIMARY, BIDIRECTIONAL).
+     *
+     * @throws RouteException EINVAL when the netdev's MTU leaves less than 256 bytes of payload.
+     */
+    public void synthesize(final RoceRouteInput input, final MutableDirectBuffer buffer, final int offset)
+        throws RouteException
+    {
+        final int mtu = iboeMtu(input.netdevMtu());
+        if (mtu == 0)
+        {
+            throw new RouteException(Errno.EINVAL, "netdev MTU " + input.netdevMtu() + " leaves less than " +
+                MtuCode.MTU_256.bytes() + " bytes after the " + IBOE_HEADER_BYTES + " bytes of RoCE headers");
+        }
+        final int tos = input.idTos() != null ? input.idTos() : input.defaultRoceTos();
+        data.wrap(buffer, offset).clear().flags(IbRoute.PATH_DATA_FLAGS);
+        final IbvPathRecord path = data.path();
+        path.sgid(input.sgid()).dgid(input.dgid())
+            .hopLimit(input.ibDestination() ? 1 : input.hopLimit())
+            .reversible(true)
+            .pKey(ROCE_PKEY)
+            .mtuSelector(Selector.EXACTLY).mtu(mtu)
+            .sl(input.priorityToTrafficClass().applyAsInt(rtTos2Priority(tos)))
+            .tClass(tos)
+            .rateSelector(Selector.EXACTLY).rate(RATE_PORT_CURRENT)
+            .packetLifeTimeSelector(Selector.EXACTLY)
+            .packetLifeTime(input.ackTimeout() != null && input.ackTimeout() != 0 ?
+                input.ackTimeout() - 1 : input.profile().iboePacketLifetime());
+        writeL2Fields(path, input.destinationMac());
+        if (input.portSupportsRoceV2())
+        {
+            path.flowLabel(flowLabel(input.ipv6Source(), input.sourceFlowinfo(), input.sourcePort(),
+                input.destinationPort()));
+        }
+    }
+
+    /**
+     * What {@code cma_iboe_set_path_rec_l2_fields} leaves in the fields a RoCE path record shares with
+     * {@code roce.route_resolved} and {@code roce.dmac} (the union drawn in the class comment), as
+     * {@code ucma_query_path} then packs them: DLID, SLID and the RawTraffic bit from the MAC.
+     */
+    static void writeL2Fields(final IbvPathRecord path, final byte[] destinationMac)
+    {
+        path.dlid(ROUTE_RESOLVED_DLID_BITS | (destinationMac[0] & 0xff))
+            .slid((destinationMac[1] & 0xff) << 8 | (destinationMac[2] & 0xff))
+            .kernelRawTrafficBit((destinationMac[3] & 1) != 0);
+    }
+
+    /** {@code dev_addr.dst_dev_addr} as a MAC; zeros when the neighbour had none (IFF_NOARP, loopback). */
+    static byte[] destinationMac(final AddressResolution resolution)
+    {
+        final byte[] hardware = resolution.destinationHardwareAddress();
+        final byte[] mac = new byte[RoceRouteInput.MAC_LENGTH];
+        System.arraycopy(hardware, 0, mac, 0, Math.min(hardware.length, mac.length));
+        return mac;
+    }
+
+    /** {@code iboe_get_mtu}: the largest IB MTU code that fits the netdev MTU less the headers, or 0. */
+    public static int iboeMtu(final int netdevMtu)
+    {
+        final int payload = netdevMtu - IBOE_HEADER_BYTES;
+        final MtuCode[] largestFirst = {MtuCode.MTU_4096, MtuCode.MTU_2048, MtuCode.MTU_1024, MtuCode.MTU_512,
+            MtuCode.MTU_256};
+        for (final MtuCode code : largestFirst)
+        {
+            if (payload >= code.bytes())
+            {
+                return code.code();
+            }
+        }
+        return 0;
+    }
+
+    /** {@code rt_tos2priority}: the skb priority the IP stack gives a ToS ({@code ip_tos2prio}). */
+    public static int rtTos2Priority(final int tos)
+    {
+        return IP_TOS_TO_PRIORITY[(tos & IPTOS_TOS_MASK) >> 1];
+    }
+
+    /**
+     * {@code cma_get_roce_udp_flow_label}: the IPv6 source's flow label when it has one, else
+     * {@code (sport * 31 + dport) & 0xFFFFF}.
+     */
+    public static int flowLabel(
+        final boolean ipv6Source, final int sourceFlowinfo, final int sourcePort, final int destinationPort)
+    {
+        final int label = sourceFlowinfo & FLOW_LABEL_MASK;
+        if (ipv6Source && label != 0)
+        {
+            return label;
+        }
+        return (sourcePort * 31 + destinationPort) & FLOW_LABEL_MASK;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.rdmacm.resolver;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.sa.PathRecord;
+import dev.rdmacm.sa.SaError;
+import dev.rdmacm.sa.SaQueryException;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class IbRouteTest
+{
+    @Test
+    void shouldReportAnySaStatusAsEinval()
+    {
+        assertEquals(Errno.EINVAL, IbRoute.errno(new SaQueryException(SaError.NO_RECORDS, 0x0300, "no records")));
+        assertEquals(Errno.EINVAL, IbRoute.errno(new SaQueryException(SaError.NO_RESOURCES, 0x0100, "busy SA")));
+        assertEquals(Errno.EINVAL, IbRoute.errno(new SaQueryException(SaError.INVALID_FIELD_VALUE, 0x001c, "bad field")));
+    }
+
+    @Test
+    void shouldReportNoAnswerAsEtimedout()
+    {
+        assertEquals(Errno.ETIMEDOUT, IbRoute.errno(new SaQueryException(SaError.TIMED_OUT, -1, "timeout")));
+    }
+
+    @Test
+    void shouldReportLocalFailuresAsTheKernelsSendAndCancelStatuses()
+    {
+        assertEquals(Errno.EINTR, IbRoute.errno(new SaQueryException(SaError.CLOSED, -1, "closed")));
+        assertEquals(Errno.EIO, IbRoute.errno(new SaQueryException(SaError.TRANSPORT_FAILED, -1, "socket")));
+        assertEquals(Errno.ENOMEM, IbRoute.errno(new SaQueryException(SaError.NO_RESOURCES, -1, "queue full")));
+        assertEquals(Errno.EIO, IbRoute.errno(new IllegalStateException("engine died")));
+    }
+
+    @Test
+    void shouldWrapTheSaRecordInAnIbvPathDataWithUcmaQueryPathFlags()
+    {
+        final byte[] record = new byte[PathRecord.LENGTH];
+        new PathRecord().wrap(new UnsafeBuffer(record), 0).dgid(Gid.parse("fe80::10:7")).dlid(5).slid(4);
+
+        final byte[] data = IbRoute.pathData(record);
+        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.SA_QUERY, List.of(data));
+
+        assertEquals(IbvPathData.LENGTH, data.length);
+        assertEquals(0x2bL, route.flags(0));
+        assertEquals(5, route.paths().get(0).dlid().value());
+        assertEquals(4, route.paths().get(0).slid().value());
+        assertEquals(Gid.parse("fe80::10:7"), route.paths().get(0).dgid());
+    }
+}

@@ -1,0 +1,72 @@
+package dev.rdmacm.resolver;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The step log every resolution keeps: what goes in comes out, in the order the steps began. */
+class ResolutionTraceTest
+{
+    @Test
+    void shouldReturnTheStepsInTheOrderTheyBegan()
+    {
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        final long waitStart = trace.startNanos() + 1_000;
+        trace.record("route", trace.startNanos() + 2_000, "10.2.1.5 oif 3 src 10.2.0.1");
+        trace.record("neighbour wait", waitStart, "10.2.1.5 REACHABLE");
+        assertEquals(List.of("neighbour wait", "route"), trace.steps().stream().map(ResolutionStep::name).toList());
+        assertEquals(1_000, trace.steps().getFirst().startNanos());
+        assertEquals("10.2.1.5 oif 3 src 10.2.0.1", trace.find("route").detail());
+    }
+
+    @Test
+    void shouldKeepANameOutsideTheTableAndANullDetail()
+    {
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        trace.record("a step nobody named before", trace.startNanos(), null);
+        final ResolutionStep step = trace.find("a step nobody named before");
+        assertEquals(0, step.startNanos());
+        assertNull(step.detail());
+    }
+
+    @Test
+    void shouldKeepAStartBeforeTheTraceAndADurationOfMinutes()
+    {
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        final long tenMinutes = 600_000_000_000L;
+        final long before = System.nanoTime();
+        trace.record("neighbour wait", trace.startNanos() - tenMinutes, "10.2.1.5 not valid at the deadline");
+        final long after = System.nanoTime();
+        final ResolutionStep step = trace.find("neighbour wait");
+        assertEquals(-tenMinutes, step.startNanos());
+        assertTrue(step.tookNanos() >= before - (trace.startNanos() - tenMinutes), "took " + step.tookNanos());
+        assertTrue(step.tookNanos() <= after - (trace.startNanos() - tenMinutes), "took " + step.tookNanos());
+    }
+
+    @Test
+    void shouldKeepADetailOutsideAscii()
+    {
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        trace.record("route", trace.startNanos(), "réseau injoignable: 网络不可达");
+        trace.record("link", trace.startNanos(), "");
+        assertEquals("réseau injoignable: 网络不可达", trace.find("route").detail());
+        assertEquals("", trace.find("link").detail());
+    }
+
+    @Test
+    void shouldReadASharedDetailBackFromEveryTraceThatRecordedIt()
+    {
+        final String link = "a2 ifindex 3 type 1 mtu 1500 addr 02:00:00:00:00:02 (" + System.nanoTime() + ")";
+        final ResolutionTrace first = new ResolutionTrace(System.nanoTime());
+        final ResolutionTrace second = new ResolutionTrace(System.nanoTime());
+        first.recordShared("link", first.startNanos(), link);
+        second.recordShared("link", second.startNanos(), new String(link));
+        assertEquals(link, first.find("link").detail());
+        assertEquals(link, second.find("link").detail());
+        assertEquals(SharedTraceText.codeOf(link), SharedTraceText.codeOf(new String(link)));
+    }
+}
