@@ -6,8 +6,6 @@ module dev.rdmacm.cli
     requires dev.rdmacm.acm.backend;
     requires dev.rdmacm.files;
     requires dev.rdmacm.netlink;
-    // RdmaCm.connectionTransitions hands out the engine's IbCmConnection (rping -d prints them)
-    requires dev.rdmacm.ibcm;
     requires info.picocli;
     requires com.fasterxml.jackson.databind;
 

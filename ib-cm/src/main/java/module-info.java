@@ -4,5 +4,5 @@ module dev.rdmacm.ibcm
     requires transitive dev.rdmacm.loop;
     requires transitive dev.rdmacm.protocol;
 
-    exports dev.rdmacm.ibcm;
+    exports dev.rdmacm.ibcm to dev.rdmacm.cm;
 }

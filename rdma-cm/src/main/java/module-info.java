@@ -13,4 +13,5 @@ module dev.rdmacm.cm
     requires dev.rdmacm.umad;
 
     exports dev.rdmacm.cm;
+    exports dev.rdmacm.cm.diagnostics;
 }

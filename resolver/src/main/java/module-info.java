@@ -12,4 +12,5 @@ module dev.rdmacm.resolver
     requires dev.rdmacm.files;
 
     exports dev.rdmacm.resolver;
+    exports dev.rdmacm.resolver.spi;
 }

@@ -4,5 +4,5 @@ module dev.rdmacm.umad
     requires transitive dev.rdmacm.libc;
     requires transitive dev.rdmacm.protocol;
 
-    exports dev.rdmacm.umad;
+    exports dev.rdmacm.umad to dev.rdmacm.cm;
 }

@@ -1,7 +1,7 @@
 package dev.rdmacm.benchmarks;
 
-import dev.rdmacm.resolver.FixedGidDirectory;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.FixedGidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.protocol.Gid;

@@ -58,8 +58,8 @@ public final class GatewayStorm
     {
         neighbour("del", GATEWAY, "dev", "a2");
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(BenchNamespace.path())
-                .gids(BenchNamespace.gids()));
+        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(BenchNamespace.path())
+                .gids(BenchNamespace.gids()).build());
              EventChannel channel = cm.createEventChannel())
         {
             final List<RdmaCmId> ids = new ArrayList<>(count);

@@ -41,8 +41,8 @@ public final class PendingResolutionHeap
             System.exit(2);
         }
         final boolean burst = start.equals("burst");
-        final RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(BenchNamespace.path())
-            .gids(BenchNamespace.gids()));
+        final RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(BenchNamespace.path())
+            .gids(BenchNamespace.gids()).build());
         final EventChannel channel = cm.createEventChannel();
         final List<RdmaCmId> ids = new ArrayList<>(count);
         final List<InetAddress> destinations = new ArrayList<>();

@@ -79,8 +79,8 @@ public class ResolverBenchmark
         @Setup(Level.Trial)
         public void open() throws Exception
         {
-            cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(BenchNamespace.path())
-                .gids(BenchNamespace.gids()).spin(Duration.ofNanos(spinNanos)));
+            cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(BenchNamespace.path())
+                .gids(BenchNamespace.gids()).spin(Duration.ofNanos(spinNanos)).build());
         }
 
         @TearDown(Level.Trial)

@@ -9,7 +9,7 @@ import dev.rdmacm.acm.AcmPortDiscovery;
 import dev.rdmacm.acm.AcmPortEndpoints;
 import dev.rdmacm.acm.backend.CmBackedAcmServer;
 import dev.rdmacm.cm.RdmaCm;
-import dev.rdmacm.resolver.SysfsGidDirectory;
+import dev.rdmacm.resolver.spi.SysfsGidDirectory;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
@@ -147,8 +147,7 @@ final class AcmServerCommand implements Callable<Integer>
      */
     private static RdmaCm.Options cmOptions(final RdmaDevices attached)
     {
-        final RdmaCm.Options options = RdmaCm.Options.defaults();
-        return attached == null ? options : options.gids(new SysfsGidDirectory(attached));
+        return RdmaCm.Options.builder().gids(attached == null ? null : new SysfsGidDirectory(attached)).build();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.rdmacm.cli;
 
 import dev.rdmacm.cm.EventChannel;
-import dev.rdmacm.resolver.KernelProfile;
+import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.libc.Errno;
@@ -106,7 +106,7 @@ final class AddressOptions
             try
             {
                 cm = RdmaCm.open(CmOptions.of(environment, transitions, hostsFile, sa, networkNamespace)
-                    .kernelProfile(kernelProfile));
+                    .kernelProfile(kernelProfile).build());
             }
             catch (final RdmaCmException ex)
             {

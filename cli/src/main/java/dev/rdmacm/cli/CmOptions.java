@@ -1,10 +1,10 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.resolver.GidDirectory;
-import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.spi.GidDirectory;
+import dev.rdmacm.resolver.spi.HostsNeighbours;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
-import dev.rdmacm.cm.StateTransitionListener;
+import dev.rdmacm.cm.diagnostics.StateTransitionListener;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.files.ibacm.HostsFile;
@@ -31,24 +31,21 @@ final class CmOptions
      * @param sa               the SA of {@code --fabric}, or null; required with {@code hosts}.
      * @param networkNamespace the {@code ip netns} name, or null.
      */
-    static RdmaCm.Options of(final Map<String, String> environment, final StateTransitionListener listener,
+    static RdmaCm.Options.Builder of(final Map<String, String> environment, final StateTransitionListener listener,
         final HostsFile hosts, final SaClient sa, final String networkNamespace)
     {
-        RdmaCm.Options options = RdmaCm.Options.defaults()
+        final RdmaCm.Options.Builder options = RdmaCm.Options.builder()
             .gids(GidDirectory.live(environment))
-            .listener(listener);
-        if (sa != null)
-        {
-            options = options.sa(sa);
-        }
+            .listener(listener)
+            .sa(sa);
         if (hosts != null)
         {
-            options = options.hostsNeighbours(new HostsNeighbours(hosts,
+            options.hostsNeighbours(new HostsNeighbours(hosts,
                 HostsNeighbours.infinibandPort(sa.localPort().name(), 1, sa.localPort().gid())));
         }
         if (networkNamespace != null)
         {
-            options = options.networkNamespace(NetworkNamespace.byName(networkNamespace));
+            options.networkNamespace(NetworkNamespace.byName(networkNamespace));
         }
         return options;
     }

@@ -15,7 +15,7 @@ import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.EventChannel;
-import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.spi.HostsNeighbours;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
@@ -205,9 +205,9 @@ public final class DemoCommand implements Callable<Integer>
         try (SaClient sa = SaClient.start(
                 IbsimTransport.attach(DemoFabric.HOST, fabric.ctlPort(), SOURCE_NODE, Duration.ofSeconds(2)),
                 SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa)
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa)
                  .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(SOURCE_NODE, 1, local.gid())))
-                 .listener((id, from, to, reason) -> say(String.format("  state %-13s -> %-14s %s", from, to, reason))));
+                 .listener((id, from, to, reason) -> say(String.format("  state %-13s -> %-14s %s", from, to, reason))).build());
              EventChannel channel = cm.createEventChannel())
         {
             for (final LocalPort destination : destinations)

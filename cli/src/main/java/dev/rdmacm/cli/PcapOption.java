@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import dev.rdmacm.cm.PcapCmMadRecorder;
+import dev.rdmacm.cm.diagnostics.PcapCmMadRecorder;
 import dev.rdmacm.sa.PcapMadRecorder;
 import picocli.CommandLine.Option;
 

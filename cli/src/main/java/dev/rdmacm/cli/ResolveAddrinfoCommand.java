@@ -10,7 +10,7 @@ import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.cm.StateTransitionListener;
+import dev.rdmacm.cm.diagnostics.StateTransitionListener;
 import dev.rdmacm.libc.Errno;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -69,7 +69,7 @@ public final class ResolveAddrinfoCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         final CommandOutput output = CommandOutput.of(spec, json.json);
-        try (RdmaCm cm = RdmaCm.open(CmOptions.of(environment, StateTransitionListener.NONE, null, null, null));
+        try (RdmaCm cm = RdmaCm.open(CmOptions.of(environment, StateTransitionListener.NONE, null, null, null).build());
             EventChannel channel = cm.createEventChannel();
             RdmaCmId id = cm.createId(channel))
         {

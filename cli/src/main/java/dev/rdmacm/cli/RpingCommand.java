@@ -4,7 +4,7 @@ import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.ConnectionParameters;
 import dev.rdmacm.cm.EventChannel;
-import dev.rdmacm.cm.PcapCmMadRecorder;
+import dev.rdmacm.cm.diagnostics.PcapCmMadRecorder;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
@@ -112,8 +112,8 @@ public final class RpingCommand implements Callable<Integer>
             {
                 final long start = System.nanoTime();
                 // on the port's CM thread, at the moment of the change, with the CM's clock
-                cm.connectionTransitions((connection, from, to, now) -> System.err.printf("cm 0x%08x %s -> %s at +%.3f ms%n",
-                    connection.localCommId(), from, to, (now - start) / 1e6));
+                cm.connectionTransitions((localCommId, remoteCommId, from, to, now) -> System.err.printf(
+                    "cm 0x%08x %s -> %s at +%.3f ms%n", localCommId, from, to, (now - start) / 1e6));
             }
             return server ? serve(cm, channel) : ping(cm, channel);
         }

@@ -2,7 +2,7 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.cm.CmIdState;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.cm.StateTransitionListener;
+import dev.rdmacm.cm.diagnostics.StateTransitionListener;
 
 import java.util.List;
 import java.util.Locale;

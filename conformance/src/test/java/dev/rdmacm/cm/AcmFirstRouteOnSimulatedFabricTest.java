@@ -6,7 +6,7 @@ import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.spi.HostsNeighbours;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.sa.SaClient;
@@ -130,8 +130,8 @@ class AcmFirstRouteOnSimulatedFabricTest
         final List<String> moves) throws Exception
     {
         try (SaClient sa = attach();
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(acmFirst)
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))),
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).acmFirstRoute(acmFirst)
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build(),
                  NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
              EventChannel channel = cm.createEventChannel())
         {
@@ -215,8 +215,8 @@ class AcmFirstRouteOnSimulatedFabricTest
         // librdmacm's ucma_ib_init connects once: without a service, no later route asks again
         final List<String> moves = new CopyOnWriteArrayList<>();
         try (SaClient sa = attach();
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(AcmFirstRoute.at(dir.resolve("none.sock")))
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))),
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).acmFirstRoute(AcmFirstRoute.at(dir.resolve("none.sock")))
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build(),
                  NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
              EventChannel channel = cm.createEventChannel())
         {
@@ -245,8 +245,8 @@ class AcmFirstRouteOnSimulatedFabricTest
         try (ServerSocketChannel silentService = ServerSocketChannel.open(StandardProtocolFamily.UNIX)
                  .bind(UnixDomainSocketAddress.of(socket));
              SaClient sa = attach();
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(AcmFirstRoute.at(socket))
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).acmFirstRoute(AcmFirstRoute.at(socket))
+                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build());
              EventChannel channel = cm.createEventChannel();
              RdmaCmId id = cm.createId(channel, PortSpace.TCP))
         {

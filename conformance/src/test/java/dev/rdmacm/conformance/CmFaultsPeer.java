@@ -2,7 +2,7 @@ package dev.rdmacm.conformance;
 
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
-import dev.rdmacm.cm.CmMadFilter;
+import dev.rdmacm.cm.diagnostics.CmMadFilter;
 import dev.rdmacm.cm.ConnectionParameters;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
@@ -57,7 +57,7 @@ public final class CmFaultsPeer
         final InetAddress peer = InetAddress.getByName(args[1]);
         try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
         {
-            cm.connectionTransitions((connection, from, to, now) -> System.out.println(current + " cm " + from + " -> " + to));
+            cm.connectionTransitions((localCommId, remoteCommId, from, to, now) -> System.out.println(current + " cm " + from + " -> " + to));
             current = "dup-req";
             answerAfterDelay(cm, channel, new InetSocketAddress(ours, Integer.parseInt(args[2])), Integer.parseInt(args[3]));
             current = "drep-lost-in";

@@ -30,7 +30,7 @@ public final class ConnectThenDisconnect
     {
         try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
         {
-            cm.connectionTransitions((connection, from, to, now) -> System.out.println("cm " + from + " -> " + to));
+            cm.connectionTransitions((localCommId, remoteCommId, from, to, now) -> System.out.println("cm " + from + " -> " + to));
             final RdmaCmId id = cm.createId(channel);
             id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(args[0]), Integer.parseInt(args[1])), RESOLVE);
             expect(channel, CmEventType.ADDR_RESOLVED);

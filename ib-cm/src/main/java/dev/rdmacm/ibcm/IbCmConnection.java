@@ -6,6 +6,7 @@ import dev.rdmacm.protocol.cm.ConnectReply;
 import dev.rdmacm.protocol.cm.ConnectRequest;
 import dev.rdmacm.protocol.cm.ConnectRequestPath;
 import dev.rdmacm.protocol.cm.DisconnectRequest;
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.protocol.cm.MessageReceiptAck;
 import dev.rdmacm.protocol.cm.RejectReason;
 import dev.rdmacm.protocol.cm.SidrReply;

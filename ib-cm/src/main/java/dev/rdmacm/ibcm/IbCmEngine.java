@@ -11,6 +11,7 @@ import dev.rdmacm.protocol.cm.ConnectReply;
 import dev.rdmacm.protocol.cm.ConnectRequest;
 import dev.rdmacm.protocol.cm.DisconnectReply;
 import dev.rdmacm.protocol.cm.DisconnectRequest;
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.protocol.cm.MessageReceiptAck;
 import dev.rdmacm.protocol.cm.ReadyToUse;
 import dev.rdmacm.protocol.cm.RejectReason;

@@ -5,6 +5,7 @@ import dev.rdmacm.loop.testing.ManualNanoClock;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.ServiceId;
+import dev.rdmacm.protocol.cm.IbCmState;
 
 import java.time.Duration;
 import java.util.ArrayList;

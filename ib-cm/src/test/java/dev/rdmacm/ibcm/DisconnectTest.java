@@ -6,11 +6,11 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 
-import static dev.rdmacm.ibcm.IbCmState.DREQ_RCVD;
-import static dev.rdmacm.ibcm.IbCmState.DREQ_SENT;
-import static dev.rdmacm.ibcm.IbCmState.ESTABLISHED;
-import static dev.rdmacm.ibcm.IbCmState.IDLE;
-import static dev.rdmacm.ibcm.IbCmState.TIMEWAIT;
+import static dev.rdmacm.protocol.cm.IbCmState.DREQ_RCVD;
+import static dev.rdmacm.protocol.cm.IbCmState.DREQ_SENT;
+import static dev.rdmacm.protocol.cm.IbCmState.ESTABLISHED;
+import static dev.rdmacm.protocol.cm.IbCmState.IDLE;
+import static dev.rdmacm.protocol.cm.IbCmState.TIMEWAIT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

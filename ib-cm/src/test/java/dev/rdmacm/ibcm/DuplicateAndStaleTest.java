@@ -2,6 +2,7 @@ package dev.rdmacm.ibcm;
 
 import dev.rdmacm.protocol.cm.CmAttribute;
 import dev.rdmacm.protocol.cm.ConnectReject;
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.protocol.cm.RejectReason;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

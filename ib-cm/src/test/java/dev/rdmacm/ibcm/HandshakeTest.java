@@ -8,12 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import static dev.rdmacm.ibcm.IbCmState.ESTABLISHED;
-import static dev.rdmacm.ibcm.IbCmState.IDLE;
-import static dev.rdmacm.ibcm.IbCmState.REP_RCVD;
-import static dev.rdmacm.ibcm.IbCmState.REP_SENT;
-import static dev.rdmacm.ibcm.IbCmState.REQ_RCVD;
-import static dev.rdmacm.ibcm.IbCmState.REQ_SENT;
+import static dev.rdmacm.protocol.cm.IbCmState.ESTABLISHED;
+import static dev.rdmacm.protocol.cm.IbCmState.IDLE;
+import static dev.rdmacm.protocol.cm.IbCmState.REP_RCVD;
+import static dev.rdmacm.protocol.cm.IbCmState.REP_SENT;
+import static dev.rdmacm.protocol.cm.IbCmState.REQ_RCVD;
+import static dev.rdmacm.protocol.cm.IbCmState.REQ_SENT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package dev.rdmacm.ibcm;
 
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.protocol.cm.RejectReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

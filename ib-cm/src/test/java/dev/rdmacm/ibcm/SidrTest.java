@@ -3,6 +3,7 @@ package dev.rdmacm.ibcm;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.protocol.cm.CmAttribute;
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.protocol.cm.SidrStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

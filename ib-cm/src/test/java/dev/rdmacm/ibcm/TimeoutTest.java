@@ -1,6 +1,7 @@
 package dev.rdmacm.ibcm;
 
 import dev.rdmacm.protocol.cm.CmAttribute;
+import dev.rdmacm.protocol.cm.IbCmState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,19 +1,21 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.cm.diagnostics.CmMadFilter;
+import dev.rdmacm.cm.diagnostics.CmMadRecorder;
 import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.ibcm.IbCmEngine;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
-import dev.rdmacm.ibcm.IbCmState;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.CmAttribute;
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.protocol.mad.Gsi;
+import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.umad.AgentRegistration;
-import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.umad.UmadAgent;
 import dev.rdmacm.umad.UmadPort;
 import dev.rdmacm.umad.UserMadHeader;

@@ -9,7 +9,7 @@ import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.cm.SidrStatus;
 import dev.rdmacm.resolver.AddressResolver;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.QpState;

@@ -16,7 +16,7 @@ import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.cm.RejectReason;
 import dev.rdmacm.protocol.cm.SidrStatus;
 import dev.rdmacm.protocol.sa.MtuCode;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.sa.path.PathRecordValue;

@@ -4,7 +4,7 @@ import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.AddressResolution;
-import dev.rdmacm.resolver.KernelProfile;
+import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.verbs.RcQueuePair;

@@ -1,7 +1,10 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.cm.diagnostics.CmMadFilter;
+import dev.rdmacm.cm.diagnostics.CmMadRecorder;
+import dev.rdmacm.cm.diagnostics.ConnectionTransitionListener;
+import dev.rdmacm.cm.diagnostics.StateTransitionListener;
 import dev.rdmacm.ibcm.IbCmConnection;
-import dev.rdmacm.ibcm.IbCmState;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.libc.NativeCallException;
@@ -12,11 +15,12 @@ import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.netlink.UeventSocket;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.resolver.GidDirectory;
-import dev.rdmacm.resolver.HostsNeighbours;
-import dev.rdmacm.resolver.KernelProfile;
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.resolver.NeighbourTriggerMode;
 import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.resolver.spi.GidDirectory;
+import dev.rdmacm.resolver.spi.HostsNeighbours;
+import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsFormatException;
@@ -47,7 +51,7 @@ import java.util.function.Consumer;
  * {@link Options#sa} belongs to the caller, who closes it after the RdmaCm (a try-with-resources
  * that opens the client first does that).
  * <pre>{@code
- * try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().gids(directory));
+ * try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().gids(directory).build());
  *      EventChannel channel = cm.createEventChannel())
  * {
  *     RdmaCmId id = cm.createId(channel);
@@ -71,30 +75,38 @@ public final class RdmaCm implements AutoCloseable
         Runtime.getRuntime().availableProcessors() > 1 ? Duration.ofNanos(50_000) : Duration.ZERO;
 
     /**
-     * @param networkNamespace a namespace to resolve in (e.g. /run/netns/NAME), or null for the caller's.
-     * @param gids             the RDMA devices' GID tables; null: this machine's ({@link GidDirectory#live}),
-     *                         read when the CM opens.
-     * @param trigger          how neighbour resolution is started.
-     * @param listener         sees every id state transition.
-     * @param hostsNeighbours  an ibacm hosts file standing in for IPoIB and the IP stack, or null.
-     * @param sa               the SA that InfiniBand routes are asked of ({@code resolveRoute}), or null.
-     * @param kernelProfile    the kernel whose rules apply where kernels differ.
-     * @param acmFirstRoute    whether and where {@code resolveRoute} asks an ACM service first, as librdmacm does.
-     * @param spin             how long the event loop, after a request, and a caller of a synchronous call
-     *                         spin before they block: a hand-off between two threads that are awake costs
-     *                         no scheduler wake-up ({@link #DEFAULT_SPIN}; zero never spins).
+     * How an {@code RdmaCm} resolves and what it reports: an immutable value, made by {@link #builder()}
+     * (or {@link #defaults()}), which {@link RdmaCm#open(Options)} takes.
      */
-    public record Options(
-        Path networkNamespace, GidDirectory gids, NeighbourTriggerMode trigger, StateTransitionListener listener,
-        HostsNeighbours hostsNeighbours, SaClient sa, KernelProfile kernelProfile,
-        AcmFirstRoute acmFirstRoute, Duration spin)
+    public static final class Options
     {
-        public Options
+        private final Path networkNamespace;
+        private final GidDirectory gids;
+        private final NeighbourTriggerMode trigger;
+        private final StateTransitionListener listener;
+        private final HostsNeighbours hostsNeighbours;
+        private final SaClient sa;
+        private final KernelProfile kernelProfile;
+        private final AcmFirstRoute acmFirstRoute;
+        private final Duration spin;
+
+        private Options(final Builder builder)
         {
-            if (spin == null || spin.isNegative())
-            {
-                throw new IllegalArgumentException("spin must be zero or positive, not " + spin);
-            }
+            this.networkNamespace = builder.networkNamespace;
+            this.gids = builder.gids;
+            this.trigger = builder.trigger;
+            this.listener = builder.listener;
+            this.hostsNeighbours = builder.hostsNeighbours;
+            this.sa = builder.sa;
+            this.kernelProfile = builder.kernelProfile;
+            this.acmFirstRoute = builder.acmFirstRoute;
+            this.spin = builder.spin;
+        }
+
+        /** A builder holding the defaults ({@link #defaults()}). */
+        public static Builder builder()
+        {
+            return new Builder();
         }
 
         /**
@@ -102,71 +114,190 @@ public final class RdmaCm implements AutoCloseable
          * the CM opens and again when a lookup misses, so GIDs of addresses added later are found; none
          * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no
          * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}. Nothing is read here:
-         * options given other tables ({@link #gids}) never read this machine's.
+         * options given other tables ({@link Builder#gids}) never read this machine's.
          */
         public static Options defaults()
         {
-            return new Options(null, null,
-                NeighbourTriggerMode.NTF_USE_ELSE_UDP, StateTransitionListener.NONE, null, null, KernelProfile.defaultProfile(),
-                AcmFirstRoute.LIBRDMACM, DEFAULT_SPIN);
+            return builder().build();
         }
 
-        public Options networkNamespace(final Path path)
+        /** A builder that starts from these options. */
+        public Builder toBuilder()
         {
-            return new Options(path, gids, trigger, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute, spin);
+            return new Builder(this);
         }
 
-        public Options gids(final GidDirectory directory)
+        /** The namespace to resolve in, or null for the caller's. */
+        public Path networkNamespace()
         {
-            return new Options(networkNamespace, directory, trigger, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute, spin);
+            return networkNamespace;
         }
 
-        public Options trigger(final NeighbourTriggerMode mode)
+        /** The RDMA devices' GID tables; null: this machine's, read when the CM opens. */
+        public GidDirectory gids()
         {
-            return new Options(networkNamespace, gids, mode, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute, spin);
+            return gids;
         }
 
-        public Options listener(final StateTransitionListener transitionListener)
+        /** How neighbour resolution is started. */
+        public NeighbourTriggerMode trigger()
         {
-            return new Options(networkNamespace, gids, trigger, transitionListener, hostsNeighbours, sa, kernelProfile, acmFirstRoute, spin);
+            return trigger;
         }
 
-        /** Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim). */
-        public Options hostsNeighbours(final HostsNeighbours neighbours)
+        /** Sees every id state transition. */
+        public StateTransitionListener listener()
         {
-            return new Options(networkNamespace, gids, trigger, listener, neighbours, sa, kernelProfile, acmFirstRoute, spin);
+            return listener;
+        }
+
+        /** An ibacm hosts file standing in for IPoIB and the IP stack, or null. */
+        public HostsNeighbours hostsNeighbours()
+        {
+            return hostsNeighbours;
+        }
+
+        /** The SA that InfiniBand routes are asked of, or null. */
+        public SaClient sa()
+        {
+            return sa;
+        }
+
+        /** The kernel whose rules apply where kernels differ. */
+        public KernelProfile kernelProfile()
+        {
+            return kernelProfile;
+        }
+
+        /** Whether and where {@code resolveRoute} asks an ACM service first, as librdmacm does. */
+        public AcmFirstRoute acmFirstRoute()
+        {
+            return acmFirstRoute;
         }
 
         /**
-         * Ask InfiniBand routes of {@code client}'s SA. The caller keeps ownership: {@link RdmaCm#close()}
-         * never closes it, so one client may serve several RdmaCm instances, one after another or at once,
-         * and must be closed by the caller after the last of them.
+         * How long the event loop, after a request, and a caller of a synchronous call spin before they
+         * block: a hand-off between two threads that are awake costs no scheduler wake-up.
          */
-        public Options sa(final SaClient client)
+        public Duration spin()
         {
-            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, client, kernelProfile, acmFirstRoute, spin);
+            return spin;
         }
 
-        /** Follow {@code profile}'s rules where kernels differ (the default: {@link KernelProfile#defaultProfile()}). */
-        public Options kernelProfile(final KernelProfile profile)
+        @Override
+        public String toString()
         {
-            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, profile, acmFirstRoute, spin);
+            return "Options{networkNamespace=" + networkNamespace + ", gids=" + gids + ", trigger=" + trigger +
+                ", hostsNeighbours=" + hostsNeighbours + ", sa=" + sa + ", kernelProfile=" + kernelProfile +
+                ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + "}";
         }
 
-        /**
-         * Ask an ACM service for the route first, as librdmacm 44's {@code rdma_resolve_route} does
-         * (the default: {@link AcmFirstRoute#LIBRDMACM}); {@link AcmFirstRoute#OFF} never asks.
-         */
-        public Options acmFirstRoute(final AcmFirstRoute acm)
+        /** Fluent and checked as it goes: a bad value fails at its setter, naming it and the rule. */
+        public static final class Builder
         {
-            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, kernelProfile, acm, spin);
-        }
+            private Path networkNamespace;
+            private GidDirectory gids;
+            private NeighbourTriggerMode trigger = NeighbourTriggerMode.NTF_USE_ELSE_UDP;
+            private StateTransitionListener listener = StateTransitionListener.NONE;
+            private HostsNeighbours hostsNeighbours;
+            private SaClient sa;
+            private KernelProfile kernelProfile = KernelProfile.defaultProfile();
+            private AcmFirstRoute acmFirstRoute = AcmFirstRoute.LIBRDMACM;
+            private Duration spin = DEFAULT_SPIN;
 
-        /** Spin for {@code duration} before blocking (see the record's {@code spin}); zero never spins. */
-        public Options spin(final Duration duration)
-        {
-            return new Options(networkNamespace, gids, trigger, listener, hostsNeighbours, sa, kernelProfile, acmFirstRoute,
-                duration);
+            private Builder()
+            {
+            }
+
+            private Builder(final Options options)
+            {
+                this.networkNamespace = options.networkNamespace;
+                this.gids = options.gids;
+                this.trigger = options.trigger;
+                this.listener = options.listener;
+                this.hostsNeighbours = options.hostsNeighbours;
+                this.sa = options.sa;
+                this.kernelProfile = options.kernelProfile;
+                this.acmFirstRoute = options.acmFirstRoute;
+                this.spin = options.spin;
+            }
+
+            /** Resolve in the namespace at {@code path} (e.g. /run/netns/NAME); null: the caller's. */
+            public Builder networkNamespace(final Path path)
+            {
+                this.networkNamespace = path;
+                return this;
+            }
+
+            /** Take the GID tables from {@code directory} instead of this machine's; null: this machine's. */
+            public Builder gids(final GidDirectory directory)
+            {
+                this.gids = directory;
+                return this;
+            }
+
+            public Builder trigger(final NeighbourTriggerMode mode)
+            {
+                this.trigger = Objects.requireNonNull(mode, "trigger");
+                return this;
+            }
+
+            public Builder listener(final StateTransitionListener transitionListener)
+            {
+                this.listener = Objects.requireNonNull(transitionListener, "listener");
+                return this;
+            }
+
+            /** Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim). */
+            public Builder hostsNeighbours(final HostsNeighbours neighbours)
+            {
+                this.hostsNeighbours = neighbours;
+                return this;
+            }
+
+            /**
+             * Ask InfiniBand routes of {@code client}'s SA. The caller keeps ownership: {@link RdmaCm#close()}
+             * never closes it, so one client may serve several RdmaCm instances, one after another or at once,
+             * and must be closed by the caller after the last of them.
+             */
+            public Builder sa(final SaClient client)
+            {
+                this.sa = client;
+                return this;
+            }
+
+            /** Follow {@code profile}'s rules where kernels differ (the default: {@link KernelProfile#defaultProfile()}). */
+            public Builder kernelProfile(final KernelProfile profile)
+            {
+                this.kernelProfile = Objects.requireNonNull(profile, "kernelProfile");
+                return this;
+            }
+
+            /**
+             * Ask an ACM service for the route first, as librdmacm 44's {@code rdma_resolve_route} does
+             * (the default: {@link AcmFirstRoute#LIBRDMACM}); {@link AcmFirstRoute#OFF} never asks.
+             */
+            public Builder acmFirstRoute(final AcmFirstRoute acm)
+            {
+                this.acmFirstRoute = Objects.requireNonNull(acm, "acmFirstRoute");
+                return this;
+            }
+
+            /** Spin for {@code duration} before blocking ({@link Options#spin()}); zero never spins. */
+            public Builder spin(final Duration duration)
+            {
+                if (duration == null || duration.isNegative())
+                {
+                    throw new IllegalArgumentException("spin must be zero or positive, not " + duration);
+                }
+                this.spin = duration;
+                return this;
+            }
+
+            public Options build()
+            {
+                return new Options(this);
+            }
         }
     }
 
@@ -181,7 +312,7 @@ public final class RdmaCm implements AutoCloseable
     private final ConductorProxy proxy;
     /** The CM of each RDMA port an id connected or listened on, opened on first use. */
     private final Map<String, CmPort> cmAgents = new HashMap<>();
-    private TransitionListener<IbCmConnection, IbCmState> connectionTransitions = TransitionListener.none();
+    private ConnectionTransitionListener connectionTransitions = ConnectionTransitionListener.NONE;
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
     private CmMadRecorder cmMadRecorder = CmMadRecorder.NONE;
     private final PortBindings ports = new PortBindings(new SecureRandom(),
@@ -196,7 +327,7 @@ public final class RdmaCm implements AutoCloseable
     {
         // first, before anything that holds a resource: a sysfs tree that breaks the format throws
         final GidDirectory gids = options.gids() != null ? options.gids() : GidDirectory.live(System.getenv());
-        this.options = options.gids(gids);
+        this.options = options.toBuilder().gids(gids).build();
         this.spinNanos = options.spin().toNanos();
         this.acm = new AcmRouteExchange(options.acmFirstRoute());
         this.agent = new ConductorAgent(options.networkNamespace(), gids, options.trigger(),
@@ -317,7 +448,7 @@ public final class RdmaCm implements AutoCloseable
      * Sees every state change of every CM connection (ib_cm's states), on the conductor thread;
      * set it before the first connect or listen.
      */
-    public synchronized void connectionTransitions(final TransitionListener<IbCmConnection, IbCmState> listener)
+    public synchronized void connectionTransitions(final ConnectionTransitionListener listener)
     {
         connectionTransitions = Objects.requireNonNull(listener, "listener");
     }
@@ -340,6 +471,14 @@ public final class RdmaCm implements AutoCloseable
     {
         cmMadRecorder = Objects.requireNonNull(recorder, "recorder");
         cmAgents.values().forEach(agent -> agent.recorder(recorder));
+    }
+
+    /** The engine's transitions as the listener's values, or none at all when no one listens. */
+    private static TransitionListener<IbCmConnection, IbCmState> engineTransitions(final ConnectionTransitionListener listener)
+    {
+        return listener == ConnectionTransitionListener.NONE ? TransitionListener.none()
+            : (connection, from, to, nowNanos) ->
+                listener.onTransition(connection.localCommId(), connection.remoteCommId(), from, to, nowNanos);
     }
 
     /** The CM of the binding's port: its umad CM agent and engine, opened on first use. */
@@ -377,7 +516,7 @@ public final class RdmaCm implements AutoCloseable
                 try
                 {
                     agent = CmPort.open(binding.device(), binding.port(), nodeGuid(call, key, binding.device()),
-                        this.agent, connectionTransitions, (direction, attribute) -> cmMadFilter.pass(direction, attribute), cmMadRecorder,
+                        this.agent, engineTransitions(connectionTransitions), (direction, attribute) -> cmMadFilter.pass(direction, attribute), cmMadRecorder,
                         gidIndex -> localGid(binding.device(), binding.port(), gidIndex));
                 }
                 catch (final ErrnoException ex)

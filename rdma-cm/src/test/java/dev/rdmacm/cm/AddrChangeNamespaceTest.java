@@ -34,7 +34,7 @@ class AddrChangeNamespaceTest
     static void start()
     {
         topology = NamespaceTopology.create();
-        cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()));
+        cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()).build());
         topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:5e:10:00:02", "dev",
             NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
     }

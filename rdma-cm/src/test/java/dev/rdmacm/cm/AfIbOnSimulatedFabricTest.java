@@ -6,7 +6,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.ServiceId;
-import dev.rdmacm.resolver.FixedGidDirectory;
+import dev.rdmacm.resolver.spi.FixedGidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClient;
@@ -72,9 +72,9 @@ class AfIbOnSimulatedFabricTest
     /** The source port as the only RDMA port of this machine, no ACM service asked. */
     private static RdmaCm open(final FabricPort port, final SaClient sa) throws RdmaCmException
     {
-        return RdmaCm.open(RdmaCm.Options.defaults().sa(sa).acmFirstRoute(AcmFirstRoute.OFF)
+        return RdmaCm.open(RdmaCm.Options.builder().sa(sa).acmFirstRoute(AcmFirstRoute.OFF)
             .gids(new FixedGidDirectory(List.of(new RdmaPortBinding(port.node(), 1, 0, port.gid(), GidType.IB, null,
-                PKey.of(PKey.DEFAULT))))));
+                PKey.of(PKey.DEFAULT))))).build());
     }
 
     private static IbSockaddr ib(final Gid gid, final long sid, final long flowinfo)

@@ -4,7 +4,7 @@ import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.resolver.RdmaPortBinding;
-import dev.rdmacm.resolver.SysfsGidDirectory;
+import dev.rdmacm.resolver.spi.SysfsGidDirectory;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.junit.jupiter.api.Test;
 

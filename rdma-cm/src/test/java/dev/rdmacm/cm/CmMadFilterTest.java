@@ -1,5 +1,6 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.cm.diagnostics.CmMadFilter;
 import dev.rdmacm.protocol.cm.CmAttribute;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

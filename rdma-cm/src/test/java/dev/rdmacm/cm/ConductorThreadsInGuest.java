@@ -1,7 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,7 +57,7 @@ public class ConductorThreadsInGuest
     {
         final Set<Thread> before = Thread.getAllStackTraces().keySet();
         final long umadBefore = umadDescriptors();
-        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().gids(fourDevices));
+        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().gids(fourDevices).build());
              EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId listener = cm.createId(channel);

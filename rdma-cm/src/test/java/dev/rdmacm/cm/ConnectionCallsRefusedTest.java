@@ -31,7 +31,7 @@ class ConnectionCallsRefusedTest
     static void start() throws Exception
     {
         topology = NamespaceTopology.create();
-        cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()));
+        cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()).build());
     }
 
     @AfterAll

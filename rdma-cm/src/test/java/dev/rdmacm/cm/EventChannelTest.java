@@ -2,7 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,7 +33,7 @@ class EventChannelTest
     @BeforeAll
     static void open()
     {
-        cm = RdmaCm.open(RdmaCm.Options.defaults().gids(GidDirectory.NONE));
+        cm = RdmaCm.open(RdmaCm.Options.builder().gids(GidDirectory.NONE).build());
     }
 
     @AfterAll

@@ -1,8 +1,10 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.cm.diagnostics.CmMadFilter;
+import dev.rdmacm.cm.diagnostics.PcapCmMadRecorder;
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.SampleMessages;
 import dev.rdmacm.protocol.SampleMessages.Sample;
+import dev.rdmacm.protocol.SampleMessages;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.testing.Tshark;

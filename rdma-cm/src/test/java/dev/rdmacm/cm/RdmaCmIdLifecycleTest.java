@@ -39,7 +39,7 @@ class RdmaCmIdLifecycleTest
 
     private static RdmaCm.Options options()
     {
-        return RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce());
+        return RdmaCm.Options.builder().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()).build();
     }
 
     @AfterAll
@@ -195,7 +195,7 @@ class RdmaCmIdLifecycleTest
     {
         final long loopsBefore = resolverThreads();
         final RdmaCmException error = assertThrows(RdmaCmException.class, () -> RdmaCm.open(
-            RdmaCm.Options.defaults().networkNamespace(java.nio.file.Path.of("/run/netns/rdmacm-no-such-namespace"))));
+            RdmaCm.Options.builder().networkNamespace(java.nio.file.Path.of("/run/netns/rdmacm-no-such-namespace")).build()));
         assertEquals(Errno.ENOENT, error.errno());
         assertEquals("starting the resolver failed: ENOENT (No such file or directory): " +
             "open(/run/netns/rdmacm-no-such-namespace) failed: errno 2 ENOENT (No such file or directory)",

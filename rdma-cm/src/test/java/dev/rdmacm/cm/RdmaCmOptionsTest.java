@@ -3,6 +3,7 @@ package dev.rdmacm.cm;
 import dev.rdmacm.resolver.NeighbourTriggerMode;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,15 +17,15 @@ class RdmaCmOptionsTest
     void shouldRefuseANegativeSpinNamingIt()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> RdmaCm.Options.defaults().spin(Duration.ofNanos(-1)));
+            () -> RdmaCm.Options.builder().spin(Duration.ofNanos(-1)).build());
         assertTrue(ex.getMessage().contains("spin must be zero or positive"), ex.getMessage());
     }
 
     @Test
     void shouldKeepTheSpinItWasGivenThroughTheOtherSetters()
     {
-        final RdmaCm.Options options = RdmaCm.Options.defaults().spin(Duration.ZERO)
-            .trigger(NeighbourTriggerMode.NTF_USE_ELSE_UDP).acmFirstRoute(AcmFirstRoute.OFF);
+        final RdmaCm.Options options = RdmaCm.Options.builder().spin(Duration.ZERO)
+            .trigger(NeighbourTriggerMode.NTF_USE_ELSE_UDP).acmFirstRoute(AcmFirstRoute.OFF).build();
         assertEquals(Duration.ZERO, options.spin());
     }
 
@@ -33,5 +34,28 @@ class RdmaCmOptionsTest
     {
         final Duration expected = Runtime.getRuntime().availableProcessors() > 1 ? Duration.ofNanos(50_000) : Duration.ZERO;
         assertEquals(expected, RdmaCm.Options.defaults().spin());
+    }
+
+    @Test
+    void shouldStartAFreshBuilderFromTheOptionsItIsGiven()
+    {
+        final Path namespace = Path.of("/run/netns/rdmacm-options-test");
+        final RdmaCm.Options options = RdmaCm.Options.builder().networkNamespace(namespace).spin(Duration.ZERO)
+            .acmFirstRoute(AcmFirstRoute.OFF).build();
+
+        final RdmaCm.Options changed = options.toBuilder().spin(Duration.ofNanos(7)).build();
+
+        assertEquals(namespace, changed.networkNamespace());
+        assertEquals(AcmFirstRoute.OFF, changed.acmFirstRoute());
+        assertEquals(Duration.ofNanos(7), changed.spin());
+        assertEquals(Duration.ZERO, options.spin(), "the options it started from are unchanged");
+    }
+
+    @Test
+    void shouldRefuseAMissingTriggerNamingIt()
+    {
+        final NullPointerException ex = assertThrows(NullPointerException.class,
+            () -> RdmaCm.Options.builder().trigger(null));
+        assertEquals("trigger", ex.getMessage());
     }
 }

@@ -50,10 +50,10 @@ class ResolveAddrNamespaceTest
     static void start() throws Exception
     {
         topology = NamespaceTopology.create();
-        cm = RdmaCm.open(RdmaCm.Options.defaults()
+        cm = RdmaCm.open(RdmaCm.Options.builder()
             .networkNamespace(topology.hostPath())
             .gids(RecordedGids.softRoce())
-            .listener((id, from, to, reason) -> transitions.add(id + " " + from + "->" + to + " " + reason)));
+            .listener((id, from, to, reason) -> transitions.add(id + " " + from + "->" + to + " " + reason)).build());
         // Not the kernel's 64: the resolver must read the sysctl of its own namespace.
         topology.sysctl(topology.host, "net.ipv4.ip_default_ttl", "61");
         // A permanent entry: the "valid neighbour" case needs no resolution at all.
@@ -200,8 +200,8 @@ class ResolveAddrNamespaceTest
         // late a loaded machine runs the loop thread.
         final ManualNanoClock clock = new ManualNanoClock();
         final List<String> ends = new CopyOnWriteArrayList<>();
-        try (RdmaCm timed = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath())
-                .gids(RecordedGids.softRoce()), clock, (p, from, to, now) ->
+        try (RdmaCm timed = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath())
+                .gids(RecordedGids.softRoce()).build(), clock, (p, from, to, now) ->
             {
                 if (to == PendingResolution.State.FAILED || to == PendingResolution.State.RESOLVED)
                 {
@@ -407,8 +407,8 @@ class ResolveAddrNamespaceTest
     void shouldTriggerWithAUdpDatagramWhenAskedTo() throws Exception
     {
         topology.address(topology.gateway, "b0", "192.0.2.250/24"); // a neighbour no other test has resolved
-        try (RdmaCm udp = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath())
-            .gids(RecordedGids.softRoce()).trigger(NeighbourTriggerMode.UDP)))
+        try (RdmaCm udp = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath())
+            .gids(RecordedGids.softRoce()).trigger(NeighbourTriggerMode.UDP).build()))
         {
             final RdmaCmId id = udp.createId(null);
             id.resolveAddr(null, InetAddress.getByName("192.0.2.250"), Duration.ofMillis(TIMEOUT_MS));

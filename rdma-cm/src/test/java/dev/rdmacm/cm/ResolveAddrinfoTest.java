@@ -6,7 +6,7 @@ import dev.rdmacm.addrinfo.RaiFlags;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class ResolveAddrinfoTest
     @BeforeAll
     static void open()
     {
-        cm = RdmaCm.open(RdmaCm.Options.defaults().gids(GidDirectory.NONE));
+        cm = RdmaCm.open(RdmaCm.Options.builder().gids(GidDirectory.NONE).build());
     }
 
     @AfterAll

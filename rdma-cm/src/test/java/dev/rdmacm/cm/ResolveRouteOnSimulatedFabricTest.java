@@ -4,7 +4,7 @@ import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.resolver.HostsNeighbours;
+import dev.rdmacm.resolver.spi.HostsNeighbours;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
@@ -75,9 +75,9 @@ class ResolveRouteOnSimulatedFabricTest
 
     private static RdmaCm open(final FabricPort port, final SaClient sa) throws RdmaCmException
     {
-        return RdmaCm.open(RdmaCm.Options.defaults()
+        return RdmaCm.open(RdmaCm.Options.builder()
             .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(port.node(), 1, port.gid())))
-            .sa(sa));
+            .sa(sa).build());
     }
 
     @Test
@@ -176,8 +176,8 @@ class ResolveRouteOnSimulatedFabricTest
         Files.write(file, List.of(address(source).getHostAddress() + " " + source.gid(),
             "fd00::" + source.lid() + " " + source.gid(), "fd00::" + destination.lid() + " " + destination.gid()));
         try (SaClient sa = attach(source);
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).hostsNeighbours(
-                 new HostsNeighbours(HostsFile.read(file), HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).hostsNeighbours(
+                 new HostsNeighbours(HostsFile.read(file), HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build());
              RdmaCmId id = cm.createId(null))
         {
             id.setSourceFlowinfo(0x02012345);
@@ -201,8 +201,8 @@ class ResolveRouteOnSimulatedFabricTest
         final Path file = dir.resolve("unknown-gid.data");
         Files.write(file, List.of(address(source).getHostAddress() + " " + source.gid(), "10.9.9.9 fe80::dead:beef"));
         try (SaClient sa = attach(source);
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.defaults().sa(sa).hostsNeighbours(
-                 new HostsNeighbours(HostsFile.read(file), HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))));
+             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).hostsNeighbours(
+                 new HostsNeighbours(HostsFile.read(file), HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build());
              EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = cm.createId(channel);

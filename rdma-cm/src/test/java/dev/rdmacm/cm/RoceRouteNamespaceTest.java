@@ -6,9 +6,8 @@ import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
-import dev.rdmacm.resolver.KernelProfile;
+import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.resolver.ResolvedRoute;
-import dev.rdmacm.resolver.RoceRouteSynthesizer;
 import dev.rdmacm.sa.path.PathRecordValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,7 +48,7 @@ class RoceRouteNamespaceTest
     static void start() throws Exception
     {
         topology = NamespaceTopology.create();
-        cm = RdmaCm.open(RdmaCm.Options.defaults().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()));
+        cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce()).build());
         topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", mac(topology.gateway, "b0"), "dev", RDMA,
             "nud", "permanent");
         topology.ip(topology.host, "neigh", "replace", "2001:db8::2", "lladdr", mac(topology.gateway, "b0"), "dev", RDMA,
@@ -116,7 +115,7 @@ class RoceRouteNamespaceTest
             assertEquals(Selector.EXACTLY.code(), path.mtuSelector());
             assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
             assertEquals(Selector.EXACTLY.code(), path.rateSelector());
-            assertEquals(RoceRouteSynthesizer.RATE_PORT_CURRENT, path.rate());
+            assertEquals(0, path.rate(), "IB_RATE_PORT_CURRENT (include/rdma/ib_verbs.h)");
             assertEquals(Selector.EXACTLY.code(), path.packetLifeTimeSelector());
             assertEquals(KernelProfile.LINUX_6_1.iboePacketLifetime(), path.packetLifeTime());
             assertEquals(0, path.tClass(), "default_roce_tos");

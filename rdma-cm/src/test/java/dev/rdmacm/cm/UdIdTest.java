@@ -49,7 +49,7 @@ class UdIdTest
     @BeforeEach
     void open() throws Exception
     {
-        cm = RdmaCm.open(RdmaCm.Options.defaults().gids(RecordedGids.softRoce()));
+        cm = RdmaCm.open(RdmaCm.Options.builder().gids(RecordedGids.softRoce()).build());
         id = cm.createId(cm.createEventChannel(), PortSpace.UDP);
     }
 

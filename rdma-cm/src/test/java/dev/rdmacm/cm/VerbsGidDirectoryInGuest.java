@@ -2,8 +2,8 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.RdmaPortBinding;
-import dev.rdmacm.resolver.SysfsGidDirectory;
-import dev.rdmacm.resolver.VerbsGidDirectory;
+import dev.rdmacm.resolver.spi.SysfsGidDirectory;
+import dev.rdmacm.resolver.spi.VerbsGidDirectory;
 import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.GidBinding;

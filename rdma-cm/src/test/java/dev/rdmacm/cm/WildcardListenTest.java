@@ -6,8 +6,8 @@ import dev.rdmacm.ibcm.IbCmPath;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.resolver.FixedGidDirectory;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.FixedGidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,7 +34,7 @@ class WildcardListenTest
 {
     private static RdmaCm open(final GidDirectory gids) throws RdmaCmException
     {
-        return RdmaCm.open(RdmaCm.Options.defaults().gids(gids));
+        return RdmaCm.open(RdmaCm.Options.builder().gids(gids).build());
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.verbs.GidType;
 
 import java.io.IOException;
@@ -54,8 +55,9 @@ public final class AddressResolver implements AddressRules
         this.gids = gids;
     }
 
-    /** A bound concrete source: its netdev ({@code bound_dev_if}) and its RDMA port. */
     /**
+     * A bound concrete source: its netdev ({@code bound_dev_if}) and its RDMA port.
+     *
      * @param hardwareAddress the netdev's MAC at bind time, the {@code src_dev_addr} that
      *                        {@code rdma_copy_src_l2_addr} stores (empty without a netdev)
      */

@@ -1,9 +1,10 @@
 package dev.rdmacm.resolver;
 
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.files.ibacm.HostsFile;
+import dev.rdmacm.resolver.spi.HostsNeighbours;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;

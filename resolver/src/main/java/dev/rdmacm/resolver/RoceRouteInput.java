@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.resolver.spi.KernelProfile;
 
 import java.util.Objects;
 import java.util.function.IntUnaryOperator;

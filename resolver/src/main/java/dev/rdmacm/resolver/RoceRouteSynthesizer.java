@@ -36,7 +36,7 @@ import org.agrona.MutableDirectBuffer;
  * So DLID is {@code 0x0100 | dmac[0]}, SLID {@code dmac[1] << 8 | dmac[2]}, and the RawTraffic bit is
  * {@code dmac[3] & 1}, which librdmacm's {@code ucma_convert_path} turns into bit 23 of the flow label.
  */
-public final class RoceRouteSynthesizer
+final class RoceRouteSynthesizer
 {
     public static final int ROCE_PKEY = 0xffff;
     /** {@code roce.route_resolved} (true) in the byte the DLID's high byte aliases. */

@@ -2,6 +2,7 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.resolver.spi.KernelProfile;
 
 /**
  * What one {@code rdma_resolve_route} asks of the resolver: the fields the kernel reads from the id

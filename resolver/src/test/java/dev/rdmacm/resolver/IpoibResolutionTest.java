@@ -1,6 +1,5 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.netlink.Neighbour;
@@ -9,6 +8,8 @@ import dev.rdmacm.netlink.RouteMessage;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.resolver.spi.GidDirectory;
+import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;

@@ -5,6 +5,7 @@ import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
+import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.sa.path.PathRecordValue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package dev.rdmacm.resolver;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.resolver.spi.SysfsGidDirectory;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.junit.jupiter.api.BeforeEach;

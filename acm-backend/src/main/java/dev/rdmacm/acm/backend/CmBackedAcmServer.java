@@ -183,7 +183,7 @@ public final class CmBackedAcmServer implements AutoCloseable
         {
             try
             {
-                return RdmaCm.open(cmOptions.acmFirstRoute(AcmFirstRoute.OFF));
+                return RdmaCm.open(cmOptions.toBuilder().acmFirstRoute(AcmFirstRoute.OFF).build());
             }
             catch (final RuntimeException ex)
             {

@@ -4,7 +4,7 @@ import dev.rdmacm.acm.AcmEndpointFile;
 import dev.rdmacm.acm.AcmLog;
 import dev.rdmacm.acm.AcmOptions;
 import dev.rdmacm.acm.IbAcme;
-import dev.rdmacm.resolver.GidDirectory;
+import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
@@ -85,8 +85,8 @@ class CmBackedAcmServerTest
 
     private static RdmaCm.Options cmInTheNamespace()
     {
-        return RdmaCm.Options.defaults().networkNamespace(NetworkNamespace.byName(topology.host))
-            .gids(GidDirectory.live(Map.of("SYSFS_PATH", sysfs.toString())));
+        return RdmaCm.Options.builder().networkNamespace(NetworkNamespace.byName(topology.host))
+            .gids(GidDirectory.live(Map.of("SYSFS_PATH", sysfs.toString()))).build();
     }
 
     private static IbAcme.Result resolveTheGateway(final AcmOptions options)

@@ -1,6 +1,6 @@
 package dev.rdmacm.resolver.testing;
 
-import dev.rdmacm.resolver.SysfsGidDirectory;
+import dev.rdmacm.resolver.spi.SysfsGidDirectory;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 
 import java.io.IOException;

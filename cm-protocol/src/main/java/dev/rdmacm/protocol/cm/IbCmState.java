@@ -1,4 +1,4 @@
-package dev.rdmacm.ibcm;
+package dev.rdmacm.protocol.cm;
 
 /**
  * The states of one communication (IBA 12.9.6's state diagrams, named as the kernel's

@@ -1,6 +1,7 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.spi;
 
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.verbs.sysfs.LibibverbsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 

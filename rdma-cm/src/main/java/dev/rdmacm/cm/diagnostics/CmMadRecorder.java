@@ -1,4 +1,4 @@
-package dev.rdmacm.cm;
+package dev.rdmacm.cm.diagnostics;
 
 import dev.rdmacm.protocol.Gid;
 import org.agrona.DirectBuffer;
@@ -7,7 +7,7 @@ import org.agrona.DirectBuffer;
  * Sees every CM MAD a port's CM puts on the wire or takes off it, with the addresses of its GRH: for
  * a capture ({@link PcapCmMadRecorder}) or a trace. A sent MAD is seen after umad took it (one the
  * {@link CmMadFilter} dropped was never sent, and is not seen); a received MAD before the filter (it
- * was on the wire). Set it with {@link RdmaCm#cmMadRecorder}; it runs on the ports' CM threads, must
+ * was on the wire). Set it with {@link dev.rdmacm.cm.RdmaCm#cmMadRecorder}; it runs on the ports' CM threads, must
  * not block, and must copy what it keeps: the buffer is reused. Without one the CM makes no call at all.
  */
 @FunctionalInterface

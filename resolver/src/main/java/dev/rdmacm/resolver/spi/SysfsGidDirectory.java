@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.spi;
 
 import dev.rdmacm.verbs.RdmaDevice;
 import dev.rdmacm.verbs.RdmaDevices;

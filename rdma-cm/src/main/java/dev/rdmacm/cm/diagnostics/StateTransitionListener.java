@@ -1,8 +1,11 @@
-package dev.rdmacm.cm;
+package dev.rdmacm.cm.diagnostics;
+
+import dev.rdmacm.cm.CmIdState;
+import dev.rdmacm.cm.RdmaCmId;
 
 /**
- * Observes every state transition of every id of an {@link RdmaCm}; called on the conductor's thread (the
- * resolver loop's), which made it, under no lock, with the id's view already showing the new state. It
+ * Observes every state transition of every id of an {@link dev.rdmacm.cm.RdmaCm}; called on the conductor's thread,
+ * which made it, under no lock, with the id's view already showing the new state. It
  * must not block: a call on an id from here that waits for the conductor runs at once.
  */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package dev.rdmacm.cm;
+package dev.rdmacm.cm.diagnostics;
 
 import dev.rdmacm.protocol.cm.CmAttribute;
 
@@ -9,7 +9,7 @@ import java.util.Objects;
  * CM is about to send or has just received, it lets the MAD through or drops it, as a lossy fabric
  * would. A dropped MAD is gone for the engine: a dropped send still counts as sent (its retries run),
  * a dropped receive was never seen. What no real peer does on demand (lose one DREP, every REJ) is
- * made so, against a real peer otherwise unchanged. Set it with {@link RdmaCm#cmMadFilter}, at any time;
+ * made so, against a real peer otherwise unchanged. Set it with {@link dev.rdmacm.cm.RdmaCm#cmMadFilter}, at any time;
  * it runs on the ports' CM threads and must not block.
  */
 @FunctionalInterface

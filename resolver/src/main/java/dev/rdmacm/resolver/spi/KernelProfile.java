@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.spi;
 
 /**
  * Which kernel's RDMA CM rules the resolver follows where kernels differ. The default is the kernel

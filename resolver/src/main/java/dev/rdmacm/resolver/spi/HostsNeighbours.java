@@ -1,8 +1,9 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.spi;
 
+import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
-import dev.rdmacm.files.ibacm.HostsFile;
+import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.verbs.GidType;
 
 /**

@@ -1,7 +1,8 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.spi;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.verbs.GidType;
 
 import java.util.LinkedHashMap;

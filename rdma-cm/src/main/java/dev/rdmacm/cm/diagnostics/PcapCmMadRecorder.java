@@ -1,4 +1,4 @@
-package dev.rdmacm.cm;
+package dev.rdmacm.cm.diagnostics;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
