@@ -296,7 +296,7 @@ public final class DemoCommand implements Callable<Integer>
             }
             final ResolvedRoute resolved = route.id().route();
             final ArrayNode routeJson = walk.putArray("route");
-            resolved.paths().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
+            resolved.paths().forEach(each -> routeJson.add(PathDataJson.of(MAPPER, each)));
             final PathRecordValue path = resolved.primary().record();
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
                 "packet_life_time %d pkey 0x%04x", resolved.primary().flags(), path.dlid().value(), path.slid().value(), path.sl(),
