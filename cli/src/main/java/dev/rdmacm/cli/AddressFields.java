@@ -3,7 +3,6 @@ package dev.rdmacm.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.netlink.HardwareAddress;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -36,7 +35,7 @@ final class AddressFields
         fields.put("ifindex", r.ifindex());
         fields.put("gateway", r.gateway() == null ? null : r.gateway().getHostAddress());
         fields.put("network", r.networkType().name());
-        fields.put("src_hw", HardwareAddress.format(r.sourceHardwareAddress()));
+        fields.put("src_hw", r.sourceHardwareText());
         fields.put("dst_hw", r.destinationHardwareText());
         fields.put("sgid", r.sgid().toString());
         fields.put("dgid", r.dgid().toString());

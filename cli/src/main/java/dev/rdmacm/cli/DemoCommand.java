@@ -296,10 +296,10 @@ public final class DemoCommand implements Callable<Integer>
             }
             final ResolvedRoute resolved = route.id().route();
             final ArrayNode routeJson = walk.putArray("route");
-            resolved.pathData().forEach(record -> routeJson.add(PathDataJson.of(MAPPER, record)));
-            final PathRecordValue path = resolved.paths().get(0);
+            resolved.paths().forEach(each -> routeJson.add(PathDataJson.of(MAPPER, each)));
+            final PathRecordValue path = resolved.primary().record();
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
-                "packet_life_time %d pkey 0x%04x", resolved.flags(0), path.dlid().value(), path.slid().value(), path.sl(),
+                "packet_life_time %d pkey 0x%04x", resolved.primary().flags(), path.dlid().value(), path.slid().value(), path.sl(),
                 path.mtu(), path.rate(), path.packetLifeTime(), path.pKey().value()));
             return expected != null && path.dlid().value() == expected.lid() && path.dgid().equals(expected.gid());
         }

@@ -6,6 +6,7 @@ import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.resolver.RoutePath;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -17,6 +18,12 @@ final class PathDataJson
 {
     private PathDataJson()
     {
+    }
+
+    /** A route's path, from the {@code ibv_path_data} the kernel would return for it. */
+    static ObjectNode of(final ObjectMapper mapper, final RoutePath path)
+    {
+        return of(mapper, path.toPathData());
     }
 
     static ObjectNode of(final ObjectMapper mapper, final byte[] bytes)

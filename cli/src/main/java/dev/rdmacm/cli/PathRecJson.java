@@ -2,12 +2,15 @@ package dev.rdmacm.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rdmacm.resolver.PathRec;
+import dev.rdmacm.resolver.RoutePath;
+import dev.rdmacm.sa.path.PathRecordValue;
 
 /**
- * One {@link PathRec}, librdmacm's {@code struct ibv_sa_path_rec} as an application reads it, under
- * the C field names: what the kernel-CM comparison checks field by field, so a user can hold the CLI's
- * output against a librdmacm program's.
+ * One path as librdmacm hands it to an application in {@code id->route.path_rec} (a
+ * {@code struct ibv_sa_path_rec} that {@code ucma_convert_path} fills from the kernel's
+ * {@code ibv_path_data}, see {@link RoutePath}), under the C field names: what the kernel-CM comparison
+ * checks field by field, so a user can hold the CLI's output against a librdmacm program's. LIDs and the
+ * P_Key are in host order here (librdmacm keeps them big-endian in the struct).
  */
 final class PathRecJson
 {
@@ -15,27 +18,28 @@ final class PathRecJson
     {
     }
 
-    static ObjectNode of(final ObjectMapper mapper, final PathRec p)
+    static ObjectNode of(final ObjectMapper mapper, final RoutePath path)
     {
+        final PathRecordValue p = path.record();
         return mapper.createObjectNode()
             .put("dgid", p.dgid().toString())
             .put("sgid", p.sgid().toString())
-            .put("dlid", p.dlid())
-            .put("slid", p.slid())
-            .put("raw_traffic", p.rawTraffic())
-            .put("flow_label", p.flowLabel())
+            .put("dlid", p.dlid().value())
+            .put("slid", p.slid().value())
+            .put("raw_traffic", 0)
+            .put("flow_label", path.librdmacmFlowLabel())
             .put("hop_limit", p.hopLimit())
-            .put("traffic_class", p.trafficClass())
-            .put("reversible", p.reversible())
-            .put("numb_path", p.numbPath())
-            .put("pkey", String.format("0x%04x", p.pkey()))
+            .put("traffic_class", p.tClass())
+            .put("reversible", p.reversible() ? 1 : 0)
+            .put("numb_path", 1)
+            .put("pkey", String.format("0x%04x", p.pKey().value()))
             .put("sl", p.sl())
-            .put("mtu_selector", p.mtuSelector())
-            .put("mtu", p.mtu())
-            .put("rate_selector", p.rateSelector())
-            .put("rate", p.rate())
-            .put("packet_life_time_selector", p.packetLifeTimeSelector())
-            .put("packet_life_time", p.packetLifeTime())
-            .put("preference", p.preference());
+            .put("mtu_selector", RoutePath.LIBRDMACM_SELECTOR)
+            .put("mtu", p.mtu() & RoutePath.LIBRDMACM_CODE_MASK)
+            .put("rate_selector", RoutePath.LIBRDMACM_SELECTOR)
+            .put("rate", p.rate() & RoutePath.LIBRDMACM_CODE_MASK)
+            .put("packet_life_time_selector", RoutePath.LIBRDMACM_SELECTOR)
+            .put("packet_life_time", p.packetLifeTime() & RoutePath.LIBRDMACM_CODE_MASK)
+            .put("preference", path.librdmacmPreference());
     }
 }

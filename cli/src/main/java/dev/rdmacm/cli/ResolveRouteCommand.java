@@ -11,6 +11,7 @@ import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.sa.PcapMadRecorder;
 import dev.rdmacm.sa.SaClientConfig;
@@ -176,9 +177,9 @@ public final class ResolveRouteCommand implements Callable<Integer>
         final ObjectNode root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), id);
         root.put("route_kind", route.kind().name());
         final ArrayNode records = root.putArray("route");
-        route.pathData().forEach(record -> records.add(PathDataJson.of(JsonOutput.MAPPER, record)));
+        route.paths().forEach(path -> records.add(PathDataJson.of(JsonOutput.MAPPER, path)));
         final ArrayNode applicationPaths = root.putArray("path_rec");
-        route.applicationPaths().forEach(path -> applicationPaths.add(PathRecJson.of(JsonOutput.MAPPER, path)));
+        route.paths().forEach(path -> applicationPaths.add(PathRecJson.of(JsonOutput.MAPPER, path)));
         return root;
     }
 
@@ -187,12 +188,13 @@ public final class ResolveRouteCommand implements Callable<Integer>
         AddressFields.text(out, id);
         out.printf("%-12s %s%n", "route_kind", route.kind() + (route.kind() == ResolvedRoute.Kind.SA_QUERY ?
             ": an SA PathRecord (cma_query_ib_route)" : ": RoCE, built locally (cma_resolve_iboe_route)"));
-        for (int i = 0; i < route.pathData().size(); i++)
+        for (int i = 0; i < route.paths().size(); i++)
         {
-            out.printf("path %d flags 0x%x (%s)%n", i, route.flags(i), IbvPathData.flagNames(route.flags(i)));
-            out.print(PathText.format(List.of(route.paths().get(i))));
+            final RoutePath path = route.paths().get(i);
+            out.printf("path %d flags 0x%x (%s)%n", i, path.flags(), IbvPathData.flagNames(path.flags()));
+            out.print(PathText.format(List.of(path.record())));
             out.printf("path_rec %d (librdmacm's id->route.path_rec)%n", i);
-            PathRecJson.of(JsonOutput.MAPPER, route.applicationPaths().get(i)).properties()
+            PathRecJson.of(JsonOutput.MAPPER, path).properties()
                 .forEach(field -> out.printf("  %-26s %s%n", field.getKey(), field.getValue().asText()));
         }
     }

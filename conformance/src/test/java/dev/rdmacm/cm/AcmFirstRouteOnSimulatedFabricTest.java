@@ -177,8 +177,8 @@ class AcmFirstRouteOnSimulatedFabricTest
         final ResolvedRoute route = resolve(AcmFirstRoute.at(acm.librdmacmSocket()), destination, steps);
 
         assertEquals(ResolvedRoute.Kind.ACM, route.kind());
-        assertEquals(0x2bL, route.flags(0), "acmp's PATH flags: GMP | PRIMARY | BIDIRECTIONAL");
-        final PathRecordValue path = route.paths().get(0);
+        assertEquals(0x2bL, route.primary().flags(), "acmp's PATH flags: GMP | PRIMARY | BIDIRECTIONAL");
+        final PathRecordValue path = route.primary().record();
         assertEquals(source.gid(), path.sgid());
         assertEquals(destination.gid(), path.dgid());
         assertEquals(destination.lid(), path.dlid().value());
@@ -274,7 +274,7 @@ class AcmFirstRouteOnSimulatedFabricTest
         final ResolvedRoute route = resolve(AcmFirstRoute.OFF, destination, steps);
 
         assertEquals(ResolvedRoute.Kind.SA_QUERY, route.kind());
-        assertEquals(saquery(destination), SaqueryPathFields.of(route.paths().get(0)));
+        assertEquals(saquery(destination), SaqueryPathFields.of(route.primary().record()));
     }
 
     @Test
@@ -285,7 +285,7 @@ class AcmFirstRouteOnSimulatedFabricTest
             steps);
 
         assertEquals(ResolvedRoute.Kind.SA_QUERY, route.kind());
-        assertEquals(saquery(destination), SaqueryPathFields.of(route.paths().get(0)));
+        assertEquals(saquery(destination), SaqueryPathFields.of(route.primary().record()));
         assertEquals(List.of("sa path query"), steps);
     }
 
@@ -296,6 +296,6 @@ class AcmFirstRouteOnSimulatedFabricTest
         final ResolvedRoute route = resolve(AcmFirstRoute.at(acm.librdmacmSocket()), unlisted, steps);
 
         assertEquals(ResolvedRoute.Kind.SA_QUERY, route.kind(), "ENODATA from ACM: librdmacm asks the kernel");
-        assertEquals(saquery(unlisted), SaqueryPathFields.of(route.paths().get(0)));
+        assertEquals(saquery(unlisted), SaqueryPathFields.of(route.primary().record()));
     }
 }

@@ -86,7 +86,7 @@ public final class PlainUdQpRequester
             id.resolveRoute(RESOLVE);
             expect(channel, CmEvent.RouteResolved.class);
             final RdmaPortBinding binding = id.binding();
-            final PathRecordValue path = id.route().paths().get(0);
+            final PathRecordValue path = id.route().primary().record();
             System.out.println("route: " + binding + ", path " + path);
             try (Experiment experiment = new Experiment(binding, path))
             {

@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.resolver.AddressQuery;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.AddressResolver;
@@ -248,12 +249,12 @@ final class AddressPhase
     // ---- outcomes, from the loop ----
 
     static void bound(final IdContext c, final InetAddress source, final int ifindex, final RdmaPortBinding device,
-        final byte[] hardwareAddress)
+        final HardwareAddress hardwareAddress)
     {
         c.boundSource = source;
         c.boundIfindex = ifindex;
         c.binding = device;
-        c.boundHardwareAddress = hardwareAddress.clone();
+        c.boundHardwareAddress = hardwareAddress;
         c.publish();
     }
 

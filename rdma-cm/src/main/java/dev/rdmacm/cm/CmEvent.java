@@ -5,6 +5,8 @@ import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.ResolvedRoute;
 
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -24,7 +26,8 @@ import java.util.Optional;
  * reject reason. Address and route resolution produce the first four kinds, the kernel's notifications
  * {@link DeviceRemoval} (a device went away) and {@link AddrChange} (a bonding failover); the others
  * are the kinds the CM connection engine will produce, with the parts every such event has (their private data and
- * connection parameters come with that engine).
+ * connection parameters come with that engine). Every event is immutable: private data is copied on the way in
+ * and out, and compared by content.
  */
 public sealed interface CmEvent
 {
@@ -174,6 +177,19 @@ public sealed interface CmEvent
         {
             return privateData.clone();
         }
+
+        @Override
+        public boolean equals(final Object other)
+        {
+            return other instanceof ConnectRequest e && Objects.equals(id, e.id) && Objects.equals(listenId, e.listenId) &&
+                Arrays.equals(privateData, e.privateData) && parameters.equals(e.parameters);
+        }
+
+        @Override
+        public int hashCode()
+        {
+            return 31 * Arrays.hashCode(privateData) + Objects.hash(id, listenId, parameters);
+        }
     }
 
     /** CONNECT_RESPONSE: the peer replied to an id without a QP, which must accept or reject. */
@@ -222,6 +238,19 @@ public sealed interface CmEvent
         {
             return privateData.clone();
         }
+
+        @Override
+        public boolean equals(final Object other)
+        {
+            return other instanceof Rejected e && Objects.equals(id, e.id) && status == e.status &&
+                Arrays.equals(privateData, e.privateData);
+        }
+
+        @Override
+        public int hashCode()
+        {
+            return 31 * Arrays.hashCode(privateData) + Objects.hash(id, status);
+        }
     }
 
     /**
@@ -248,6 +277,19 @@ public sealed interface CmEvent
         public byte[] privateData()
         {
             return privateData.clone();
+        }
+
+        @Override
+        public boolean equals(final Object other)
+        {
+            return other instanceof Established e && Objects.equals(id, e.id) && Arrays.equals(privateData, e.privateData) &&
+                ud.equals(e.ud);
+        }
+
+        @Override
+        public int hashCode()
+        {
+            return 31 * Arrays.hashCode(privateData) + Objects.hash(id, ud);
         }
     }
 

@@ -1,8 +1,13 @@
 package dev.rdmacm.cm;
 
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Objects;
+
 /**
  * librdmacm's {@code struct rdma_conn_param} for an RC connection: what {@link RdmaCmId#connect} puts in
- * the REQ and {@link RdmaCmId#accept} in the REP.
+ * the REQ and {@link RdmaCmId#accept} in the REP. Immutable: the private data is copied on the way in and
+ * out, and compared and printed by content.
  *
  * @param privateData        the consumer's private data; on an IP id rdma_cm puts its 36-byte IP CM
  *                           header before it, which leaves 56 bytes in a REQ and 196 in a REP.
@@ -58,6 +63,29 @@ public record ConnectionParameters(byte[] privateData, int responderResources, i
     public byte[] privateData()
     {
         return privateData.clone();
+    }
+
+    @Override
+    public boolean equals(final Object other)
+    {
+        return other instanceof ConnectionParameters p && Arrays.equals(privateData, p.privateData) &&
+            responderResources == p.responderResources && initiatorDepth == p.initiatorDepth &&
+            flowControl == p.flowControl && retryCount == p.retryCount && rnrRetryCount == p.rnrRetryCount;
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return 31 * Arrays.hashCode(privateData) +
+            Objects.hash(responderResources, initiatorDepth, flowControl, retryCount, rnrRetryCount);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ConnectionParameters[privateData=" + HexFormat.of().formatHex(privateData) + ", responderResources=" +
+            responderResources + ", initiatorDepth=" + initiatorDepth + ", flowControl=" + flowControl + ", retryCount=" +
+            retryCount + ", rnrRetryCount=" + rnrRetryCount + "]";
     }
 
     private static void requireByte(final String what, final int value)

@@ -93,7 +93,7 @@ final class ConnectionPhase
     static void connect(final IdContext c, final ConnectionParameters parameters) throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_connect");
-        if (c.state != CmIdState.ROUTE_RESOLVED || c.route == null || c.route.pathData().isEmpty())
+        if (c.state != CmIdState.ROUTE_RESOLVED || c.route == null || c.route.paths().isEmpty())
         {
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": rdma_connect needs ROUTE_RESOLVED", true);
@@ -107,7 +107,7 @@ final class ConnectionPhase
         {
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " has no QP (attachQp first)", true);
         }
-        final ConnectParameters request = IdConnection.request(c.portSpace.serviceId(c.destinationPort), c.route.paths().get(0),
+        final ConnectParameters request = IdConnection.request(c.portSpace.serviceId(c.destinationPort), c.route.primary().record(),
             c.resolution.source(), c.resolution.destination(), c.sourcePort, c.attachedQp.qpNumber(), parameters,
             c.cmResponseTimeout, c.maxCmRetries);
         final RdmaPortBinding device = c.binding();
@@ -123,7 +123,7 @@ final class ConnectionPhase
     private static void resolveUd(final IdContext c, final ConnectionParameters parameters) throws RdmaCmException
     {
         final byte[] consumer = parameters.privateData();
-        final PathRecordValue path = c.route.paths().get(0);
+        final PathRecordValue path = c.route.primary().record();
         final SidrRequestParameters request = IdConnection.sidrRequest(c.portSpace.serviceId(c.destinationPort), path,
             c.resolution.source(), c.resolution.destination(), c.sourcePort, consumer, c.cmResponseTimeout, c.maxCmRetries);
         final RdmaPortBinding device = c.binding();

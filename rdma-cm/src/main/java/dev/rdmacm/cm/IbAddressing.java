@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
@@ -106,16 +107,16 @@ final class IbAddressing
         final int deviceType = !loopback || device.gidType() == GidType.IB ? LinkMessage.ARPHRD_INFINIBAND :
             LinkMessage.ARPHRD_ETHER;
         return new Resolved(new AddressResolution(asAddress(src.gid()), asAddress(destination.gid()), loopback, 0, null,
-            deviceType, null, NetworkType.IB, 0, gidHardwareAddress(sgid), new byte[0], gidHardwareAddress(dgid), sgid,
+            deviceType, null, NetworkType.IB, 0, gidHardwareAddress(sgid), HardwareAddress.NONE, gidHardwareAddress(dgid), sgid,
             dgid, pkey, device, trace.steps()), src);
     }
 
     /** {@code rdma_addr_set_sgid}/{@code _dgid}: the GID at byte 4 of a 20-byte hardware address. */
-    private static byte[] gidHardwareAddress(final Gid gid)
+    private static HardwareAddress gidHardwareAddress(final Gid gid)
     {
         final byte[] address = new byte[GidDerivation.IPOIB_HARDWARE_ADDRESS_LENGTH];
         System.arraycopy(gid.toBytes(), 0, address, 4, Gid.LENGTH);
-        return address;
+        return HardwareAddress.of(address);
     }
 
     /**

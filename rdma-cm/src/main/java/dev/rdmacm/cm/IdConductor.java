@@ -3,12 +3,12 @@ package dev.rdmacm.cm;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolvedRoute;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -353,9 +353,10 @@ final class IdConductor
     private void bondFailedOver(final int ifindex, final String bond, final byte[] address)
     {
         final List<IdContext> changed = new ArrayList<>();
+        final HardwareAddress bondAddress = HardwareAddress.of(address);
         for (final IdContext c : contexts.values())
         {
-            if (boundToNetdevWithOtherAddress(c, ifindex, address))
+            if (boundToNetdevWithOtherAddress(c, ifindex, bondAddress))
             {
                 changed.add(c);
             }
@@ -369,7 +370,7 @@ final class IdConductor
      * updates {@code src_dev_addr} afterwards, as in the kernel: a failover back to the slave whose MAC
      * the id stored changes nothing.
      */
-    private static boolean boundToNetdevWithOtherAddress(final IdContext c, final int ifindex, final byte[] address)
+    private static boolean boundToNetdevWithOtherAddress(final IdContext c, final int ifindex, final HardwareAddress address)
     {
         if (c.state == CmIdState.IDLE || c.state == CmIdState.DESTROYING || c.state == CmIdState.DEVICE_REMOVAL)
         {
@@ -377,8 +378,8 @@ final class IdConductor
         }
         if (c.resolution != null)
         {
-            return c.resolution.ifindex() == ifindex && !Arrays.equals(c.resolution.sourceHardwareAddress(), address);
+            return c.resolution.ifindex() == ifindex && !c.resolution.sourceHardwareAddress().equals(address);
         }
-        return c.binding != null && c.boundIfindex == ifindex && !Arrays.equals(c.boundHardwareAddress, address);
+        return c.binding != null && c.boundIfindex == ifindex && !c.boundHardwareAddress.equals(address);
     }
 }

@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.spi.KernelProfile;
@@ -34,7 +35,7 @@ final class IdContext
     int boundIfindex;
     RdmaPortBinding binding;
     /** The bound netdev's MAC when bound (src_dev_addr); a resolution's own source MAC replaces it. */
-    byte[] boundHardwareAddress = new byte[0];
+    HardwareAddress boundHardwareAddress = HardwareAddress.NONE;
     AddressResolution resolution;
     PendingResolution pending;
 
@@ -154,7 +155,7 @@ final class IdContext
 
     // ---- the address phase's outcomes, from the resolver loop (ConductorAgent) ----
 
-    void bound(final InetAddress source, final int ifindex, final RdmaPortBinding device, final byte[] hardwareAddress)
+    void bound(final InetAddress source, final int ifindex, final RdmaPortBinding device, final HardwareAddress hardwareAddress)
     {
         AddressPhase.bound(this, source, ifindex, device, hardwareAddress);
     }

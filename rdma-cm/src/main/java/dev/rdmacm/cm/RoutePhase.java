@@ -284,8 +284,8 @@ final class RoutePhase
         final ResolvedRoute given;
         try
         {
-            given = new ResolvedRoute(kind, List.of(IbPathOption.kept(pathData, c.resolution,
-                c.resolution.binding().gidType() != GidType.IB)));
+            given = new ResolvedRoute(kind, IbPathOption.kept(pathData, c.resolution,
+                c.resolution.binding().gidType() != GidType.IB));
         }
         catch (final RouteException ex)
         {

@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.verbs.AddressVector;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -9,6 +10,7 @@ import java.util.Objects;
  * after a SIDR resolution: where the remote UD QP is and how to address it. The kernel fills it in
  * {@code cma_sidr_rep_handler} (cma.c) from the SIDR_REP (QPN, Q_Key, private data) and from the
  * id's route ({@code ib_init_ah_attr_from_path}); librdmacm copies it out in {@code ucma_copy_ud_event}.
+ * Immutable: the private data is copied on the way in and out, and compared by content.
  *
  * @param privateData the SIDR_REP's private data, all 136 bytes of the field.
  * @param ahAttr      the address handle attributes to the remote QP: the id's port, on RoCE DLID 0 and a
@@ -34,6 +36,19 @@ public record UdParameters(byte[] privateData, AddressVector ahAttr, int qpNumbe
     public byte[] privateData()
     {
         return privateData.clone();
+    }
+
+    @Override
+    public boolean equals(final Object other)
+    {
+        return other instanceof UdParameters p && Arrays.equals(privateData, p.privateData) && ahAttr.equals(p.ahAttr) &&
+            qpNumber == p.qpNumber && qkey == p.qkey;
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return 31 * Arrays.hashCode(privateData) + Objects.hash(ahAttr, qpNumber, qkey);
     }
 
     @Override

@@ -65,7 +65,7 @@ class AddrChangeNamespaceTest
             assertEquals(CmEventType.ADDR_RESOLVED, addr.type(), addr.toString());
             bound.bindAddr(InetAddress.getByName("192.0.2.1"));
             final AddressResolution resolution = resolved.resolution();
-            final byte[] ownMac = resolution.sourceHardwareAddress();
+            final byte[] ownMac = resolution.sourceHardwareAddress().toBytes();
 
             cm.bondFailedOver(resolution.ifindex(), NamespaceTopology.RDMA_NETDEV, ownMac);
             cm.bondFailedOver(resolution.ifindex() + 1000, "bond9", OTHER_MAC);
@@ -85,7 +85,7 @@ class AddrChangeNamespaceTest
             assertNull(channel.getEvent(Duration.ZERO), "the idle id is on no device");
             assertEquals(CmIdState.ADDR_RESOLVED, resolved.state(), "ADDR_CHANGE leaves the state");
             assertEquals(CmIdState.ADDR_BOUND, bound.state());
-            assertArrayEquals(ownMac, resolved.resolution().sourceHardwareAddress(), "src_dev_addr is not updated");
+            assertArrayEquals(ownMac, resolved.resolution().sourceHardwareAddress().toBytes(), "src_dev_addr is not updated");
             assertSame(CmIdState.IDLE, idle.state());
         }
     }

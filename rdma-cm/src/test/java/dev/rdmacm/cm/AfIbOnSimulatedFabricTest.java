@@ -113,7 +113,7 @@ class AfIbOnSimulatedFabricTest
                         final List<Map<String, String>> expected = saquery(source, destination, "0");
                         assertEquals(1, expected.size(), pair);
                         assertEquals(SaqueryPathFields.withoutReserved(expected.get(0)),
-                            SaqueryPathFields.of(id.route().paths().get(0)), pair);
+                            SaqueryPathFields.of(id.route().primary().record()), pair);
                     }
                 }
             }
@@ -166,7 +166,7 @@ class AfIbOnSimulatedFabricTest
             assertTrue(query.contains(String.format("service_id=0x%016x", SID)), query);
             assertTrue(query.contains("tclass=32"), query);
             assertEquals(SaqueryPathFields.withoutReserved(saquery(source, destination, "0x20").get(0)),
-                SaqueryPathFields.of(routed.route().paths().get(0)));
+                SaqueryPathFields.of(routed.route().primary().record()));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -9,10 +10,12 @@ import java.util.Deque;
 import java.util.EnumSet;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Timeout(10)
 class CmEventTest
 {
     @Test
@@ -69,5 +72,32 @@ class CmEventTest
         };
         assertEquals("errno 110", seen);
         assertEquals("ADDR_ERROR status -110 (ETIMEDOUT): no ARP reply", event.toString());
+    }
+
+    @Test
+    void shouldNotChangeWhenThePrivateDataItWasMadeFromChanges()
+    {
+        final byte[] data = {1, 2, 3};
+        final CmEvent.Rejected rejected = new CmEvent.Rejected(null, 28, data);
+
+        data[0] = 9;
+
+        assertArrayEquals(new byte[] {1, 2, 3}, rejected.privateData());
+    }
+
+    @Test
+    void shouldNotChangeWhenThePrivateDataItHandedOutChanges()
+    {
+        final CmEvent.Established established = new CmEvent.Established(null, new byte[] {1, 2, 3});
+
+        established.privateData()[0] = 9;
+
+        assertArrayEquals(new byte[] {1, 2, 3}, established.privateData());
+    }
+
+    @Test
+    void shouldEqualAnEventOfTheSamePrivateData()
+    {
+        assertEquals(new CmEvent.ConnectRequest(null, null, new byte[] {1, 2}), new CmEvent.ConnectRequest(null, null, new byte[] {1, 2}));
     }
 }

@@ -170,7 +170,7 @@ class ResolveAddrNamespaceTest
         {
             final AddressResolution resolution = resolve(null, "192.0.2.3"); // nobody has it: no ARP is sent
             assertEquals(RDMA, resolution.netdev());
-            assertEquals(0, resolution.destinationHardwareAddress().length);
+            assertEquals(0, resolution.destinationHardwareAddress().length());
             assertNull(step(resolution, "neighbour trigger"));
         }
         finally
@@ -471,8 +471,8 @@ class ResolveAddrNamespaceTest
         final Map<String, Object> link = topology.ipJson(topology.host, "link", "show", "dev", expectedDev).getFirst();
         assertEquals(link.get("address"), resolution.sourceHardwareText(), "source hardware address");
         assertEquals(((Number)link.get("ifindex")).intValue(), resolution.ifindex());
-        assertEquals(link.get("broadcast"), dev.rdmacm.netlink.HardwareAddress.format(resolution.broadcastAddress()));
-        if (resolution.destinationHardwareAddress().length > 0)
+        assertEquals(link.get("broadcast"), resolution.broadcastAddress().toString());
+        if (!resolution.destinationHardwareAddress().isEmpty())
         {
             final String nextHop = gateway == null ? destination : (String)gateway;
             final Map<String, Object> neighbour =

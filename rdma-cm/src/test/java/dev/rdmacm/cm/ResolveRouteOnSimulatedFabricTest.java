@@ -99,15 +99,15 @@ class ResolveRouteOnSimulatedFabricTest
 
                         assertEquals(CmIdState.ROUTE_RESOLVED, id.state(), pair);
                         final ResolvedRoute route = id.route();
-                        assertEquals(1, route.pathData().size(), pair);
-                        assertEquals(0x2bL, route.flags(0), pair);
+                        assertEquals(1, route.paths().size(), pair);
+                        assertEquals(0x2bL, route.primary().flags(), pair);
                         final List<Map<String, String>> saquery = fabric.saquery(source.node(), "-p",
                             "--sgid", source.gid().toString(), "--dgid", destination.gid().toString(),
                             "--pkey", "0xffff", "--service_id", String.format("0x%016x", PortSpace.TCP.serviceId(PORT)),
                             "--qos_class", "0", "--reversible", "1", "--numb_path", "1").records();
                         assertEquals(1, saquery.size(), pair);
                         assertEquals(SaqueryPathFields.withoutReserved(saquery.get(0)),
-                            SaqueryPathFields.of(route.paths().get(0)), pair);
+                            SaqueryPathFields.of(route.primary().record()), pair);
                     }
                 }
             }
@@ -127,7 +127,7 @@ class ResolveRouteOnSimulatedFabricTest
                 {
                     id.resolveAddr(null, new InetSocketAddress(address(destination), PORT), Duration.ofMillis(1000));
                     id.resolveRoute(Duration.ofMillis(2000));
-                    assertEquals(destination.lid(), id.route().paths().get(0).dlid().value(),
+                    assertEquals(destination.lid(), id.route().primary().record().dlid().value(),
                         "round " + round + ": the SA client still answers after the first RdmaCm closed");
                 }
             }
@@ -156,7 +156,7 @@ class ResolveRouteOnSimulatedFabricTest
             assertEquals(CmEventType.ROUTE_RESOLVED, event.type());
             assertEquals(0, event.status());
             final CmEvent.RouteResolved routed = assertInstanceOf(CmEvent.RouteResolved.class, event);
-            final PathRecordValue path = routed.route().paths().get(0);
+            final PathRecordValue path = routed.route().primary().record();
             assertEquals(destination.lid(), path.dlid().value());
             assertEquals(source.lid(), path.slid().value());
             final String query = routed.trace().find("sa path query").detail();
@@ -190,7 +190,7 @@ class ResolveRouteOnSimulatedFabricTest
                 "--sgid", source.gid().toString(), "--dgid", destination.gid().toString(),
                 "--pkey", "0xffff", "--service_id", String.format("0x%016x", PortSpace.TCP.serviceId(PORT)),
                 "--tclass", "0x20", "--reversible", "1", "--numb_path", "1").records();
-            assertEquals(SaqueryPathFields.withoutReserved(saquery.get(0)), SaqueryPathFields.of(id.route().paths().get(0)));
+            assertEquals(SaqueryPathFields.withoutReserved(saquery.get(0)), SaqueryPathFields.of(id.route().primary().record()));
         }
     }
 
@@ -316,7 +316,7 @@ class ResolveRouteOnSimulatedFabricTest
             id.resolveAddr(null, InetAddress.getByName("127.0.0.1"), Duration.ofMillis(200));
             id.resolveRoute(Duration.ofMillis(2000));
 
-            final PathRecordValue path = id.route().paths().get(0);
+            final PathRecordValue path = id.route().primary().record();
             assertEquals(source.gid(), path.sgid());
             assertEquals(source.gid(), path.dgid());
             assertEquals(source.lid(), path.dlid().value());

@@ -105,8 +105,8 @@ class RoceRouteNamespaceTest
             assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
             final ResolvedRoute route = id.route();
             assertEquals(ResolvedRoute.Kind.ROCE_SYNTHESIZED, route.kind());
-            assertEquals(0x2bL, route.flags(0));
-            final PathRecordValue path = route.paths().get(0);
+            assertEquals(0x2bL, route.primary().flags());
+            final PathRecordValue path = route.primary().record();
             assertEquals(Gid.parse("::ffff:192.0.2.1"), path.sgid(), "rdma_ip2gid(src)");
             assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
             assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
@@ -152,7 +152,7 @@ class RoceRouteNamespaceTest
             assertEquals("rdmacm-conductor", routeAskedOn[0].getName(), "the chain ran on the event loop");
             assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
             assertEquals(ResolvedRoute.Kind.ROCE_SYNTHESIZED, route.kind());
-            final PathRecordValue path = route.paths().get(0);
+            final PathRecordValue path = route.primary().record();
             assertEquals(Gid.parse("::ffff:192.0.2.2"), path.dgid(), "rdma_ip2gid(dst)");
             assertEquals(77, path.hopLimit(), "ip4_dst_hoplimit: no metric, so the namespace's ip_default_ttl");
             assertEquals(MtuCode.MTU_1024.code(), path.mtu(), "iboe_get_mtu(1500)");
@@ -188,7 +188,7 @@ class RoceRouteNamespaceTest
             id.setAckTimeout(14);
             id.resolveRoute(Duration.ofMillis(1000));
 
-            final PathRecordValue path = id.route().paths().get(0);
+            final PathRecordValue path = id.route().primary().record();
             assertEquals(0x10, path.tClass());
             assertEquals(13, path.packetLifeTime());
         }
@@ -202,7 +202,7 @@ class RoceRouteNamespaceTest
         {
             id.resolveRoute(Duration.ofMillis(1000));
 
-            final PathRecordValue path = id.route().paths().get(0);
+            final PathRecordValue path = id.route().primary().record();
             assertEquals(7, path.hopLimit());
             assertEquals(Gid.parse("::ffff:10.3.0.2"), path.dgid());
         }
@@ -216,7 +216,7 @@ class RoceRouteNamespaceTest
         {
             id.resolveRoute(Duration.ofMillis(1000));
 
-            assertEquals(MtuCode.MTU_4096.code(), id.route().paths().get(0).mtu());
+            assertEquals(MtuCode.MTU_4096.code(), id.route().primary().record().mtu());
         }
         finally
         {
@@ -254,7 +254,7 @@ class RoceRouteNamespaceTest
                 new InetSocketAddress(InetAddress.getByName("2001:db8::2"), DESTINATION_PORT), Duration.ofMillis(1000));
             id.resolveRoute(Duration.ofMillis(1000));
 
-            final PathRecordValue path = id.route().paths().get(0);
+            final PathRecordValue path = id.route().primary().record();
             assertEquals(Gid.parse("2001:db8::1"), path.sgid());
             assertEquals(Gid.parse("2001:db8::2"), path.dgid());
             assertEquals(0x12345, path.flowLabel(), "the source's own flow label");

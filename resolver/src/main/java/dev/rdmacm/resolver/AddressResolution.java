@@ -23,7 +23,7 @@ import java.util.List;
  *                                   or the netdev's hop_limit (IPv6), as the kernel saves it for RoCE.
  * @param sourceHardwareAddress      the netdev's hardware address.
  * @param broadcastAddress           the netdev's broadcast address.
- * @param destinationHardwareAddress the neighbour's address (RoCE: the DMAC; IPoIB: QPN + GID); empty for IFF_NOARP.
+ * @param destinationHardwareAddress the neighbour's address (RoCE: the DMAC; IPoIB: QPN + GID); none for IFF_NOARP.
  * @param sgid                       the source GID.
  * @param dgid                       the destination GID.
  * @param pkey                       the P_Key (IPoIB: from the broadcast address; RoCE: 0, as ib_addr_get_pkey
@@ -41,23 +41,32 @@ public record AddressResolution(
     InetAddress gateway,
     NetworkType networkType,
     int hopLimit,
-    byte[] sourceHardwareAddress,
-    byte[] broadcastAddress,
-    byte[] destinationHardwareAddress,
+    HardwareAddress sourceHardwareAddress,
+    HardwareAddress broadcastAddress,
+    HardwareAddress destinationHardwareAddress,
     Gid sgid,
     Gid dgid,
     PKey pkey,
     RdmaPortBinding binding,
     List<ResolutionStep> steps)
 {
+    /** Null hardware addresses become {@link HardwareAddress#NONE}; {@code steps} is copied, unmodifiable. */
+    public AddressResolution
+    {
+        sourceHardwareAddress = sourceHardwareAddress == null ? HardwareAddress.NONE : sourceHardwareAddress;
+        broadcastAddress = broadcastAddress == null ? HardwareAddress.NONE : broadcastAddress;
+        destinationHardwareAddress = destinationHardwareAddress == null ? HardwareAddress.NONE : destinationHardwareAddress;
+        steps = List.copyOf(steps);
+    }
+
     /** The destination MAC for RoCE, as {@code ip neigh} prints it. */
     public String destinationHardwareText()
     {
-        return HardwareAddress.format(destinationHardwareAddress);
+        return destinationHardwareAddress.toString();
     }
 
     public String sourceHardwareText()
     {
-        return HardwareAddress.format(sourceHardwareAddress);
+        return sourceHardwareAddress.toString();
     }
 }

@@ -3,6 +3,7 @@ package dev.rdmacm.resolver;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.libc.SysctlFile;
+import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.netlink.InterfaceAddress;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
@@ -59,13 +60,13 @@ public final class AddressResolver implements AddressRules
      * A bound concrete source: its netdev ({@code bound_dev_if}) and its RDMA port.
      *
      * @param hardwareAddress the netdev's MAC at bind time, the {@code src_dev_addr} that
-     *                        {@code rdma_copy_src_l2_addr} stores (empty without a netdev)
+     *                        {@code rdma_copy_src_l2_addr} stores (none without a netdev)
      */
-    public record BoundSource(int ifindex, RdmaPortBinding binding, byte[] hardwareAddress)
+    public record BoundSource(int ifindex, RdmaPortBinding binding, HardwareAddress hardwareAddress)
     {
         BoundSource(final int ifindex, final RdmaPortBinding binding)
         {
-            this(ifindex, binding, new byte[0]);
+            this(ifindex, binding, HardwareAddress.NONE);
         }
     }
 
@@ -112,7 +113,7 @@ public final class AddressResolver implements AddressRules
                 " on " + netdev.name());
         }
         trace.recordShared("gid match", start, binding.toString());
-        return new BoundSource(netdev.ifindex(), binding, netdev.address());
+        return new BoundSource(netdev.ifindex(), binding, HardwareAddress.of(netdev.address()));
     }
 
     /**
@@ -280,7 +281,8 @@ public final class AddressResolver implements AddressRules
             (p.destination instanceof Inet4Address ? NetworkType.IPV4 : NetworkType.IPV6) : NetworkType.IB;
         final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name());
         return new AddressResolution(source, p.destination, false, netdev.ifindex(), netdev.name(), netdev.type(),
-            p.route.gateway(), networkType, hopLimit, netdev.address(), netdev.broadcastAddress(), dstHw,
+            p.route.gateway(), networkType, hopLimit, HardwareAddress.of(netdev.address()),
+            HardwareAddress.of(netdev.broadcastAddress()), HardwareAddress.of(dstHw),
             sgid, dgid, PKey.of(pkey), binding, p.trace.steps());
     }
 
@@ -306,7 +308,8 @@ public final class AddressResolver implements AddressRules
         final Gid sgid = roce ? GidDerivation.ipToGid(source) : binding.gid();
         final Gid dgid = roce ? GidDerivation.ipToGid(p.destination) : binding.gid();
         return new AddressResolution(source, p.destination, true, 0, null, 0, null, NetworkType.IB, 0,
-            new byte[0], new byte[0], new byte[0], sgid, dgid, binding.pkey(), binding, p.trace.steps());
+            HardwareAddress.NONE, HardwareAddress.NONE, HardwareAddress.NONE, sgid, dgid, binding.pkey(), binding,
+            p.trace.steps());
     }
 
     /** {@code cma_acquire_dev_by_src_ip} for one netdev: IPoIB by hardware-address GID, RoCE by IP GID. */

@@ -2,6 +2,7 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.spi.HostsNeighbours;
@@ -114,8 +115,8 @@ public final class HostsAddressResolver implements AddressRules
         final byte[] broadcast = ipoibAddress(IPOIB_BROADCAST_QPN, new Gid(0xff12_401b_0000_0000L |
             ((long)localPort.pkey().value() << 16), 0x0000_0000_ffff_ffffL));
         return new AddressResolution(source, p.destination, loopback, 0, null, LinkMessage.ARPHRD_INFINIBAND, null,
-            NetworkType.IB, 0, ipoibAddress(0, sgid), broadcast,
-            loopback ? new byte[0] : p.destinationHardwareAddress, sgid, dgid, localPort.pkey(), localPort,
+            NetworkType.IB, 0, HardwareAddress.of(ipoibAddress(0, sgid)), HardwareAddress.of(broadcast),
+            loopback ? HardwareAddress.NONE : HardwareAddress.of(p.destinationHardwareAddress), sgid, dgid, localPort.pkey(), localPort,
             p.trace.steps());
     }
 

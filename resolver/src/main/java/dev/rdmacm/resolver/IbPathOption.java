@@ -5,7 +5,6 @@ import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
 import java.util.List;
 
 /**
@@ -24,9 +23,6 @@ import java.util.List;
  */
 public final class IbPathOption
 {
-    /** Bits 30-28 of {@code flowlabel_hoplimit}: reserved in both the SA record and ibv_path_record. */
-    private static final int RESERVED_FLOW_LABEL_BITS = 0x7000_0000;
-
     private IbPathOption()
     {
     }
@@ -36,7 +32,7 @@ public final class IbPathOption
      *
      * @throws RouteException EINVAL for no record with the primary flags, ENODEV on RoCE without a netdev.
      */
-    public static byte[] kept(final List<byte[]> records, final AddressResolution resolution, final boolean roce)
+    public static RoutePath kept(final List<byte[]> records, final AddressResolution resolution, final boolean roce)
         throws RouteException
     {
         final byte[] chosen = records.stream()
@@ -45,24 +41,19 @@ public final class IbPathOption
             .findFirst()
             .orElseThrow(() -> new RouteException(Errno.EINVAL, "no ibv_path_data of " + IbvPathData.LENGTH +
                 " bytes with flags 0x" + Integer.toHexString(IbRoute.PATH_DATA_FLAGS) + " (GMP | PRIMARY | BIDIRECTIONAL)"));
-        final byte[] kept = chosen.clone();
-        final UnsafeBuffer buffer = new UnsafeBuffer(kept);
-        final int path = IbvPathData.PATH_OFFSET;
-        for (int i = IbvPathRecord.RESERVED_OFFSET; i < IbvPathRecord.RESERVED_OFFSET + IbvPathRecord.RESERVED_LENGTH; i++)
+        // the typed path keeps no reserved bits, as the kernel's sa_path_rec has none to pack again
+        final RoutePath kept = RoutePath.fromPathData(chosen);
+        if (!roce)
         {
-            buffer.putByte(path + i, (byte)0);
+            return kept;
         }
-        final int word = path + IbvPathRecord.FLOW_LABEL_HOP_LIMIT_OFFSET;
-        buffer.putInt(word, buffer.getInt(word, ByteOrder.BIG_ENDIAN) & ~RESERVED_FLOW_LABEL_BITS, ByteOrder.BIG_ENDIAN);
-        if (roce)
+        if (resolution.ifindex() == 0)
         {
-            if (resolution.ifindex() == 0)
-            {
-                throw new RouteException(Errno.ENODEV, "the id is bound to no netdev (bound_dev_if 0)");
-            }
-            RoceRouteSynthesizer.writeL2Fields(new IbvPathRecord().wrap(buffer, path),
-                RoceRouteSynthesizer.destinationMac(resolution));
+            throw new RouteException(Errno.ENODEV, "the id is bound to no netdev (bound_dev_if 0)");
         }
-        return kept;
+        final UnsafeBuffer buffer = new UnsafeBuffer(kept.toPathData());
+        RoceRouteSynthesizer.writeL2Fields(new IbvPathRecord().wrap(buffer, IbvPathData.PATH_OFFSET),
+            RoceRouteSynthesizer.destinationMac(resolution));
+        return RoutePath.decode(buffer, 0);
     }
 }

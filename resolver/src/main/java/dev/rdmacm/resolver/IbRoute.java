@@ -2,15 +2,12 @@ package dev.rdmacm.resolver;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
-import dev.rdmacm.protocol.sa.PathRecord;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
 import dev.rdmacm.sa.path.PathQuery;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -56,25 +53,10 @@ final class IbRoute
             else
             {
                 route.complete(new ResolvedRoute(ResolvedRoute.Kind.SA_QUERY,
-                    List.of(pathData(response.records().get(0)))));
+                    RoutePath.fromSaRecord(response.records().get(0))));
             }
         });
         return route;
-    }
-
-    /** The 64-byte SA PathRecord as the {@code ibv_path_data} {@code ucma_query_path} returns. */
-    public static byte[] pathData(final byte[] saRecord)
-    {
-        if (saRecord.length < PathRecord.LENGTH)
-        {
-            throw new IllegalArgumentException("PathRecord must be " + PathRecord.LENGTH + " bytes, got " +
-                saRecord.length);
-        }
-        final byte[] bytes = new byte[IbvPathData.LENGTH];
-        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
-        new IbvPathData().wrap(buffer, 0).flags(PATH_DATA_FLAGS);
-        buffer.putBytes(IbvPathData.PATH_OFFSET, saRecord, 0, PathRecord.LENGTH);
-        return bytes;
     }
 
     /**

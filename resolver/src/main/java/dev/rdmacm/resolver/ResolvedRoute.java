@@ -1,21 +1,18 @@
 package dev.rdmacm.resolver;
 
-import dev.rdmacm.protocol.path.IbvPathData;
-import dev.rdmacm.sa.path.PathRecordValue;
-import org.agrona.concurrent.UnsafeBuffer;
-
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * The route of an id after ROUTE_RESOLVED: its paths as {@code ibv_path_data} records (72 bytes each,
- * flags in host order then the 64-byte wire path), the first one primary.
+ * The route of an id after ROUTE_RESOLVED, immutable: its paths, primary first, each the path record
+ * and the {@code ibv_path_data} flags the kernel gives it ({@link RoutePath}). The wire forms (the REQ's
+ * path, {@code RDMA_OPTION_IB_PATH}'s records, an ACM answer) are derived from these values where they
+ * are needed.
  *
- * @param kind     how it was found.
- * @param pathData the records.
+ * @param kind  how it was found.
+ * @param paths the paths, primary first; an unmodifiable copy of the list given.
  */
-public record ResolvedRoute(Kind kind, List<byte[]> pathData)
+public record ResolvedRoute(Kind kind, List<RoutePath> paths)
 {
     public enum Kind
     {
@@ -31,38 +28,23 @@ public record ResolvedRoute(Kind kind, List<byte[]> pathData)
 
     public ResolvedRoute
     {
-        for (final byte[] record : pathData)
+        Objects.requireNonNull(kind, "kind");
+        paths = List.copyOf(paths);
+    }
+
+    /** One path. */
+    public ResolvedRoute(final Kind kind, final RoutePath path)
+    {
+        this(kind, List.of(path));
+    }
+
+    /** The first path, the one a connection uses ({@code route.path_rec[0]}). */
+    public RoutePath primary()
+    {
+        if (paths.isEmpty())
         {
-            if (record.length != IbvPathData.LENGTH)
-            {
-                throw new IllegalArgumentException("ibv_path_data must be " + IbvPathData.LENGTH + " bytes, got " +
-                    record.length);
-            }
+            throw new IllegalStateException("the route has no path");
         }
-        pathData = List.copyOf(pathData);
-    }
-
-    /** The paths' fields, decoded from the records. */
-    public List<PathRecordValue> paths()
-    {
-        final List<PathRecordValue> paths = new ArrayList<>(pathData.size());
-        for (final byte[] record : pathData)
-        {
-            paths.add(PathRecordValue.decode(Arrays.copyOfRange(record, IbvPathData.PATH_OFFSET, IbvPathData.LENGTH)));
-        }
-        return paths;
-    }
-
-    /** The paths as librdmacm hands them to an application ({@code id->route.path_rec}). */
-    public List<PathRec> applicationPaths()
-    {
-        return pathData.stream().map(PathRec::fromPathData).toList();
-    }
-
-    /** The {@code IBV_PATH_FLAG_*} bits of record {@code index}. */
-    public long flags(final int index)
-    {
-        return new IbvPathData().wrap(new UnsafeBuffer(pathData.get(index)), 0,
-            IbvPathData.LENGTH).flags();
+        return paths.getFirst();
     }
 }

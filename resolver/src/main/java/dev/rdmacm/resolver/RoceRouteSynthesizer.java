@@ -106,7 +106,7 @@ final class RoceRouteSynthesizer
     /** {@code dev_addr.dst_dev_addr} as a MAC; zeros when the neighbour had none (IFF_NOARP, loopback). */
     static byte[] destinationMac(final AddressResolution resolution)
     {
-        final byte[] hardware = resolution.destinationHardwareAddress();
+        final byte[] hardware = resolution.destinationHardwareAddress().toBytes();
         final byte[] mac = new byte[RoceRouteInput.MAC_LENGTH];
         System.arraycopy(hardware, 0, mac, 0, Math.min(hardware.length, mac.length));
         return mac;

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntUnaryOperator;
 
@@ -45,7 +44,7 @@ public final class RouteResolver
             if (route != null)
             {
                 r.trace().record("sa path query", start, "PathRecord Get comp_mask 0x" +
-                    Long.toHexString(query.componentMask()) + " " + query + " -> " + describe(route.paths().get(0)));
+                    Long.toHexString(query.componentMask()) + " " + query + " -> " + describe(route.primary().record()));
             }
             else
             {
@@ -122,9 +121,9 @@ public final class RouteResolver
         }
         final byte[] record = new byte[IbvPathData.LENGTH];
         new RoceRouteSynthesizer().synthesize(input.build(), new UnsafeBuffer(record), 0);
-        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(record));
+        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, RoutePath.fromPathData(record));
         r.trace().record("roce path", start, netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
-            " sl from " + priorities.source() + " -> " + describe(route.paths().get(0)));
+            " sl from " + priorities.source() + " -> " + describe(route.primary().record()));
         return route;
     }
 

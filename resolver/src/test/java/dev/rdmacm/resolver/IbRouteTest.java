@@ -9,8 +9,6 @@ import dev.rdmacm.sa.SaQueryException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class IbRouteTest
@@ -44,13 +42,13 @@ class IbRouteTest
         final byte[] record = new byte[PathRecord.LENGTH];
         new PathRecord().wrap(new UnsafeBuffer(record), 0).dgid(Gid.parse("fe80::10:7")).dlid(5).slid(4);
 
-        final byte[] data = IbRoute.pathData(record);
-        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.SA_QUERY, List.of(data));
+        final byte[] data = RoutePath.fromSaRecord(record).toPathData();
+        final IbvPathData wire = new IbvPathData().wrap(new UnsafeBuffer(data), 0, data.length);
 
         assertEquals(IbvPathData.LENGTH, data.length);
-        assertEquals(0x2bL, route.flags(0));
-        assertEquals(5, route.paths().get(0).dlid().value());
-        assertEquals(4, route.paths().get(0).slid().value());
-        assertEquals(Gid.parse("fe80::10:7"), route.paths().get(0).dgid());
+        assertEquals(0x2bL, wire.flags());
+        assertEquals(5, wire.path().dlid());
+        assertEquals(4, wire.path().slid());
+        assertEquals(Gid.parse("fe80::10:7"), wire.path().dgid());
     }
 }

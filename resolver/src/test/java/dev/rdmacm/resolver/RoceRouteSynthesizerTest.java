@@ -10,8 +10,6 @@ import dev.rdmacm.sa.path.PathRecordValue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,7 +37,7 @@ class RoceRouteSynthesizerTest
     {
         final byte[] bytes = new byte[IbvPathData.LENGTH];
         new RoceRouteSynthesizer().synthesize(input, new UnsafeBuffer(bytes), 0);
-        return new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(bytes)).paths().get(0);
+        return RoutePath.fromPathData(bytes).record();
     }
 
     @Test
@@ -72,7 +70,7 @@ class RoceRouteSynthesizerTest
         final byte[] bytes = new byte[IbvPathData.LENGTH];
         new RoceRouteSynthesizer().synthesize(input(1500, null, null, true), new UnsafeBuffer(bytes), 0);
 
-        assertEquals(0x2bL, new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(bytes)).flags(0));
+        assertEquals(0x2bL, RoutePath.fromPathData(bytes).flags());
     }
 
     @Test
@@ -144,14 +142,11 @@ class RoceRouteSynthesizerTest
         final byte[] bytes = new byte[IbvPathData.LENGTH];
         new RoceRouteSynthesizer().synthesize(input(1500, null, null, true), new UnsafeBuffer(bytes), 0);
 
-        final PathRec path = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, List.of(bytes)).applicationPaths()
-            .getFirst();
+        final RoutePath path = RoutePath.fromPathData(bytes);
 
-        assertEquals(0x800000 | ((40000 * 31 + 7471) & 0xfffff), path.flowLabel());
-        assertEquals(0, path.rawTraffic());
-        assertEquals(1, path.numbPath());
-        assertEquals(43, path.preference());
-        assertEquals(0x0152, path.dlid());
+        assertEquals(0x800000 | ((40000 * 31 + 7471) & 0xfffff), path.librdmacmFlowLabel());
+        assertEquals(43, path.librdmacmPreference());
+        assertEquals(0x0152, path.record().dlid().value());
     }
 
     @Test

@@ -58,7 +58,7 @@ final class RocePathQuerier extends CmBackend implements AcmPathQuerier
                     completion.onError(status(failure), failure.getMessage());
                     return;
                 }
-                final byte[] path = Arrays.copyOfRange(route.pathData().getFirst(), IbvPathData.PATH_OFFSET, IbvPathData.LENGTH);
+                final byte[] path = Arrays.copyOfRange(route.primary().toPathData(), IbvPathData.PATH_OFFSET, IbvPathData.LENGTH);
                 // RawTraffic, reserved and the flow label go: the kernel's flow label hashes this probe's
                 // own ports, which mean nothing to the client's connection (OpenSM's paths carry 0 too)
                 path[IbvPathRecord.FLOW_LABEL_HOP_LIMIT_OFFSET] = 0;

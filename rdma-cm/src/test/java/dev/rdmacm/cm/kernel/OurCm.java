@@ -5,7 +5,6 @@ import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.EventChannel;
-import dev.rdmacm.resolver.PathRec;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
@@ -15,6 +14,8 @@ import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.Ipv6Text;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.resolver.RoutePath;
+import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.testing.HostCommand;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -209,7 +210,7 @@ final class OurCm
                 final CmEvent given = await(channel, which, fields, "route");
                 if (given != null && given.type() == CmEventType.ROUTE_RESOLVED)
                 {
-                    route(id.route().applicationPaths(), fields);
+                    route(id.route().paths(), fields);
                 }
                 return fields;
             }
@@ -225,7 +226,7 @@ final class OurCm
             final CmEvent routed = await(channel, which, fields, "route");
             if (routed != null && routed.type() == CmEventType.ROUTE_RESOLVED)
             {
-                route(id.route().applicationPaths(), fields);
+                route(id.route().paths(), fields);
             }
         }
         return fields;
@@ -301,33 +302,37 @@ final class OurCm
         return event;
     }
 
-    /** {@code print_route} of the oracle: {@code id->route.num_paths} and the first path_rec. */
-    private static void route(final List<PathRec> paths, final Map<String, String> fields)
+    /**
+     * {@code print_route} of the oracle: {@code id->route.num_paths} and the first path_rec, which
+     * librdmacm's {@code ucma_convert_path} fills from the kernel's path (see {@link RoutePath}).
+     */
+    private static void route(final List<RoutePath> paths, final Map<String, String> fields)
     {
         fields.put("num_paths", Integer.toString(paths.size()));
         if (paths.isEmpty())
         {
             return;
         }
-        final PathRec p = paths.getFirst();
+        final RoutePath path = paths.getFirst();
+        final PathRecordValue p = path.record();
         fields.put("path_dgid", p.dgid().toString());
         fields.put("path_sgid", p.sgid().toString());
-        fields.put("dlid", Integer.toString(p.dlid()));
-        fields.put("slid", Integer.toString(p.slid()));
-        fields.put("raw_traffic", Integer.toString(p.rawTraffic()));
-        fields.put("flow_label", Integer.toString(p.flowLabel()));
+        fields.put("dlid", Integer.toString(p.dlid().value()));
+        fields.put("slid", Integer.toString(p.slid().value()));
+        fields.put("raw_traffic", "0");
+        fields.put("flow_label", Integer.toString(path.librdmacmFlowLabel()));
         fields.put("hop_limit", Integer.toString(p.hopLimit()));
-        fields.put("traffic_class", Integer.toString(p.trafficClass()));
-        fields.put("reversible", Integer.toString(p.reversible()));
-        fields.put("numb_path", Integer.toString(p.numbPath()));
-        fields.put("pkey", String.format("0x%04x", p.pkey()));
+        fields.put("traffic_class", Integer.toString(p.tClass()));
+        fields.put("reversible", p.reversible() ? "1" : "0");
+        fields.put("numb_path", "1");
+        fields.put("pkey", String.format("0x%04x", p.pKey().value()));
         fields.put("sl", Integer.toString(p.sl()));
-        fields.put("mtu_selector", Integer.toString(p.mtuSelector()));
-        fields.put("mtu", Integer.toString(p.mtu()));
-        fields.put("rate_selector", Integer.toString(p.rateSelector()));
-        fields.put("rate", Integer.toString(p.rate()));
-        fields.put("packet_life_time_selector", Integer.toString(p.packetLifeTimeSelector()));
-        fields.put("packet_life_time", Integer.toString(p.packetLifeTime()));
-        fields.put("preference", Integer.toString(p.preference()));
+        fields.put("mtu_selector", Integer.toString(RoutePath.LIBRDMACM_SELECTOR));
+        fields.put("mtu", Integer.toString(p.mtu() & RoutePath.LIBRDMACM_CODE_MASK));
+        fields.put("rate_selector", Integer.toString(RoutePath.LIBRDMACM_SELECTOR));
+        fields.put("rate", Integer.toString(p.rate() & RoutePath.LIBRDMACM_CODE_MASK));
+        fields.put("packet_life_time_selector", Integer.toString(RoutePath.LIBRDMACM_SELECTOR));
+        fields.put("packet_life_time", Integer.toString(p.packetLifeTime() & RoutePath.LIBRDMACM_CODE_MASK));
+        fields.put("preference", Integer.toString(path.librdmacmPreference()));
     }
 }

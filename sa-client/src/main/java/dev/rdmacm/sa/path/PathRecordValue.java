@@ -6,6 +6,8 @@ import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.sa.PathRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Objects;
+
 /**
  * Every field of one PathRecord (IBA 15.2.5.16) as the SA sent it, immutable, for callers, the cache
  * and printing. The selector/code pairs are kept as sent: {@code mtu} is the 6-bit MTU code
@@ -35,6 +37,32 @@ public record PathRecordValue(
     int packetLifeTime,
     int preference)
 {
+    /**
+     * @throws IllegalArgumentException naming the field when a value does not fit its bits, since the
+     *                                  record's flyweights would cut it into a different value.
+     */
+    public PathRecordValue
+    {
+        Objects.requireNonNull(dgid, "dgid");
+        Objects.requireNonNull(sgid, "sgid");
+        Objects.requireNonNull(dlid, "dlid");
+        Objects.requireNonNull(slid, "slid");
+        Objects.requireNonNull(pKey, "pKey");
+        requireBits("flowLabel", flowLabel, 20);
+        requireBits("hopLimit", hopLimit, 8);
+        requireBits("tClass", tClass, 8);
+        requireBits("numbPath", numbPath, 7);
+        requireBits("qosClass", qosClass, 12);
+        requireBits("sl", sl, 4);
+        requireBits("mtuSelector", mtuSelector, 2);
+        requireBits("mtu", mtu, 6);
+        requireBits("rateSelector", rateSelector, 2);
+        requireBits("rate", rate, 6);
+        requireBits("packetLifeTimeSelector", packetLifeTimeSelector, 2);
+        requireBits("packetLifeTime", packetLifeTime, 6);
+        requireBits("preference", preference, 8);
+    }
+
     /** Decodes the 64 bytes of a PathRecord. */
     public static PathRecordValue decode(final byte[] record)
     {
@@ -43,5 +71,14 @@ public record PathRecordValue(
             pr.serviceId(), pr.dgid(), pr.sgid(), Lid.of(pr.dlid()), Lid.of(pr.slid()), pr.rawTraffic(), pr.flowLabel(), pr.hopLimit(),
             pr.tClass(), pr.reversible(), pr.numbPath(), PKey.of(pr.pKey()), pr.qosClass(), pr.sl(), pr.mtuSelector(), pr.mtu(),
             pr.rateSelector(), pr.rate(), pr.packetLifeTimeSelector(), pr.packetLifeTime(), pr.preference());
+    }
+
+    private static void requireBits(final String field, final int value, final int bits)
+    {
+        if (value < 0 || value >= 1 << bits)
+        {
+            throw new IllegalArgumentException("PathRecord " + field + " " + value + " does not fit its " + bits +
+                " bits (0-" + ((1 << bits) - 1) + ")");
+        }
     }
 }
