@@ -9,8 +9,10 @@ module dev.rdmacm.resolver
     requires transitive dev.rdmacm.addrinfo;
     requires transitive dev.rdmacm.netlink;
     requires transitive dev.rdmacm.sa;
-    requires dev.rdmacm.files;
+    requires transitive dev.rdmacm.files;
 
     exports dev.rdmacm.resolver;
     exports dev.rdmacm.resolver.spi;
+    // the resolvers themselves, which only the conductor drives, on its thread
+    exports dev.rdmacm.resolver.engine to dev.rdmacm.cm;
 }

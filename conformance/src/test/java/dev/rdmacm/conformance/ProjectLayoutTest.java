@@ -66,7 +66,7 @@ class ProjectLayoutTest
 
         assertTrue(sources.contains(Path.of("cm-protocol/src/main/java/dev/rdmacm/protocol/mad/MadHeader.java")), "cm-protocol");
         assertTrue(sources.contains(Path.of("rdma-cm/src/main/java/dev/rdmacm/cm/RdmaCm.java")), "rdma-cm");
-        assertTrue(sources.contains(Path.of("resolver/src/main/java/dev/rdmacm/resolver/AddressResolver.java")), "resolver");
+        assertTrue(sources.contains(Path.of("resolver/src/main/java/dev/rdmacm/resolver/engine/AddressResolver.java")), "resolver");
         assertTrue(sources.stream().noneMatch(p -> p.getFileName().toString().equals("module-info.java") ||
             p.getFileName().toString().equals("package-info.java")), "module-info and package-info are not types");
     }

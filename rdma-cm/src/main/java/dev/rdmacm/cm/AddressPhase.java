@@ -3,11 +3,11 @@ package dev.rdmacm.cm;
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.netlink.HardwareAddress;
-import dev.rdmacm.resolver.AddressQuery;
+import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.AddressResolution;
-import dev.rdmacm.resolver.AddressResolver;
+import dev.rdmacm.resolver.engine.AddressResolver;
 import dev.rdmacm.resolver.RdmaPortBinding;
-import dev.rdmacm.resolver.ResolutionFailure;
+import dev.rdmacm.resolver.engine.ResolutionFailure;
 import dev.rdmacm.resolver.ResolutionTrace;
 
 import java.net.Inet4Address;

@@ -8,7 +8,7 @@ import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.cm.SidrStatus;
-import dev.rdmacm.resolver.AddressResolver;
+import dev.rdmacm.resolver.engine.AddressResolver;
 import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.sa.path.PathRecordValue;

@@ -9,7 +9,7 @@ import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.resolver.AddressResolution;
-import dev.rdmacm.resolver.GidDerivation;
+import dev.rdmacm.resolver.engine.GidDerivation;
 import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.NetworkType;
 import dev.rdmacm.resolver.RdmaPortBinding;

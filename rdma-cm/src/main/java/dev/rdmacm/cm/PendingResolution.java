@@ -1,7 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.loop.DeadlineTimers;
-import dev.rdmacm.resolver.AddressQuery;
+import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.AddressResolution;
 
 import java.net.InetAddress;

@@ -2,7 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.ResolvedRoute;
-import dev.rdmacm.resolver.RouteQuery;
+import dev.rdmacm.resolver.engine.RouteQuery;
 
 import java.util.concurrent.CompletableFuture;
 

@@ -7,11 +7,11 @@ import dev.rdmacm.libc.Errno;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.path.IbvPathData;
-import dev.rdmacm.resolver.IbPathOption;
+import dev.rdmacm.resolver.engine.IbPathOption;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.ResolvedRoute;
-import dev.rdmacm.resolver.RouteException;
-import dev.rdmacm.resolver.RouteResolver;
+import dev.rdmacm.resolver.engine.RouteException;
+import dev.rdmacm.resolver.engine.RouteResolver;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.GidType;
 

@@ -6,7 +6,7 @@ import dev.rdmacm.loop.testing.ManualNanoClock;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.AddressResolution;
-import dev.rdmacm.resolver.GidDerivation;
+import dev.rdmacm.resolver.engine.GidDerivation;
 import dev.rdmacm.resolver.NeighbourTriggerMode;
 import dev.rdmacm.resolver.NetworkType;
 import dev.rdmacm.resolver.ResolutionStep;

@@ -39,6 +39,13 @@ import java.util.Objects;
  */
 public record RoutePath(long flags, PathRecordValue record)
 {
+    /**
+     * {@code ucma_query_path} marks every path {@code IB_PATH_GMP | IB_PATH_PRIMARY |
+     * IB_PATH_BIDIRECTIONAL} (0x2b, the value ibacm uses too).
+     */
+    public static final int PATH_DATA_FLAGS =
+        IbvPathData.FLAG_GMP | IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_BIDIRECTIONAL;
+
     /** The selector {@code ucma_convert_path} writes for MTU, rate and packet lifetime: exactly. */
     public static final int LIBRDMACM_SELECTOR = Selector.EXACTLY.code();
     /** {@code ucma_convert_path} keeps the low 5 bits of the MTU, rate and packet lifetime codes. */
@@ -66,7 +73,7 @@ public record RoutePath(long flags, PathRecordValue record)
             throw new IllegalArgumentException("PathRecord must be " + PathRecord.LENGTH + " bytes, got " +
                 saRecord.length);
         }
-        return new RoutePath(IbRoute.PATH_DATA_FLAGS, PathRecordValue.decode(saRecord));
+        return new RoutePath(PATH_DATA_FLAGS, PathRecordValue.decode(saRecord));
     }
 
     /** Reads the 72 bytes of one {@code ibv_path_data} at {@code offset}. */

@@ -1,9 +1,10 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.PathRecord;
+import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.LinkMessage;
@@ -8,6 +8,8 @@ import dev.rdmacm.netlink.RouteMessage;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.NetworkType;
 import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.testing.CProgram;

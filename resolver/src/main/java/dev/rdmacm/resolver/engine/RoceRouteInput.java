@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.resolver.spi.KernelProfile;

@@ -1,10 +1,11 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
+import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.sa.path.PathRecordValue;
 import org.agrona.concurrent.UnsafeBuffer;

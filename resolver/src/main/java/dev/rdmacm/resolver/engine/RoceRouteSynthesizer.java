@@ -1,10 +1,12 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
+import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
+import dev.rdmacm.resolver.AddressResolution;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -70,7 +72,7 @@ final class RoceRouteSynthesizer
                 MtuCode.MTU_256.bytes() + " bytes after the " + IBOE_HEADER_BYTES + " bytes of RoCE headers");
         }
         final int tos = input.idTos() != null ? input.idTos() : input.defaultRoceTos();
-        data.wrap(buffer, offset).clear().flags(IbRoute.PATH_DATA_FLAGS);
+        data.wrap(buffer, offset).clear().flags(RoutePath.PATH_DATA_FLAGS);
         final IbvPathRecord path = data.path();
         path.sgid(input.sgid()).dgid(input.dgid())
             .hopLimit(input.ibDestination() ? 1 : input.hopLimit())

@@ -1,8 +1,10 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.RoutePath;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
@@ -37,10 +39,10 @@ public final class IbPathOption
     {
         final byte[] chosen = records.stream()
             .filter(r -> r.length == IbvPathData.LENGTH &&
-                new IbvPathData().wrap(new UnsafeBuffer(r), 0, r.length).flags() == IbRoute.PATH_DATA_FLAGS)
+                new IbvPathData().wrap(new UnsafeBuffer(r), 0, r.length).flags() == RoutePath.PATH_DATA_FLAGS)
             .findFirst()
             .orElseThrow(() -> new RouteException(Errno.EINVAL, "no ibv_path_data of " + IbvPathData.LENGTH +
-                " bytes with flags 0x" + Integer.toHexString(IbRoute.PATH_DATA_FLAGS) + " (GMP | PRIMARY | BIDIRECTIONAL)"));
+                " bytes with flags 0x" + Integer.toHexString(RoutePath.PATH_DATA_FLAGS) + " (GMP | PRIMARY | BIDIRECTIONAL)"));
         // the typed path keeps no reserved bits, as the kernel's sa_path_rec has none to pack again
         final RoutePath kept = RoutePath.fromPathData(chosen);
         if (!roce)

@@ -1,4 +1,7 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
+
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.ResolutionTrace;
 
 import java.net.InetAddress;
 

@@ -1,7 +1,9 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
@@ -17,13 +19,6 @@ import java.util.concurrent.CompletionException;
  */
 final class IbRoute
 {
-    /**
-     * {@code ucma_query_path} marks every path {@code IB_PATH_GMP | IB_PATH_PRIMARY |
-     * IB_PATH_BIDIRECTIONAL} (0x2b, the value ibacm uses too).
-     */
-    public static final int PATH_DATA_FLAGS =
-        IbvPathData.FLAG_GMP | IbvPathData.FLAG_PRIMARY | IbvPathData.FLAG_BIDIRECTIONAL;
-
     private IbRoute()
     {
     }

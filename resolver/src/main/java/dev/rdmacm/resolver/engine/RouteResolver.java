@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
@@ -7,6 +7,9 @@ import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.TrafficClasses;
 import dev.rdmacm.netlink.Vlan;
 import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;

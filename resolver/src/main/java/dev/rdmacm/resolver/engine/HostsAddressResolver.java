@@ -1,10 +1,14 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.netlink.LinkMessage;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.NetworkType;
+import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.spi.HostsNeighbours;
 
 import java.net.Inet4Address;

@@ -1,7 +1,9 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Route;
+import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.resolver.ResolutionTrace;
 
 import java.net.InetAddress;
 

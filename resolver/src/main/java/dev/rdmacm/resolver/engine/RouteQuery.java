@@ -1,7 +1,9 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.spi.KernelProfile;
 
 /**

@@ -1,10 +1,11 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.netlink.NetlinkException;
 import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.resolver.NeighbourTriggerMode;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,4 +1,4 @@
-package dev.rdmacm.resolver;
+package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
@@ -11,6 +11,10 @@ import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.NetworkType;
+import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.verbs.GidType;
 
