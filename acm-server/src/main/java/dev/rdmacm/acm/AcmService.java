@@ -56,10 +56,13 @@ public final class AcmService
     private final AcmPathQuerier pathQuerier;
     private final AcmLog log;
     private static final int DEADLINE_EXPIRY_LIMIT = 1024;
+    /** How often a full queue is logged: once, then at most once per 10 s with the count held back. */
+    static final long OVERFLOW_LOG_INTERVAL_NS = 10_000_000_000L;
 
     private final NanoClock clock;
     private final Runnable wakeup;
     private final AcmCounters counters = new AcmCounters();
+    private final AcmLogThrottle overflowLog;
     private final Map<AcmAddress, AcmAddressEntry> addresses = new HashMap<>();
     /** The SA deadlines of the routes and addresses being queried. */
     private final DeadlineTimers<AcmLookup<?>> deadlines;
@@ -94,6 +97,7 @@ public final class AcmService
         this.log = log;
         this.clock = clock;
         this.deadlines = new DeadlineTimers<>(clock);
+        this.overflowLog = new AcmLogThrottle(log, 0, OVERFLOW_LOG_INTERVAL_NS);
         this.wakeup = wakeup;
         this.addrLifetimeNs = options.addrLifetimeNs();
         this.routeLifetimeNs = options.routeLifetimeNs();
@@ -362,16 +366,34 @@ public final class AcmService
                 nodelay, null);
             return;
         }
+        if (nodelay)
+        {
+            // the client is answered before anything is queued for it, as the flag asks
+            count(endpoint, AcmCounter.NODATA);
+            replyError(connection, request, AcmStatus.ENODATA);
+        }
         if (cached == null || cached.state() == AcmAddressEntry.State.RESOLVED)
         {
+            if (endpoint.addressQueries >= options.saQueueDepth())
+            {
+                overflow(endpoint, "address " + dest);
+                if (cached != null)
+                {
+                    addresses.remove(dest, cached);
+                }
+                if (!nodelay)
+                {
+                    count(endpoint, AcmCounter.ERROR);
+                    replyError(connection, request, AcmStatus.ENOMEM);
+                }
+                return;
+            }
             cached = new AcmAddressEntry(dest, AcmAddressEntry.State.QUERYING);
             addresses.put(dest, cached);
             startAddressQuery(endpoint, cached);
         }
         if (nodelay)
         {
-            count(endpoint, AcmCounter.NODATA);
-            replyError(connection, request, AcmStatus.ENODATA);
             return;
         }
         cached.waiters.add(new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
@@ -380,6 +402,8 @@ public final class AcmService
     private void startAddressQuery(final AcmEndpoint endpoint, final AcmAddressEntry cached)
     {
         count(endpoint, AcmCounter.ADDR_QUERY);
+        cached.queriedBy = endpoint;
+        endpoint.addressQueries++;
         final long generation = ++cached.generation;
         cached.deadlineNs = now() + options.saDeadlineNs();
         cached.timerId = deadlines.reschedule(cached.timerId, cached, cached.deadlineNs);
@@ -414,6 +438,7 @@ public final class AcmService
         }
         cached.generation++;
         cached.timerId = deadlines.cancel(cached.timerId);
+        cached.queriedBy.addressQueries--;
         if (gid != null)
         {
             cached.gid = gid;
@@ -535,6 +560,38 @@ public final class AcmService
             }
             return;
         }
+        if (nodelay)
+        {
+            // the client is answered before anything is queued for it, as the flag asks
+            count(endpoint, AcmCounter.NODATA);
+            replyError(connection, request, AcmStatus.ENODATA);
+            if (pending != null)
+            {
+                pending.answered = true;
+            }
+        }
+        final boolean needsQuery = route == null || route.state() == AcmRoute.State.READY
+            || route.state() == AcmRoute.State.IDLE;
+        if (needsQuery && endpoint.saQueue.size() >= options.saQueueDepth())
+        {
+            overflow(endpoint, "route to " + key);
+            if (route != null)
+            {
+                // an expired route is forgotten rather than kept stale: the next miss asks again
+                endpoint.routes.remove(key, route);
+            }
+            if (!nodelay)
+            {
+                // ibacm's answer when it cannot allocate the SA request (acmp_resolve_path_sa)
+                count(endpoint, AcmCounter.ERROR);
+                replyError(connection, request, AcmStatus.ENOMEM);
+                if (pending != null)
+                {
+                    pending.answered = true;
+                }
+            }
+            return;
+        }
         if (route == null)
         {
             route = new AcmRoute(endpoint, key, PathRecordTemplate.query(endpoint, dgid, dlid));
@@ -553,22 +610,32 @@ public final class AcmService
         }
         if (nodelay)
         {
-            count(endpoint, AcmCounter.NODATA);
-            replyError(connection, request, AcmStatus.ENODATA);
-            if (pending != null)
-            {
-                pending.answered = true;
-            }
             return;
         }
         if (route.state() == AcmRoute.State.READY)
         {
             count(endpoint, AcmCounter.ROUTE_CACHE);
             replyPath(connection, request, selected, route.path);
+            if (pending != null)
+            {
+                pending.answered = true;
+            }
             return;
         }
         route.waiters.add(pending != null ? pending
             : new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
+    }
+
+    /**
+     * A lookup that found the endpoint's SA queue (or its address queries) full: not remembered,
+     * counted, and logged at most once per {@link #OVERFLOW_LOG_INTERVAL_NS}.
+     */
+    private void overflow(final AcmEndpoint endpoint, final String what)
+    {
+        counters.overflowed();
+        endpoint.counters().overflowed();
+        overflowLog.log(now(), endpoint + ": queue full (sa_queue_depth " + options.saQueueDepth() + "), " + what
+            + " not looked up");
     }
 
     /** Starts queued SA queries while the endpoint has fewer than {@code sa_depth} outstanding. */
