@@ -22,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +45,9 @@ import java.util.concurrent.atomic.AtomicReference;
         "It listens on a unix socket and, in loop/open mode, a TCP port, and answers from address and route caches. Options come from a file in ibacm_opts.cfg format.",
         "With --fabric the attached port is the endpoint, one per P_Key, as ibacm: named by its netdevs' IP addresses, the ibacm_addr.cfg lines for it and the --hosts entries with its GID.",
         "Destination addresses come from the address cache, preloaded from --hosts (or addr_preload acm_hosts in the options).",
-        "Route misses go to the SA of --fabric; without --fabric they get ENODATA."
+        "Route misses go to the SA of --fabric; without --fabric they get ENODATA.",
+        "Limits (options file): max_clients 4096 (more are closed, as ibacm closes them); sa_queue_depth 1024 lookups waiting per endpoint (more get ENODATA if NODELAY, else ENOMEM); client_timeout 10000 ms for a client to send a whole request.",
+        "One instance per run directory: the lock file (lock_file, default RUN_DIR/ibacm.pid) is locked as ibacm locks it; a held lock or a live socket refuses the start."
     })
 final class AcmServerCommand implements Callable<Integer>
 {
@@ -186,7 +187,7 @@ final class AcmServerCommand implements Callable<Integer>
         }
         final AcmLog log = AcmLog.open(options.logFile(), options.logLevel());
         final List<String> addrLines = Files.exists(options.addrFile()) ?
-            Files.readAllLines(options.addrFile(), StandardCharsets.UTF_8) : List.of();
+            AcmEndpointFile.readLines(options.addrFile()) : List.of();
         final FabricSpec spec = fabric.spec();
         // the attached device alone, read once: a full sysfs read is 1024 GID files a port, and the
         // service's CM only ever resolves from its endpoints' own addresses, on that device
