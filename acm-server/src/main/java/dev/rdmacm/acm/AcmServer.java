@@ -658,7 +658,10 @@ public final class AcmServer implements AutoCloseable
         lock.close();
         addressResolver.close();
         pathQuerier.close();
-        log.log(0, "stopped after " + service.requests() + " request(s)");
+        log.log(0, "stopped after " + service.requests() + " request(s)"
+            + (service.counters().overflows() > 0 ? ", " + service.counters().overflows()
+            + " lookup(s) refused at sa_queue_depth " + options.saQueueDepth() : "")
+            + (rejected > 0 ? ", " + rejected + " connection(s) rejected past max_clients" : ""));
     }
 
     private static void closeQuietly(final ServerSocketChannel channel)
