@@ -453,7 +453,7 @@ public final class AcmServer implements AutoCloseable
             if (busy && rejecting >= MAX_REJECTING)
             {
                 rejected++;
-                rejectLog.log(now, "all connections busy - rejecting (max_clients " + options.maxClients() + ")");
+                rejectLog.log(now, this::rejectingLine);
                 closeQuietly(channel);
                 continue;
             }
@@ -476,7 +476,7 @@ public final class AcmServer implements AutoCloseable
                 {
                     rejecting++;
                     rejected++;
-                    rejectLog.log(now, "all connections busy - rejecting (max_clients " + options.maxClients() + ")");
+                    rejectLog.log(now, this::rejectingLine);
                 }
                 else
                 {
@@ -489,6 +489,12 @@ public final class AcmServer implements AutoCloseable
                 log.log(1, "client setup failed: " + ex.getMessage());
             }
         }
+    }
+
+    /** ibacm's words, with the bound. */
+    private String rejectingLine()
+    {
+        return "all connections busy - rejecting (max_clients " + options.maxClients() + ")";
     }
 
     /** Connections being served: all but those waiting to be rejected. */
