@@ -354,7 +354,10 @@ public final class AcmServer implements AutoCloseable
         }
     }
 
-    /** One line, then the handler (by default: exit, whose hook closes the server and removes its files). */
+    /**
+     * One line, the server closed (sockets, files it created, lock), then the handler: by default the
+     * process exits with {@link #EXIT_FATAL}, whatever shutdown hooks it has.
+     */
     private void onFatal(final Throwable error)
     {
         try
@@ -363,7 +366,15 @@ public final class AcmServer implements AutoCloseable
         }
         catch (final Throwable ignored)
         {
-            // nothing more can be said: the handler still ends the service
+            // nothing more can be said: the service still stops
+        }
+        try
+        {
+            close();
+        }
+        catch (final Throwable ignored)
+        {
+            // out of memory, say: the process's end releases the rest
         }
         fatalHandler.onFatal(error);
     }
