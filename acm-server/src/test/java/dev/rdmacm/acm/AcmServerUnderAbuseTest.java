@@ -106,6 +106,24 @@ class AcmServerUnderAbuseTest
     }
 
     @Test
+    void shouldBoundAddressLookupsPerEndpointAsTheSaQueue() throws Exception
+    {
+        // test double for a resolver that is slow on demand: it never answers, so lookups stay out
+        final AcmGidLookup unanswered = (endpoint, destination, completion) -> { };
+        fixture = AcmServerFixture.start("sa_queue_depth 1\n", AcmPathQuerier.NONE, unanswered, new ManualNanoClock());
+        final int source = AcmRequests.ipv4("192.0.2.2");
+        try (RawAcmClient first = new RawAcmClient(fixture.unixSocket()))
+        {
+            first.send(AcmRequests.resolveIp(source, AcmRequests.ipv4("198.51.100.1"), AcmEpFlags.DEST | AcmEpFlags.NODELAY));
+            assertEquals(AcmStatus.ENODATA, header(first.receive(TIMEOUT_MS)).status(), "answered, the lookup goes on");
+            first.send(AcmRequests.resolveIp(source, AcmRequests.ipv4("198.51.100.2"), AcmEpFlags.DEST));
+            assertEquals(AcmStatus.ENOMEM, header(first.receive(TIMEOUT_MS)).status(), "one lookup out is the bound");
+        }
+        assertEquals(1, fixture.server.service().counters().overflows());
+        assertEquals(1, counter(AcmCounter.ADDR_QUERY), "only the first was looked up");
+    }
+
+    @Test
     void shouldCloseAClientPastMaxClientsOnceItHasSentAsIbacmRejectsIt() throws Exception
     {
         fixture = AcmServerFixture.start("max_clients 1\n", AcmPathQuerier.NONE, AcmGidLookup.NONE, new ManualNanoClock());
