@@ -3,6 +3,7 @@ module dev.rdmacm.acm
 {
     requires transitive dev.rdmacm.sa;
     requires dev.rdmacm.files;
+    requires dev.rdmacm.libc;
     requires dev.rdmacm.netlink;
 
     exports dev.rdmacm.acm;

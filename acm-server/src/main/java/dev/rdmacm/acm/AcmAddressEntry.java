@@ -20,6 +20,8 @@ final class AcmAddressEntry extends AcmLookup<AcmAddressEntry.State>
 
     final AcmAddress address;
     Gid gid;
+    /** The endpoint whose address-query count this entry holds while QUERYING. */
+    AcmEndpoint queriedBy;
 
     AcmAddressEntry(final AcmAddress address, final State initial)
     {

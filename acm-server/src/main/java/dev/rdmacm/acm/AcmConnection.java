@@ -1,5 +1,6 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.protocol.acm.AcmHeader;
 import dev.rdmacm.protocol.acm.AcmMessage;
 import org.agrona.DirectBuffer;
@@ -23,8 +24,8 @@ import java.util.function.Consumer;
  * <p>
  * Flow control: reading stops while the replies owed could overflow the send buffer
  * ({@link #canAcceptRequest()}), which is how a client that sends without reading is bounded without
- * being disconnected. The server never closes a connection itself: only end-of-stream or an I/O
- * error from the client ends it.
+ * being disconnected. The server closes a connection itself only when the client is too slow to
+ * send a request ({@link #isSilentSince}) or was accepted past max_clients ({@link #isRejected()}).
  */
 final class AcmConnection implements AcmClientChannel
 {
@@ -55,16 +56,43 @@ final class AcmConnection implements AcmClientChannel
     private boolean closed;
 
     private final Consumer<AcmConnection> onClose;
+    private final NanoClock clock;
+    private final boolean rejected;
+    /** When the request being waited for began (connect, or its first bytes); {@link #NOT_WAITING} between requests. */
+    private long waitingSinceNs;
 
-    /** {@code onClose} runs once when the connection closes, whoever noticed first (read, write or server). */
+    private static final long NOT_WAITING = Long.MIN_VALUE;
+
+    /**
+     * {@code onClose} runs once when the connection closes, whoever noticed first (read, write or server).
+     * A {@code rejected} connection (past max_clients) is only held until its client has sent.
+     */
     AcmConnection(final long id, final SocketChannel channel, final SelectionKey key,
-        final Consumer<AcmConnection> onClose)
+        final Consumer<AcmConnection> onClose, final NanoClock clock, final boolean rejected)
     {
         this.id = id;
         this.channel = channel;
         this.key = key;
         this.onClose = onClose;
+        this.clock = clock;
+        this.rejected = rejected;
+        this.waitingSinceNs = clock.nanoTime();
         receive.limit(AcmHeader.LENGTH);
+    }
+
+    boolean isRejected()
+    {
+        return rejected;
+    }
+
+    /**
+     * Whether the client has owed us a whole request for {@code timeoutNs} at {@code nowNs}: since it
+     * connected, or since the first bytes of a request it has not finished. Not while we owe it replies
+     * (then it is us it waits for), nor between requests.
+     */
+    boolean isSilentSince(final long nowNs, final long timeoutNs)
+    {
+        return !closed && waitingSinceNs != NOT_WAITING && owedReplies == 0 && nowNs - waitingSinceNs >= timeoutNs;
     }
 
     @Override
@@ -99,6 +127,10 @@ final class AcmConnection implements AcmClientChannel
             if (read < 0)
             {
                 return false;
+            }
+            if (read > 0 && waitingSinceNs == NOT_WAITING)
+            {
+                waitingSinceNs = clock.nanoTime();
             }
             if (receive.hasRemaining())
             {
@@ -159,6 +191,7 @@ final class AcmConnection implements AcmClientChannel
     private void deliver(final RequestSink sink, final int bytesHeld, final int declaredLength)
     {
         owedReplies++;
+        waitingSinceNs = NOT_WAITING;
         readState = ReadState.HEADER;
         try
         {
@@ -186,6 +219,11 @@ final class AcmConnection implements AcmClientChannel
             throw new IllegalStateException("connection " + id + ": reply without a request or beyond the send buffer");
         }
         owedReplies--;
+        if (owedReplies == 0 && waitingSinceNs != NOT_WAITING)
+        {
+            // the client's next request began while we owed it this reply: its time starts now
+            waitingSinceNs = clock.nanoTime();
+        }
         buffer.getBytes(offset, send, send.position(), length);
         send.position(send.position() + length);
         flush();

@@ -11,7 +11,9 @@ import java.util.Map;
 /**
  * A local endpoint: one (device, port, P_Key) with its port GID and LID and the addresses that name
  * it, as ibacm's {@code acmc_ep}. It owns its route table (destination GID or LID to path) and the
- * queue that keeps at most {@code sa_depth} SA queries outstanding for it.
+ * queue that keeps at most {@code sa_depth} SA queries outstanding for it. The queue holds at most
+ * {@code sa_queue_depth} routes: a flood of misses to new destinations is refused at that bound
+ * instead of growing the table (ibacm's queue is bounded only by its memory).
  */
 public final class AcmEndpoint
 {
@@ -28,8 +30,11 @@ public final class AcmEndpoint
     private final List<AcmAddress> addresses = new ArrayList<>();
     private final AcmCounters counters = new AcmCounters();
     final Map<AcmAddress, AcmRoute> routes = new HashMap<>();
+    /** Routes waiting for an SA slot; at most {@code sa_queue_depth} of them (AcmOptions). */
     final ArrayDeque<AcmRoute> saQueue = new ArrayDeque<>();
     int saOutstanding;
+    /** Address lookups out for this endpoint; at most {@code sa_queue_depth} of them. */
+    int addressQueries;
 
     public AcmEndpoint(final int index, final String deviceName, final int portNum, final int physPortCnt,
         final int pkey, final Gid gid, final int lid)

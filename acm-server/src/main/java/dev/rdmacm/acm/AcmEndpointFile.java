@@ -1,10 +1,9 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.files.text.BoundedTextFile;
 import dev.rdmacm.protocol.Gid;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +21,9 @@ import java.util.Map;
  *   node-a        mlx5_0  1     0xffff  fe80::2:c903:0:1     1
  * </pre>
  * Endpoints are numbered from 1 in the order of their first line, which is the index EP_QUERY and
- * PERF_QUERY use. The number of ports of a device is the highest port number given for it.
+ * PERF_QUERY use. The number of ports of a device is the highest port number given for it. An
+ * address names one endpoint (a second endpoint for it is an error, where ibacm would answer from
+ * whichever it met first), and the LID is a unicast one, 1..0xbfff, except 0 beside a RoCE v2 GID.
  */
 public final class AcmEndpointFile
 {
@@ -54,9 +55,24 @@ public final class AcmEndpointFile
         return any;
     }
 
+    /** The highest unicast LID; 0xc000 and above are multicast, 0 is no LID. */
+    static final int MAX_UNICAST_LID = 0xbfff;
+
     public static List<AcmEndpoint> read(final Path file) throws IOException
     {
-        return parse(Files.readAllLines(file, StandardCharsets.UTF_8), file.toString());
+        return parse(readLines(file), file.toString());
+    }
+
+    /** The lines of an endpoint file, read within {@link BoundedTextFile#CONFIG_MAX_BYTES} as strict UTF-8. */
+    public static List<String> readLines(final Path file) throws IOException
+    {
+        return BoundedTextFile.readLines(file, BoundedTextFile.CONFIG_MAX_BYTES);
+    }
+
+    /** A RoCE v2 GID of an IPv4 address ({@code ::ffff:a.b.c.d}), whose port has no LID. */
+    private static boolean isRoceV2Ipv4(final Gid gid)
+    {
+        return gid.subnetPrefix() == 0 && (gid.interfaceId() >>> 32) == 0xffffL;
     }
 
     public static List<AcmEndpoint> parse(final List<String> lines, final String fileName)
@@ -96,7 +112,12 @@ public final class AcmEndpointFile
             {
                 throw new IllegalArgumentException(where + ": " + ex.getMessage());
             }
-            final int lid = number(words[5], where, "lid", 0, 0xffff);
+            final int lid = number(words[5], where, "lid", 0, MAX_UNICAST_LID);
+            if (lid == 0 && !isRoceV2Ipv4(gid))
+            {
+                throw new IllegalArgumentException(where + ": lid 0 is no port's LID: an InfiniBand port has a unicast LID "
+                    + "1..0xbfff (only a RoCE GID, ::ffff:a.b.c.d, goes with lid 0)");
+            }
             final AcmAddress address;
             try
             {
@@ -110,8 +131,18 @@ public final class AcmEndpointFile
             portCount.merge(words[1], port, Math::max);
         }
         final Map<Key, AcmEndpoint> endpoints = new LinkedHashMap<>();
+        final Map<AcmAddress, Line> firstLine = new java.util.HashMap<>();
         for (final Line line : parsed)
         {
+            final AcmAddress address = AcmAddress.parse(line.address());
+            final Line earlier = firstLine.putIfAbsent(address, line);
+            if (earlier != null && !earlier.key().equals(line.key()))
+            {
+                throw new IllegalArgumentException(line.where() + ": address " + line.address() + " already names "
+                    + earlier.key().device() + " port " + earlier.key().port() + " pkey 0x"
+                    + Integer.toHexString(earlier.key().pkey()) + " (" + earlier.where()
+                    + "): an address names one endpoint");
+            }
             final AcmEndpoint endpoint = endpoints.computeIfAbsent(line.key(), key -> new AcmEndpoint(
                 endpoints.size() + 1, key.device(), key.port(), portCount.get(key.device()), key.pkey(),
                 line.gid(), line.lid()));
@@ -121,7 +152,7 @@ public final class AcmEndpointFile
                     + line.key().port() + " was given gid " + endpoint.gid() + " lid " + endpoint.lid()
                     + " on an earlier line, not " + line.gid() + " lid " + line.lid());
             }
-            endpoint.addAddress(AcmAddress.parse(line.address()), line.where());
+            endpoint.addAddress(address, line.where());
         }
         return List.copyOf(endpoints.values());
     }

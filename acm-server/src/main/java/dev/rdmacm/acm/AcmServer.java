@@ -13,7 +13,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -30,12 +29,44 @@ import java.util.concurrent.TimeUnit;
  * wait is a {@link Selector}, because the sockets are NIO channels, and its {@code wakeup} is what the
  * kit's eventfd is to the other loops.
  * <p>
- * {@link #close()} stops the thread, closes every socket and removes the socket and port files; the
- * CLI calls it from a shutdown hook so SIGTERM leaves nothing behind.
+ * {@link #close()} stops the thread, closes every socket and removes the socket and port files this
+ * process created; the CLI calls it from a shutdown hook so SIGTERM leaves nothing behind.
+ * <p>
+ * Under abuse, as ibacm and then some:
+ * <ul>
+ *   <li>One instance per run directory: {@code ibacm.pid} locked with {@code lockf} before any file is
+ *   touched ({@link AcmInstanceLock}); a live socket is never taken over ({@link AcmServerFiles}).</li>
+ *   <li>Past {@code max_clients} a new connection is closed, as ibacm's "all connections busy -
+ *   rejecting": at once when the client has sent its request (its {@code recv} then fails and
+ *   librdmacm goes on without ACM), or when the client timeout passes, and at most
+ *   {@link #MAX_REJECTING} wait so; a unix-socket client closed before its first {@code send}
+ *   would die of SIGPIPE in librdmacm.</li>
+ *   <li>A client that has not sent a whole request {@code client_timeout} after connecting or after
+ *   its first bytes is closed; a client between requests is not (librdmacm keeps its connection).</li>
+ *   <li>When {@code accept} fails for lack of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM)
+ *   the listeners rest for {@link #ACCEPT_BACKOFF_NS} instead of spinning, and the failure is
+ *   logged once per {@link #ACCEPT_LOG_INTERVAL_NS}.</li>
+ *   <li>Any {@link Error} or unexpected exception on the thread is fatal: one log line, the sockets
+ *   closed and the files removed, and the process ends with {@link #EXIT_FATAL} (a library that
+ *   starts the server itself may pass its own handler), never a thread gone and a deaf server.</li>
+ * </ul>
  */
 public final class AcmServer implements AutoCloseable
 {
     private static final int BACKLOG = 4096;
+    /** The process status after a fatal error on the server thread: EX_SOFTWARE of {@code sysexits.h}. */
+    public static final int EXIT_FATAL = 70;
+    /** Connections past max_clients waiting for their first bytes before being closed. */
+    static final int MAX_REJECTING = 64;
+    static final long ACCEPT_BACKOFF_NS = 100_000_000L;
+    static final long ACCEPT_LOG_INTERVAL_NS = 10_000_000_000L;
+
+    /** What the server does after a fatal error on its thread, once the thread has stopped. */
+    @FunctionalInterface
+    interface FatalHandler
+    {
+        void onFatal(Throwable error);
+    }
 
     private final AcmOptions options;
     private final AcmLog log;
@@ -47,22 +78,41 @@ public final class AcmServer implements AutoCloseable
     private final AcmGidLookup addressResolver;
     private final AcmPathQuerier pathQuerier;
     private final List<AcmConnection> connections = new ArrayList<>();
+    private final NanoClock clock;
+    private final AcmInstanceLock lock;
+    private final FatalHandler fatalHandler;
+    private final AcmLogThrottle rejectLog;
+    private final AcmLogThrottle acceptLog;
+    private final long clientTimeoutNs;
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
     private int tcpPort = -1;
     private long nextConnectionId = 1;
+    private int rejecting;
+    private long rejected;
+    private long acceptFailures;
+    private long acceptResumeNs;
+    private boolean acceptPaused;
+    private long nextSweepNs;
     private boolean closed;
 
     private AcmServer(final AcmOptions options, final List<AcmEndpoint> endpoints,
         final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
-        final NanoClock clock) throws IOException
+        final NanoClock clock, final FatalHandler fatalHandler) throws IOException
     {
         this.options = options;
         this.log = log;
         this.addressResolver = addressResolver;
         this.pathQuerier = pathQuerier;
+        this.clock = clock;
+        this.fatalHandler = fatalHandler;
+        this.clientTimeoutNs = options.clientTimeout().toNanos();
+        this.rejectLog = new AcmLogThrottle(log, 0, ACCEPT_LOG_INTERVAL_NS);
+        this.acceptLog = new AcmLogThrottle(log, 0, ACCEPT_LOG_INTERVAL_NS);
         this.files = new AcmServerFiles(options.runDir(), !options.acmePlusKernelOnly());
+        Files.createDirectories(options.runDir());
+        this.lock = AcmInstanceLock.acquire(options.lockFile());
         ServerSocketChannel unix = null;
         ServerSocketChannel tcp = null;
         Selector opened = null;
@@ -98,6 +148,7 @@ public final class AcmServer implements AutoCloseable
                 opened.close();
             }
             files.remove();
+            lock.close();
             throw new IOException("acm-server cannot listen in " + options.runDir() + ": " + ex.getMessage(), ex);
         }
         this.selector = opened;
@@ -109,14 +160,38 @@ public final class AcmServer implements AutoCloseable
     }
 
     /**
-     * Binds the listeners, publishes the socket and port files, preloads the caches the options name
-     * and starts the selector thread.
+     * Locks the run directory's {@code ibacm.pid}, binds the listeners, publishes the socket and port
+     * files, preloads the caches the options name and starts the selector thread. A fatal error on
+     * that thread ends the process with {@link #EXIT_FATAL} once the server is closed.
+     *
+     * @throws AcmAlreadyRunningException when ibacm or another server holds the lock file.
      */
     public static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
         final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log) throws IOException
     {
         final long startNs = System.nanoTime();
-        return start(options, endpoints, addressResolver, pathQuerier, log, () -> System.nanoTime() - startNs);
+        return start(options, endpoints, addressResolver, pathQuerier, log, () -> System.nanoTime() - startNs,
+            AcmServer::exitProcess);
+    }
+
+    /** The default {@link FatalHandler}: the shutdown hooks (the CLI's closes the server) run, the status is 70. */
+    private static void exitProcess(final Throwable error)
+    {
+        try
+        {
+            System.exit(EXIT_FATAL);
+        }
+        catch (final Throwable again)
+        {
+            Runtime.getRuntime().halt(EXIT_FATAL);
+        }
+    }
+
+    static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
+        final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
+        final NanoClock clock) throws IOException
+    {
+        return start(options, endpoints, addressResolver, pathQuerier, log, clock, AcmServer::exitProcess);
     }
 
     /**
@@ -126,9 +201,10 @@ public final class AcmServer implements AutoCloseable
      */
     static AcmServer start(final AcmOptions options, final List<AcmEndpoint> endpoints,
         final AcmGidLookup addressResolver, final AcmPathQuerier pathQuerier, final AcmLog log,
-        final NanoClock clock) throws IOException
+        final NanoClock clock, final FatalHandler fatalHandler) throws IOException
     {
-        final AcmServer server = new AcmServer(options, endpoints, addressResolver, pathQuerier, log, clock);
+        final AcmServer server = new AcmServer(options, endpoints, addressResolver, pathQuerier, log, clock,
+            fatalHandler);
         try
         {
             server.preload();
@@ -169,7 +245,7 @@ public final class AcmServer implements AutoCloseable
         {
             final List<String> problems = new ArrayList<>();
             final HostsFile hosts = HostsFile.parseLenient(
-                Files.readAllLines(options.addrDataFile(), StandardCharsets.UTF_8), options.addrDataFile(), problems);
+                HostsFile.readLines(options.addrDataFile()), options.addrDataFile(), problems);
             problems.forEach(problem -> log.log(0, problem));
             for (final HostsFile.Host host : hosts.hosts())
             {
@@ -216,13 +292,26 @@ public final class AcmServer implements AutoCloseable
         }
     }
 
+    /** Connections refused past max_clients since start. */
+    long rejected()
+    {
+        return rejected;
+    }
+
+    /** Failed accepts (EMFILE and the like) since start. */
+    long acceptFailures()
+    {
+        return acceptFailures;
+    }
+
     private void run()
     {
+        Throwable fatal = null;
         try
         {
             while (running)
             {
-                final long nanos = service.nanosToNextDeadline();
+                final long nanos = nanosToWake();
                 if (nanos < 0)
                 {
                     selector.select();
@@ -239,19 +328,76 @@ public final class AcmServer implements AutoCloseable
                     onKey(key);
                 }
                 service.doWork();
+                final long now = clock.nanoTime();
+                resumeAccepting(now);
+                sweep(now);
             }
         }
-        catch (final IOException | ClosedSelectorException ex)
+        catch (final ClosedSelectorException ex)
         {
             if (running)
             {
-                log.log(0, "selector failed: " + ex);
+                fatal = ex;
             }
+        }
+        catch (final Throwable ex)
+        {
+            fatal = ex;
         }
         finally
         {
             stopped.countDown();
         }
+        if (fatal != null && running)
+        {
+            onFatal(fatal);
+        }
+    }
+
+    /**
+     * One line, the server closed (sockets, files it created, lock), then the handler: by default the
+     * process exits with {@link #EXIT_FATAL}, whatever shutdown hooks it has.
+     */
+    private void onFatal(final Throwable error)
+    {
+        try
+        {
+            log.log(0, "fatal: " + error + " on the server thread; the service stops");
+        }
+        catch (final Throwable ignored)
+        {
+            // nothing more can be said: the service still stops
+        }
+        try
+        {
+            close();
+        }
+        catch (final Throwable ignored)
+        {
+            // out of memory, say: the process's end releases the rest
+        }
+        fatalHandler.onFatal(error);
+    }
+
+    /** Nanoseconds until the next lookup deadline, client timeout sweep or end of an accept pause; -1: none. */
+    private long nanosToWake()
+    {
+        final long now = clock.nanoTime();
+        long nanos = service.nanosToNextDeadline();
+        if (acceptPaused)
+        {
+            nanos = earliest(nanos, Math.max(0, acceptResumeNs - now));
+        }
+        if (connectionCount() > 0)
+        {
+            nanos = earliest(nanos, Math.max(0, nextSweepNs - now));
+        }
+        return nanos;
+    }
+
+    private static long earliest(final long a, final long b)
+    {
+        return a < 0 ? b : Math.min(a, b);
     }
 
     private void onKey(final SelectionKey key)
@@ -266,6 +412,12 @@ public final class AcmServer implements AutoCloseable
             return;
         }
         final AcmConnection connection = (AcmConnection)key.attachment();
+        if (connection.isRejected())
+        {
+            // its request is in: closing now makes the client's recv fail, and it goes on without ACM
+            disconnected(connection, "all connections busy - rejected");
+            return;
+        }
         try
         {
             if (key.isWritable())
@@ -283,81 +435,202 @@ public final class AcmServer implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            log.log(0, "client " + connection.id() + ": internal error " + ex);
+            // a fault in one client's request costs that client, not the service (an Error is fatal)
+            log.log(0, "client " + connection.id() + ": internal error " + ex + "; closing it");
+            disconnected(connection, ex.toString());
         }
     }
 
     private void accept(final ServerSocketChannel listener)
     {
-        while (true)
+        while (!acceptPaused)
         {
-            if (connectionCount() >= options.maxClients())
-            {
-                // leave the rest in the backlog until a client leaves
-                return;
-            }
             final SocketChannel channel;
             try
             {
                 channel = listener.accept();
-                if (channel == null)
-                {
-                    return;
-                }
+            }
+            catch (final IOException ex)
+            {
+                acceptFailed(ex);
+                return;
+            }
+            if (channel == null)
+            {
+                return;
+            }
+            final long now = clock.nanoTime();
+            final boolean busy = serving() >= options.maxClients();
+            if (busy && rejecting >= MAX_REJECTING)
+            {
+                rejected++;
+                rejectLog.log(now, this::rejectingLine);
+                closeQuietly(channel);
+                continue;
+            }
+            try
+            {
                 channel.configureBlocking(false);
                 final SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-                final AcmConnection connection = new AcmConnection(nextConnectionId++, channel, key, this::forget);
+                final AcmConnection connection = new AcmConnection(nextConnectionId++, channel, key, this::forget,
+                    clock, busy);
                 key.attach(connection);
                 synchronized (connections)
                 {
                     connections.add(connection);
+                    if (connections.size() == 1)
+                    {
+                        nextSweepNs = now + sweepInterval();
+                    }
                 }
-                log.log(1, "client " + connection.id() + " connected");
+                if (busy)
+                {
+                    rejecting++;
+                    rejected++;
+                    rejectLog.log(now, this::rejectingLine);
+                }
+                else
+                {
+                    log.log(1, "client " + connection.id() + " connected");
+                }
             }
             catch (final IOException ex)
             {
-                log.log(0, "accept failed: " + ex.getMessage());
+                closeQuietly(channel);
+                log.log(1, "client setup failed: " + ex.getMessage());
+            }
+        }
+    }
+
+    /** ibacm's words, with the bound. */
+    private String rejectingLine()
+    {
+        return "all connections busy - rejecting (max_clients " + options.maxClients() + ")";
+    }
+
+    /** Connections being served: all but those waiting to be rejected. */
+    private int serving()
+    {
+        synchronized (connections)
+        {
+            return connections.size() - rejecting;
+        }
+    }
+
+    /**
+     * A failed accept. Out of descriptors or memory, the pending connection stays in the backlog and
+     * the listener stays ready: the listeners rest for {@link #ACCEPT_BACKOFF_NS} rather than spin.
+     */
+    private void acceptFailed(final IOException ex)
+    {
+        acceptFailures++;
+        final long now = clock.nanoTime();
+        final String message = String.valueOf(ex.getMessage());
+        final boolean resources = message.startsWith("Too many open files") || message.contains("No buffer space")
+            || message.contains("Cannot allocate memory");
+        acceptLog.log(now, () -> "accept failed: " + message + (resources ? ", not accepting for "
+            + TimeUnit.NANOSECONDS.toMillis(ACCEPT_BACKOFF_NS) + " ms" : ""));
+        if (resources)
+        {
+            acceptPaused = true;
+            acceptResumeNs = now + ACCEPT_BACKOFF_NS;
+            setAcceptInterest(0);
+        }
+    }
+
+    private void resumeAccepting(final long now)
+    {
+        if (acceptPaused && now - acceptResumeNs >= 0)
+        {
+            acceptPaused = false;
+            setAcceptInterest(SelectionKey.OP_ACCEPT);
+        }
+    }
+
+    private void setAcceptInterest(final int ops)
+    {
+        for (final ServerSocketChannel listener : new ServerSocketChannel[] {unixListener, tcpListener})
+        {
+            if (listener != null)
+            {
+                final SelectionKey key = listener.keyFor(selector);
+                if (key != null && key.isValid())
+                {
+                    key.interestOps(ops);
+                }
+            }
+        }
+    }
+
+    private long sweepInterval()
+    {
+        return Math.max(1_000_000L, clientTimeoutNs / 4);
+    }
+
+    /** Closes the clients that took longer than client_timeout to send a request, and the rejected that waited as long. */
+    private void sweep(final long now)
+    {
+        if (now - nextSweepNs < 0)
+        {
+            return;
+        }
+        nextSweepNs = now + sweepInterval();
+        final List<AcmConnection> open;
+        synchronized (connections)
+        {
+            if (connections.isEmpty())
+            {
                 return;
+            }
+            open = new ArrayList<>(connections);
+        }
+        for (final AcmConnection connection : open)
+        {
+            if (connection.isSilentSince(now, clientTimeoutNs))
+            {
+                disconnected(connection, connection.isRejected() ? "all connections busy - rejected"
+                    : "no request within client_timeout " + options.clientTimeout().toMillis() + " ms");
             }
         }
     }
 
     private void disconnected(final AcmConnection connection, final String why)
     {
-        if (!connection.isClosed())
+        if (!connection.isClosed() && !connection.isRejected())
         {
             log.log(1, "client " + connection.id() + " disconnected: " + why);
         }
         connection.close();
     }
 
-    /** Runs once per connection when it closes: drops it and takes a waiting client from the backlog. */
+    /** Runs once per connection when it closes: drops it. */
     private void forget(final AcmConnection connection)
     {
-        final boolean removed;
         synchronized (connections)
         {
-            removed = connections.remove(connection);
-        }
-        if (removed && running)
-        {
-            acceptBacklog();
+            if (connections.remove(connection) && connection.isRejected())
+            {
+                rejecting--;
+            }
         }
     }
 
-    private void acceptBacklog()
+    private static void closeQuietly(final SocketChannel channel)
     {
-        if (unixListener != null)
+        try
         {
-            accept(unixListener);
+            channel.close();
         }
-        if (tcpListener != null)
+        catch (final IOException ignored)
         {
-            accept(tcpListener);
+            // the client is gone either way
         }
     }
 
-    /** Stops the thread, closes every socket and removes the socket and port files. Idempotent. */
+    /**
+     * Stops the thread, closes every socket, removes the socket and port files this process created
+     * and releases the lock file. Idempotent.
+     */
     @Override
     public synchronized void close()
     {
@@ -399,9 +672,13 @@ public final class AcmServer implements AutoCloseable
             // closing anyway
         }
         files.remove();
+        lock.close();
         addressResolver.close();
         pathQuerier.close();
-        log.log(0, "stopped after " + service.requests() + " request(s)");
+        log.log(0, "stopped after " + service.requests() + " request(s)"
+            + (service.counters().overflows() > 0 ? ", " + service.counters().overflows()
+            + " lookup(s) refused at sa_queue_depth " + options.saQueueDepth() : "")
+            + (rejected > 0 ? ", " + rejected + " connection(s) rejected past max_clients" : ""));
     }
 
     private static void closeQuietly(final ServerSocketChannel channel)

@@ -12,18 +12,20 @@ public enum AcmServerMode
     LOOP,
     OPEN;
 
-    /** Parses as ibacm does: {@code open} and {@code loop} (any case), anything else is unix. */
-    public static AcmServerMode parse(final String value)
+    /**
+     * {@code unix}, {@code loop} or {@code open}, any case. ibacm takes anything else for unix; here it
+     * is an error naming {@code where}, so a typo does not silently change who can reach the service.
+     */
+    public static AcmServerMode parse(final String value, final String where)
     {
-        if ("open".equalsIgnoreCase(value))
+        for (final AcmServerMode mode : values())
         {
-            return OPEN;
+            if (mode.name().equalsIgnoreCase(value))
+            {
+                return mode;
+            }
         }
-        if ("loop".equalsIgnoreCase(value))
-        {
-            return LOOP;
-        }
-        return UNIX;
+        throw new IllegalArgumentException(where + ": server_mode must be unix, loop or open, got '" + value + "'");
     }
 
     public boolean servesTcp()

@@ -5,13 +5,11 @@ import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.acm.AcmCounter;
 import dev.rdmacm.protocol.acm.AcmEpAddrData;
-import dev.rdmacm.protocol.acm.AcmEpConfigData;
 import dev.rdmacm.protocol.acm.AcmEpFlags;
 import dev.rdmacm.protocol.acm.AcmEpType;
 import dev.rdmacm.protocol.acm.AcmHeader;
 import dev.rdmacm.protocol.acm.AcmMessage;
 import dev.rdmacm.protocol.acm.AcmOp;
-import dev.rdmacm.protocol.acm.AcmPerfData;
 import dev.rdmacm.protocol.acm.AcmStatus;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import org.agrona.DirectBuffer;
@@ -56,10 +54,14 @@ public final class AcmService
     private final AcmPathQuerier pathQuerier;
     private final AcmLog log;
     private static final int DEADLINE_EXPIRY_LIMIT = 1024;
+    /** How often a full queue is logged: once, then at most once per 10 s with the count held back. */
+    static final long OVERFLOW_LOG_INTERVAL_NS = 10_000_000_000L;
 
     private final NanoClock clock;
     private final Runnable wakeup;
     private final AcmCounters counters = new AcmCounters();
+    private final AcmLogThrottle overflowLog;
+    private final AcmEndpointQueries endpointQueries;
     private final Map<AcmAddress, AcmAddressEntry> addresses = new HashMap<>();
     /** The SA deadlines of the routes and addresses being queried. */
     private final DeadlineTimers<AcmLookup<?>> deadlines;
@@ -72,8 +74,6 @@ public final class AcmService
     private final AcmHeader replyHeader = new AcmHeader();
     private final AcmEpAddrData entry = new AcmEpAddrData();
     private final AcmEpAddrData replyEntry = new AcmEpAddrData();
-    private final AcmPerfData perfData = new AcmPerfData();
-    private final AcmEpConfigData epConfig = new AcmEpConfigData();
     private final IbvPathRecord pathView = new IbvPathRecord();
     private final UnsafeBuffer reply = new UnsafeBuffer(new byte[AcmConnection.MAX_REPLY_LENGTH]);
     private final UnsafeBuffer chosenSource = new UnsafeBuffer(new byte[AcmEpAddrData.LENGTH]);
@@ -94,6 +94,7 @@ public final class AcmService
         this.log = log;
         this.clock = clock;
         this.deadlines = new DeadlineTimers<>(clock);
+        this.overflowLog = new AcmLogThrottle(log, 0, OVERFLOW_LOG_INTERVAL_NS);
         this.wakeup = wakeup;
         this.addrLifetimeNs = options.addrLifetimeNs();
         this.routeLifetimeNs = options.routeLifetimeNs();
@@ -104,6 +105,7 @@ public final class AcmService
                 endpointByAddress.putIfAbsent(address, endpoint);
             }
         }
+        this.endpointQueries = new AcmEndpointQueries(this.endpoints, endpointByAddress, counters);
     }
 
     public List<AcmEndpoint> endpoints()
@@ -191,8 +193,8 @@ public final class AcmService
         switch (header.operation())
         {
             case AcmOp.RESOLVE -> resolve(connection, request, declaredLength);
-            case AcmOp.PERF_QUERY -> perfQuery(connection, request, declaredLength);
-            case AcmOp.EP_QUERY -> epQuery(connection, request);
+            case AcmOp.PERF_QUERY -> endpointQueries.perfQuery(connection, request, declaredLength);
+            case AcmOp.EP_QUERY -> endpointQueries.epQuery(connection, request);
             default ->
             {
                 log.log(1, "client " + connection.id() + ": unknown opcode 0x" + Integer.toHexString(header.opcode()));
@@ -362,16 +364,34 @@ public final class AcmService
                 nodelay, null);
             return;
         }
+        if (nodelay)
+        {
+            // the client is answered before anything is queued for it, as the flag asks
+            count(endpoint, AcmCounter.NODATA);
+            replyError(connection, request, AcmStatus.ENODATA);
+        }
         if (cached == null || cached.state() == AcmAddressEntry.State.RESOLVED)
         {
+            if (endpoint.addressQueries >= options.saQueueDepth())
+            {
+                overflow(endpoint, "address ", dest);
+                if (cached != null)
+                {
+                    addresses.remove(dest, cached);
+                }
+                if (!nodelay)
+                {
+                    count(endpoint, AcmCounter.ERROR);
+                    replyError(connection, request, AcmStatus.ENOMEM);
+                }
+                return;
+            }
             cached = new AcmAddressEntry(dest, AcmAddressEntry.State.QUERYING);
             addresses.put(dest, cached);
             startAddressQuery(endpoint, cached);
         }
         if (nodelay)
         {
-            count(endpoint, AcmCounter.NODATA);
-            replyError(connection, request, AcmStatus.ENODATA);
             return;
         }
         cached.waiters.add(new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
@@ -380,6 +400,8 @@ public final class AcmService
     private void startAddressQuery(final AcmEndpoint endpoint, final AcmAddressEntry cached)
     {
         count(endpoint, AcmCounter.ADDR_QUERY);
+        cached.queriedBy = endpoint;
+        endpoint.addressQueries++;
         final long generation = ++cached.generation;
         cached.deadlineNs = now() + options.saDeadlineNs();
         cached.timerId = deadlines.reschedule(cached.timerId, cached, cached.deadlineNs);
@@ -414,6 +436,7 @@ public final class AcmService
         }
         cached.generation++;
         cached.timerId = deadlines.cancel(cached.timerId);
+        cached.queriedBy.addressQueries--;
         if (gid != null)
         {
             cached.gid = gid;
@@ -535,6 +558,38 @@ public final class AcmService
             }
             return;
         }
+        if (nodelay)
+        {
+            // the client is answered before anything is queued for it, as the flag asks
+            count(endpoint, AcmCounter.NODATA);
+            replyError(connection, request, AcmStatus.ENODATA);
+            if (pending != null)
+            {
+                pending.answered = true;
+            }
+        }
+        final boolean needsQuery = route == null || route.state() == AcmRoute.State.READY
+            || route.state() == AcmRoute.State.IDLE;
+        if (needsQuery && endpoint.saQueue.size() >= options.saQueueDepth())
+        {
+            overflow(endpoint, "route to ", key);
+            if (route != null)
+            {
+                // an expired route is forgotten rather than kept stale: the next miss asks again
+                endpoint.routes.remove(key, route);
+            }
+            if (!nodelay)
+            {
+                // ibacm's answer when it cannot allocate the SA request (acmp_resolve_path_sa)
+                count(endpoint, AcmCounter.ERROR);
+                replyError(connection, request, AcmStatus.ENOMEM);
+                if (pending != null)
+                {
+                    pending.answered = true;
+                }
+            }
+            return;
+        }
         if (route == null)
         {
             route = new AcmRoute(endpoint, key, PathRecordTemplate.query(endpoint, dgid, dlid));
@@ -553,22 +608,33 @@ public final class AcmService
         }
         if (nodelay)
         {
-            count(endpoint, AcmCounter.NODATA);
-            replyError(connection, request, AcmStatus.ENODATA);
-            if (pending != null)
-            {
-                pending.answered = true;
-            }
             return;
         }
         if (route.state() == AcmRoute.State.READY)
         {
             count(endpoint, AcmCounter.ROUTE_CACHE);
             replyPath(connection, request, selected, route.path);
+            if (pending != null)
+            {
+                pending.answered = true;
+            }
             return;
         }
         route.waiters.add(pending != null ? pending
             : new AcmPendingRequest(connection, request, length, endpoint, copy(selected)));
+    }
+
+    /**
+     * A lookup that found the endpoint's SA queue (or its address queries) full: not remembered,
+     * counted, and logged at most once per {@link #OVERFLOW_LOG_INTERVAL_NS}.
+     */
+    private void overflow(final AcmEndpoint endpoint, final String what, final AcmAddress destination)
+    {
+        counters.overflowed();
+        endpoint.counters().overflowed();
+        // the line is built only when it is written: a flood costs a counter here
+        overflowLog.log(now(), () -> endpoint + ": queue full (sa_queue_depth " + options.saQueueDepth() + "), " + what
+            + destination + " not looked up");
     }
 
     /** Starts queued SA queries while the endpoint has fewer than {@code sa_depth} outstanding. */
@@ -731,102 +797,6 @@ public final class AcmService
         count(waiter.endpoint, status == AcmStatus.ENODATA ? AcmCounter.NODATA : AcmCounter.ERROR);
         replyError(waiter.connection, waiter.request, status);
         waiter.answered = true;
-    }
-
-    private void perfQuery(final AcmClientChannel connection, final UnsafeBuffer request, final int length)
-    {
-        final int index = header.srcIndex();
-        AcmCounters source = null;
-        boolean global = false;
-        if (length < AcmMessage.resolveLength(1))
-        {
-            if (index < 1)
-            {
-                global = true;
-            }
-            else
-            {
-                // acm_svr_perf_query passes src_index as both the index and the port filter of
-                // acm_get_ep: "-P N" counts the N-th endpoint among those on port N, so the 2nd
-                // endpoint of a one-endpoint-per-port device is ESRCADDR. Kept, since clients see it.
-                final AcmEndpoint endpoint = endpointByIndex(index, index);
-                source = endpoint == null ? null : endpoint.counters();
-            }
-        }
-        else
-        {
-            entry.wrap(request, AcmHeader.LENGTH, AcmEpAddrData.LENGTH);
-            if (!entry.hasFlag(AcmEpFlags.SOURCE))
-            {
-                global = true;
-            }
-            else if (AcmEpType.isAddressType(entry.type()))
-            {
-                final AcmEndpoint endpoint = endpointByAddress.get(AcmAddress.of(entry));
-                source = endpoint == null ? null : endpoint.counters();
-            }
-        }
-        if (global)
-        {
-            source = counters;
-        }
-        reply.putBytes(0, request, 0, AcmHeader.LENGTH);
-        replyHeader.wrap(reply, 0).opcode(header.opcode() | AcmOp.ACK).status(AcmStatus.SUCCESS).dstIndex(0);
-        if (source == null)
-        {
-            replyHeader.status(AcmStatus.ESRCADDR).length(AcmHeader.LENGTH);
-            connection.reply(reply, 0, AcmHeader.LENGTH);
-            return;
-        }
-        perfData.wrap(reply, AcmHeader.LENGTH);
-        for (final AcmCounter counter : AcmCounter.values())
-        {
-            perfData.counter(counter.ordinal(), source.get(counter));
-        }
-        final int replyLength = AcmHeader.LENGTH + AcmPerfData.LENGTH;
-        replyHeader.srcOut(AcmCounter.COUNT).length(replyLength);
-        connection.reply(reply, 0, replyLength);
-    }
-
-    private void epQuery(final AcmClientChannel connection, final UnsafeBuffer request)
-    {
-        final AcmEndpoint endpoint = endpointByIndex(header.srcOut(), header.srcIndex());
-        reply.putBytes(0, request, 0, AcmHeader.LENGTH);
-        replyHeader.wrap(reply, 0).opcode(header.opcode() | AcmOp.ACK).srcIndex(0).dstIndex(0);
-        if (endpoint == null)
-        {
-            replyHeader.status(AcmStatus.EINVAL).length(AcmHeader.LENGTH);
-            connection.reply(reply, 0, AcmHeader.LENGTH);
-            return;
-        }
-        final List<AcmAddress> names = endpoint.addresses();
-        epConfig.wrap(reply, AcmHeader.LENGTH).devGuid(endpoint.devGuid()).portNum(endpoint.portNum())
-            .physPortCnt(endpoint.physPortCnt()).pkey(endpoint.pkey()).addrCnt(names.size()).provName(PROVIDER_NAME);
-        for (int i = 0; i < names.size(); i++)
-        {
-            epConfig.addr(i, names.get(i).toString());
-        }
-        final int replyLength = AcmHeader.LENGTH + AcmEpConfigData.encodedLength(names.size());
-        replyHeader.status(AcmStatus.SUCCESS).length(replyLength);
-        connection.reply(reply, 0, replyLength);
-    }
-
-    /** ibacm's {@code acm_get_ep}: the index-th (1-based) endpoint among those on {@code port} (0 = any). */
-    private AcmEndpoint endpointByIndex(final int index, final int port)
-    {
-        int seen = 0;
-        for (final AcmEndpoint endpoint : endpoints)
-        {
-            if (port != 0 && endpoint.portNum() != port)
-            {
-                continue;
-            }
-            if (++seen == index)
-            {
-                return endpoint;
-            }
-        }
-        return null;
     }
 
     // ------------------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 package dev.rdmacm.acm;
 
+import dev.rdmacm.files.text.BoundedTextFile;
 import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.sa.MtuCode;
+import dev.rdmacm.protocol.sa.RateCode;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +28,8 @@ import java.util.Map;
  * </pre>
  * One section per source port (Channel Adapter, Switch or Router, its port GUID and base LID), one
  * line per destination base LID: SL, MTU and rate enums. The GUID of each LID is learnt from the
- * section headers, as ibacm does. Lines that are neither are ignored.
+ * section headers, as ibacm does. Lines that are neither are skipped; a bad value is an error (see
+ * {@link #parse(List, String)}).
  */
 public final class OpenSmPathDump
 {
@@ -51,18 +53,35 @@ public final class OpenSmPathDump
         this.guidByLid = guidByLid;
     }
 
+    /** Reads {@code file} within {@link BoundedTextFile#DATA_MAX_BYTES}, as strict UTF-8. */
     public static OpenSmPathDump read(final Path file) throws IOException
     {
-        return parse(Files.readAllLines(file, StandardCharsets.UTF_8));
+        return parse(BoundedTextFile.readLines(file, BoundedTextFile.DATA_MAX_BYTES), file.toString());
     }
 
+    /** As {@link #parse(List, String)} for lines with no file name. */
     public static OpenSmPathDump parse(final List<String> lines)
+    {
+        return parse(lines, "path dump");
+    }
+
+    /**
+     * Parses a dump. Blank lines, comments and lines that are neither a section header nor a
+     * {@code LID : SL : MTU : RATE} line (OpenSM's own headings) are skipped; a header or a route line
+     * with a value outside its rule (a GUID that is not hex, a LID outside 1..0xbfff, an SL above 15, an
+     * MTU or rate code IBA does not define) is an {@link IllegalArgumentException} naming
+     * {@code source}, the line and the rule, where ibacm would take whatever its {@code strtoul} left.
+     */
+    public static OpenSmPathDump parse(final List<String> lines, final String source)
     {
         final List<Section> sections = new ArrayList<>();
         final Map<Integer, Long> guidByLid = new HashMap<>();
         List<Destination> current = null;
+        int number = 0;
         for (final String raw : lines)
         {
+            number++;
+            final String where = source + ":" + number;
             final String line = raw.trim();
             if (line.isEmpty() || line.startsWith("#"))
             {
@@ -70,58 +89,80 @@ public final class OpenSmPathDump
             }
             if (line.startsWith("Channel Adapter ") || line.startsWith("Switch ") || line.startsWith("Router "))
             {
-                current = null;
                 final String rest = line.startsWith("Channel Adapter ") ? line.substring(16) : line.substring(line.indexOf(' ') + 1);
                 final int comma = rest.indexOf(',');
                 final int base = rest.indexOf("base LID ");
                 if (comma < 0 || base < 0)
                 {
-                    continue;
+                    throw new IllegalArgumentException(where + ": a section header is 'TYPE GUID, base LID N, \"name\", "
+                        + "port P', got '" + line + "'");
                 }
                 final int lidEnd = rest.indexOf(',', base);
-                try
-                {
-                    final long guid = Long.parseUnsignedLong(stripHex(rest.substring(0, comma).trim()), 16);
-                    final int lid = Integer.decode(rest.substring(base + 9, lidEnd < 0 ? rest.length() : lidEnd).trim());
-                    if (lid <= 0 || lid >= 0xc000)
-                    {
-                        continue;
-                    }
-                    guidByLid.putIfAbsent(lid, guid);
-                    current = new ArrayList<>();
-                    sections.add(new Section(guid, lid, current));
-                }
-                catch (final NumberFormatException ex)
-                {
-                    current = null;
-                }
-                continue;
-            }
-            if (current == null)
-            {
+                final long guid = guid(rest.substring(0, comma).trim(), where);
+                final int lid = lid(rest.substring(base + 9, lidEnd < 0 ? rest.length() : lidEnd).trim(), where, "base LID");
+                guidByLid.putIfAbsent(lid, guid);
+                current = new ArrayList<>();
+                sections.add(new Section(guid, lid, current));
                 continue;
             }
             final String[] fields = line.split(":");
-            if (fields.length < 4)
+            if (fields.length < 2 || !fields[0].trim().matches("(0[xX])?[0-9A-Fa-f]+"))
+            {
+                continue; // OpenSM's headings and anything else that is no route line
+            }
+            if (current == null)
+            {
+                throw new IllegalArgumentException(where + ": route line before any section header");
+            }
+            final int dlid = lid(fields[0].trim(), where, "LID");
+            if (fields.length == 2 && "UNREACHABLE".equals(fields[1].trim()))
             {
                 continue;
             }
-            try
+            if (fields.length != 4)
             {
-                current.add(new Destination(Integer.decode(fields[0].trim()), Integer.parseInt(fields[1].trim()),
-                    Integer.parseInt(fields[2].trim()), Integer.parseInt(fields[3].trim())));
+                throw new IllegalArgumentException(where + ": a route line is 'LID : SL : MTU : RATE' or 'LID : "
+                    + "UNREACHABLE', got '" + line + "'");
             }
-            catch (final NumberFormatException ex)
-            {
-                // "UNREACHABLE" and malformed lines carry no route
-            }
+            final int sl = value(fields[1].trim(), where, "SL", 0, 15);
+            final int mtu = value(fields[2].trim(), where, "MTU code", MtuCode.MTU_256.code(), MtuCode.MTU_4096.code());
+            final int rate = value(fields[3].trim(), where, "rate code", RateCode.MIN_CODE, RateCode.MAX_CODE);
+            current.add(new Destination(dlid, sl, mtu, rate));
         }
         return new OpenSmPathDump(List.copyOf(sections), guidByLid);
     }
 
-    private static String stripHex(final String text)
+    private static long guid(final String text, final String where)
     {
-        return text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
+        final String digits = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
+        if (!digits.matches("[0-9A-Fa-f]{1,16}"))
+        {
+            throw new IllegalArgumentException(where + ": GUID '" + text + "' is not 1 to 16 hex digits");
+        }
+        return Long.parseUnsignedLong(digits, 16);
+    }
+
+    private static int lid(final String text, final String where, final String what)
+    {
+        return value(text, where, what, 1, AcmEndpointFile.MAX_UNICAST_LID);
+    }
+
+    private static int value(final String text, final String where, final String what, final int min, final int max)
+    {
+        final long number;
+        try
+        {
+            number = Long.decode(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(where + ": " + what + " '" + text + "' is not a number");
+        }
+        if (number < min || number > max)
+        {
+            throw new IllegalArgumentException(where + ": " + what + " " + text + " is outside " + min + ".." + max);
+        }
+        return (int)number;
     }
 
     public List<Section> sections()

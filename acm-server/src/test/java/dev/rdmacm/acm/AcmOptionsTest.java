@@ -82,10 +82,10 @@ class AcmOptionsTest
     }
 
     @Test
-    void shouldTreatUnknownServerModeAsUnixAsIbacmDoes()
+    void shouldReadServerModeInAnyCase()
     {
-        assertEquals(AcmServerMode.UNIX, new AcmOptions().apply("server_mode tcp", "test").serverMode());
         assertEquals(AcmServerMode.OPEN, new AcmOptions().apply("server_mode OPEN", "test").serverMode());
+        assertEquals(AcmServerMode.UNIX, new AcmOptions().apply("server_mode unix", "test").serverMode());
     }
 
     @Test

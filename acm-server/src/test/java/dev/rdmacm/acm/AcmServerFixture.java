@@ -61,13 +61,23 @@ public final class AcmServerFixture implements AutoCloseable
     final Path dir;
     final Path runDir;
     public final AcmServer server;
-    private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream logBytes;
 
-    private AcmServerFixture(final Path dir, final AcmServer server)
+    private AcmServerFixture(final Path dir, final AcmServer server, final ByteArrayOutputStream logBytes)
     {
         this.dir = dir;
         this.runDir = dir.resolve("run");
         this.server = server;
+        this.logBytes = logBytes;
+    }
+
+    /** What the server logged so far (level 1). */
+    String log()
+    {
+        synchronized (logBytes)
+        {
+            return logBytes.toString(StandardCharsets.UTF_8);
+        }
     }
 
     public static AcmServerFixture start(final String extraOptions, final AcmPathQuerier querier) throws IOException
@@ -110,7 +120,7 @@ public final class AcmServerFixture implements AutoCloseable
         try
         {
             final AcmServer server = AcmServer.start(options, endpoints, resolver, querier, log, clock);
-            return new AcmServerFixture(dir, server);
+            return new AcmServerFixture(dir, server, bytes);
         }
         catch (final IOException | RuntimeException ex)
         {

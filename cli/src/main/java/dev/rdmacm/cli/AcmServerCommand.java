@@ -22,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +45,9 @@ import java.util.concurrent.atomic.AtomicReference;
         "It listens on a unix socket and, in loop/open mode, a TCP port, and answers from address and route caches. Options come from a file in ibacm_opts.cfg format.",
         "With --fabric the attached port is the endpoint, one per P_Key, as ibacm: named by its netdevs' IP addresses, the ibacm_addr.cfg lines for it and the --hosts entries with its GID.",
         "Destination addresses come from the address cache, preloaded from --hosts (or addr_preload acm_hosts in the options).",
-        "Route misses go to the SA of --fabric; without --fabric they get ENODATA."
+        "Route misses go to the SA of --fabric; without --fabric they get ENODATA.",
+        "Limits (options file): max_clients 4096 (more are closed, as ibacm closes them); sa_queue_depth 1024 lookups waiting per endpoint (more get ENODATA if NODELAY, else ENOMEM); client_timeout 10000 ms for a client to send a whole request.",
+        "One instance per run directory: the lock file (lock_file, default RUN_DIR/ibacm.pid) is locked as ibacm locks it; a held lock or a live socket refuses the start."
     })
 final class AcmServerCommand implements Callable<Integer>
 {
@@ -54,6 +55,9 @@ final class AcmServerCommand implements Callable<Integer>
 
     /** The service waits this long for its fabric at start: a fabric that does not open then is a failed start. */
     private static final long FABRIC_OPEN_MS = 5_000;
+
+    /** How long the shutdown may take (the server's thread, the SA client, the CM) before the process halts. */
+    private static final long SHUTDOWN_MS = 20_000;
 
     @Option(names = {"-O", "--options"}, paramLabel = "FILE",
         description = "options file in ibacm_opts.cfg format (default: ${DEFAULT-VALUE}; missing = defaults)")
@@ -185,7 +189,7 @@ final class AcmServerCommand implements Callable<Integer>
         }
         final AcmLog log = AcmLog.open(options.logFile(), options.logLevel());
         final List<String> addrLines = Files.exists(options.addrFile()) ?
-            Files.readAllLines(options.addrFile(), StandardCharsets.UTF_8) : List.of();
+            AcmEndpointFile.readLines(options.addrFile()) : List.of();
         final FabricSpec spec = fabric.spec();
         // the attached device alone, read once: a full sysfs read is 1024 GID files a port, and the
         // service's CM only ever resolves from its endpoints' own addresses, on that device
@@ -242,8 +246,31 @@ final class AcmServerCommand implements Callable<Integer>
         final AtomicReference<CmBackedAcmServer> server = new AtomicReference<>();
         final CountDownLatch startFinished = new CountDownLatch(1);
         final CountDownLatch done = new CountDownLatch(1);
+        // An Error on any thread (the SA client's included) ends the service, never a deaf process; the
+        // server thread's own are handled by AcmServer. The hook is bounded: SIGTERM is always honoured.
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) ->
+        {
+            if (error instanceof Error)
+            {
+                System.err.println("rdmacm acm-server: fatal: " + error + " on thread " + thread.getName());
+                System.exit(70);
+            }
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {
+            final Thread watchdog = Thread.ofPlatform().daemon().start(() ->
+            {
+                try
+                {
+                    Thread.sleep(SHUTDOWN_MS);
+                    System.err.println("rdmacm acm-server: not closed within " + SHUTDOWN_MS + " ms of the signal; halting");
+                    Runtime.getRuntime().halt(1);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            });
             try
             {
                 startFinished.await(30, TimeUnit.SECONDS);
@@ -258,6 +285,7 @@ final class AcmServerCommand implements Callable<Integer>
                 started.close();
             }
             log.close();
+            watchdog.interrupt();
             done.countDown();
         }, "acm-server-shutdown"));
         try

@@ -89,6 +89,56 @@ class AcmServerCommandTest
         }
     }
 
+    /** Runs the command in this JVM; its stderr, which must be one line. */
+    private static String runRejected(final String... arguments)
+    {
+        final java.io.StringWriter err = new java.io.StringWriter();
+        final picocli.CommandLine commandLine = Main.commandLine();
+        commandLine.setErr(new java.io.PrintWriter(err));
+        final int exit = commandLine.execute(arguments);
+        assertEquals(Main.EXIT_USAGE, exit, err.toString());
+        assertEquals(1, err.toString().lines().count(), "one line, no stack trace: " + err);
+        return err.toString().trim();
+    }
+
+    @org.junit.jupiter.api.Timeout(60)
+    @Test
+    void shouldRejectAnUnknownServerModeInOneLine() throws IOException
+    {
+        final Path dir = Files.createTempDirectory("rdmacm-acm-cli");
+        try
+        {
+            assertEquals("rdmacm acm-server: --server-mode: server_mode must be unix, loop or open, got 'bogus'",
+                runRejected("acm-server", "-O", dir.resolve("none.cfg").toString(), "--run-dir", dir.resolve("run").toString(),
+                    "--server-mode", "bogus"));
+        }
+        finally
+        {
+            deleteTree(dir);
+        }
+    }
+
+    @org.junit.jupiter.api.Timeout(60)
+    @Test
+    void shouldRejectDevZeroAsOptionsOrHostsFileInOneLine() throws IOException
+    {
+        final Path dir = Files.createTempDirectory("rdmacm-acm-cli");
+        try
+        {
+            Files.writeString(dir.resolve("addr.cfg"), "127.0.0.1 mlx5_0 1 0xffff fe80::1 1\n");
+            assertEquals("rdmacm acm-server: /dev/zero:1: line is longer than 4096 bytes",
+                runRejected("acm-server", "-O", "/dev/zero", "--run-dir", dir.resolve("run").toString()));
+            assertEquals("rdmacm acm-server: /dev/zero:1: line is longer than 4096 bytes",
+                runRejected("acm-server", "-O", dir.resolve("none.cfg").toString(), "-A", dir.resolve("addr.cfg").toString(),
+                    "--run-dir", dir.resolve("run").toString(), "--hosts", "/dev/zero"));
+            assertFalse(Files.exists(dir.resolve("run").resolve("ibacm-unix.sock")), "nothing left behind");
+        }
+        finally
+        {
+            deleteTree(dir);
+        }
+    }
+
     @Test
     void shouldRejectUnknownFabricNamingTheForms() throws IOException
     {

@@ -50,6 +50,10 @@ public final class Libc
     public static final int O_RDONLY = 0;
     public static final int O_RDWR = 2;
     public static final int O_NONBLOCK = 0x800;
+    public static final int O_CREAT = 0x40;
+    /** {@code lockf} commands ({@code unistd.h}): unlock, and lock-or-fail-at-once. */
+    public static final int F_ULOCK = 0;
+    public static final int F_TLOCK = 2;
     public static final int O_CLOEXEC = 0x80000;
     public static final int CLONE_NEWNET = 0x40000000;
     public static final int EFD_SEMAPHORE = 0x1;
@@ -118,6 +122,21 @@ public final class Libc
         private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
 
         private Descriptors()
+        {
+        }
+    }
+
+    /** The handles of files that are locks: a pid file held with lockf, as daemons hold theirs. */
+    private static final class Locks
+    {
+        /** open(2) with its variadic mode, for O_CREAT. */
+        private static final MethodHandle OPEN_CREATE = ACCESS_DENIED != null ? null :
+            Linker.nativeLinker().downcallHandle(symbol("open"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+                Linker.Option.firstVariadicArg(2), Linker.Option.captureCallState("errno"));
+        private static final MethodHandle LOCKF = downcall("lockf", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+        private static final MethodHandle FTRUNCATE = downcall("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
+
+        private Locks()
         {
         }
     }
@@ -285,6 +304,33 @@ public final class Libc
     {
         return check("open(" + pathText + ")", callInt("open", state, errno -> (int)Descriptors.OPEN.invokeExact(errno, path, flags)),
             state);
+    }
+
+    /** {@code open(path, flags | O_CREAT, mode)}: creates the file with {@code mode} (before the umask) if absent. */
+    public static int openCreate(final CallState state, final MemorySegment path, final String pathText, final int flags,
+        final int mode) throws NativeCallException
+    {
+        return check("open(" + pathText + ", O_CREAT)", callInt("open", state,
+            errno -> (int)Locks.OPEN_CREATE.invokeExact(errno, path, flags | O_CREAT, mode)), state);
+    }
+
+    /**
+     * {@code lockf(fd, command, length)}: a POSIX record lock (the {@code fcntl} kind, per process, released
+     * when the process closes any descriptor of the file). {@link #F_TLOCK} fails with EACCES or EAGAIN
+     * when another process holds the lock, which the exception's errno tells the caller.
+     */
+    public static void lockf(final CallState state, final int fd, final int command, final long length, final String what)
+        throws NativeCallException
+    {
+        check("lockf(" + what + ")", callInt("lockf", state,
+            errno -> (int)Locks.LOCKF.invokeExact(errno, fd, command, length)), state);
+    }
+
+    public static void ftruncate(final CallState state, final int fd, final long length, final String what)
+        throws NativeCallException
+    {
+        check("ftruncate(" + what + ")", callInt("ftruncate", state,
+            errno -> (int)Locks.FTRUNCATE.invokeExact(errno, fd, length)), state);
     }
 
     /**

@@ -1,12 +1,11 @@
 package dev.rdmacm.files.ibacm;
 
+import dev.rdmacm.files.text.BoundedTextFile;
 import dev.rdmacm.protocol.Gid;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +44,16 @@ public final class HostsFile
         this.hosts = List.copyOf(hosts);
     }
 
-    /** Reads {@code file} strictly. */
+    /** Reads {@code file} strictly, within {@link BoundedTextFile#DATA_MAX_BYTES}. */
     public static HostsFile read(final Path file) throws IOException
     {
-        return parse(Files.readAllLines(file, StandardCharsets.UTF_8), file);
+        return parse(readLines(file), file);
+    }
+
+    /** The lines of a hosts file, read within {@link BoundedTextFile#DATA_MAX_BYTES} and as strict UTF-8. */
+    public static List<String> readLines(final Path file) throws IOException
+    {
+        return BoundedTextFile.readLines(file, BoundedTextFile.DATA_MAX_BYTES);
     }
 
     public static HostsFile parse(final List<String> lines, final Path source)
