@@ -2,17 +2,12 @@ package dev.rdmacm.cm.diagnostics;
 
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
-import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
+import dev.rdmacm.files.pcap.CaptureFile;
 import dev.rdmacm.files.pcap.RoceV2PcapWriter;
 import dev.rdmacm.protocol.mad.Gsi;
 import org.agrona.DirectBuffer;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Writes every CM MAD a port's CM sends or receives into a pcap of RoCE v2 frames
@@ -30,89 +25,52 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PcapCmMadRecorder implements CmMadRecorder, AutoCloseable
 {
-    private final RoceV2PcapWriter writer;
-    private final Path file;
-    private final long epochNanosAtStart;
-    private final long nanoTimeAtStart;
-    private volatile long written;
-    private volatile long failures;
+    private final CaptureFile<RoceV2PcapWriter> capture;
 
-    private PcapCmMadRecorder(final RoceV2PcapWriter writer, final Path file)
+    private PcapCmMadRecorder(final CaptureFile<RoceV2PcapWriter> capture)
     {
-        this.writer = writer;
-        this.file = file;
-        this.epochNanosAtStart = TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis());
-        this.nanoTimeAtStart = System.nanoTime();
+        this.capture = capture;
     }
 
     /**
      * Creates (or truncates) {@code file} and writes the pcap header.
      *
-     * @throws UncheckedIOException naming the file when it cannot be written.
+     * @throws java.io.UncheckedIOException naming the file when it cannot be written.
      */
     public static PcapCmMadRecorder create(final Path file)
     {
-        try
-        {
-            final FileChannel channel = FileChannel.open(
-                file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-            // the writer closes the channel when its header cannot be written
-            return new PcapCmMadRecorder(new RoceV2PcapWriter(channel), file);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot write a CM MAD capture to " + file + ": " + ex.getMessage(), ex);
-        }
+        return new PcapCmMadRecorder(CaptureFile.create(file, "CM MAD capture", RoceV2PcapWriter::new));
     }
 
     @Override
-    public synchronized void onMad(final CmMadFilter.Direction direction, final Gid source, final Gid destination, final int sourceQp,
+    public void onMad(final CmMadFilter.Direction direction, final Gid source, final Gid destination, final int sourceQp,
         final int destinationQp, final int trafficClass, final int hopLimit, final int flowLabel, final DirectBuffer mad,
         final int offset, final int length)
     {
-        if (failures != 0)
-        {
-            return;
-        }
-        try
-        {
-            writer.write(source, destination, sourceQp, destinationQp, PKey.DEFAULT, Gsi.QKEY,
-                trafficClass, hopLimit, flowLabel, mad, offset, length, epochNanosAtStart + (System.nanoTime() - nanoTimeAtStart));
-            written++;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            failures++;
-        }
+        capture.record((writer, epochNanos) -> writer.write(source, destination, sourceQp, destinationQp, PKey.DEFAULT,
+            Gsi.QKEY, trafficClass, hopLimit, flowLabel, mad, offset, length, epochNanos));
     }
 
     /** MADs written so far. */
     public long written()
     {
-        return written;
+        return capture.written();
     }
 
     /** Write errors; after the first one nothing more is written. */
     public long failures()
     {
-        return failures;
+        return capture.failures();
     }
 
     public Path file()
     {
-        return file;
+        return capture.file();
     }
 
     @Override
     public void close()
     {
-        try
-        {
-            writer.close();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot finish the CM MAD capture " + file + ": " + ex.getMessage(), ex);
-        }
+        capture.close();
     }
 }
