@@ -96,6 +96,8 @@ final class ConductorAgent implements Agent
     private final List<CmPort> ports = new ArrayList<>();
     private final Consumer<String> deviceRemoved;
     private final BondFailover bondFailover;
+    /** librdmacm's ACM socket, in the poll set from the first ACM-first route on. */
+    private final AcmRouteExchange acm;
     private UeventSocket uevents;
 
     private Rtnetlink rtnetlink;
@@ -124,7 +126,8 @@ final class ConductorAgent implements Agent
     ConductorAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
         final HostsNeighbours hostsNeighbours, final NanoClock clock, final long spinNanos,
         final TransitionListener<PendingResolution, PendingResolution.State> transitions,
-        final Consumer<String> deviceRemoved, final BondFailover bondFailover) throws NativeCallException
+        final Consumer<String> deviceRemoved, final BondFailover bondFailover, final AcmFirstRoute acmFirstRoute)
+        throws NativeCallException
     {
         this.deviceRemoved = deviceRemoved;
         this.bondFailover = bondFailover;
@@ -139,6 +142,13 @@ final class ConductorAgent implements Agent
         this.timers = new DeadlineTimers<>(clock);
         // the netlink socket joins the set once the loop has opened it, in its namespace
         this.pollSet = new PollSet();
+        this.acm = new AcmRouteExchange(acmFirstRoute, pollSet, clock);
+    }
+
+    /** The ACM-first route's exchange, which this loop runs; closed by {@link RdmaCm#close} after the loop. */
+    AcmRouteExchange acm()
+    {
+        return acm;
     }
 
     NanoClock clock()
@@ -310,6 +320,7 @@ final class ConductorAgent implements Agent
             throw new IllegalStateException(ex.getMessage(), ex);
         }
         work += expireTimers();
+        work += acm.expireTimers();
         final int portCount = ports.size();
         if (portCount > 0)
         {
@@ -362,7 +373,8 @@ final class ConductorAgent implements Agent
         {
             // real time, as long as the loop's clock says its earliest deadline is away; the ports' CM
             // timers are on the system clock
-            long timeout = timers.nanosToEarliest(clock.nanoTime());
+            final long onClock = clock.nanoTime();
+            long timeout = Math.min(timers.nanosToEarliest(onClock), acm.nanosToDeadline(onClock));
             final int portCount = ports.size();
             if (portCount > 0)
             {
