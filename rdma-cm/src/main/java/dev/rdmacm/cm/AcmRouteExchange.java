@@ -222,21 +222,20 @@ final class AcmRouteExchange implements AutoCloseable
             }
             final int length = message.encode(next.query);
             outstanding = next;
+            transition(State.AWAITING_REPLY);
+            // before the bytes leave: the reply's time is counted from the clock the question went out on
+            startTimer();
             try
             {
                 if (!connection.send(message, length))
                 {
                     giveUp();
-                    return;
                 }
             }
             catch (final NativeCallException broken)
             {
                 giveUp();
-                return;
             }
-            transition(State.AWAITING_REPLY);
-            startTimer();
             return;
         }
     }
