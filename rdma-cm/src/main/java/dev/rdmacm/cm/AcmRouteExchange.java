@@ -25,10 +25,11 @@ import java.util.function.Consumer;
  * {@link AcmResolveMessage} and the socket its {@link AcmConnection}, as for the blocking client of
  * {@code rdma_getaddrinfo}; what is here is only the waiting.
  * <pre>
- *   UNASKED ──first question, connect──► CONNECTING ──writable, SO_ERROR 0──► READY ◄──reply──┐
- *      │  (a unix socket connects at once) ───────────────────────────────────►│ send       │
- *      │ no service                │ refused, or the reply timer             ▼            │
- *      └───────────────────► NO_SERVICE ◄──── short send, EOF, reset, timer ─ AWAITING_REPLY ┘
+ *   UNASKED        ─ connect: connected ─► READY; under way (TCP) ─► CONNECTING; no service ─► NO_SERVICE
+ *   CONNECTING     ─ writable, SO_ERROR 0 ─► READY; refused, reply timer ─► NO_SERVICE
+ *   READY          ─ next question sent ─► AWAITING_REPLY; readable (EOF, bytes unasked) ─► NO_SERVICE
+ *   AWAITING_REPLY ─ the one recv ─► READY; EOF, reset, short send, reply timer ─► NO_SERVICE
+ *   NO_SERVICE     final: every question is answered with nothing
  * </pre>
  * As librdmacm's {@code ucma_ib_init}, the socket is connected once, at the first question, and
  * without a service never again; as its {@code acm_lock}, one question is out at a time and the others
