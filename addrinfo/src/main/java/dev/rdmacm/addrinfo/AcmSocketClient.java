@@ -27,9 +27,9 @@ import java.util.Optional;
  * One difference, on purpose: librdmacm waits for the reply forever; this client waits
  * {@code replyTimeout} and then, since a late reply would be taken for the next one, gives the
  * connection up as librdmacm gives up a failed one. A TCP connect still under way is given the same
- * time ({@link AcmConnection} does not block in connect).
+ * time ({@link AcmServiceSocket} does not block in connect).
  * <p>
- * The bytes are {@link AcmResolveMessage}'s and the socket {@link AcmConnection}'s, which the CM
+ * The bytes are {@link AcmResolveMessage}'s and the socket {@link AcmServiceSocket}'s, which the CM
  * conductor's nonblocking exchange shares; this client only waits, on the caller's thread.
  * Thread-safe: one exchange at a time, as librdmacm's {@code acm_lock} has it.
  */
@@ -52,7 +52,7 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
      * without waiting for the lock an exchange in progress holds.
      */
     private volatile boolean noService;
-    private AcmConnection connection;
+    private AcmServiceSocket connection;
 
     /**
      * @param portFile     read first; when it holds a port number the client connects to 127.0.0.1 there.
@@ -126,12 +126,12 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
     }
 
     /** {@code ucma_ib_init}'s connect; null for no service. */
-    private AcmConnection connect()
+    private AcmServiceSocket connect()
     {
-        final AcmConnection opened;
+        final AcmServiceSocket opened;
         try
         {
-            opened = AcmConnection.open(AcmServiceAddress.read(portFile, socket));
+            opened = AcmServiceSocket.open(AcmServiceAddress.read(portFile, socket));
         }
         catch (final NativeCallException | IllegalArgumentException ex)
         {

@@ -1,7 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.addrinfo.AcmAnswer;
-import dev.rdmacm.addrinfo.AcmConnection;
+import dev.rdmacm.addrinfo.AcmServiceSocket;
 import dev.rdmacm.addrinfo.AcmQuery;
 import dev.rdmacm.addrinfo.AcmResolveMessage;
 import dev.rdmacm.addrinfo.AcmServiceAddress;
@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * {@code rdma_getaddrinfo(NULL, NULL, hints)} with {@code RAI_ROUTEONLY}, the source's family and the
  * id's two addresses ({@link RdmaGetAddrInfo#routeOnlyQuestion}), over librdmacm's ACM socket, which is
  * a nonblocking descriptor in the conductor's {@link PollSet}. The bytes are addrinfo's
- * {@link AcmResolveMessage} and the socket its {@link AcmConnection}, as for the blocking client of
+ * {@link AcmResolveMessage} and the socket its {@link AcmServiceSocket}, as for the blocking client of
  * {@code rdma_getaddrinfo}; what is here is only the waiting.
  * <pre>
  *   UNASKED        ─ connect: connected ─► READY; under way (TCP) ─► CONNECTING; no service ─► NO_SERVICE
@@ -82,7 +82,7 @@ final class AcmRouteExchange implements AutoCloseable
     private final PollSet.ReadyHandler onReady = this::onReady;
     private final ArrayDeque<Question> questions = new ArrayDeque<>();
     private final AcmResolveMessage message = new AcmResolveMessage();
-    private AcmConnection connection;
+    private AcmServiceSocket connection;
     private Question outstanding;
     private long timerId = DeadlineTimers.NULL_TIMER;
     private State state = State.UNASKED;
@@ -157,7 +157,7 @@ final class AcmRouteExchange implements AutoCloseable
         final AcmServiceAddress address = AcmServiceAddress.read(options.portFile(), options.socket());
         try
         {
-            connection = AcmConnection.open(address);
+            connection = AcmServiceSocket.open(address);
         }
         catch (final NativeCallException | IllegalArgumentException noService)
         {

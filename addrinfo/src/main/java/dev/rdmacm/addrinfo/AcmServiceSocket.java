@@ -25,7 +25,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * <p>
  * Not thread-safe: one owner at a time (a lock, or the conductor's thread).
  */
-public final class AcmConnection implements AutoCloseable
+public final class AcmServiceSocket implements AutoCloseable
 {
     private static final int SOCKET_FLAGS = Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC;
     private static final int SEND_FLAGS = Libc.MSG_DONTWAIT | Libc.MSG_NOSIGNAL;
@@ -40,7 +40,7 @@ public final class AcmConnection implements AutoCloseable
     private boolean connected;
     private boolean closed;
 
-    private AcmConnection(final AcmServiceAddress address) throws NativeCallException
+    private AcmServiceSocket(final AcmServiceAddress address) throws NativeCallException
     {
         this.address = address;
         int opened = -1;
@@ -68,9 +68,9 @@ public final class AcmConnection implements AutoCloseable
      * @throws NativeCallException      when there is no service there (ENOENT, ECONNREFUSED, EAGAIN, ...).
      * @throws IllegalArgumentException when the unix socket's path is too long for {@code sun_path}.
      */
-    public static AcmConnection open(final AcmServiceAddress address) throws NativeCallException
+    public static AcmServiceSocket open(final AcmServiceAddress address) throws NativeCallException
     {
-        return new AcmConnection(address);
+        return new AcmServiceSocket(address);
     }
 
     public int fd()
@@ -171,6 +171,6 @@ public final class AcmConnection implements AutoCloseable
     @Override
     public String toString()
     {
-        return "AcmConnection{" + address + (connected ? ", connected" : ", connecting") + (closed ? ", closed" : "") + "}";
+        return "AcmServiceSocket{" + address + (connected ? ", connected" : ", connecting") + (closed ? ", closed" : "") + "}";
     }
 }
