@@ -49,8 +49,9 @@ import java.util.function.Consumer;
  * The conductor: one thread runs every pending resolution of an {@link RdmaCm} and the CM of every RDMA
  * port it uses. Its duty cycle takes new requests from a queue, dispatches the descriptors of its
  * {@link PollSet} that are ready (one rtnetlink socket in the link, neighbour, traffic-control, address
- * and route groups; the uevent socket; every port's umad descriptor), runs each port's calls and CM
- * timers ({@link CmPort#doWork}) and expires deadlines; when there is nothing to do it blocks in
+ * and route groups; the uevent socket; librdmacm's ACM socket, {@link AcmRouteExchange}; every port's
+ * umad descriptor), runs each port's calls and CM timers ({@link CmPort#doWork}) and expires deadlines
+ * (the ACM reply timer's included); when there is nothing to do it blocks in
  * poll(2) on all of them and the wake-up eventfd until the earliest deadline, so a waiting resolution
  * or connection costs no CPU. The wait, the deadlines and the clock are the event-loop kit's
  * ({@link PollSet}, {@link DeadlineTimers}, {@link NanoClock}).
