@@ -1,27 +1,9 @@
 package dev.rdmacm.addrinfo;
 
-import dev.rdmacm.protocol.acm.AcmEpAddrData;
-import dev.rdmacm.protocol.acm.AcmEpFlags;
-import dev.rdmacm.protocol.acm.AcmEpType;
-import dev.rdmacm.protocol.acm.AcmHeader;
+import dev.rdmacm.libc.Libc;
+import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.protocol.acm.AcmMessage;
-import dev.rdmacm.protocol.acm.AcmOp;
-import dev.rdmacm.protocol.path.IbvPathData;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -44,11 +26,11 @@ import java.util.Optional;
  * </ul>
  * One difference, on purpose: librdmacm waits for the reply forever; this client waits
  * {@code replyTimeout} and then, since a late reply would be taken for the next one, gives the
- * connection up as librdmacm gives up a failed one.
- * <pre>
- *   request: acm_hdr (16) | SOURCE ADDRESS_IP[6] (72) | DEST ADDRESS_IP[6] (72) | PATH (72)   (each optional)
- *   reply:   acm_hdr (16, status 0, length = bytes received) | entries (72 each), PATH flags 0x2b
- * </pre>
+ * connection up as librdmacm gives up a failed one. A TCP connect still under way is given the same
+ * time ({@link AcmServiceSocket} does not block in connect).
+ * <p>
+ * The bytes are {@link AcmResolveMessage}'s and the socket {@link AcmServiceSocket}'s, which the CM
+ * conductor's nonblocking exchange shares; this client only waits, on the caller's thread.
  * Thread-safe: one exchange at a time, as librdmacm's {@code acm_lock} has it.
  */
 public final class AcmSocketClient implements AcmClient, AutoCloseable
@@ -62,9 +44,7 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
     private final Path portFile;
     private final Path socket;
     private final Duration replyTimeout;
-    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(AcmMessage.MAX_LENGTH));
-    private final AcmHeader header = new AcmHeader();
-    private final AcmEpAddrData entry = new AcmEpAddrData();
+    private final AcmResolveMessage message = new AcmResolveMessage();
     private boolean initialised;
     /**
      * Set once {@code ucma_ib_init} found no service or the connection was given up: from then on no
@@ -72,9 +52,7 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
      * without waiting for the lock an exchange in progress holds.
      */
     private volatile boolean noService;
-    private SocketChannel channel;
-    private Selector selector;
-    private long tid;
+    private AcmServiceSocket connection;
 
     /**
      * @param portFile     read first; when it holds a port number the client connects to 127.0.0.1 there.
@@ -110,7 +88,7 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
     /** Whether {@code ucma_ib_init} found a service; false also before the first query. */
     public synchronized boolean connected()
     {
-        return channel != null;
+        return connection != null;
     }
 
     @Override
@@ -119,202 +97,73 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
         if (!initialised)
         {
             initialised = true;
-            connect();
-            noService = channel == null;
+            connection = connect();
+            noService = connection == null;
         }
-        if (channel == null)
+        if (connection == null)
         {
             return Optional.empty();
         }
-        final int length = encode(query);
+        final int length = message.encode(query);
         try
         {
-            final ByteBuffer out = message.byteBuffer().duplicate().limit(length).position(0);
-            while (out.hasRemaining())
+            final int received;
+            if (!connection.send(message, length) || !connection.await(Libc.POLLIN, timeoutMillis()) ||
+                (received = connection.receive(message)) <= 0)
             {
-                channel.write(out);
+                // a short send, no reply in time (a late one would be read as the next), or the service left
+                drop();
+                return Optional.empty();
             }
-            final int received = receiveOnce();
-            return decode(received);
+            return message.decode(received);
         }
-        catch (final IOException ex)
+        catch (final NativeCallException ex)
         {
-            // librdmacm: a failed send or recv is no answer; a timed-out reply would be read as the next one
+            // librdmacm: a failed send or recv is no answer
             drop();
             return Optional.empty();
         }
     }
 
-    private void connect()
+    /** {@code ucma_ib_init}'s connect; null for no service. */
+    private AcmServiceSocket connect()
     {
-        final SocketAddress address = portFileAddress();
+        final AcmServiceSocket opened;
         try
         {
-            final SocketChannel opened = address instanceof UnixDomainSocketAddress ?
-                SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
-            try
-            {
-                opened.connect(address);
-                opened.configureBlocking(false);
-                selector = Selector.open();
-                opened.register(selector, SelectionKey.OP_READ);
-                channel = opened;
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                opened.close();
-            }
+            opened = AcmServiceSocket.open(AcmServiceAddress.read(portFile, socket));
         }
-        catch (final IOException ex)
+        catch (final NativeCallException | IllegalArgumentException ex)
         {
-            channel = null;
+            return null;
         }
-    }
-
-    /** {@code ucma_set_server_port}: a number in the port file picks TCP on loopback; else the unix socket. */
-    private SocketAddress portFileAddress()
-    {
         try
         {
-            final String text = Files.readString(portFile, StandardCharsets.US_ASCII).strip();
-            final int port = Integer.parseInt(text.split("\\s+")[0]);
-            if (port > 0 && port <= 0xffff)
+            if (opened.connected() || opened.await(Libc.POLLOUT, timeoutMillis()) && opened.finishConnect())
             {
-                return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+                return opened;
             }
         }
-        catch (final IOException | NumberFormatException | SecurityException ex)
+        catch (final NativeCallException ex)
         {
-            // no port file, or no number in it: librdmacm's server_port 0
+            // the TCP connect failed: no service
         }
-        return UnixDomainSocketAddress.of(socket);
+        opened.close();
+        return null;
     }
 
-    private int encode(final AcmQuery query)
+    private int timeoutMillis()
     {
-        message.setMemory(0, AcmMessage.MAX_LENGTH, (byte)0);
-        int entries = 0;
-        if (query.source() != null)
-        {
-            ipEntry(entries++, AcmEpFlags.SOURCE, query.source());
-        }
-        if (query.destination() != null)
-        {
-            ipEntry(entries++, AcmEpFlags.DEST | (query.noDelay() ? AcmEpFlags.NODELAY : 0), query.destination());
-        }
-        if (query.pathRecord() != null)
-        {
-            entry.wrap(message, entryOffset(entries++)).type(AcmEpType.PATH).info(query.pathRecord());
-        }
-        final int length = AcmMessage.resolveLength(entries);
-        header.wrap(message, 0).version(AcmHeader.VERSION).opcode(AcmOp.RESOLVE).length(length).tid(++tid);
-        return length;
-    }
-
-    private void ipEntry(final int index, final int flags, final RdmaSockaddr address)
-    {
-        final boolean ipv4 = address instanceof Ipv4Sockaddr;
-        final byte[] bytes = ipv4 ? ((Ipv4Sockaddr)address).addressBytes() : ((Ipv6Sockaddr)address).address();
-        entry.wrap(message, entryOffset(index)).flags(flags).type(ipv4 ? AcmEpType.ADDRESS_IP : AcmEpType.ADDRESS_IP6)
-            .info(bytes);
-    }
-
-    private static int entryOffset(final int index)
-    {
-        return AcmHeader.LENGTH + index * AcmEpAddrData.LENGTH;
-    }
-
-    /** One read, as librdmacm's one {@code recv}, after waiting at most the reply timeout for it. */
-    private int receiveOnce() throws IOException
-    {
-        selector.selectedKeys().clear();
-        if (selector.select(Math.max(1, replyTimeout.toMillis())) == 0)
-        {
-            throw new IOException("no ACM reply within " + replyTimeout.toMillis() + " ms");
-        }
-        final ByteBuffer in = message.byteBuffer().duplicate().clear();
-        message.setMemory(0, AcmMessage.MAX_LENGTH, (byte)0);
-        final int read = channel.read(in);
-        if (read < 0)
-        {
-            throw new IOException("the ACM service closed the connection");
-        }
-        return read;
-    }
-
-    private Optional<AcmAnswer> decode(final int received)
-    {
-        if (received < AcmHeader.LENGTH)
-        {
-            return Optional.empty();
-        }
-        header.wrap(message, 0, received);
-        if (received != header.length() || header.status() != 0)
-        {
-            return Optional.empty();
-        }
-        final int count = (received - AcmHeader.LENGTH) / AcmEpAddrData.LENGTH;
-        int firstPath = -1;
-        int paths = 0;
-        RdmaSockaddr source = null;
-        for (int i = 0; i < count; i++)
-        {
-            entry.wrap(message, entryOffset(i));
-            final int type = entry.type();
-            if (type == AcmEpType.PATH)
-            {
-                entry.type(0);
-                firstPath = firstPath < 0 ? i : firstPath;
-                paths++;
-            }
-            else if ((type == AcmEpType.ADDRESS_IP || type == AcmEpType.ADDRESS_IP6) && source == null &&
-                entry.hasFlag(AcmEpFlags.SOURCE))
-            {
-                source = sourceOf(type);
-            }
-        }
-        final byte[] route = new byte[paths * IbvPathData.LENGTH];
-        if (paths > 0)
-        {
-            // ucma_ib_save_resp copies path_cnt entries from the first PATH entry on, consecutive or not
-            final int available = Math.min(route.length, AcmMessage.MAX_LENGTH - entryOffset(firstPath));
-            message.getBytes(entryOffset(firstPath), route, 0, available);
-        }
-        return Optional.of(new AcmAnswer(route, source));
-    }
-
-    private RdmaSockaddr sourceOf(final int type)
-    {
-        final byte[] info = new byte[AcmEpAddrData.INFO_LENGTH];
-        entry.getInfo(info);
-        if (type == AcmEpType.ADDRESS_IP)
-        {
-            return new Ipv4Sockaddr(new UnsafeBuffer(info).getInt(0, ByteOrder.BIG_ENDIAN), 0);
-        }
-        final byte[] address = new byte[AcmEpAddrData.IPV6_LENGTH];
-        System.arraycopy(info, 0, address, 0, address.length);
-        return new Ipv6Sockaddr(address, 0, 0, 0);
+        return (int)Math.min(Integer.MAX_VALUE, Math.max(1, replyTimeout.toMillis()));
     }
 
     private void drop()
     {
-        try
+        if (connection != null)
         {
-            if (selector != null)
-            {
-                selector.close();
-            }
-            if (channel != null)
-            {
-                channel.close();
-            }
+            connection.close();
         }
-        catch (final IOException ignored)
-        {
-            // closing a socket that already failed
-        }
-        selector = null;
-        channel = null;
+        connection = null;
         noService = true;
     }
 
@@ -329,6 +178,6 @@ public final class AcmSocketClient implements AcmClient, AutoCloseable
     public String toString()
     {
         return "AcmSocketClient{port file " + portFile + ", socket " + socket + ", " +
-            (!initialised ? "not yet connected" : channel != null ? "connected" : "no service") + "}";
+            (!initialised ? "not yet connected" : connection != null ? "connected" : "no service") + "}";
     }
 }

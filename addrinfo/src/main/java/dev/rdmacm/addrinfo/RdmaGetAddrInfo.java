@@ -87,8 +87,7 @@ public final class RdmaGetAddrInfo
         }
         else
         {
-            entry = new RdmaAddrInfo(effective.flags(), effective.family(), effective.qpType(), effective.portSpace(), null,
-                effective.dstAddr(), null, null, null, null);
+            entry = hintsEntry(effective);
         }
         if (entry.srcAddr() == null && effective.srcAddr() != null)
         {
@@ -216,6 +215,26 @@ public final class RdmaGetAddrInfo
     private static boolean wantsIbAddress(final RdmaAddrInfoHints hints)
     {
         return hints.has(RaiFlags.FAMILY) && hints.family() == AddressFamily.AF_IB && hints.has(RaiFlags.NUMERICHOST);
+    }
+
+    /** With neither node nor service, the one entry is the hints' own addresses. */
+    private static RdmaAddrInfo hintsEntry(final RdmaAddrInfoHints hints)
+    {
+        return new RdmaAddrInfo(hints.flags(), hints.family(), hints.qpType(), hints.portSpace(), hints.srcAddr(),
+            hints.dstAddr(), null, null, null, null);
+    }
+
+    /**
+     * The question {@code ucma_set_ib_route}'s {@code rdma_getaddrinfo(NULL, NULL, hints)} asks ACM:
+     * RAI_ROUTEONLY, the source's family and an id's two addresses. Its answer's {@link AcmAnswer#route()}
+     * is what {@link #getaddrinfo} would return as the entry's route, for a caller (the CM conductor)
+     * that exchanges it with the service itself, without blocking.
+     */
+    public static AcmQuery routeOnlyQuestion(final RdmaSockaddr source, final RdmaSockaddr destination)
+    {
+        final RdmaAddrInfoHints hints = RdmaAddrInfoHints.NONE.withFlags(RaiFlags.ROUTEONLY).withFamily(source.family())
+            .withSrcAddr(source).withDstAddr(destination);
+        return acmQuery(hintsEntry(hints), hints);
     }
 
     /** {@code ucma_ib_resolve}: ask ACM, keep what it answers, prepend the AF_IB entry when it applies. */

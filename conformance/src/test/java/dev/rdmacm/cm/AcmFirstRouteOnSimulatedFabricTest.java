@@ -2,9 +2,11 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.cm.testing.FabricHosts;
 import dev.rdmacm.cm.testing.PreloadedAcmServer;
+import dev.rdmacm.cm.testing.SilentAcmService;
 import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.loop.testing.ManualNanoClock;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.spi.HostsNeighbours;
 import dev.rdmacm.resolver.ResolutionTrace;
@@ -33,12 +35,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertIterableEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,7 +51,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * holding a route from an OpenSM path dump, resolveRoute takes that route and sends no SA query; the
  * dump's SL, MTU and rate differ from what OpenSM answers, so the path shows where it came from. With
  * the ACM-first route off, with no service on the socket, or with a service that has no route, the
- * route is the SA's, field for field {@code saquery -p}'s.
+ * route is the SA's, field for field {@code saquery -p}'s. The exchange runs on the conductor: asking
+ * starts no thread, ids that ask at once each get their own answer, and a service that never answers is
+ * given up at the reply timeout, on the RdmaCm's clock.
  */
 class AcmFirstRouteOnSimulatedFabricTest
 {
@@ -65,6 +71,8 @@ class AcmFirstRouteOnSimulatedFabricTest
     private static FabricPort destination;
     private static FabricPort unlisted;
     private static PreloadedAcmServer acm;
+    /** The same routes, served on TCP too (ibacm's loop mode): librdmacm reads the port file first. */
+    private static PreloadedAcmServer loopAcm;
 
     @BeforeAll
     static void start() throws Exception
@@ -75,9 +83,11 @@ class AcmFirstRouteOnSimulatedFabricTest
         source = fabric.hcaPorts().get(0);
         destination = fabric.hcaPorts().get(1);
         unlisted = fabric.hcaPorts().get(2);
-        acm = PreloadedAcmServer.start(dir.resolve("acm"), dir.resolve("run"),
-            FabricHosts.address(source).getHostAddress() + " " + source.node() + " 1 0xffff " + source.gid() + " " +
-                source.lid() + "\n",
+        final String endpoints = FabricHosts.address(source).getHostAddress() + " " + source.node() + " 1 0xffff " +
+            source.gid() + " " + source.lid() + "\n";
+        acm = PreloadedAcmServer.start(dir.resolve("acm"), dir.resolve("run"), endpoints, Files.readString(hostsFile),
+            pathDump());
+        loopAcm = PreloadedAcmServer.start(dir.resolve("acm-loop"), dir.resolve("run-loop"), "loop", endpoints,
             Files.readString(hostsFile), pathDump());
     }
 
@@ -107,6 +117,10 @@ class AcmFirstRouteOnSimulatedFabricTest
         {
             acm.close();
         }
+        if (loopAcm != null)
+        {
+            loopAcm.close();
+        }
         if (fabric != null)
         {
             fabric.close();
@@ -130,13 +144,34 @@ class AcmFirstRouteOnSimulatedFabricTest
         final List<String> moves) throws Exception
     {
         try (SaClient sa = attach();
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).acmFirstRoute(acmFirst)
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build(),
-                 NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
+             RdmaCm cm = RdmaCm.open(options(sa, acmFirst), NanoClock.SYSTEM, TransitionListener.none(),
+                 (route, from, next, now) -> moves.add(from + "->" + next));
              EventChannel channel = cm.createEventChannel())
         {
             return resolve(cm, channel, to, steps);
         }
+    }
+
+    private static RdmaCm.Options options(final SaClient sa, final AcmFirstRoute acmFirst)
+    {
+        return RdmaCm.Options.builder().sa(sa).acmFirstRoute(acmFirst)
+            .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build();
+    }
+
+    /** {@code id}'s address, resolved on its channel. */
+    private static void resolveAddress(final RdmaCmId id, final EventChannel channel, final FabricPort to) throws Exception
+    {
+        id.resolveAddr(null, new InetSocketAddress(FabricHosts.address(to), PORT), Duration.ofMillis(1000));
+        final CmEvent event = channel.getEvent(Duration.ofSeconds(5));
+        event.ack();
+        assertEquals(CmEventType.ADDR_RESOLVED, event.type(), event.toString());
+    }
+
+    /** The names of the live threads not in {@code before}, sorted. */
+    private static List<String> startedSince(final Set<Thread> before)
+    {
+        return Thread.getAllStackTraces().keySet().stream().filter(thread -> !before.contains(thread) && thread.isAlive())
+            .map(Thread::getName).sorted().toList();
     }
 
     /** One id on {@code cm}: its address, then its route, which must resolve. */
@@ -215,9 +250,8 @@ class AcmFirstRouteOnSimulatedFabricTest
         // librdmacm's ucma_ib_init connects once: without a service, no later route asks again
         final List<String> moves = new CopyOnWriteArrayList<>();
         try (SaClient sa = attach();
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).acmFirstRoute(AcmFirstRoute.at(dir.resolve("none.sock")))
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build(),
-                 NanoClock.SYSTEM, TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
+             RdmaCm cm = RdmaCm.open(options(sa, AcmFirstRoute.at(dir.resolve("none.sock"))), NanoClock.SYSTEM,
+                 TransitionListener.none(), (route, from, next, now) -> moves.add(from + "->" + next));
              EventChannel channel = cm.createEventChannel())
         {
             resolve(cm, channel, destination, new ArrayList<>());
@@ -245,8 +279,7 @@ class AcmFirstRouteOnSimulatedFabricTest
         try (ServerSocketChannel silentService = ServerSocketChannel.open(StandardProtocolFamily.UNIX)
                  .bind(UnixDomainSocketAddress.of(socket));
              SaClient sa = attach();
-             RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa).acmFirstRoute(AcmFirstRoute.at(socket))
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(source.node(), 1, source.gid()))).build());
+             RdmaCm cm = RdmaCm.open(options(sa, AcmFirstRoute.at(socket)));
              EventChannel channel = cm.createEventChannel();
              RdmaCmId id = cm.createId(channel, PortSpace.TCP))
         {
@@ -264,6 +297,110 @@ class AcmFirstRouteOnSimulatedFabricTest
             // the service went away without an answer: librdmacm goes on to the kernel, here the SA
             assertEquals(ResolvedRoute.Kind.SA_QUERY, route.get(10, TimeUnit.SECONDS).kind());
             channel.getEvent(Duration.ofSeconds(5)).ack();
+        }
+    }
+
+    @Test
+    void shouldRunNoThreadButTheConductorWhileIdsAskTheAcmServiceAtOnce() throws Exception
+    {
+        // the service on TCP (its port file read first): the conductor's connect is under way before it completes
+        final AcmFirstRoute tcp = new AcmFirstRoute(true, loopAcm.portFile(), dir.resolve("no-unix-socket"),
+            AcmFirstRoute.LIBRDMACM.replyTimeout());
+        final List<FabricPort> destinations = List.of(destination, unlisted, destination, unlisted);
+        final List<List<String>> threadsWhileAsked = new CopyOnWriteArrayList<>();
+        final List<ResolvedRoute> routes = new ArrayList<>();
+        try (SaClient sa = attach())
+        {
+            final Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+            try (RdmaCm cm = RdmaCm.open(options(sa, tcp), NanoClock.SYSTEM, TransitionListener.none(),
+                     (route, from, next, now) ->
+                     {
+                         if (from == PendingRoute.State.ACM_QUERY)
+                         {
+                             // on the conductor, as the answer arrives: every thread the RdmaCm runs now
+                             threadsWhileAsked.add(startedSince(before));
+                         }
+                     });
+                 EventChannel channel = cm.createEventChannel())
+            {
+                final List<RdmaCmId> ids = new ArrayList<>();
+                for (final FabricPort to : destinations)
+                {
+                    ids.add(cm.createId(channel, PortSpace.TCP));
+                    resolveAddress(ids.getLast(), channel, to);
+                }
+                final List<CompletableFuture<ResolvedRoute>> asked = new ArrayList<>();
+                for (final RdmaCmId id : ids)
+                {
+                    asked.add(id.resolveRouteAsync(Duration.ofMillis(2000)));
+                }
+                for (final CompletableFuture<ResolvedRoute> route : asked)
+                {
+                    routes.add(route.get(10, TimeUnit.SECONDS));
+                    channel.getEvent(Duration.ofSeconds(5)).ack();
+                }
+                for (final RdmaCmId id : ids)
+                {
+                    id.close();
+                }
+            }
+        }
+
+        assertEquals(List.of(ResolvedRoute.Kind.ACM, ResolvedRoute.Kind.SA_QUERY, ResolvedRoute.Kind.ACM,
+            ResolvedRoute.Kind.SA_QUERY), routes.stream().map(ResolvedRoute::kind).toList(), "each id its own answer");
+        assertEquals(destination.gid(), routes.get(0).paths().get(0).dgid());
+        assertEquals(destination.gid(), routes.get(2).paths().get(0).dgid());
+        assertEquals(destinations.size(), threadsWhileAsked.size());
+        for (final List<String> threads : threadsWhileAsked)
+        {
+            assertIterableEquals(List.of("rdmacm-conductor"), threads, "no rdmacm-acm thread: the SA engine is the caller's");
+        }
+    }
+
+    @Test
+    void shouldGiveAServiceThatNeverAnswersUpAtTheReplyTimeoutAndNotBefore() throws Exception
+    {
+        final Duration replyTimeout = Duration.ofSeconds(5);
+        final ManualNanoClock clock = new ManualNanoClock();
+        final List<String> moves = new CopyOnWriteArrayList<>();
+        try (SilentAcmService silent = SilentAcmService.listen(dir.resolve("never").resolve("ibacm.sock"));
+             SaClient sa = attach();
+             RdmaCm cm = RdmaCm.open(options(sa, new AcmFirstRoute(true, dir.resolve("never").resolve("ibacm.port"),
+                 silent.socket(), replyTimeout)), clock, TransitionListener.none(),
+                 (route, from, next, now) -> moves.add(from + "->" + next));
+             EventChannel channel = cm.createEventChannel();
+             RdmaCmId first = cm.createId(channel, PortSpace.TCP);
+             RdmaCmId second = cm.createId(channel, PortSpace.TCP);
+             RdmaCmId probe = cm.createId(channel, PortSpace.TCP))
+        {
+            clock.onAdvance(cm::wakeUp);
+            resolveAddress(first, channel, destination);
+            resolveAddress(second, channel, destination);
+            final CompletableFuture<ResolvedRoute> firstRoute = first.resolveRouteAsync(Duration.ofMillis(2000));
+            final CompletableFuture<ResolvedRoute> secondRoute = second.resolveRouteAsync(Duration.ofMillis(2000));
+            final int questionLength = silent.awaitQuestion();
+
+            clock.advanceNanos(replyTimeout.toNanos() - 1);
+            // two round trips: the conductor has run a whole duty cycle, its timers included, on the moved clock
+            probe.setReuseAddr(true);
+            probe.setReuseAddr(true);
+            assertEquals(List.of("SUBMITTED->ACM_QUERY", "SUBMITTED->ACM_QUERY"), moves, "1 ns before the reply timeout");
+            assertEquals(CmIdState.ADDR_RESOLVED, first.state());
+
+            clock.advanceNanos(1);
+            assertEquals(ResolvedRoute.Kind.SA_QUERY, firstRoute.get(10, TimeUnit.SECONDS).kind());
+            assertEquals(ResolvedRoute.Kind.SA_QUERY, secondRoute.get(10, TimeUnit.SECONDS).kind());
+            channel.getEvent(Duration.ofSeconds(5)).ack();
+            channel.getEvent(Duration.ofSeconds(5)).ack();
+            assertEquals(questionLength, silent.receivedUntilClosed(),
+                "one question out at a time: the second was never sent, and the connection is closed");
+            assertEquals(2, moves.stream().filter("ACM_QUERY->SA_QUERY"::equals).count(), moves.toString());
+
+            // given up: librdmacm's ucma_ib_init does not connect again, so no later route asks
+            moves.clear();
+            resolveAddress(probe, channel, destination);
+            assertEquals(ResolvedRoute.Kind.SA_QUERY, probe.resolveRouteAsync(Duration.ofMillis(2000)).get(10, TimeUnit.SECONDS).kind());
+            assertEquals(List.of("SUBMITTED->SA_QUERY", "SA_QUERY->RESOLVED"), moves);
         }
     }
 

@@ -21,7 +21,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * <pre>
  *   struct pollfd[count]   fd         events   revents
  *   [0] wake-up            eventfd    POLLIN   (read and reset by the loop)
- *   [1..count-1] watched   socket...  POLLIN   (dispatched to the descriptor's handler)
+ *   [1..count-1] watched   socket...  POLLIN   (dispatched to the descriptor's handler; POLLOUT
+ *                                             while a nonblocking connect is under way)
  * </pre>
  * <b>Owner.</b> Adding, removing, {@link #poll} and {@link #await} are for the loop thread only (other
  * threads send the loop a command that does it). A handler may add or remove descriptors, its own
@@ -50,8 +51,9 @@ public final class PollSet implements AutoCloseable
     {
         /**
          * @param fd      the ready descriptor.
-         * @param revents poll(2)'s {@code revents}: {@link Libc#POLLIN}, {@link Libc#POLLERR} or
-         *                {@link Libc#POLLHUP} (a {@link Libc#POLLNVAL} never reaches a handler).
+         * @param revents poll(2)'s {@code revents}: {@link Libc#POLLIN}, {@link Libc#POLLOUT} (when watched
+         *                for), {@link Libc#POLLERR} or {@link Libc#POLLHUP} (a {@link Libc#POLLNVAL} never
+         *                reaches a handler).
          */
         int onReady(int fd, int revents);
     }
@@ -118,7 +120,7 @@ public final class PollSet implements AutoCloseable
         one.set(JAVA_LONG, 0, 1L);
         pollFds = arena.allocate((long)INITIAL_CAPACITY * Libc.POLLFD_SIZE, 8);
         handlers = new ReadyHandler[INITIAL_CAPACITY];
-        setSlot(WAKE_SLOT, wakeFd);
+        setSlot(WAKE_SLOT, wakeFd, Libc.POLLIN);
         count = 1;
     }
 
@@ -129,6 +131,15 @@ public final class PollSet implements AutoCloseable
      * @throws IllegalArgumentException when {@code fd} is negative or already in the set.
      */
     public void add(final int fd, final ReadyHandler handler)
+    {
+        add(fd, Libc.POLLIN, handler);
+    }
+
+    /**
+     * As {@link #add(int, ReadyHandler)}, watching for {@code events} ({@link Libc#POLLIN},
+     * {@link Libc#POLLOUT} or both): a nonblocking connect is complete when its socket is writable.
+     */
+    public void add(final int fd, final short events, final ReadyHandler handler)
     {
         if (fd < 0)
         {
@@ -146,9 +157,20 @@ public final class PollSet implements AutoCloseable
         {
             grow();
         }
-        setSlot(count, fd);
+        setSlot(count, fd, events);
         handlers[count] = handler;
         count++;
+    }
+
+    /** The loop thread: watches {@code fd}, which is in the set, for {@code events} from the next poll on. */
+    public void watch(final int fd, final short events)
+    {
+        final int index = indexOf(fd);
+        if (index < 0)
+        {
+            throw new IllegalArgumentException("fd " + fd + " is not in the poll set");
+        }
+        pollFds.set(JAVA_SHORT, offset(index) + Libc.POLLFD_EVENTS_OFFSET, events);
     }
 
     /** The loop thread: stops watching {@code fd}; the caller still owns and closes it. False when absent. */
@@ -369,7 +391,8 @@ public final class PollSet implements AutoCloseable
                 final int last = count - 1;
                 if (i != last)
                 {
-                    setSlot(i, pollFds.get(JAVA_INT, offset(last) + Libc.POLLFD_FD_OFFSET));
+                    setSlot(i, pollFds.get(JAVA_INT, offset(last) + Libc.POLLFD_FD_OFFSET),
+                        pollFds.get(JAVA_SHORT, offset(last) + Libc.POLLFD_EVENTS_OFFSET));
                     handlers[i] = handlers[last];
                 }
                 handlers[last] = null;
@@ -400,10 +423,10 @@ public final class PollSet implements AutoCloseable
         handlers = Arrays.copyOf(handlers, capacity);
     }
 
-    private void setSlot(final int index, final int fd)
+    private void setSlot(final int index, final int fd, final short events)
     {
         pollFds.set(JAVA_INT, offset(index) + Libc.POLLFD_FD_OFFSET, fd);
-        pollFds.set(JAVA_SHORT, offset(index) + Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
+        pollFds.set(JAVA_SHORT, offset(index) + Libc.POLLFD_EVENTS_OFFSET, events);
         pollFds.set(JAVA_SHORT, offset(index) + Libc.POLLFD_REVENTS_OFFSET, (short)0);
     }
 

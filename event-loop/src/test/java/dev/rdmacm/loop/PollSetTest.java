@@ -104,6 +104,25 @@ class PollSetTest
     }
 
     @Test
+    void shouldDispatchAWritableDescriptorWatchedForPolloutUntilItIsWatchedForPollinAgain()
+    {
+        // an empty eventfd is writable and not readable: a connected socket before its reply, so to speak
+        final int writable = eventfd();
+        final List<Integer> seen = new ArrayList<>();
+        try (PollSet set = new PollSet())
+        {
+            set.add(writable, Libc.POLLOUT, (fd, revents) -> record(seen, revents));
+
+            assertEquals(1, set.poll());
+            set.watch(writable, Libc.POLLIN);
+            assertEquals(0, set.poll(), "not readable");
+            signal(writable);
+            assertEquals(1, set.poll());
+            assertEquals(List.of((int)Libc.POLLOUT, (int)Libc.POLLIN), seen);
+        }
+    }
+
+    @Test
     void shouldNameADescriptorClosedWhileStillPolled()
     {
         final int fd = Libc.eventfd(call, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);

@@ -36,6 +36,7 @@ public final class Errno
     public static final int ENOBUFS = 105;
     public static final int ETIMEDOUT = 110;
     public static final int EHOSTUNREACH = 113;
+    public static final int EINPROGRESS = 115;
 
     /** The highest errno the Linux x86_64 kernel defines (EHWPOISON). */
     public static final int MAX = 133;

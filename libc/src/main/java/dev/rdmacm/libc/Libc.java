@@ -28,20 +28,26 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class Libc
 {
+    public static final int AF_UNIX = 1;
     public static final int AF_INET = 2;
     public static final int AF_INET6 = 10;
     public static final int AF_NETLINK = 16;
+    public static final int SOCK_STREAM = 1;
     public static final int SOCK_DGRAM = 2;
     public static final int SOCK_RAW = 3;
     public static final int SOCK_NONBLOCK = 0x800;
     public static final int SOCK_CLOEXEC = 0x80000;
     public static final int MSG_DONTWAIT = 0x40;
     public static final int MSG_TRUNC = 0x20;
+    /** No SIGPIPE when the peer of a stream socket has gone: EPIPE instead. */
+    public static final int MSG_NOSIGNAL = 0x4000;
     public static final int SOL_SOCKET = 1;
+    public static final int SO_ERROR = 4;
     public static final int SO_RCVBUF = 8;
     public static final int SO_SNDBUF = 7;
     public static final int SO_BINDTODEVICE = 25;
     public static final short POLLIN = 0x1;
+    public static final short POLLOUT = 0x4;
     public static final short POLLERR = 0x8;
     /** Reported whatever the requested events: the peer hung up (a pipe's last writer closed). */
     public static final short POLLHUP = 0x10;
@@ -87,6 +93,9 @@ public final class Libc
     {
         private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
         private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+        private static final MethodHandle CONNECT = downcall("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+        private static final MethodHandle GETSOCKOPT =
+            downcall("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
         private static final MethodHandle GETSOCKNAME =
             downcall("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
         private static final MethodHandle SETSOCKOPT =
@@ -231,6 +240,37 @@ public final class Libc
         throws NativeCallException
     {
         check("bind", callInt("bind", state, errno -> (int)Sockets.BIND.invokeExact(errno, fd, address, length)), state);
+    }
+
+    /**
+     * connect(2) of a stream socket to {@code address} ({@code struct sockaddr_un} or {@code sockaddr_in}).
+     * Returns true when connected, false when the connection is under way: EINPROGRESS (a nonblocking
+     * TCP socket; poll for {@link #POLLOUT}, then read {@link #SO_ERROR}) or EINTR (a signal ended the wait,
+     * the connection goes on). Any other failure throws, EAGAIN included (a unix socket whose listener's
+     * backlog is full: a nonblocking connect cannot wait for room).
+     */
+    public static boolean connect(final CallState state, final int fd, final MemorySegment address, final int length,
+        final String what) throws NativeCallException
+    {
+        final int rc = callInt("connect", state, errno -> (int)Sockets.CONNECT.invokeExact(errno, fd, address, length));
+        if (rc < 0 && (state.errno() == Errno.EINPROGRESS || state.errno() == Errno.EINTR))
+        {
+            return false;
+        }
+        check("connect(" + what + ")", rc, state);
+        return true;
+    }
+
+    /**
+     * Fills {@code value} with the option (with {@code lengthInOut} holding its capacity as an int, and
+     * afterwards the option's length).
+     */
+    public static void getsockopt(
+        final CallState state, final int fd, final int level, final int option, final String optionName,
+        final MemorySegment value, final MemorySegment lengthInOut) throws NativeCallException
+    {
+        check("getsockopt(" + optionName + ")", callInt("getsockopt", state,
+            errno -> (int)Sockets.GETSOCKOPT.invokeExact(errno, fd, level, option, value, lengthInOut)), state);
     }
 
     /** Fills {@code address} (with {@code lengthInOut} holding its capacity as an int). */

@@ -2,14 +2,23 @@ package dev.rdmacm.libc;
 
 import dev.rdmacm.testing.CProgram;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,6 +73,24 @@ class LibcTest
     }
 
     @Test
+    void shouldUseGlibcsConnectConstants()
+    {
+        final String glibc = CProgram.compileAndRun("""
+            #include <stdio.h>
+            #include <errno.h>
+            #include <poll.h>
+            #include <sys/socket.h>
+            int main(void)
+            {
+                printf("%d %d %d %d %d %d\\n", AF_UNIX, SOCK_STREAM, SO_ERROR, MSG_NOSIGNAL, POLLOUT, EINPROGRESS);
+                return 0;
+            }
+            """);
+        assertEquals(glibc, Libc.AF_UNIX + " " + Libc.SOCK_STREAM + " " + Libc.SO_ERROR + " " + Libc.MSG_NOSIGNAL + " " +
+            Libc.POLLOUT + " " + Errno.EINPROGRESS + "\n");
+    }
+
+    @Test
     void shouldReportAnUnsupportedSocketFamily()
     {
         try (Arena arena = Arena.ofConfined())
@@ -74,6 +101,75 @@ class LibcTest
             assertEquals("socket(domain 4242, type 3, protocol 0) failed: errno 97 EAFNOSUPPORT " +
                 "(Address family not supported by protocol)", error.getMessage());
         }
+    }
+
+    @Test
+    void shouldConnectANonblockingSocketToALoopbackListenerAndReadNoErrorFromIt() throws IOException
+    {
+        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             Arena arena = Arena.ofConfined())
+        {
+            final Libc.CallState state = new Libc.CallState(arena);
+            final int fd = Libc.socket(state, Libc.AF_INET, Libc.SOCK_STREAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0);
+            try
+            {
+                final MemorySegment address = sockaddrIn(arena, ((InetSocketAddress)listener.getLocalAddress()).getPort());
+                if (!Libc.connect(state, fd, address, (int)address.byteSize(), "loopback listener"))
+                {
+                    // under way (EINPROGRESS): complete once writable
+                    final MemorySegment pollFd = arena.allocate(Libc.POLLFD_SIZE, 8);
+                    pollFd.set(JAVA_INT, Libc.POLLFD_FD_OFFSET, fd);
+                    pollFd.set(JAVA_SHORT, Libc.POLLFD_EVENTS_OFFSET, Libc.POLLOUT);
+                    assertEquals(1, Libc.poll(state, pollFd, 1, 10_000));
+                }
+                final MemorySegment error = arena.allocate(JAVA_INT);
+                final MemorySegment length = arena.allocate(JAVA_INT);
+                length.set(JAVA_INT, 0, 4);
+                Libc.getsockopt(state, fd, Libc.SOL_SOCKET, Libc.SO_ERROR, "SO_ERROR", error, length);
+
+                assertEquals(0, error.get(JAVA_INT, 0));
+                assertNotNull(listener.accept(), "the connection is in the listener's queue");
+            }
+            finally
+            {
+                Libc.close(state, fd);
+            }
+        }
+    }
+
+    @Test
+    void shouldNameTheCallAndTheSocketWhenNoUnixListenerIsThere(@TempDir final Path dir)
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final Libc.CallState state = new Libc.CallState(arena);
+            final int fd = Libc.socket(state, Libc.AF_UNIX, Libc.SOCK_STREAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0);
+            try
+            {
+                final MemorySegment address = arena.allocate(110, 2);
+                address.set(JAVA_SHORT, 0, (short)Libc.AF_UNIX);
+                address.setString(2, dir.resolve("absent.sock").toString());
+
+                final NativeCallException error = assertThrows(NativeCallException.class,
+                    () -> Libc.connect(state, fd, address, (int)address.byteSize(), "absent.sock"));
+                assertEquals(Errno.ENOENT, error.errno());
+                assertEquals("connect(absent.sock) failed: errno 2 ENOENT (No such file or directory)", error.getMessage());
+            }
+            finally
+            {
+                Libc.close(state, fd);
+            }
+        }
+    }
+
+    /** {@code struct sockaddr_in} of 127.0.0.1:{@code port}. */
+    private static MemorySegment sockaddrIn(final Arena arena, final int port)
+    {
+        final MemorySegment address = arena.allocate(16, 4);
+        address.set(JAVA_SHORT, 0, (short)Libc.AF_INET);
+        address.set(JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN), 2, (short)port);
+        address.set(JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN), 4, 0x7f00_0001);
+        return address;
     }
 
     @Test

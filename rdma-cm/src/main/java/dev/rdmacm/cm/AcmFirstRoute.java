@@ -16,7 +16,8 @@ import java.time.Duration;
  * @param enabled      whether resolveRoute asks ACM first (librdmacm always does).
  * @param portFile     read first: a port number in it means the service listens on 127.0.0.1 there.
  * @param socket       the service's unix socket otherwise.
- * @param replyTimeout how long one ACM reply may take; librdmacm waits forever.
+ * @param replyTimeout how long one ACM reply (or a TCP connect under way) may take, on the RdmaCm's clock;
+ *                     librdmacm waits forever. When it passes the connection is given up.
  */
 public record AcmFirstRoute(boolean enabled, Path portFile, Path socket, Duration replyTimeout)
 {

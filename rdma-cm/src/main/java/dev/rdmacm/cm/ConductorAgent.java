@@ -49,8 +49,9 @@ import java.util.function.Consumer;
  * The conductor: one thread runs every pending resolution of an {@link RdmaCm} and the CM of every RDMA
  * port it uses. Its duty cycle takes new requests from a queue, dispatches the descriptors of its
  * {@link PollSet} that are ready (one rtnetlink socket in the link, neighbour, traffic-control, address
- * and route groups; the uevent socket; every port's umad descriptor), runs each port's calls and CM
- * timers ({@link CmPort#doWork}) and expires deadlines; when there is nothing to do it blocks in
+ * and route groups; the uevent socket; librdmacm's ACM socket, {@link AcmRouteExchange}; every port's
+ * umad descriptor), runs each port's calls and CM timers ({@link CmPort#doWork}) and expires deadlines
+ * (the ACM reply timer's included); when there is nothing to do it blocks in
  * poll(2) on all of them and the wake-up eventfd until the earliest deadline, so a waiting resolution
  * or connection costs no CPU. The wait, the deadlines and the clock are the event-loop kit's
  * ({@link PollSet}, {@link DeadlineTimers}, {@link NanoClock}).
@@ -96,6 +97,8 @@ final class ConductorAgent implements Agent
     private final List<CmPort> ports = new ArrayList<>();
     private final Consumer<String> deviceRemoved;
     private final BondFailover bondFailover;
+    /** librdmacm's ACM socket, in the poll set from the first ACM-first route on. */
+    private final AcmRouteExchange acm;
     private UeventSocket uevents;
 
     private Rtnetlink rtnetlink;
@@ -124,7 +127,8 @@ final class ConductorAgent implements Agent
     ConductorAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
         final HostsNeighbours hostsNeighbours, final NanoClock clock, final long spinNanos,
         final TransitionListener<PendingResolution, PendingResolution.State> transitions,
-        final Consumer<String> deviceRemoved, final BondFailover bondFailover) throws NativeCallException
+        final Consumer<String> deviceRemoved, final BondFailover bondFailover, final AcmFirstRoute acmFirstRoute)
+        throws NativeCallException
     {
         this.deviceRemoved = deviceRemoved;
         this.bondFailover = bondFailover;
@@ -139,6 +143,13 @@ final class ConductorAgent implements Agent
         this.timers = new DeadlineTimers<>(clock);
         // the netlink socket joins the set once the loop has opened it, in its namespace
         this.pollSet = new PollSet();
+        this.acm = new AcmRouteExchange(acmFirstRoute, pollSet, clock);
+    }
+
+    /** The ACM-first route's exchange, which this loop runs; closed by {@link RdmaCm#close} after the loop. */
+    AcmRouteExchange acm()
+    {
+        return acm;
     }
 
     NanoClock clock()
@@ -310,6 +321,7 @@ final class ConductorAgent implements Agent
             throw new IllegalStateException(ex.getMessage(), ex);
         }
         work += expireTimers();
+        work += acm.expireTimers();
         final int portCount = ports.size();
         if (portCount > 0)
         {
@@ -362,7 +374,8 @@ final class ConductorAgent implements Agent
         {
             // real time, as long as the loop's clock says its earliest deadline is away; the ports' CM
             // timers are on the system clock
-            long timeout = timers.nanosToEarliest(clock.nanoTime());
+            final long onClock = clock.nanoTime();
+            long timeout = Math.min(timers.nanosToEarliest(onClock), acm.nanosToDeadline(onClock));
             final int portCount = ports.size();
             if (portCount > 0)
             {

@@ -318,7 +318,7 @@ public final class RdmaCm implements AutoCloseable
     private final PortBindings ports = new PortBindings(new SecureRandom(),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
     private boolean closed;
-    /** librdmacm's ACM-first route's exchange with the service. */
+    /** librdmacm's ACM-first route's exchange with the service, run by the conductor, closed after it. */
     private final AcmRouteExchange acm;
 
     private RdmaCm(final Options options, final NanoClock clock,
@@ -329,9 +329,10 @@ public final class RdmaCm implements AutoCloseable
         final GidDirectory gids = options.gids() != null ? options.gids() : GidDirectory.live(System.getenv());
         this.options = options.toBuilder().gids(gids).build();
         this.spinNanos = options.spin().toNanos();
-        this.acm = new AcmRouteExchange(options.acmFirstRoute());
         this.agent = new ConductorAgent(options.networkNamespace(), gids, options.trigger(),
-            options.hostsNeighbours(), clock, spinNanos, resolutions, this::deviceRemoved, this::bondFailedOver);
+            options.hostsNeighbours(), clock, spinNanos, resolutions, this::deviceRemoved, this::bondFailedOver,
+            options.acmFirstRoute());
+        this.acm = agent.acm();
         this.conductor = new IdConductor(this, agent, acm, clock, routes);
         this.proxy = new ConductorProxy(conductor);
         this.runner = new AgentRunner(agent.idleStrategy(),

@@ -56,15 +56,16 @@ final class RoutePhase
 
     /**
      * SUBMITTED: librdmacm 44's {@code rdma_resolve_route} asks the ACM service first (its
-     * {@code ucma_set_ib_route}) when the id is ADDR_RESOLVED and {@code askAcm}; otherwise, and when ACM
-     * gives nothing usable, the kernel's way follows ({@link #kernelRoute}). Errors the call returns before
-     * anything is pending are thrown.
+     * {@code ucma_set_ib_route}) when the id is ADDR_RESOLVED and {@code askAcm}, on the conductor's ACM
+     * socket ({@link AcmRouteExchange}); otherwise (or once the loop has ended), and when ACM gives nothing
+     * usable, the kernel's way follows ({@link #kernelRoute}). Errors the call returns before anything is
+     * pending are thrown.
      */
     void resolve(final ConductorAgent agent, final boolean loopEnded, final IdContext c, final int timeoutMs,
         final boolean askAcm, final CompletableFuture<Void> accepted, final CompletableFuture<ResolvedRoute> completion)
         throws RdmaCmException
     {
-        if (askAcm && acm.enabled() && c.state == CmIdState.ADDR_RESOLVED)
+        if (askAcm && !loopEnded && acm.enabled() && c.state == CmIdState.ADDR_RESOLVED)
         {
             final PendingRoute r = PendingRoute.of(c, timeoutMs, accepted, completion);
             c.pendingRoute = r;
@@ -74,7 +75,7 @@ final class RoutePhase
             final RdmaSockaddr destination = c.ibDestination != null ? c.ibDestination :
                 ipSockaddr(c.resolution.destination(), c.destinationPort, 0);
             final long start = System.nanoTime();
-            acm.ask(source, destination, answer -> conductor.acmAnswered(c.id, r, answer, start,
+            acm.ask(r, source, destination, answer -> conductor.acmAnswered(c.id, r, answer, start,
                 source.toText() + " -> " + destination.toText()));
             return;
         }

@@ -41,13 +41,24 @@ public final class PreloadedAcmServer implements AutoCloseable
     public static PreloadedAcmServer start(final Path configDir, final Path runDir, final String endpoints,
         final String hosts, final String pathDump) throws IOException
     {
+        return start(configDir, runDir, "unix", endpoints, hosts, pathDump);
+    }
+
+    /**
+     * As above, in ibacm's {@code server_mode} {@code serverMode}: {@code loop} adds the TCP listener on
+     * loopback, on a free port, and its port file ({@link #portFile()}), which librdmacm reads first.
+     */
+    public static PreloadedAcmServer start(final Path configDir, final Path runDir, final String serverMode,
+        final String endpoints, final String hosts, final String pathDump) throws IOException
+    {
         Files.createDirectories(configDir);
         Files.createDirectories(runDir);
         Files.writeString(configDir.resolve("ibacm_addr.cfg"), endpoints);
         Files.writeString(configDir.resolve("ibacm_hosts.data"), hosts);
         Files.writeString(configDir.resolve("opensm-path-records.dump"), pathDump);
         Files.writeString(configDir.resolve("ibacm_opts.cfg"), """
-            server_mode unix
+            server_mode %3$s
+            server_port 0
             addr_preload acm_hosts
             addr_data_file %1$s/ibacm_hosts.data
             route_preload opensm_full_v1
@@ -56,7 +67,7 @@ public final class PreloadedAcmServer implements AutoCloseable
             run_dir %2$s
             timeout 200
             retries 1
-            """.formatted(configDir, runDir));
+            """.formatted(configDir, runDir, serverMode));
         final AcmOptions options = AcmOptions.read(configDir.resolve("ibacm_opts.cfg"));
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
         final AcmServer server = AcmServer.start(options, AcmEndpointFile.read(options.addrFile()), AcmGidLookup.NONE,
@@ -68,6 +79,12 @@ public final class PreloadedAcmServer implements AutoCloseable
     public Path librdmacmSocket()
     {
         return server.files().unixSocket().resolveSibling("ibacm.sock");
+    }
+
+    /** The port file of a TCP mode: {@code RUN_DIR/ibacm.port}. */
+    public Path portFile()
+    {
+        return server.files().portFile();
     }
 
     public String log()
