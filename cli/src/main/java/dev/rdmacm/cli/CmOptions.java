@@ -40,8 +40,7 @@ final class CmOptions
             .sa(sa);
         if (hosts != null)
         {
-            options.hostsNeighbours(new HostsNeighbours(hosts,
-                HostsNeighbours.infinibandPort(sa.localPort().name(), 1, sa.localPort().gid())));
+            options.hostsNeighbours(HostsNeighbours.onPortOf(hosts, sa));
         }
         if (networkNamespace != null)
         {
