@@ -248,6 +248,16 @@ public final class RpingCommand implements Callable<Integer>
                 {
                     result = exchange(child, channel);
                 }
+                catch (final RdmaCmException ex)
+                {
+                    if (!persistent)
+                    {
+                        throw ex;
+                    }
+                    // one client's failure ends its connection, not the persistent server (rping -P's thread per client)
+                    System.err.println(ex.getMessage());
+                    result = FAILED;
+                }
                 finally
                 {
                     child.destroy();
@@ -311,20 +321,20 @@ public final class RpingCommand implements Callable<Integer>
         {
             return expect(channel, CmEventType.CONNECT_REQUEST);
         }
-        CmEvent event;
-        do
+        while (true)
         {
-            event = channel.getEvent(EVENT_LIMIT);
+            final CmEvent event = channel.getEvent(EVENT_LIMIT);
+            if (event != null)
+            {
+                debug(event);
+                event.ack();
+                if (event.type() == CmEventType.CONNECT_REQUEST)
+                {
+                    return event;
+                }
+                System.err.println("cma event RDMA_CM_EVENT_" + event.type() + ", error " + event.status());
+            }
         }
-        while (event == null);
-        debug(event);
-        event.ack();
-        if (event.type() != CmEventType.CONNECT_REQUEST)
-        {
-            System.err.println("cma event RDMA_CM_EVENT_" + event.type() + ", error " + event.status());
-            return nextRequest(channel);
-        }
-        return event;
     }
 
     /** The next event, acknowledged; null (after rping's message) when it is not {@code wanted}. */
