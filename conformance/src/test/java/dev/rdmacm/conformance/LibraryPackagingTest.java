@@ -80,7 +80,7 @@ class LibraryPackagingTest
         assertTrue(bom.contains("<groupId>dev.rdmacm</groupId>\n  <artifactId>rdmacm-bom</artifactId>\n  <version>" + version() + "</version>"),
             "the BOM's coordinates at the reactor's version " + version());
         assertFalse(bom.contains("<parent>"), "an imported BOM brings its parent's dependencyManagement too");
-        assertEquals((int)listed.size(), countOf(bom, "<version>" + version() + "</version>") - 1, "every entry at the reactor's version");
+        assertEquals(listed.size(), countOf(bom, "<version>" + version() + "</version>") - 1, "every entry at the reactor's version");
     }
 
     @Test
