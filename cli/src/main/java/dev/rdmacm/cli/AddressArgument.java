@@ -7,8 +7,9 @@ import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
 /**
- * A numeric IP address on the command line, never a host name (no DNS lookup happens):
- * {@code 10.1.0.2}, {@code fd01::2}, {@code fe80::2%3} or {@code fe80::2%eth0}.
+ * A numeric IP address on the command line, no lookup happening: {@code 10.1.0.2}, {@code fd01::2},
+ * {@code fe80::2%3} or {@code fe80::2%eth0}. What is not written as one ({@link #numeric}) is a host
+ * name, for {@link HostLookup}.
  */
 final class AddressArgument
 {
@@ -17,6 +18,12 @@ final class AddressArgument
 
     private AddressArgument()
     {
+    }
+
+    /** Whether {@code text} is written as a numeric address (four dotted numbers, or with a ':'), rightly or not. */
+    static boolean numeric(final String text)
+    {
+        return text == null || text.isEmpty() || IPV4.matcher(text).matches() || text.contains(":");
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
@@ -14,6 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.net.InetAddress;
+import java.nio.file.Files;
 import java.util.Map;
 
 /**
@@ -48,10 +50,11 @@ final class AddressOptions
         int run(RdmaCm cm, EventChannel channel, InetAddress destination, InetAddress source) throws InterruptedException;
     }
 
-    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope)")
+    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope) or host "
+        + "name (glibc's getaddrinfo, its first address, as rping -a)")
     String destination;
 
-    @Option(names = "--src", paramLabel = "SRC", description = "source address to bind (default: the route's choice)")
+    @Option(names = "--src", paramLabel = "SRC", description = "source address or host name to bind (default: the route's choice)")
     String source;
 
     @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
@@ -91,6 +94,11 @@ final class AddressOptions
     int run(final CommandOutput output, final long timeoutMs, final SaClientConfig config, final Resolution resolution)
     {
         final HostsFile hostsFile = hosts.read();
+        if (networkNamespace != null && !Files.exists(NetworkNamespace.byName(networkNamespace)))
+        {
+            return output.error(JsonOutput.errno(Errno.ENOENT, "--netns " + networkNamespace + ": no network namespace of that name in "
+                + NetworkNamespace.RUN_NETNS + " (ip netns list shows those there are)"));
+        }
         final SaClient sa;
         try
         {
@@ -114,8 +122,17 @@ final class AddressOptions
             }
             try (cm; EventChannel channel = cm.createEventChannel())
             {
-                final InetAddress dst = CmOptions.address(cm, destination, "DST");
-                final InetAddress src = source == null ? null : CmOptions.address(cm, source, "--src");
+                final InetAddress dst;
+                final InetAddress src;
+                try
+                {
+                    dst = CmOptions.address(cm, destination, "DST");
+                    src = source == null ? null : CmOptions.address(cm, source, "--src");
+                }
+                catch (final HostLookup.Failed ex)
+                {
+                    return output.error(ex.json(ex.name.equals(destination) ? "DST" : "--src"));
+                }
                 return resolution.run(cm, channel, dst, src);
             }
             catch (final InterruptedException ex)

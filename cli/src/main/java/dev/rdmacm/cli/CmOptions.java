@@ -40,8 +40,7 @@ final class CmOptions
             .sa(sa);
         if (hosts != null)
         {
-            options.hostsNeighbours(new HostsNeighbours(hosts,
-                HostsNeighbours.infinibandPort(sa.localPort().name(), 1, sa.localPort().gid())));
+            options.hostsNeighbours(HostsNeighbours.onPortOf(hosts, sa));
         }
         if (networkNamespace != null)
         {
@@ -50,10 +49,14 @@ final class CmOptions
         return options;
     }
 
-    /** {@code DST} or {@code --src} as an address, a scope name resolved in {@code cm}'s namespace. */
+    /**
+     * {@code DST} or {@code --src} as an address: a numeric one as {@link AddressArgument} reads it (a scope
+     * name resolved in {@code cm}'s namespace), a host name as rping resolves {@code -a} ({@link HostLookup},
+     * whose failure is a failed resolution, not a usage error).
+     */
     static InetAddress address(final RdmaCm cm, final String text, final String what)
     {
-        return AddressArgument.parse(text, what, name -> scopeIndex(cm, name));
+        return AddressArgument.numeric(text) ? AddressArgument.parse(text, what, name -> scopeIndex(cm, name)) : HostLookup.resolve(text);
     }
 
     /** A scope name such as {@code eth0} in {@code fe80::2%eth0} as an interface index; unknown: a usage error. */

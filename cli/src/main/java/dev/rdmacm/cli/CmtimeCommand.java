@@ -3,13 +3,13 @@ package dev.rdmacm.cli;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
+import dev.rdmacm.verbs.Verbs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -26,10 +26,15 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "librdmacm's cmtime on this project's CM: -s SERVER times connection setup and teardown, no -s serves.",
-        "Needs a host without the kernel's ib_cm (the CM class is registered on umad). Exit 0 success, 255 failure, 2 usage."
+        "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
+        "Exit 0 success, 255 failure, 2 usage; as cmtime, 1 with no RDMA device and getaddrinfo's code for a name",
+        "it cannot resolve (EAI_NONAME: 254)."
     })
 public final class CmtimeCommand implements Callable<Integer>
 {
+    /** cmtime's {@code exit(1)} when the first event channel cannot be made: no RDMA device. */
+    static final int NO_DEVICE = 1;
+
     @Option(names = "-s", paramLabel = "SERVER", description = "the server's address: run as the client")
     String server;
 
@@ -59,7 +64,27 @@ public final class CmtimeCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
-        final InetSocketAddress local = bind == null ? null : new InetSocketAddress(inet("-b", bind), server == null ? port : 0);
+        final InetSocketAddress local;
+        final InetAddress serverAddress;
+        try
+        {
+            local = bind == null ? null : new InetSocketAddress(HostLookup.resolve(bind), server == null ? port : 0);
+            serverAddress = server == null ? null : HostLookup.resolve(server);
+        }
+        catch (final HostLookup.Failed ex)
+        {
+            // cmtime's "getaddrinfo error: TEXT" and its status, getaddrinfo's code; the name and its option first
+            System.err.println("rdmacm cmtime: " + (ex.name.equals(bind) ? "-b " : "-s ") + ex.name + ": getaddrinfo error: "
+                + ex.error.message());
+            return ex.error.code() & 0xff;
+        }
+        if (Verbs.listDevices().isEmpty())
+        {
+            // cmtime's create_first_event_channel: ENODEV from rdma_create_event_channel, exit(1); so a server
+            // never says it listens where no RDMA port can answer
+            System.err.println("No RDMA devices were detected");
+            return NO_DEVICE;
+        }
         try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
         {
             if (server == null)
@@ -67,7 +92,7 @@ public final class CmtimeCommand implements Callable<Integer>
                 new CmtimeServer(cm, channel, local == null ? new InetSocketAddress(port) : local, System.err).serve();
                 return 0;
             }
-            final CmtimeClient client = new CmtimeClient(cm, channel, connections, local, new InetSocketAddress(inet("-s", server), port),
+            final CmtimeClient client = new CmtimeClient(cm, channel, connections, local, new InetSocketAddress(serverAddress, port),
                 retries, Duration.ofMillis(timeoutMs), System.out, System.err);
             boolean ok = true;
             try (DeviceProtectionDomains devices = new DeviceProtectionDomains())
@@ -111,18 +136,6 @@ public final class CmtimeCommand implements Callable<Integer>
         if (server == null && rounds != 1)
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds is the client's: give -s SERVER with it");
-        }
-    }
-
-    private InetAddress inet(final String option, final String text)
-    {
-        try
-        {
-            return InetAddress.getByName(text);
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), option + " " + text + ": " + ex.getMessage());
         }
     }
 }

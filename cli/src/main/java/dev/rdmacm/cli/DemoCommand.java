@@ -29,7 +29,6 @@ import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
-import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -173,7 +172,6 @@ public final class DemoCommand implements Callable<Integer>
         heading("hosts");
         final List<String> lines = new ArrayList<>();
         lines.add("# ibacm_hosts.data: address GID, one host per HCA of the simulated fabric");
-        LocalPort local = null;
         final ArrayNode hostsJson = report.putArray("hosts");
         for (final LocalPort port : fabric.hcaPorts())
         {
@@ -182,10 +180,6 @@ public final class DemoCommand implements Callable<Integer>
                 .put("gid", port.gid().toString()).put("address", address(port).getHostAddress());
             say(String.format("%-5s lid %-2d port guid 0x%016x  ->  %s %s", port.name(), port.lid(), port.portGuid(),
                 address(port).getHostAddress(), port.gid()));
-            if (port.name().equals(SOURCE_NODE))
-            {
-                local = port;
-            }
         }
         final Path file = fabric.dir().resolve("ibacm_hosts.data");
         Files.write(file, lines);
@@ -202,11 +196,11 @@ public final class DemoCommand implements Callable<Integer>
                 destinations.add(port);
             }
         }
-        try (SaClient sa = SaClient.start(
-                IbsimTransport.attach(DemoFabric.HOST, fabric.ctlPort(), SOURCE_NODE, Duration.ofSeconds(2)),
+        // as a library attaches to a fabric and a hosts file: the public calls --fabric and --hosts make
+        try (SaClient sa = SaClient.attach(fabric.fabricOption(SOURCE_NODE), Duration.ofSeconds(2),
                 SaClientConfig.defaults().withCacheTtl(Duration.ZERO));
              RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().sa(sa)
-                 .hostsNeighbours(new HostsNeighbours(hosts, HostsNeighbours.infinibandPort(SOURCE_NODE, 1, local.gid())))
+                 .hostsNeighbours(HostsNeighbours.onPortOf(hosts, sa))
                  .listener((id, from, to, reason) -> say(String.format("  state %-13s -> %-14s %s", from, to, reason))).build());
              EventChannel channel = cm.createEventChannel())
         {

@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.verbs.DeviceInfo;
 import dev.rdmacm.verbs.DeviceListing;
 import dev.rdmacm.verbs.RdmaDevice;
@@ -12,10 +13,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -29,7 +32,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Lists RDMA devices, ports, state, LIDs, link layer, MTUs, GIDs with type and netdev, and P_Keys.",
-        "Reads libibverbs when it has devices, sysfs otherwise ($SYSFS_PATH when set, else /sys)."
+        "Reads libibverbs when it has devices, sysfs otherwise ($SYSFS_PATH when set, else /sys).",
+        "Exit 0 listed, 1 no device (as ibv_devinfo, which exits 255) or no such device or port, 2 usage."
     })
 public final class DevicesCommand implements Callable<Integer>
 {
@@ -49,6 +53,13 @@ public final class DevicesCommand implements Callable<Integer>
         description = "Where to read the devices: libibverbs, sysfs, or auto: libibverbs when it lists devices, "
             + "else sysfs (default: ${DEFAULT-VALUE}).")
     private String sourceName;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "only this device, as ibv_devinfo -d (default all devices)")
+    private String deviceName;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "only this port of each device listed, as ibv_devinfo -i "
+        + "(default all ports)")
+    private Integer portNumber;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -70,6 +81,12 @@ public final class DevicesCommand implements Callable<Integer>
     public Integer call()
     {
         final Source source = source();
+        if (portNumber != null && portNumber < 1)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-i " + portNumber + ": a port number, 1 or more");
+        }
+        final CommandOutput output = CommandOutput.of(spec, json.json);
+        warnOfAnEmptySysfsPath();
         final Optional<String> libibverbsNote;
         final RdmaDevices devices;
         final PortMtus mtus = new PortMtus();
@@ -88,7 +105,7 @@ public final class DevicesCommand implements Callable<Integer>
             }
             else if (source == Source.LIBIBVERBS)
             {
-                throw new IllegalStateException(listing.whyNone().orElse("libibverbs lists no devices"));
+                return output.error(JsonOutput.errno(Errno.ENODEV, listing.whyNone().orElse("libibverbs lists no devices")));
             }
             else
             {
@@ -96,8 +113,70 @@ public final class DevicesCommand implements Callable<Integer>
                 devices = SysfsDevices.read(SysfsDevices.root(environment));
             }
         }
-        return CommandOutput.of(spec, json.json).result(DevicesJson.toJson(devices, mtus, libibverbsNote),
-            out -> DevicesText.write(devices, mtus, libibverbsNote, out));
+        if (devices.devices().isEmpty())
+        {
+            // ibv_devinfo's "No IB devices found", exit 255 (rdma dev: 1): with where it looked
+            final Path classDirectory = SysfsDevices.root(environment).resolve(SysfsDevices.CLASS_DIRECTORY);
+            return output.error(JsonOutput.errno(Errno.ENODEV, libibverbsNote.map(note -> "none under sysfs " + classDirectory + "; " + note)
+                .orElse("no RDMA devices under sysfs " + classDirectory)));
+        }
+        final RdmaDevices selected;
+        try
+        {
+            selected = select(devices);
+        }
+        catch (final NoSuchElementException ex)
+        {
+            return output.error(JsonOutput.errno(Errno.ENODEV, ex.getMessage()));
+        }
+        return output.result(DevicesJson.toJson(selected, mtus, libibverbsNote),
+            out -> DevicesText.write(selected, mtus, libibverbsNote, out));
+    }
+
+    /**
+     * {@code -d} and {@code -i} as ibv_devinfo takes them: the one device named, and of each device listed
+     * the one port; a device or port that is not there fails, naming what there is.
+     */
+    private RdmaDevices select(final RdmaDevices devices)
+    {
+        List<RdmaDevice> listed = devices.devices();
+        if (deviceName != null)
+        {
+            listed = listed.stream().filter(device -> device.name().equals(deviceName)).toList();
+            if (listed.isEmpty())
+            {
+                throw new NoSuchElementException("-d " + deviceName + ": no such RDMA device; there are "
+                    + String.join(", ", devices.devices().stream().map(RdmaDevice::name).toList()));
+            }
+        }
+        if (portNumber == null)
+        {
+            return new RdmaDevices(devices.source(), listed);
+        }
+        final List<RdmaDevice> withPort = new ArrayList<>();
+        for (final RdmaDevice device : listed)
+        {
+            final List<RdmaPort> ports = device.ports().stream().filter(port -> port.number() == portNumber).toList();
+            if (ports.isEmpty())
+            {
+                throw new NoSuchElementException("-i " + portNumber + ": " + device.name() + " has ports "
+                    + String.join(", ", device.ports().stream().map(port -> String.valueOf(port.number())).toList()));
+            }
+            withPort.add(new RdmaDevice(device.name(), device.nodeType(), device.nodeGuid(), ports));
+        }
+        return new RdmaDevices(devices.source(), withPort);
+    }
+
+    /** A {@code SYSFS_PATH} that names no directory reads as a tree without devices: said once on stderr, not hidden. */
+    private void warnOfAnEmptySysfsPath()
+    {
+        final String sysfsPath = environment.get(SysfsDevices.SYSFS_PATH_VARIABLE);
+        if (sysfsPath != null && !sysfsPath.isEmpty() && !Files.isDirectory(SysfsDevices.root(environment)))
+        {
+            spec.commandLine().getErr().println(CommandOutput.name(spec) + ": warning: SYSFS_PATH=" + sysfsPath
+                + " is not a directory: no device can be read there");
+            spec.commandLine().getErr().flush();
+        }
     }
 
     /** The devices libibverbs lists, their GIDs' netdevs named by sysfs as the resolver's directory names them. */

@@ -31,10 +31,6 @@ final class DevicesText
     static void write(final RdmaDevices devices, final PortMtus mtus, final Optional<String> libibverbsNote, final PrintWriter out)
     {
         out.println("source: " + devices.source() + libibverbsNote.map(note -> ", because " + note).orElse(""));
-        if (devices.devices().isEmpty())
-        {
-            out.println("no RDMA devices");
-        }
         for (final RdmaDevice device : devices.devices())
         {
             out.println(device.name() + ": " + device.nodeType().text() + ", node GUID " + RdmaDevice.guidText(device.nodeGuid()));

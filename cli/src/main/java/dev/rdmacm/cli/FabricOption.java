@@ -50,7 +50,7 @@ final class FabricOption
             return null;
         }
         final Duration open = Duration.ofMillis(Math.min(Math.max(timeoutMs, 1), OPEN_TIMEOUT.toMillis()));
-        return SaClient.start(spec().open(open), config);
+        return SaClient.attach(fabric, open, config);
     }
 
     /** The error of a fabric that did not open: ENODEV, naming the option. */

@@ -4,6 +4,9 @@ import dev.rdmacm.files.ibacm.HostsFile;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -39,7 +42,19 @@ final class HostsOption
         }
         catch (final IOException ex)
         {
-            throw new IllegalArgumentException("--hosts " + hosts + ": " + ex.getMessage());
+            throw new IllegalArgumentException("--hosts " + hosts + ": " + reason(ex));
         }
+    }
+
+    /** Why the file could not be read, without its path again: NIO's messages are the path alone. */
+    private static String reason(final IOException ex)
+    {
+        return switch (ex)
+        {
+            case NoSuchFileException ignored -> "No such file or directory";
+            case AccessDeniedException ignored -> "Permission denied";
+            case FileSystemException fs when fs.getReason() != null -> fs.getReason();
+            default -> ex.getMessage();
+        };
     }
 }

@@ -54,10 +54,12 @@ final class JsonOutput
         out.flush();
     }
 
-    /** {@code {"error": NAME, "code": N, "message": TEXT}}. */
+    /** {@code {"error": NAME, "code": N, "message": TEXT}}, TEXT saying each thing once ({@link ErrorMessage}). */
     static ObjectNode error(final String name, final int code, final String message)
     {
-        return MAPPER.createObjectNode().put("error", name).put("code", code).put("message", message);
+        final int errno = errnoNumber(name);
+        return MAPPER.createObjectNode().put("error", name).put("code", code)
+            .put("message", ErrorMessage.once(message, name, errno > 0 ? Errno.description(errno) : null, null));
     }
 
     /** The error of an errno without a call or event (a setup step such as opening the fabric). */
@@ -69,7 +71,7 @@ final class JsonOutput
     /** A synchronous call that returned {@code errno}: the error plus {@code "call": CALL}. */
     static ObjectNode callError(final String call, final int errno, final String message)
     {
-        return errno(errno, message).put("call", call);
+        return errno(errno, ErrorMessage.once(message, Errno.name(errno), Errno.description(errno), call)).put("call", call);
     }
 
     /** A failure event: the error of its -status plus {@code "event": TYPE, "status": STATUS}. */

@@ -102,7 +102,8 @@ public final class Main implements Runnable
             final CommandLine cmd = ex.getCommandLine();
             cmd.getErr().println(CommandOutput.errorLine(CommandOutput.name(cmd.getCommandSpec()), message(ex.getMessage())));
             cmd.usage(cmd.getErr());
-            return EXIT_USAGE;
+            // the command's own: 2, but rping's EINVAL (22), as rping(1) returns
+            return cmd.getCommandSpec().exitCodeOnInvalidInput();
         });
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
@@ -118,7 +119,7 @@ public final class Main implements Runnable
             {
                 output.error(message(text));
             }
-            return usage ? EXIT_USAGE : EXIT_RESOLUTION_FAILURE;
+            return usage ? cmd.getCommandSpec().exitCodeOnInvalidInput() : EXIT_RESOLUTION_FAILURE;
         });
         return commandLine;
     }
@@ -139,9 +140,11 @@ public final class Main implements Runnable
         return last.hasMatchedOption("--json");
     }
 
+    /** Bare {@code rdmacm}: a usage error, the usage on stderr, as for any other missing argument. */
     @Override
     public void run()
     {
-        spec.commandLine().usage(spec.commandLine().getOut());
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing COMMAND: give one of the commands below, "
+            + "or --help");
     }
 }

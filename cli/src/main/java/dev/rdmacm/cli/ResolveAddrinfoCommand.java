@@ -79,7 +79,8 @@ public final class ResolveAddrinfoCommand implements Callable<Integer>
             }
             catch (final RdmaCmException ex)
             {
-                return output.error(JsonOutput.error(errnoName(ex.errno()), ex.errno(), ex.getMessage()).put("call", CALL));
+                final String name = errnoName(ex.errno());
+                return output.error(JsonOutput.error(name, ex.errno(), ErrorMessage.once(ex.getMessage(), name, null, CALL)).put("call", CALL));
             }
             final CmEvent event = channel.getEvent(EVENT_WAIT);
             if (event == null)

@@ -8,6 +8,7 @@ import dev.rdmacm.cm.diagnostics.PcapCmMadRecorder;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.verbs.Verbs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,8 +16,8 @@ import picocli.CommandLine.Option;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.concurrent.Callable;
 
 /**
@@ -30,10 +31,13 @@ import java.util.concurrent.Callable;
  */
 @Command(
     name = "rping",
-    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    exitCodeOnInvalidInput = RpingCommand.USAGE,
     description = {
-        "librdmacm's rping on this project's CM: -s serves, -c pings the server at -a.",
-        "Needs a host without the kernel's ib_cm (the CM class is registered on umad). Exit 0 success, 1 failure, 2 usage."
+        "librdmacm's rping on this project's CM: -s serves (on -a, else on any address), -c pings the server at -a.",
+        "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
+        "Exit as rping: 0 success, 255 failure, 22 (EINVAL) a usage error, and a name -a or -I gives that getaddrinfo",
+        "cannot resolve getaddrinfo's code (EAI_NONAME: 254)."
     })
 public final class RpingCommand implements Callable<Integer>
 {
@@ -46,6 +50,10 @@ public final class RpingCommand implements Callable<Integer>
     private static final Duration EVENT_LIMIT = Duration.ofSeconds(120);
     /** rping's status on any failure: its {@code exit(-1)} or {@code return -1} from main. */
     static final int FAILED = 255;
+    /** rping's status on a usage error: the {@code EINVAL} its main returns. */
+    static final int USAGE = 22;
+    /** The address a server binds without {@code -a}: rping's zeroed {@code sockaddr_in}, any address. */
+    private static final String ANY = "0.0.0.0";
 
     @Option(names = "-s", description = "server")
     boolean server;
@@ -53,7 +61,8 @@ public final class RpingCommand implements Callable<Integer>
     @Option(names = "-c", description = "client")
     boolean client;
 
-    @Option(names = "-a", paramLabel = "ADDR", description = "the server's address (the client's destination, the server's bind)")
+    @Option(names = "-a", paramLabel = "ADDR", description = "the server's address or name: the client's destination, the server's "
+        + "bind (default any address; -a ::0 for any IPv6 address)")
     String address;
 
     @Option(names = "-I", paramLabel = "ADDR", description = "the client's source address")
@@ -65,9 +74,22 @@ public final class RpingCommand implements Callable<Integer>
     @Option(names = "-C", paramLabel = "COUNT", defaultValue = "0", description = "pings, 0 for no end (default ${DEFAULT-VALUE})")
     int count;
 
-    @Option(names = "-S", paramLabel = "SIZE", defaultValue = "64", description = "ping data size, " + MIN_SIZE + "-" + MAX_SIZE
+    @Option(names = "-S", paramLabel = "SIZE", defaultValue = "64", description = "ping data size, " + MIN_SIZE + " to " + MAX_SIZE
         + " (default ${DEFAULT-VALUE})")
     int size;
+
+    @Option(names = "-P", description = "persistent server: serve one client after another until killed")
+    boolean persistent;
+
+    @Option(names = "-q", description = "rping's self-created QP: here rping always creates its QP and the CM moves it "
+        + "(this CM's API has no rdma_init_qp_attr or rdma_establish); the MADs on the wire are the same")
+    boolean selfCreatedQp;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
+    boolean help;
+
+    @Option(names = "--version", versionHelp = true, description = "print the version and exit")
+    boolean version;
 
     @Option(names = "-v", description = "display ping data to stdout")
     boolean verbose;
@@ -87,10 +109,33 @@ public final class RpingCommand implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** CONNECT_REQUESTs that arrived while a persistent server was busy with a client: served next, in order. */
+    private final ArrayDeque<CmEvent> waiting = new ArrayDeque<>();
+
     @Override
     public Integer call() throws InterruptedException
     {
         validateOptions();
+        final InetAddress destination;
+        final InetAddress sourceAddress;
+        try
+        {
+            destination = HostLookup.resolve(address == null ? ANY : address);
+            sourceAddress = source == null ? null : HostLookup.resolve(source);
+        }
+        catch (final HostLookup.Failed ex)
+        {
+            // rping's get_addr line, and the option it was given to; the status is rping's: the EAI code
+            System.err.println("rdmacm rping: " + (ex.name.equals(source) ? "-I " : "-a ") + ex.name + ": getaddrinfo failed ("
+                + ex.error.message() + ") - invalid hostname or IP address");
+            return ex.error.code() & 0xff;
+        }
+        if (server && Verbs.listDevices().isEmpty())
+        {
+            // as cmtime's create_first_event_channel says it, before anything listens (the names were checked first)
+            System.err.println("No RDMA devices were detected");
+            return FAILED;
+        }
         final PcapCmMadRecorder recorder;
         try
         {
@@ -115,7 +160,7 @@ public final class RpingCommand implements Callable<Integer>
                 cm.connectionTransitions((localCommId, remoteCommId, from, to, now) -> System.err.printf(
                     "cm 0x%08x %s -> %s at +%.3f ms%n", localCommId, from, to, (now - start) / 1e6));
             }
-            return server ? serve(cm, channel) : ping(cm, channel);
+            return server ? serve(cm, channel, destination) : ping(cm, channel, destination, sourceAddress);
         }
         catch (final RdmaCmException ex)
         {
@@ -130,14 +175,19 @@ public final class RpingCommand implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "give one of -s (server) and -c (client)");
         }
-        if (address == null)
+        if (client && address == null)
         {
-            throw new CommandLine.ParameterException(spec.commandLine(), "-a ADDR: the server's address is required");
+            throw new CommandLine.ParameterException(spec.commandLine(), "-c needs -a ADDR, the server's address");
+        }
+        if (client && persistent)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-P is the server's: give it with -s");
         }
         if (size < MIN_SIZE || size > MAX_SIZE)
         {
+            // rping's message says "to 65536", one more than it takes; the range here is the one it checks
             throw new CommandLine.ParameterException(spec.commandLine(), "Invalid size " + size + " (valid range is " + MIN_SIZE
-                + " to " + (MAX_SIZE + 1) + ")");
+                + " to " + MAX_SIZE + ")");
         }
         if (count < 0)
         {
@@ -149,12 +199,13 @@ public final class RpingCommand implements Callable<Integer>
         }
     }
 
-    private int ping(final RdmaCm cm, final EventChannel channel) throws InterruptedException
+    private int ping(final RdmaCm cm, final EventChannel channel, final InetAddress destination, final InetAddress sourceAddress)
+        throws InterruptedException
     {
         final RdmaCmId id = cm.createId(channel);
         try
         {
-            id.resolveAddr(source == null ? null : new InetSocketAddress(inet(source), 0), new InetSocketAddress(inet(address), port),
+            id.resolveAddr(sourceAddress == null ? null : new InetSocketAddress(sourceAddress, 0), new InetSocketAddress(destination, port),
                 RESOLVE_TIMEOUT);
             if (expect(channel, CmEventType.ADDR_RESOLVED) == null)
             {
@@ -173,31 +224,47 @@ public final class RpingCommand implements Callable<Integer>
         }
     }
 
-    private int serve(final RdmaCm cm, final EventChannel channel) throws InterruptedException
+    private int serve(final RdmaCm cm, final EventChannel channel, final InetAddress bind) throws InterruptedException
     {
         final RdmaCmId listener = cm.createId(channel);
         try
         {
-            listener.bindAddr(new InetSocketAddress(inet(address), port));
+            listener.bindAddr(new InetSocketAddress(bind, port));
             listener.listen(3);
             if (debug)
             {
-                System.err.println("listening on " + address + " port " + port);
+                System.err.println("listening on " + bind.getHostAddress() + " port " + port);
             }
-            final CmEvent request = expect(channel, CmEventType.CONNECT_REQUEST);
-            if (request == null)
+            int result;
+            do
             {
-                return FAILED;
+                final CmEvent request = nextRequest(channel);
+                if (request == null)
+                {
+                    return FAILED;
+                }
+                final RdmaCmId child = request.id();
+                try
+                {
+                    result = exchange(child, channel);
+                }
+                catch (final RdmaCmException ex)
+                {
+                    if (!persistent)
+                    {
+                        throw ex;
+                    }
+                    // one client's failure ends its connection, not the persistent server (rping -P's thread per client)
+                    System.err.println(ex.getMessage());
+                    result = FAILED;
+                }
+                finally
+                {
+                    child.destroy();
+                }
             }
-            final RdmaCmId child = request.id();
-            try
-            {
-                return exchange(child, channel);
-            }
-            finally
-            {
-                child.destroy();
-            }
+            while (persistent);
+            return result;
         }
         finally
         {
@@ -240,6 +307,36 @@ public final class RpingCommand implements Callable<Integer>
         }
     }
 
+    /**
+     * The next client's CONNECT_REQUEST: one that came while the last client was served, else the next
+     * event; a persistent server waits for it as long as it takes, as rping -P does.
+     */
+    private CmEvent nextRequest(final EventChannel channel) throws InterruptedException
+    {
+        if (!waiting.isEmpty())
+        {
+            return waiting.poll();
+        }
+        if (!persistent)
+        {
+            return expect(channel, CmEventType.CONNECT_REQUEST);
+        }
+        while (true)
+        {
+            final CmEvent event = channel.getEvent(EVENT_LIMIT);
+            if (event != null)
+            {
+                debug(event);
+                event.ack();
+                if (event.type() == CmEventType.CONNECT_REQUEST)
+                {
+                    return event;
+                }
+                System.err.println("cma event RDMA_CM_EVENT_" + event.type() + ", error " + event.status());
+            }
+        }
+    }
+
     /** The next event, acknowledged; null (after rping's message) when it is not {@code wanted}. */
     private CmEvent expect(final EventChannel channel, final CmEventType wanted) throws InterruptedException
     {
@@ -275,18 +372,6 @@ public final class RpingCommand implements Callable<Integer>
         }
     }
 
-    private static InetAddress inet(final String text)
-    {
-        try
-        {
-            return InetAddress.getByName(text);
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalArgumentException("address '" + text + "': " + ex.getMessage());
-        }
-    }
-
     /** Watches the channel for DISCONNECTED while the data path runs, as rping's CM thread does. */
     private final class Connection
     {
@@ -319,7 +404,11 @@ public final class RpingCommand implements Callable<Integer>
             {
                 debug(event);
                 event.ack();
-                if (event.type() == CmEventType.DISCONNECTED)
+                if (event.type() == CmEventType.CONNECT_REQUEST && persistent)
+                {
+                    waiting.add(event);
+                }
+                else if (event.type() == CmEventType.DISCONNECTED)
                 {
                     System.err.println((server ? "server" : "client") + " DISCONNECT EVENT...");
                     up = false;

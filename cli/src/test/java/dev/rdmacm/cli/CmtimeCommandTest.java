@@ -2,6 +2,11 @@ package dev.rdmacm.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(30)
 class CmtimeCommandTest
 {
+    @TempDir
+    Path dir;
+
     @Test
     void shouldRefuseZeroConnections()
     {
@@ -41,11 +49,24 @@ class CmtimeCommandTest
     }
 
     @Test
-    void shouldRefuseAServerNameThatDoesNotResolve()
+    void shouldFailTheLookupOfAServerNameAsGetaddrinfoDoesNotAsAUsageError() throws Exception
     {
-        final CommandRun run = CommandRun.run("cmtime", "-s", "no-such-host.invalid");
-        assertEquals(Main.EXIT_USAGE, run.exit(), run.err());
-        assertTrue(run.err().startsWith("rdmacm cmtime: -s no-such-host.invalid: "), run.err());
+        // .invalid never resolves (RFC 6761): glibc answers EAI_NONAME (-2), which cmtime returns as its status
+        final MainProcess run = MainProcess.run(dir, Map.of(), 30, "cmtime", "-s", "no-such-host.invalid");
+
+        assertEquals(256 - 2, run.exit(), run.err());
+        assertEquals("rdmacm cmtime: -s no-such-host.invalid: getaddrinfo error: Name or service not known\n", run.err());
+    }
+
+    @Test
+    void shouldSayNoRdmaDevicesWereDetectedInsteadOfListening() throws Exception
+    {
+        final MainProcess run = MainProcess.run(dir, Map.of("SYSFS_PATH", Files.createDirectories(dir.resolve("empty-sysfs")).toString()),
+            30, "cmtime", "-p", "7471");
+
+        assertEquals(CmtimeCommand.NO_DEVICE, run.exit(), run.err());
+        assertEquals("No RDMA devices were detected\n", run.err());
+        assertEquals("", run.out());
     }
 
     private static void assertUsage(final String message, final String... args)

@@ -6,6 +6,7 @@ import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code rdmacm devices} on the recorded sysfs trees of the verbs module. */
+@Timeout(120)
 class DevicesCommandTest
 {
     private static final String IB_HCA_TEXT = """
@@ -116,12 +118,81 @@ class DevicesCommandTest
     }
 
     @Test
-    void shouldSaySoWhenSysfsHasNoDevices()
+    void shouldExitNonZeroWithOneLineWhenSysfsHasNoDevices()
     {
         final int exit = run("--source", "sysfs");
 
-        assertEquals(0, exit);
-        assertEquals("source: sysfs " + sysfs + "\nno RDMA devices\n", out.toString());
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, exit);
+        assertEquals("", out.toString());
+        assertEquals("rdmacm devices: ENODEV (19): no RDMA devices under sysfs " + sysfs + "/class/infiniband\n", err.toString());
+    }
+
+    @Test
+    void shouldWarnWhenSysfsPathNamesNothing()
+    {
+        final Path nothing = sysfs.resolve("no-such-directory");
+
+        final int exit = run(Map.of("SYSFS_PATH", nothing.toString()), "--source", "sysfs");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, exit);
+        assertEquals("rdmacm devices: warning: SYSFS_PATH=" + nothing + " is not a directory: no device can be read there\n"
+            + "rdmacm devices: ENODEV (19): no RDMA devices under sysfs " + nothing + "/class/infiniband\n", err.toString());
+    }
+
+    @Test
+    void shouldExitNonZeroWithOneLineWhenNeitherLibibverbsNorSysfsListADevice() throws IOException
+    {
+        // libibverbs reads SYSFS_PATH too: an empty tree is a host without RDMA devices for both
+        final Result result = runMain(sysfs.toString(), "devices");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, result.exit(), result.stderr());
+        assertEquals("", result.stdout());
+        assertEquals(1, result.stderr().lines().count(), result.stderr());
+        assertTrue(result.stderr().startsWith("rdmacm devices: ENODEV (19): none under sysfs " + sysfs + "/class/infiniband; libibverbs "),
+            result.stderr());
+    }
+
+    @Test
+    void shouldListOnlyTheDeviceAndThePortThatDashDAndDashIName()
+    {
+        RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.IB_HCA, RecordedSysfsTrees.SOFT_ROCE);
+
+        final int exit = run("--source", "sysfs", "-d", "mlx5_0", "-i", "2");
+
+        assertEquals(0, exit, err.toString());
+        assertEquals("source: sysfs " + sysfs + "\n" + IB_HCA_TEXT.substring(0, IB_HCA_TEXT.indexOf("  port 1")) +
+            IB_HCA_TEXT.substring(IB_HCA_TEXT.indexOf("  port 2")), out.toString());
+    }
+
+    @Test
+    void shouldNameTheDevicesThereAreForADeviceThatIsNot()
+    {
+        RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.IB_HCA, RecordedSysfsTrees.SOFT_ROCE);
+
+        final int exit = run("--source", "sysfs", "--ib-dev", "mlx9");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, exit);
+        assertEquals("rdmacm devices: ENODEV (19): -d mlx9: no such RDMA device; there are mlx5_0, rxe0\n", err.toString());
+    }
+
+    @Test
+    void shouldNameThePortsThereAreForAPortThatIsNot()
+    {
+        RecordedSysfsTrees.copy(sysfs, RecordedSysfsTrees.IB_HCA);
+
+        final int exit = run("--source", "sysfs", "-i", "3");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, exit);
+        assertEquals("rdmacm devices: ENODEV (19): -i 3: mlx5_0 has ports 1, 2\n", err.toString());
+    }
+
+    @Test
+    void shouldRefuseAPortNumberBelowOneAsAUsageError()
+    {
+        final int exit = run("-i", "0");
+
+        assertEquals(Main.EXIT_USAGE, exit);
+        assertTrue(err.toString().startsWith("-i 0: a port number, 1 or more"), err.toString());
     }
 
     @Test
@@ -201,7 +272,12 @@ class DevicesCommandTest
 
     private int run(final String... args)
     {
-        final CommandLine command = new CommandLine(new DevicesCommand(Map.of("SYSFS_PATH", sysfs.toString())));
+        return run(Map.of("SYSFS_PATH", sysfs.toString()), args);
+    }
+
+    private int run(final Map<String, String> environment, final String... args)
+    {
+        final CommandLine command = new CommandLine(new DevicesCommand(environment));
         command.setOut(new PrintWriter(out, true));
         command.setErr(new PrintWriter(err, true));
         return command.execute(args);

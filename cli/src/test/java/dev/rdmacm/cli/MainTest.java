@@ -46,6 +46,33 @@ class MainTest
     }
 
     @Test
+    void shouldRefuseABareRdmacmAsAUsageErrorWithTheUsageOnStderr()
+    {
+        final CommandRun run = run();
+
+        assertEquals(Main.EXIT_USAGE, run.exit());
+        assertEquals("", run.out());
+        assertTrue(run.err().startsWith("rdmacm: missing COMMAND: give one of the commands below, or --help\nUsage: rdmacm "), run.err());
+    }
+
+    @Test
+    void shouldShowEveryCommandsHelpForDashHAndForDashDashHelp()
+    {
+        for (final String name : Main.SUBCOMMANDS)
+        {
+            for (final String option : List.of("-h", "--help"))
+            {
+                final CommandRun run = run(name, option);
+
+                assertEquals(0, run.exit(), name + " " + option + ": " + run.err());
+                // picocli's help command puts its description first
+                assertTrue(name.equals("help") ? run.out().contains("\nUsage: rdmacm help ") : run.out().startsWith("Usage: rdmacm " + name + " "),
+                    name + " " + option + ": " + run.out());
+            }
+        }
+    }
+
+    @Test
     void shouldListEverySubcommandInTheUsageHelp()
     {
         final String out = run("--help").out();

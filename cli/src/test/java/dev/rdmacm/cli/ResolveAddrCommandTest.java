@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,12 +61,28 @@ class ResolveAddrCommandTest
     }
 
     @Test
-    void shouldRefuseAHostNameWithUsageStatus()
+    @Timeout(60)
+    void shouldFailAHostNameGetaddrinfoCannotResolveAsAResolutionFailure()
     {
-        final Run run = runMain("resolve-addr", "peer.example");
-        assertEquals(Main.EXIT_USAGE, run.exit());
-        assertEquals("rdmacm resolve-addr: DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
-            run.err().strip());
+        // .invalid never resolves (RFC 6761): glibc's EAI_NONAME, a failed resolution, not a usage error
+        final Run run = runMain("resolve-addr", "no-such-host.invalid");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit());
+        assertEquals("rdmacm resolve-addr: getaddrinfo EAI_NONAME (-2): DST no-such-host.invalid: Name or service not known\n", run.err());
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldResolveAHostNameAsRpingResolvesDashA() throws Exception
+    {
+        // the peer: glibc's getaddrinfo through getent, whose first answer rping's get_addr takes
+        final Process getent = new ProcessBuilder("getent", "ahosts", "localhost").start();
+        final String first = new String(getent.getInputStream().readAllBytes()).lines().findFirst().orElseThrow().split("\\s+")[0];
+
+        final Run run = resolve("localhost", "--json");
+
+        assertTrue(run.exit() != Main.EXIT_USAGE, run.err());
+        assertEquals(InetAddress.getByName(first), InetAddress.getByName(JSON.readTree(run.out()).get("destination").asText()), run.out());
     }
 
     @Test
@@ -231,13 +249,12 @@ class ResolveAddrCommandTest
     @Test
     void shouldWriteAUsageErrorAsEinvalUnderJson() throws Exception
     {
-        final Run run = runMain("resolve-addr", "peer.example", "--json");
+        final Run run = runMain("resolve-addr", "10.1.0.300", "--json");
 
         assertEquals(Main.EXIT_USAGE, run.exit());
         final JsonNode json = JSON.readTree(run.out());
         assertEquals("EINVAL", json.get("error").asText());
         assertEquals(22, json.get("code").asInt());
-        assertEquals("DST 'peer.example': expected a numeric IPv4 (10.1.0.2) or IPv6 (fd01::2, fe80::2%eth0) address",
-            json.get("message").asText());
+        assertEquals("DST '10.1.0.300': IPv4 octets are 0-255", json.get("message").asText());
     }
 }

@@ -9,6 +9,7 @@ import dev.rdmacm.testing.Tshark;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -49,6 +50,17 @@ class ResolveRouteCommandTest
     private static String fabricOption(final String node)
     {
         return "ibsim:" + fabric.host() + ":" + fabric.ctlPort() + ":" + node;
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldFailAHostNameGetaddrinfoCannotResolveAsAResolutionFailure()
+    {
+        // .invalid never resolves (RFC 6761): glibc's EAI_NONAME, as rping -a would meet it, not a usage error
+        final CommandRun run = run("resolve-route", "no-such-host.invalid", "--fabric", fabricOption("Hca2"), "--hosts", hosts.toString());
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit(), run.err());
+        assertEquals("rdmacm resolve-route: getaddrinfo EAI_NONAME (-2): DST no-such-host.invalid: Name or service not known\n", run.err());
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,6 +48,48 @@ class RpingCommandTest
         assertEquals(RpingCommand.FAILED, exit, err[0]);
         assertEquals(24, Files.size(pcap), "the pcap header alone");
         assertEquals(List.of(), Tshark.decode(pcap, "frame.number"));
+    }
+
+    @Test
+    void shouldExitWithRpingsEinvalAndOneRangeForASizeOutOfRange()
+    {
+        final CommandRun run = CommandRun.run("rping", "-s", "-S", "65536");
+
+        assertEquals(RpingCommand.USAGE, run.exit(), run.err());
+        assertEquals("rdmacm rping: Invalid size 65536 (valid range is 26 to 65535)", run.err().lines().findFirst().orElseThrow());
+        assertTrue(run.err().contains("ping data size, 26 to 65535 (default 64)"), "the help states the same range: " + run.err());
+    }
+
+    @Test
+    void shouldExitWithRpingsEinvalWithoutSideOrWithPersistentClient()
+    {
+        assertEquals(RpingCommand.USAGE, CommandRun.run("rping", "-a", "127.0.0.1").exit());
+        assertEquals(RpingCommand.USAGE, CommandRun.run("rping", "-c", "-P", "-a", "127.0.0.1").exit());
+        assertEquals(RpingCommand.USAGE, CommandRun.run("rping", "-c").exit());
+    }
+
+    @Test
+    void shouldTakeRpingsPersistentAndSelfCreatedQpOptionsAndServeAnyAddressWithoutDashA() throws Exception
+    {
+        // -s without -a binds to any address; with no RDMA device the server fails at once, not a usage error
+        final MainProcess run = MainProcess.run(dir, Map.of("SYSFS_PATH", Files.createDirectories(dir.resolve("empty-sysfs")).toString()),
+            30, "rping", "-s", "-P", "-q", "-p", "7174");
+
+        assertEquals(RpingCommand.FAILED, run.exit(), run.err());
+        assertEquals("No RDMA devices were detected\n", run.err());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void shouldExitWithGetaddrinfosCodeForANameItCannotResolve()
+    {
+        final String[] err = new String[1];
+        // .invalid never resolves (RFC 6761): glibc answers EAI_NONAME (-2), and rping returns it as its status
+        final int exit = withStderr(err, () -> CommandRun.run("rping", "-c", "-a", "no-such-host.invalid").exit());
+
+        assertEquals(256 - 2, exit, err[0]);
+        assertEquals("rdmacm rping: -a no-such-host.invalid: getaddrinfo failed (Name or service not known) - invalid hostname or IP "
+            + "address\n", err[0]);
     }
 
     /** rping prints its failures on System.err, as librdmacm's rping does on stderr. */

@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArchitectureDocTest
 {
     private static final Pattern DEPENDENCY = Pattern.compile("(?s)<dependency>(.*?)</dependency>");
+    private static final Pattern MANAGEMENT = Pattern.compile("(?s)<dependencyManagement>.*?</dependencyManagement>");
     private static final Pattern ROW = Pattern.compile("(?m)^\\| `([a-z-]+)` \\|(.*)\\|\\s*$");
     private static final String DEPENDS_ON = "depends on";
 
@@ -59,11 +60,11 @@ class ArchitectureDocTest
         assertEquals(Set.of("libc", "files"), projectDependencies(pom));
     }
 
-    /** The project modules a pom depends on, test scope left out. */
+    /** The project modules a pom depends on, test scope left out, and what it only manages (a BOM's list) too. */
     static Set<String> projectDependencies(final String pom)
     {
         final Set<String> dependencies = new TreeSet<>();
-        final Matcher dependency = DEPENDENCY.matcher(pom);
+        final Matcher dependency = DEPENDENCY.matcher(MANAGEMENT.matcher(pom).replaceAll(""));
         while (dependency.find())
         {
             final String body = dependency.group(1);

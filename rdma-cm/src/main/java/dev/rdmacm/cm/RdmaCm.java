@@ -465,7 +465,7 @@ public final class RdmaCm implements AutoCloseable
 
     /**
      * Every CM MAD every port's CM sends or receives from the next one on, to {@code recorder}
-     * ({@link PcapCmMadRecorder}: a capture), or to none again with {@link CmMadRecorder#NONE}. The
+     * ({@link dev.rdmacm.cm.diagnostics.PcapCmMadRecorder}: a capture), or to none again with {@link CmMadRecorder#NONE}. The
      * caller closes a recorder it opened after this RdmaCm, whose close sends the last MADs.
      */
     public synchronized void cmMadRecorder(final CmMadRecorder recorder)

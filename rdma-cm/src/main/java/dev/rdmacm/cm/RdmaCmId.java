@@ -31,7 +31,7 @@ import java.util.concurrent.ExecutionException;
  * <p>
  * Created with an {@link EventChannel} its events go there; created without one it is synchronous, like
  * librdmacm's NULL channel: {@link #resolveAddr} waits for the outcome and throws the error event's
- * errno. Every state change is reported to the {@link StateTransitionListener} of the {@link RdmaCm}, on
+ * errno. Every state change is reported to the {@link dev.rdmacm.cm.diagnostics.StateTransitionListener} of the {@link RdmaCm}, on
  * the conductor's thread. Thread-safe.
  */
 public final class RdmaCmId implements AutoCloseable
@@ -255,7 +255,7 @@ public final class RdmaCmId implements AutoCloseable
      * (from ibacm, or its own SA query) instead of {@code rdma_resolve_route}. The id must be
      * ADDR_RESOLVED (else EINVAL); it becomes ROUTE_RESOLVED at once and a ROUTE_RESOLVED event follows,
      * as {@code ucma_set_ib_path} sends it. Which path is kept, and how it reads back, is
-     * {@link IbPathOption}'s.
+     * {@link dev.rdmacm.resolver.IbPathOption}'s.
      *
      * @param pathData {@code ibv_path_data} records, 72 bytes each.
      * @throws RdmaCmException EINVAL or ENODEV, returned by the call.

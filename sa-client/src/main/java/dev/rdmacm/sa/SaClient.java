@@ -2,8 +2,10 @@ package dev.rdmacm.sa;
 
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
+import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransport;
+import dev.rdmacm.sa.transport.MadTransportException;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
 
@@ -35,6 +37,20 @@ public final class SaClient implements AutoCloseable
         this.engine = new SaEngine(transport, config, counters, clock, transitions);
         final ErrorHandler errors = throwable -> engineFailure = throwable;
         this.runner = new AgentRunner(engine.idleStrategy(), errors, null, engine);
+    }
+
+    /**
+     * Attaches to the fabric {@code fabric} names as {@code --fabric} takes it ({@link FabricSpec#parse}:
+     * {@code verbs[:DEV[:PORT[:sa-gid=GID]]]} or {@code ibsim:HOST:PORT:NODE}), its transport opened
+     * within {@code openTimeout}, and starts the client over it.
+     *
+     * @throws IllegalArgumentException naming the rule {@code fabric} breaks.
+     * @throws MadTransportException    when the transport does not open (no such device, no ibsim there).
+     */
+    public static SaClient attach(final String fabric, final Duration openTimeout, final SaClientConfig config)
+        throws MadTransportException
+    {
+        return start(FabricSpec.parse(fabric).open(openTimeout), config);
     }
 
     /** Starts the engine thread over {@code transport}; the client owns the transport from now on and closes it. */

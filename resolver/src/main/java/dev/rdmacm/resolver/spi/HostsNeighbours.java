@@ -4,7 +4,11 @@ import dev.rdmacm.files.ibacm.HostsFile;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.GidType;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 /**
  * IPoIB without an IP layer: an ibacm hosts file serves as the neighbour table (address to port GID)
@@ -18,6 +22,27 @@ public record HostsNeighbours(HostsFile hosts, RdmaPortBinding localPort)
 {
     /** The P_Key of the default partition, full member, which the IPoIB broadcast address carries by default. */
     public static final int DEFAULT_PKEY = 0xffff;
+
+    /**
+     * {@code hosts} as the neighbour table of the port {@code sa} is attached to (port 1 of that node, its
+     * GID, the default partition): what {@code rdmacm resolve-addr --fabric F --hosts FILE} hands the CM, for
+     * {@code RdmaCm.Options.Builder#hostsNeighbours} beside {@code sa(sa)}.
+     */
+    public static HostsNeighbours onPortOf(final HostsFile hosts, final SaClient sa)
+    {
+        return new HostsNeighbours(hosts, infinibandPort(sa.localPort().name(), 1, sa.localPort().gid()));
+    }
+
+    /**
+     * The ibacm hosts file at {@code file} ({@code ibacm_hosts.data}: an address and its GID per line) as
+     * {@link #onPortOf} takes it.
+     *
+     * @throws IOException when the file cannot be read; a malformed line is an IllegalArgumentException naming it.
+     */
+    public static HostsNeighbours read(final Path file, final SaClient sa) throws IOException
+    {
+        return onPortOf(HostsFile.read(file), sa);
+    }
 
     /** A port of an InfiniBand fabric known by its GID, e.g. the ibsim node the SA client attached as. */
     public static RdmaPortBinding infinibandPort(final String device, final int port, final Gid gid)
