@@ -348,8 +348,8 @@ class AcmFirstRouteOnSimulatedFabricTest
 
         assertEquals(List.of(ResolvedRoute.Kind.ACM, ResolvedRoute.Kind.SA_QUERY, ResolvedRoute.Kind.ACM,
             ResolvedRoute.Kind.SA_QUERY), routes.stream().map(ResolvedRoute::kind).toList(), "each id its own answer");
-        assertEquals(destination.gid(), routes.get(0).paths().get(0).dgid());
-        assertEquals(destination.gid(), routes.get(2).paths().get(0).dgid());
+        assertEquals(destination.gid(), routes.get(0).primary().record().dgid());
+        assertEquals(destination.gid(), routes.get(2).primary().record().dgid());
         assertEquals(destinations.size(), threadsWhileAsked.size());
         for (final List<String> threads : threadsWhileAsked)
         {

@@ -73,7 +73,7 @@ class FabricAndHostsFileApiTest
                 "--sgid", source.gid().toString(), "--dgid", destination.gid().toString(),
                 "--pkey", "0xffff", "--service_id", String.format("0x%016x", PortSpace.TCP.serviceId(PORT)),
                 "--qos_class", "0", "--reversible", "1", "--numb_path", "1").records();
-            assertEquals(SaqueryPathFields.withoutReserved(saquery.get(0)), SaqueryPathFields.of(id.route().paths().get(0)));
+            assertEquals(SaqueryPathFields.withoutReserved(saquery.get(0)), SaqueryPathFields.of(id.route().primary().record()));
         }
     }
 }
