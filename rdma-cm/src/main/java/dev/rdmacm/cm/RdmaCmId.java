@@ -255,7 +255,7 @@ public final class RdmaCmId implements AutoCloseable
      * (from ibacm, or its own SA query) instead of {@code rdma_resolve_route}. The id must be
      * ADDR_RESOLVED (else EINVAL); it becomes ROUTE_RESOLVED at once and a ROUTE_RESOLVED event follows,
      * as {@code ucma_set_ib_path} sends it. Which path is kept, and how it reads back, is
-     * {@link dev.rdmacm.resolver.IbPathOption}'s.
+     * the kernel's {@code cma_set_ib_paths} (here the resolver's {@code IbPathOption}).
      *
      * @param pathData {@code ibv_path_data} records, 72 bytes each.
      * @throws RdmaCmException EINVAL or ENODEV, returned by the call.

@@ -23,7 +23,7 @@ import java.util.Objects;
  * </pre>
  * Bit 31 of {@code flowlabel_hoplimit}, reserved in {@code ibv_path_record}, is where the kernel's
  * {@code ucma_query_path} packs {@code raw_traffic} (a byte of the destination MAC on RoCE, see
- * {@link RoceRouteSynthesizer}); the record keeps it as {@link PathRecordValue#rawTraffic()}, as the
+ * {@code RoceRouteSynthesizer}); the record keeps it as {@link PathRecordValue#rawTraffic()}, as the
  * SA PathRecord, whose layout this is, names it. The reserved bits 30-28 and bytes 58-63 are not kept,
  * so they read back 0, as the kernel packs them.
  * <p>
