@@ -1,5 +1,6 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.cm.AttachQpInGuest;
 import dev.rdmacm.cm.ConductorThreadsInGuest;
 import dev.rdmacm.sa.testing.TestSaOverUmad;
 import dev.rdmacm.sa.transport.verbs.SoftRoceLan;
@@ -52,7 +53,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  *   <li>the umad transport ({@link UmadInGuest}) on the verbs pair: CM agents on both devices' umad
  *       ports, a REQ between them, a send that times out, registration conflicts, no leak;</li>
  *   <li>the CM's threads ({@link ConductorThreadsInGuest}): a wildcard listener over four rxe devices,
- *       and one thread for them all; then, last,
+ *       and one thread for them all; {@code rdma_create_qp} on the caller's thread ({@link AttachQpInGuest});
+ *       then, last,
  *       ({@link UmadBesideKernelCmInGuest}) the kernel's ib_cm loaded and unloaded again, and what a CM
  *       agent gets beside it.</li>
  * </ul>
@@ -71,7 +73,7 @@ final class UserspaceGuestSuite
         ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
         PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
         RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, ConductorThreadsInGuest.class,
-        UmadBesideKernelCmInGuest.class);
+        AttachQpInGuest.class, UmadBesideKernelCmInGuest.class);
 
     private UserspaceGuestSuite()
     {

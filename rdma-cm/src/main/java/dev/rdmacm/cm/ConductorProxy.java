@@ -106,18 +106,16 @@ final class ConductorProxy
         return reply;
     }
 
-    CompletableFuture<Void> attachQp(final RdmaCmId id, final RcQueuePair queuePair)
+    /** {@code rdma_create_qp}'s hand-over: the QP, set up on the caller's thread, becomes the id's; no reply. */
+    void attachQp(final RdmaCmId id, final RcQueuePair queuePair)
     {
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.AttachRcQp(id, queuePair, reply));
-        return reply;
+        conductor.send(new IdCommand.AttachRcQp(id, queuePair));
     }
 
-    CompletableFuture<Void> attachQp(final RdmaCmId id, final UdQueuePair queuePair)
+    /** {@code rdma_create_qp}'s hand-over of a UD id's QP; no reply. */
+    void attachQp(final RdmaCmId id, final UdQueuePair queuePair)
     {
-        final CompletableFuture<Void> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.AttachUdQp(id, queuePair, reply));
-        return reply;
+        conductor.send(new IdCommand.AttachUdQp(id, queuePair));
     }
 
     CompletableFuture<Void> connect(final RdmaCmId id, final ConnectionParameters parameters)
@@ -156,12 +154,10 @@ final class ConductorProxy
         return reply;
     }
 
-    /** Completes true when this call destroyed the id, false when it was destroyed already. */
-    CompletableFuture<Boolean> destroy(final RdmaCmId id)
+    /** {@code rdma_destroy_id}'s part on the conductor; no reply (the caller's part needs none). */
+    void destroy(final RdmaCmId id)
     {
-        final CompletableFuture<Boolean> reply = new CompletableFuture<>();
-        conductor.send(new IdCommand.Destroy(id, reply));
-        return reply;
+        conductor.send(new IdCommand.Destroy(id));
     }
 
     // ---- outcomes handed back by other threads ----

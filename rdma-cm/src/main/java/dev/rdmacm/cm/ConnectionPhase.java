@@ -5,14 +5,12 @@ import dev.rdmacm.ibcm.ConnectParameters;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.ibcm.SidrRequestParameters;
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.cm.SidrStatus;
 import dev.rdmacm.resolver.engine.AddressResolver;
 import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.sa.path.PathRecordValue;
-import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.UdQueuePair;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -23,7 +21,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The connection calls on the conductor ({@code rdma_create_qp}'s CM half, {@code rdma_connect},
+ * The connection calls on the conductor ({@code rdma_create_qp}'s hand-over, {@code rdma_connect},
  * {@code rdma_listen}, {@code rdma_accept}, {@code rdma_reject}, {@code rdma_disconnect}) and what the
  * CM engine reports back: the checks that need the id's state, the id's moves ROUTE_RESOLVED -> CONNECT,
  * ADDR_BOUND -> LISTEN, and the moves the connection's events make (ESTABLISHED, DISCONNECT). The engine
@@ -36,24 +34,17 @@ final class ConnectionPhase
     {
     }
 
-    /** {@code rdma_create_qp} of an RC id: RESET -> INIT on the id's port (ucma_init_conn_qp). */
-    static void attachQp(final IdContext c, final RcQueuePair queuePair) throws RdmaCmException
+    /**
+     * {@code rdma_create_qp} of an RC id, handed over: the caller checked the id's view and moved the QP
+     * to INIT on its own thread ({@link RdmaCmId#attachQp(RcQueuePair)}); here it becomes the id's, and
+     * its connection's when a request made one. An id destroyed in the meantime drops it: the QP stays the
+     * application's, as librdmacm's stays on an id it frees.
+     */
+    static void attachQp(final IdContext c, final RcQueuePair queuePair)
     {
-        if (c.isUd())
+        if (c.state == CmIdState.DESTROYING)
         {
-            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + c.id.number() + " is an RDMA_PS_" + c.portSpace
-                + " id, whose QP is UD (attachQp(UdQueuePair)), not RC", true);
-        }
-        final RdmaPortBinding device = c.binding();
-        if (device == null)
-        {
-            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
-                + ": it has no device until its address is resolved or bound", true);
-        }
-        if (queuePair.state() == QpState.RESET)
-        {
-            // ucma_init_conn_qp: rdma_create_qp leaves the QP in INIT, so receives can be posted before connecting
-            queuePair.init(device.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
+            return;
         }
         c.attachedQp = queuePair;
         if (c.connection != null)
@@ -62,31 +53,13 @@ final class ConnectionPhase
         }
     }
 
-    /** {@code rdma_create_qp} of a UD id (ucma_init_ud_qp): RESET -> INIT -> RTR -> RTS with RDMA_UDP_QKEY. */
-    static void attachQp(final IdContext c, final UdQueuePair queuePair) throws RdmaCmException
+    /** {@code rdma_create_qp} of a UD id, handed over after {@link RdmaCmId#attachQp(UdQueuePair)} set the QP up. */
+    static void attachQp(final IdContext c, final UdQueuePair queuePair)
     {
-        if (!c.isUd())
+        if (c.state != CmIdState.DESTROYING)
         {
-            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + c.id.number() + " is an RDMA_PS_" + c.portSpace
-                + " id, whose QP is RC (attachQp(RcQueuePair)), not UD", true);
+            c.attachedUdQp = queuePair;
         }
-        if (c.portSpace != PortSpace.UDP)
-        {
-            // cma_set_default_qkey: an RDMA_PS_IPOIB id's Q_Key is its IPoIB broadcast group's, from the SA
-            throw new RdmaCmException("rdma_create_qp", Errno.EOPNOTSUPP, "id " + c.id.number() + " is an RDMA_PS_" + c.portSpace
-                + " id, whose Q_Key comes from the SA's MCMemberRecord: only RDMA_PS_UDP's RDMA_UDP_QKEY is supported", true);
-        }
-        final RdmaPortBinding device = c.binding();
-        if (device == null)
-        {
-            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
-                + ": it has no device until its address is resolved or bound", true);
-        }
-        if (queuePair.state() == QpState.RESET)
-        {
-            queuePair.activate(device.port(), 0, IdConnection.RDMA_UDP_QKEY);
-        }
-        c.attachedUdQp = queuePair;
     }
 
     /** {@code rdma_connect}: the REQ (RC) or the SIDR_REQ (UD) to the route's destination; CONNECT. */

@@ -60,7 +60,13 @@ public final class EventChannel implements AutoCloseable
     /** {@code rdma_get_cm_event}: waits for the next event. */
     public CmEvent getEvent() throws InterruptedException
     {
-        return taken(events.take());
+        CmEvent event;
+        do
+        {
+            event = taken(events.take());
+        }
+        while (event == null);
+        return event;
     }
 
     /**
@@ -70,13 +76,38 @@ public final class EventChannel implements AutoCloseable
     public CmEvent getEvent(final Duration timeout) throws InterruptedException
     {
         final long nanos = timeout.compareTo(LONGEST_WAIT) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
-        return taken(events.poll(nanos, TimeUnit.NANOSECONDS));
+        final long start = System.nanoTime();
+        long left = nanos;
+        while (true)
+        {
+            final CmEvent queued = events.poll(left, TimeUnit.NANOSECONDS);
+            if (queued == null)
+            {
+                return null;
+            }
+            final CmEvent event = taken(queued);
+            if (event != null)
+            {
+                return event;
+            }
+            // the event of an id destroyed meanwhile: wait on for the time that is left
+            left = Math.max(0, nanos - (System.nanoTime() - start));
+        }
     }
 
     /** The next event if one is queued (a non-blocking channel), else null. */
     public CmEvent pollEvent()
     {
-        return taken(events.poll());
+        CmEvent queued;
+        while ((queued = events.poll()) != null)
+        {
+            final CmEvent event = taken(queued);
+            if (event != null)
+            {
+                return event;
+            }
+        }
+        return null;
     }
 
     public int pendingEvents()
@@ -84,11 +115,17 @@ public final class EventChannel implements AutoCloseable
         return events.size();
     }
 
+    /**
+     * Queues an event; none of an id whose {@link RdmaCmId#destroy} has started, which the conductor may
+     * still make before it runs the destroy. The flag is read under the lock that {@link #discard} takes
+     * after the flag was set, so an event either is queued before the discard (which drops it) or is not
+     * queued at all.
+     */
     void post(final CmEvent event)
     {
         synchronized (counterLock)
         {
-            if (closed)
+            if (closed || event.id().isDestroyed())
             {
                 return;
             }
@@ -100,7 +137,7 @@ public final class EventChannel implements AutoCloseable
 
     /**
      * Drops the queued events of {@code id}, which {@code rdma_destroy_id} frees in the kernel before
-     * the application sees them.
+     * the application sees them; called after the id's destroyed flag was set, so none is queued after.
      */
     void discard(final RdmaCmId id)
     {
@@ -117,17 +154,23 @@ public final class EventChannel implements AutoCloseable
         }
     }
 
-    /** An event handed to the application: the count goes down and its id waits for its ack. */
+    /**
+     * An event taken off the queue: the count goes down and, unless its id's destroy has started, it is
+     * handed to the application and its id waits for its ack; else null. Both under the lock that
+     * {@link #discard} takes: an event counted before the discard is one destroy waits for, one taken off
+     * the queue but not yet counted when the discard ran is dropped, as the discard would have dropped it.
+     */
     private CmEvent taken(final CmEvent event)
     {
-        if (event != null)
+        synchronized (counterLock)
         {
-            synchronized (counterLock)
+            if (!closed)
             {
-                if (!closed)
-                {
-                    decrement();
-                }
+                decrement();
+            }
+            if (event.id().isDestroyed())
+            {
+                return null;
             }
             event.id().retrieved();
         }

@@ -21,8 +21,16 @@ import java.util.concurrent.CompletableFuture;
  */
 sealed interface IdCommand
 {
+    /**
+     * A command that the caller's next call must find done: made on the conductor's own thread (from a
+     * callback), it runs at once rather than after what the conductor is doing.
+     */
+    sealed interface InCallersOrder extends IdCommand
+    {
+    }
+
     /** A call's answer: completed by the conductor, normally or with the call's {@link RdmaCmException}. */
-    sealed interface Call extends IdCommand
+    sealed interface Call extends InCallersOrder
     {
         CompletableFuture<?> reply();
     }
@@ -88,13 +96,16 @@ sealed interface IdCommand
     {
     }
 
-    /** {@code rdma_create_qp} of an RC id. */
-    record AttachRcQp(RdmaCmId id, RcQueuePair queuePair, CompletableFuture<Void> reply) implements Call
+    /**
+     * {@code rdma_create_qp} of an RC id: the QP, checked and moved to INIT on the caller's thread, becomes
+     * the id's. No reply: the caller's next command comes after it.
+     */
+    record AttachRcQp(RdmaCmId id, RcQueuePair queuePair) implements InCallersOrder
     {
     }
 
-    /** {@code rdma_create_qp} of a UD id. */
-    record AttachUdQp(RdmaCmId id, UdQueuePair queuePair, CompletableFuture<Void> reply) implements Call
+    /** {@code rdma_create_qp} of a UD id: the QP, set up on the caller's thread, becomes the id's; no reply. */
+    record AttachUdQp(RdmaCmId id, UdQueuePair queuePair) implements InCallersOrder
     {
     }
 
@@ -123,8 +134,11 @@ sealed interface IdCommand
     {
     }
 
-    /** {@code rdma_destroy_id}'s part on the conductor: the reply says whether this call destroyed the id. */
-    record Destroy(RdmaCmId id, CompletableFuture<Boolean> reply) implements Call
+    /**
+     * {@code rdma_destroy_id}'s part on the conductor, sent once, by the call that set the handle's flag.
+     * No reply: the caller drops the id's events itself.
+     */
+    record Destroy(RdmaCmId id) implements InCallersOrder
     {
     }
 

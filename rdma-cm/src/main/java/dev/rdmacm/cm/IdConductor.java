@@ -48,12 +48,13 @@ final class IdConductor
 
     /**
      * Any thread: the command runs on the conductor. A call made on the loop itself (from a callback) whose
-     * caller waits for the reply runs at once, as it could not run later; anything else the loop runs
+     * caller waits for the reply runs at once, as it could not run later, and so does a command that the
+     * caller's next call must find done ({@link IdCommand.InCallersOrder}); anything else the loop runs
      * after what it is doing, so that the resolver's tables never change under its feet.
      */
     void send(final IdCommand command)
     {
-        if (agent.isLoopThread() && awaited(command))
+        if (agent.isLoopThread() && inCallersOrder(command))
         {
             onCommand(command);
         }
@@ -67,9 +68,10 @@ final class IdConductor
         }
     }
 
-    private static boolean awaited(final IdCommand command)
+    private static boolean inCallersOrder(final IdCommand command)
     {
-        return command instanceof IdCommand.Call || command instanceof IdCommand.ResolveRoute route && route.reply() != null;
+        return command instanceof IdCommand.InCallersOrder ||
+            command instanceof IdCommand.ResolveRoute route && route.reply() != null;
     }
 
     /** From {@link RdmaCm#close}, once the loop thread has ended: commands queued too late run here, and from now on on their senders. */
@@ -177,16 +179,8 @@ final class IdConductor
                 context.deliver(new CmEvent.User(context.id, c.status(), c.arg()));
                 c.reply().complete(null);
             }
-            case IdCommand.AttachRcQp c ->
-            {
-                ConnectionPhase.attachQp(context(c.id()), c.queuePair());
-                c.reply().complete(null);
-            }
-            case IdCommand.AttachUdQp c ->
-            {
-                ConnectionPhase.attachQp(context(c.id()), c.queuePair());
-                c.reply().complete(null);
-            }
+            case IdCommand.AttachRcQp c -> ConnectionPhase.attachQp(context(c.id()), c.queuePair());
+            case IdCommand.AttachUdQp c -> ConnectionPhase.attachQp(context(c.id()), c.queuePair());
             case IdCommand.Connect c ->
             {
                 ConnectionPhase.connect(context(c.id()), c.parameters());
@@ -212,7 +206,7 @@ final class IdConductor
                 ConnectionPhase.disconnect(context(c.id()));
                 c.reply().complete(null);
             }
-            case IdCommand.Destroy c -> c.reply().complete(destroy(context(c.id())));
+            case IdCommand.Destroy c -> destroy(context(c.id()));
             case IdCommand.AcmAnswered c -> routes.onAcmAnswer(agent, loopEnded, context(c.id()), c.route(), c.answer(),
                 c.startNanos(), c.addresses());
             case IdCommand.SaAnswered c -> routes.onSaAnswer(context(c.id()), c.route(), c.resolved(), c.failure());
@@ -281,14 +275,14 @@ final class IdConductor
 
     /**
      * {@code rdma_destroy_id} on the conductor: DESTROYING, the connection closed (REJ, DREQ or DREP go
-     * out), the port released, a pending resolution or route dropped without an event. False when the id
-     * was destroyed already.
+     * out), the port released, a pending resolution or route dropped without an event. Its caller did not
+     * wait: the handle's channel drops the events this made for the id in the meantime.
      */
-    private boolean destroy(final IdContext c)
+    private void destroy(final IdContext c)
     {
         if (c.state == CmIdState.DESTROYING)
         {
-            return false;
+            return;
         }
         c.transition(CmIdState.DESTROYING, "destroy");
         if (c.connection != null)
@@ -305,7 +299,6 @@ final class IdConductor
         {
             cancelLater(p);
         }
-        return true;
     }
 
     /** The loop drops {@code p}'s timer and neighbour entry after what it is doing (a destroy may come from its callbacks). */

@@ -304,17 +304,28 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
         });
     }
 
-    /** ib_destroy_cm_id: REJ, DREQ or DREP as the state asks, then the comm ID is freed. */
+    /**
+     * ib_destroy_cm_id: REJ, DREQ or DREP as the state asks, then the comm ID is freed. On a port whose CM
+     * is closed (the RdmaCm closed, or its umad failed) nothing can go out and the engine is gone with its
+     * connections: nothing to do, and rdma_destroy_id, which no one waits for, never fails on it.
+     */
     void close()
     {
-        agent.execute(engine ->
+        try
         {
-            final IbCmConnection c = connection;
-            if (c != null && !c.isClosed())
+            agent.execute(engine ->
             {
-                c.close();
-            }
-        });
+                final IbCmConnection c = connection;
+                if (c != null && !c.isClosed())
+                {
+                    c.close();
+                }
+            });
+        }
+        catch (final IllegalStateException closed)
+        {
+            // the port's CM is closed: nothing more to send
+        }
     }
 
     @Override

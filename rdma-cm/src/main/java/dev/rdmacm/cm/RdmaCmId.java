@@ -10,9 +10,12 @@ import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.verbs.GidType;
+import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.UdQueuePair;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -44,7 +47,24 @@ public final class RdmaCmId implements AutoCloseable
     private final long number;
     private final PortSpace portSpace;
     private volatile IdView view = IdView.IDLE;
-    /** Set by {@link #destroy}: the id reads DESTROYING from then on, even before the conductor has run it. */
+    private static final VarHandle DESTROYED;
+
+    static
+    {
+        try
+        {
+            DESTROYED = MethodHandles.lookup().findVarHandle(RdmaCmId.class, "destroyed", boolean.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    /**
+     * Set by {@link #destroy}, before it discards the id's queued events: the id reads DESTROYING from then
+     * on, even before the conductor has run it, and its channel neither takes nor hands out its events.
+     */
     private volatile boolean destroyed;
     /** Guards {@link #unacknowledged}, which application threads count; destroy waits on it. */
     private final Object acknowledgements = new Object();
@@ -531,6 +551,11 @@ public final class RdmaCmId implements AutoCloseable
      * {@code rdma_create_qp}'s half that concerns the CM: the RC QP this id's connection drives. It
      * must live on the id's device ({@link #binding()}); the CM moves it RESET -> INIT -> RTR -> RTS when
      * the handshake says so, and to ERR when the connection ends.
+     * <p>
+     * As librdmacm's {@code rdma_create_qp} in the caller, the work is done on this thread: the checks
+     * read the id's {@link IdView}, a QP in RESET moves to INIT ({@code ucma_init_conn_qp}) here, and the
+     * conductor is handed the QP without a reply to wait for. A call this thread makes next finds it
+     * attached, as the conductor runs its commands in order (docs/decisions.md, "rdma_create_qp").
      */
     public void attachQp(final RcQueuePair queuePair) throws RdmaCmException
     {
@@ -538,7 +563,18 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
         }
-        await(proxy.attachQp(this, queuePair));
+        if (isUd())
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is an RDMA_PS_" + portSpace
+                + " id, whose QP is UD (attachQp(UdQueuePair)), not RC", true);
+        }
+        final RdmaPortBinding device = qpDevice();
+        if (queuePair.state() == QpState.RESET)
+        {
+            // ucma_init_conn_qp: rdma_create_qp leaves the QP in INIT, so receives can be posted before connecting
+            queuePair.init(device.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
+        }
+        proxy.attachQp(this, queuePair);
     }
 
     /**
@@ -546,7 +582,7 @@ public final class RdmaCmId implements AutoCloseable
      * {@code ucma_init_ud_qp} does, RESET -> INIT (the id's port, P_Key index 0, rdma_cm's Q_Key
      * {@code RDMA_UDP_QKEY} 0x01234567, which the kernel's {@code rdma_init_qp_attr} gives) -> RTR -> RTS
      * (send PSN 0). It must live on the id's device ({@link #binding()}). Its number is what
-     * {@link #accept} answers a SIDR_REQ with.
+     * {@link #accept} answers a SIDR_REQ with. Done on this thread, as the RC one.
      */
     public void attachQp(final UdQueuePair queuePair) throws RdmaCmException
     {
@@ -554,7 +590,42 @@ public final class RdmaCmId implements AutoCloseable
         {
             throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "no QP given", true);
         }
-        await(proxy.attachQp(this, queuePair));
+        if (!isUd())
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is an RDMA_PS_" + portSpace
+                + " id, whose QP is RC (attachQp(RcQueuePair)), not UD", true);
+        }
+        if (portSpace != PortSpace.UDP)
+        {
+            // cma_set_default_qkey: an RDMA_PS_IPOIB id's Q_Key is its IPoIB broadcast group's, from the SA
+            throw new RdmaCmException("rdma_create_qp", Errno.EOPNOTSUPP, "id " + number + " is an RDMA_PS_" + portSpace
+                + " id, whose Q_Key comes from the SA's MCMemberRecord: only RDMA_PS_UDP's RDMA_UDP_QKEY is supported", true);
+        }
+        final RdmaPortBinding device = qpDevice();
+        if (queuePair.state() == QpState.RESET)
+        {
+            queuePair.activate(device.port(), 0, IdConnection.RDMA_UDP_QKEY);
+        }
+        proxy.attachQp(this, queuePair);
+    }
+
+    /**
+     * The device a QP of this id is set up on, as the view shows it: {@code rdma_init_qp_attr} needs the
+     * id's device, which a resolved or bound address or a connection request gives. A destroyed id has none.
+     */
+    private RdmaPortBinding qpDevice() throws RdmaCmException
+    {
+        final IdView now = view;
+        if (destroyed)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, this + " is destroyed", true);
+        }
+        if (now.binding() == null)
+        {
+            throw new RdmaCmException("rdma_create_qp", Errno.EINVAL, "id " + number + " is " + now.state()
+                + ": it has no device until its address is resolved or bound", true);
+        }
+        return now.binding();
     }
 
     /** A UD id: RDMA_PS_UDP (and RDMA_PS_IPOIB), whose QP type is IBV_QPT_UD (librdmacm's {@code ucma_get_qp_type}). */
@@ -684,31 +755,32 @@ public final class RdmaCmId implements AutoCloseable
      * channel (no event follows), and then, as librdmacm does, waits until every event of the id that
      * the application took has been acknowledged. So an event must be acked before its id is
      * destroyed, from another thread if need be; the wait refuses to run on the event loop.
+     * <p>
+     * The conductor's part (the connection closed, the port released, a resolution cancelled) is queued,
+     * not waited for: from the moment this call starts, the channel hands out no event of the id and
+     * takes none for it, so the events the conductor still makes for it before it runs the destroy go
+     * nowhere, and a call this thread makes next runs after it. Only the first call destroys; a second
+     * returns at once.
      */
     public void destroy()
     {
-        destroyed = true;
-        final CompletableFuture<Boolean> reply = proxy.destroy(this);
-        if (channel == null)
+        if (!DESTROYED.compareAndSet(this, false, true))
         {
-            // No events to drop or acks to wait for: the conductor destroys the id after whatever this thread
-            // queued before, and before whatever it queues next, so the caller need not wait (no hand-off).
             return;
         }
-        final boolean destroyedNow;
-        try
+        proxy.destroy(this);
+        if (channel != null)
         {
-            destroyedNow = await(reply);
-        }
-        catch (final RdmaCmException impossible)
-        {
-            throw new IllegalStateException(impossible);
-        }
-        if (destroyedNow)
-        {
+            // After the flag: an event posted or counted from now on is dropped by the channel itself.
             channel.discard(this);
             awaitAcknowledgements();
         }
+    }
+
+    /** Whether {@link #destroy} was called: the channel neither takes nor hands out the id's events from then on. */
+    boolean isDestroyed()
+    {
+        return destroyed;
     }
 
     private void awaitAcknowledgements()

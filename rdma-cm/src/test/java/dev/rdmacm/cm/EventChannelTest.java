@@ -6,11 +6,13 @@ import dev.rdmacm.resolver.spi.GidDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -137,6 +139,84 @@ class EventChannelTest
             assertEquals(0, id.unacknowledgedEvents());
             final CompletableFuture<Void> destroyed = CompletableFuture.runAsync(id::destroy);
             destroyed.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldHandOutNoEventPostedForAnIdAfterItsDestroyReturned() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId id = cm.createId(channel);
+            id.destroy();
+
+            // what the conductor may still post for the id before it runs the destroy the caller queued
+            channel.post(errorFor(id));
+
+            assertEquals(0, channel.pendingEvents());
+            assertNull(channel.pollEvent());
+            assertFalse(readable(channel.fd()), "the dropped event left no count behind");
+            assertEquals(0, id.unacknowledgedEvents());
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldReturnFromDestroyWhileTheConductorIsBusyAndDropWhatItPostsForTheIdMeanwhile() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel(); RdmaCmId kept = cm.createId(channel))
+        {
+            final RdmaCmId id = cm.createId(channel);
+            channel.post(errorFor(id));
+            final CountDownLatch busy = new CountDownLatch(1);
+            final CountDownLatch release = new CountDownLatch(1);
+            // The conductor is held inside a command of its own: destroy must not need it to return.
+            assertTrue(cm.trySubmit(loop ->
+            {
+                busy.countDown();
+                awaitUninterruptibly(release);
+                channel.post(errorFor(id));
+                channel.post(errorFor(kept));
+            }));
+            busy.await();
+            try
+            {
+                id.destroy();
+
+                assertEquals(CmIdState.DESTROYING, id.state());
+                assertEquals(0, channel.pendingEvents(), "the queued event was dropped by the caller");
+            }
+            finally
+            {
+                release.countDown();
+            }
+            final CompletableFuture<Void> drained = new CompletableFuture<>();
+            assertTrue(cm.trySubmit(loop -> drained.complete(null)));
+            drained.get();
+
+            assertEquals(CmIdState.DESTROYING, id.view().state(), "the conductor ran the destroy after");
+            final CmEvent left = channel.pollEvent();
+            assertSame(kept, left.id(), "only the kept id's event was queued");
+            left.ack();
+            assertNull(channel.pollEvent());
+            assertFalse(readable(channel.fd()));
+        }
+    }
+
+    private static void awaitUninterruptibly(final CountDownLatch latch)
+    {
+        while (true)
+        {
+            try
+            {
+                latch.await();
+                return;
+            }
+            catch (final InterruptedException ex)
+            {
+                // the test's thread releases it in a finally
+            }
         }
     }
 }
