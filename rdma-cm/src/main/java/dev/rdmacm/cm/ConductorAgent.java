@@ -222,6 +222,16 @@ final class ConductorAgent implements Agent
         pollSet.wakeUp();
     }
 
+    /**
+     * Queues work for the loop thread from any thread without waking it: for a hand-over that nothing
+     * waits for until the caller's next call, which is queued behind it and wakes the loop itself. A
+     * wake-up costs an eventfd write and a turn of the loop, per id in cmtime's create qp step.
+     */
+    void enqueue(final Consumer<ConductorAgent> command)
+    {
+        commands.offer(command);
+    }
+
     void requestClose()
     {
         closing = true;

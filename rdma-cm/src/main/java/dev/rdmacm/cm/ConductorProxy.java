@@ -106,16 +106,16 @@ final class ConductorProxy
         return reply;
     }
 
-    /** {@code rdma_create_qp}'s hand-over: the QP, set up on the caller's thread, becomes the id's; no reply. */
+    /** {@code rdma_create_qp}'s hand-over: the QP, set up on the caller's thread, becomes the id's; no reply, no wake-up. */
     void attachQp(final RdmaCmId id, final RcQueuePair queuePair)
     {
-        conductor.send(new IdCommand.AttachRcQp(id, queuePair));
+        conductor.handOver(new IdCommand.AttachRcQp(id, queuePair));
     }
 
     /** {@code rdma_create_qp}'s hand-over of a UD id's QP; no reply. */
     void attachQp(final RdmaCmId id, final UdQueuePair queuePair)
     {
-        conductor.send(new IdCommand.AttachUdQp(id, queuePair));
+        conductor.handOver(new IdCommand.AttachUdQp(id, queuePair));
     }
 
     CompletableFuture<Void> connect(final RdmaCmId id, final ConnectionParameters parameters)

@@ -68,6 +68,27 @@ final class IdConductor
         }
     }
 
+    /**
+     * Any thread: a hand-over that no one waits for ({@code rdma_create_qp}'s QP) is queued without
+     * waking the loop. The caller's next call on the id is queued behind it and wakes the loop, so the
+     * loop finds the hand-over done before it runs that call; on the loop itself it runs at once.
+     */
+    void handOver(final IdCommand.InCallersOrder command)
+    {
+        if (agent.isLoopThread())
+        {
+            onCommand(command);
+        }
+        else if (!cm.tryEnqueue(loop -> onCommand(command)))
+        {
+            ended.join();
+            synchronized (this)
+            {
+                onCommand(command);
+            }
+        }
+    }
+
     private static boolean inCallersOrder(final IdCommand command)
     {
         return command instanceof IdCommand.InCallersOrder ||

@@ -684,6 +684,17 @@ public final class RdmaCm implements AutoCloseable
         return true;
     }
 
+    /** As {@link #trySubmit}, without waking the loop ({@link ConductorAgent#enqueue}). */
+    synchronized boolean tryEnqueue(final Consumer<ConductorAgent> command)
+    {
+        if (closed)
+        {
+            return false;
+        }
+        agent.enqueue(command);
+        return true;
+    }
+
     synchronized void submit(final Consumer<ConductorAgent> command)
     {
         if (closed)
