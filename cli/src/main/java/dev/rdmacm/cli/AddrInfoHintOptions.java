@@ -31,7 +31,7 @@ final class AddrInfoHintOptions
         description = "Raw ai_flags bits (decimal or 0x hex, unknown bits included), OR-ed with the named flags.")
     private Integer rawFlags;
 
-    @Option(names = "--family", paramLabel = "inet|inet6|ib", converter = GetAddrInfoCommand.FamilyConverter.class, description = "ai_family.")
+    @Option(names = "--family", paramLabel = "unspec|inet|inet6|ib", converter = GetAddrInfoCommand.FamilyConverter.class, description = "ai_family.")
     private Integer family;
 
     @Option(names = "--qp-type", paramLabel = "rc|uc|ud", converter = GetAddrInfoCommand.QpTypeConverter.class, description = "ai_qp_type.")

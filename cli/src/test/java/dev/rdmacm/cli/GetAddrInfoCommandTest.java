@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import static dev.rdmacm.cli.CommandRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -193,5 +196,17 @@ class GetAddrInfoCommandTest
         assertEquals(2, run.exit());
         assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--flags': --flags '0x100000000' is not a number from 0 to 0xffffffff"),
             run.err());
+    }
+
+    @Test
+    void shouldListInItsHelpTheFamiliesItsErrorAccepts()
+    {
+        final CommandRun refused = run("getaddrinfo", "--family", "bogus", "127.0.0.1");
+        final CommandRun help = run("getaddrinfo", "--help");
+
+        final Matcher accepted = Pattern.compile("is not one of ([a-z0-9, ]+)").matcher(refused.err());
+        assertTrue(accepted.find(), refused.err());
+        final String label = "--family=" + String.join("|", accepted.group(1).split(", "));
+        assertTrue(help.out().contains(label), label + " in\n" + help.out());
     }
 }
