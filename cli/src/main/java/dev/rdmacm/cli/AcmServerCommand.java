@@ -64,8 +64,8 @@ final class AcmServerCommand implements Callable<Integer>
     Path optionsFile = Path.of("/etc/rdma/ibacm_opts.cfg");
 
     @Option(names = {"-A", "--addr-file"}, paramLabel = "FILE",
-        description = {"endpoint file, ibacm_addr.cfg: 'address device port pkey' lines name the attached port's endpoints;",
-            "with 'gid lid' columns on every line it defines the endpoints itself (no device needed)"})
+        description = "endpoint file, ibacm_addr.cfg: 'address device port pkey' lines name the attached port's endpoints; " +
+            "with 'gid lid' columns on every line it defines the endpoints itself (no device needed)")
     Path addrFile;
 
     @Option(names = "--run-dir", paramLabel = "DIR",

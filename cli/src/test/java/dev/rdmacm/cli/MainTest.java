@@ -2,6 +2,7 @@ package dev.rdmacm.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
 import java.util.List;
 
 import static dev.rdmacm.cli.CommandRun.run;
@@ -80,6 +81,20 @@ class MainTest
         for (final String name : Main.SUBCOMMANDS)
         {
             assertTrue(out.contains("\n  " + name + " "), name + " in:\n" + out);
+        }
+    }
+
+    @Test
+    void shouldGiveEveryOptionOneParagraphSoThatItsHelpLinesLineUp()
+    {
+        // picocli starts each element of an option's description at the option column, not indented under it
+        for (final CommandLine command : Main.commandLine().getSubcommands().values())
+        {
+            for (final CommandLine.Model.OptionSpec option : command.getCommandSpec().options())
+            {
+                assertTrue(option.description().length <= 1,
+                    command.getCommandName() + " " + option.longestName() + ": " + List.of(option.description()));
+            }
         }
     }
 }
