@@ -1,7 +1,6 @@
 package dev.rdmacm.protocol;
 
 import dev.rdmacm.protocol.capture.CaptureDirection;
-import dev.rdmacm.protocol.capture.DatagramExtendedTransportHeader;
 import dev.rdmacm.protocol.capture.UdMadPacket;
 import dev.rdmacm.protocol.mad.Gsi;
 import dev.rdmacm.protocol.mad.MadHeader;

@@ -2,7 +2,6 @@ package dev.rdmacm.conformance;
 
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.guest.GuestResult;
-import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 
 import java.nio.file.Path;

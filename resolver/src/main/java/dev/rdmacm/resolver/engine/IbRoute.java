@@ -1,7 +1,6 @@
 package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaClient;

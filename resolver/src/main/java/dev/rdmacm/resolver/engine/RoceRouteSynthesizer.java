@@ -1,12 +1,12 @@
 package dev.rdmacm.resolver.engine;
 
-import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
 import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.RoutePath;
 import org.agrona.MutableDirectBuffer;
 
 /**

@@ -25,7 +25,6 @@ import dev.rdmacm.verbs.MemoryRegion;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.PortAttributes;
 import dev.rdmacm.verbs.ProtectionDomain;
-import dev.rdmacm.verbs.Qkey;
 import dev.rdmacm.verbs.QueuePairCapabilities;
 import dev.rdmacm.verbs.UdQueuePair;
 import dev.rdmacm.verbs.Verbs;
