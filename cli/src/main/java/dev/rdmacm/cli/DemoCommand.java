@@ -152,8 +152,8 @@ public final class DemoCommand implements Callable<Integer>
             say("no " + script + " (not run from a checkout): skipping the package check");
             return true;
         }
-        say("running " + script + " (installs missing Debian packages, as root)");
-        final Process process = new ProcessBuilder(script.toString()).redirectErrorStream(true).start();
+        say("running " + script + " runtime (installs the missing Debian packages the CLI and this demo need, as root)");
+        final Process process = new ProcessBuilder(script.toString(), "runtime").redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         final int exit = process.waitFor();
         output.lines().forEach(line -> say("  " + line));
