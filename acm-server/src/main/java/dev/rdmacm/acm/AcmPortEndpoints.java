@@ -16,9 +16,13 @@ import java.util.List;
  *       {@code name device port pkey} of the endpoint file naming this device, port and partition
  *       ({@code default} for the first P_Key of the table; IP literals only with
  *       {@code support_ips_in_addr_cfg 1}, as ibacm), then — beyond ibacm — every hosts-file entry
- *       whose GID is the port's, so that the hosts file a user already has names the local port too;</li>
+ *       whose GID is the port's, on the endpoint of the default partition (the first P_Key) alone, so
+ *       that the hosts file a user already has names the local port too;</li>
  *   <li>an endpoint left without an address is dropped, as ibacm drops it; the log says so.</li>
  * </ul>
+ * An address names one endpoint: a file line that gives an address another partition's endpoint
+ * already has is an error naming the line and that endpoint, as in the endpoint file of a server with
+ * no attached port ({@link AcmEndpointFile}); a lookup of it could otherwise answer from either.
  * Extra columns on an endpoint-file line are ignored, as ibacm's {@code sscanf} ignores them.
  */
 public final class AcmPortEndpoints
@@ -53,8 +57,8 @@ public final class AcmPortEndpoints
                     add(endpoint, AcmAddress.parse(address.ip().getHostAddress()), address.netdev(), log);
                 }
             }
-            assignFromFile(endpoint, addrFileLines, addrFileName, defaultPkey, supportIpsInAddrCfg, log);
-            if (hosts != null)
+            assignFromFile(endpoint, endpoints, addrFileLines, addrFileName, defaultPkey, supportIpsInAddrCfg, log);
+            if (hosts != null && pkey == defaultPkey)
             {
                 for (final HostsFile.Host host : hosts.hosts())
                 {
@@ -74,8 +78,8 @@ public final class AcmPortEndpoints
         return List.copyOf(endpoints);
     }
 
-    private static void assignFromFile(final AcmEndpoint endpoint, final List<String> lines, final String fileName,
-        final int defaultPkey, final boolean supportIps, final AcmLog log)
+    private static void assignFromFile(final AcmEndpoint endpoint, final List<AcmEndpoint> earlier, final List<String> lines,
+        final String fileName, final int defaultPkey, final boolean supportIps, final AcmLog log)
     {
         int number = 0;
         for (final String raw : lines)
@@ -119,6 +123,14 @@ public final class AcmPortEndpoints
             {
                 log.log(0, where + ": IP address " + words[0] + " ignored: support_ips_in_addr_cfg is 0, as ibacm's default");
                 continue;
+            }
+            for (final AcmEndpoint other : earlier)
+            {
+                if (other.hasAddress(address))
+                {
+                    throw new IllegalArgumentException(where + ": address " + words[0] + " already names " + other +
+                        ": an address names one endpoint");
+                }
             }
             add(endpoint, address, where, log);
         }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** ibacm's endpoint rules for an attached port (acm_port_up, acm_ep_up, acm_assign_ep_names). */
@@ -94,5 +95,26 @@ class AcmPortEndpointsTest
         final List<AcmEndpoint> endpoints = AcmPortEndpoints.build(port(List.of(0xffff), List.of()), List.of(), "-", hosts,
             false, log);
         assertEquals(List.of(AcmAddress.parse("192.0.2.1"), AcmAddress.parse("node-a")), endpoints.getFirst().addresses());
+    }
+
+    @Test
+    void shouldRefuseAFileLineThatGivesAnotherPartitionsAddressNamingTheLine()
+    {
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> build(
+            port(List.of(0xffff, 0x8001), List.of()), List.of("node-a mlx5_0 1 default", "node-a mlx5_0 1 0x8001"), false));
+
+        assertEquals("ibacm_addr.cfg:2: address node-a already names endpoint 1 (mlx5_0 port 1 pkey 0xffff gid " + GID +
+            " lid 7): an address names one endpoint", refused.getMessage());
+    }
+
+    @Test
+    void shouldNameOnlyTheDefaultPartitionsEndpointByTheHostsFile()
+    {
+        final HostsFile hosts = HostsFile.parse(List.of("node-h " + GID), Path.of("ibacm_hosts.data"));
+        final List<AcmEndpoint> endpoints = AcmPortEndpoints.build(port(List.of(0xffff, 0x8001), List.of()),
+            List.of("node-b mlx5_0 1 0x8001"), "-", hosts, false, log);
+
+        assertEquals(List.of(AcmAddress.parse("node-h")), endpoints.get(0).addresses());
+        assertEquals(List.of(AcmAddress.parse("node-b")), endpoints.get(1).addresses());
     }
 }
