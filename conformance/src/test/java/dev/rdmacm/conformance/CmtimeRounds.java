@@ -409,7 +409,7 @@ final class CmtimeRounds
      * (by name, a kworker by the workqueue it last ran: {@code kworker/u4:2-ib_cm} counts as {@code kworker-ib_cm})
      * and the CM's counters; with {@code children}, the shell's children's CPU (the kernel's cmtime).
      */
-    private record Snapshot(long[] stat, Map<String, Long> threads, Map<String, Long> counterValues, long childrenMs)
+    record Snapshot(long[] stat, Map<String, Long> threads, Map<String, Long> counterValues, long childrenMs)
     {
         private static final List<String> STAT = List.of("user", "nice", "system", "idle", "iowait", "irq", "softirq");
 
