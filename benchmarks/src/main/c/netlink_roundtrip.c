@@ -68,6 +68,9 @@ int main(int argc, char **argv)
     rtm->rtm_family = AF_INET;
     rtm->rtm_dst_len = 32;
     add_attr(route, RTA_DST, &dst, 4);
+    /* the question the resolver asks (issue 29): routed as uid 0, as the kernel CM's own lookup */
+    unsigned uid = 0;
+    add_attr(route, RTA_UID, &uid, 4);
 
     memset(link_buf, 0, sizeof link_buf);
     struct nlmsghdr *link = (struct nlmsghdr *)link_buf;
