@@ -17,7 +17,9 @@ import java.util.List;
 /**
  * This project's answers to the queries {@link KernelAnswers} puts to the kernel, from inside the
  * host namespace: {@link Rtnetlink#route} and one {@link AddressResolver#attempt}, the resolver's
- * {@code addr_resolve}; and {@link Rtnetlink#neighbour}.
+ * {@code addr_resolve}; and {@link Rtnetlink#neighbour}. With a {@link RouteCache} both lookups go
+ * through it, and each route is asked twice: the second answer (from the cache unless something
+ * changed) must be the first.
  */
 final class OurAnswers implements AutoCloseable
 {
@@ -25,31 +27,55 @@ final class OurAnswers implements AutoCloseable
     private final Rtnetlink rtnetlink;
     private final NeighbourTrigger trigger;
     private final AddressResolver resolver;
+    private final RouteCache routeCache;
 
-    OurAnswers(final GeneratedNetwork network) throws Exception
+    /** @param routeCache whether our lookups go through a {@link RouteCache}. */
+    OurAnswers(final GeneratedNetwork network, final boolean routeCache) throws Exception
     {
         inHost = new NamespaceThread(network.hostPath());
         rtnetlink = inHost.call(Rtnetlink::open);
+        this.routeCache = routeCache ? inHost.call(RouteCache::open) : null;
         trigger = new NeighbourTrigger(rtnetlink, NeighbourTriggerMode.NTF_USE_ELSE_UDP);
-        resolver = new AddressResolver(rtnetlink, trigger, new FixedGidDirectory(List.of()));
+        resolver = new AddressResolver(rtnetlink, trigger, new FixedGidDirectory(List.of()), this.routeCache);
+    }
+
+    /** The cache's counters, or null without one. */
+    String routeCacheStatistics() throws Exception
+    {
+        return routeCache == null ? null : inHost.call(routeCache::toString);
     }
 
     KernelAnswers.RouteAnswer route(final KernelAnswers.Query query, final int outputIfindex) throws Exception
     {
         return inHost.call(() ->
         {
-            final Route route;
-            try
+            final KernelAnswers.RouteAnswer answer = lookUp(query, outputIfindex);
+            if (routeCache != null)
             {
-                route = rtnetlink.route(query.destination(), query.source(), outputIfindex);
+                final KernelAnswers.RouteAnswer again = lookUp(query, outputIfindex);
+                if (!again.equals(answer))
+                {
+                    return KernelAnswers.RouteAnswer.refused("asked again through the cache: " + again + " after " + answer);
+                }
             }
-            catch (final ErrnoException ex)
-            {
-                return KernelAnswers.RouteAnswer.refused(Errno.description(ex.errno()));
-            }
-            return new KernelAnswers.RouteAnswer(null, route.type(), route.outputIfindex(), route.gateway(),
-                route.preferredSource(), route.hopLimit());
+            return answer;
         });
+    }
+
+    private KernelAnswers.RouteAnswer lookUp(final KernelAnswers.Query query, final int outputIfindex) throws IOException
+    {
+        final Route route;
+        try
+        {
+            route = routeCache == null ? rtnetlink.route(query.destination(), query.source(), outputIfindex) :
+                routeCache.route(rtnetlink, query.destination(), query.source(), outputIfindex);
+        }
+        catch (final ErrnoException ex)
+        {
+            return KernelAnswers.RouteAnswer.refused(Errno.description(ex.errno()));
+        }
+        return new KernelAnswers.RouteAnswer(null, route.type(), route.outputIfindex(), route.gateway(),
+            route.preferredSource(), route.hopLimit());
     }
 
     KernelAnswers.ResolutionAnswer resolution(final KernelAnswers.Query query, final int outputIfindex) throws Exception

@@ -51,7 +51,7 @@ class RouteDifferentialNamespaceTest
     /** The answers to compare with the kernel's; the cached variant overrides this. */
     OurAnswers openOurs() throws Exception
     {
-        return new OurAnswers(network);
+        return new OurAnswers(network, false);
     }
 
     @AfterEach
@@ -59,6 +59,11 @@ class RouteDifferentialNamespaceTest
     {
         if (ours != null)
         {
+            final String statistics = ours.routeCacheStatistics();
+            if (statistics != null)
+            {
+                System.out.println(getClass().getSimpleName() + " " + statistics);
+            }
             ours.close();
         }
         if (network != null)
