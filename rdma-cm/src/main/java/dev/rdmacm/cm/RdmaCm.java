@@ -89,6 +89,7 @@ public final class RdmaCm implements AutoCloseable
         private final KernelProfile kernelProfile;
         private final AcmFirstRoute acmFirstRoute;
         private final Duration spin;
+        private final boolean routeCache;
 
         private Options(final Builder builder)
         {
@@ -101,6 +102,7 @@ public final class RdmaCm implements AutoCloseable
             this.kernelProfile = builder.kernelProfile;
             this.acmFirstRoute = builder.acmFirstRoute;
             this.spin = builder.spin;
+            this.routeCache = builder.routeCache;
         }
 
         /** A builder holding the defaults ({@link #defaults()}). */
@@ -184,12 +186,22 @@ public final class RdmaCm implements AutoCloseable
             return spin;
         }
 
+        /**
+         * Whether the conductor keeps the kernel's route answers until a route, rule, nexthop, link,
+         * address, netconf or neighbour notification, or lost notifications (ENOBUFS), may have changed
+         * them (off by default; docs/decisions.md, resolver: "an opt-in route cache").
+         */
+        public boolean routeCache()
+        {
+            return routeCache;
+        }
+
         @Override
         public String toString()
         {
             return "Options{networkNamespace=" + networkNamespace + ", gids=" + gids + ", trigger=" + trigger +
                 ", hostsNeighbours=" + hostsNeighbours + ", sa=" + sa + ", kernelProfile=" + kernelProfile +
-                ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + "}";
+                ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + ", routeCache=" + routeCache + "}";
         }
 
         /** Fluent and checked as it goes: a bad value fails at its setter, naming it and the rule. */
@@ -204,6 +216,7 @@ public final class RdmaCm implements AutoCloseable
             private KernelProfile kernelProfile = KernelProfile.defaultProfile();
             private AcmFirstRoute acmFirstRoute = AcmFirstRoute.LIBRDMACM;
             private Duration spin = DEFAULT_SPIN;
+            private boolean routeCache;
 
             private Builder()
             {
@@ -220,6 +233,7 @@ public final class RdmaCm implements AutoCloseable
                 this.kernelProfile = options.kernelProfile;
                 this.acmFirstRoute = options.acmFirstRoute;
                 this.spin = options.spin;
+                this.routeCache = options.routeCache;
             }
 
             /** Resolve in the namespace at {@code path} (e.g. /run/netns/NAME); null: the caller's. */
@@ -294,6 +308,17 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
+            /**
+             * Keep the kernel's route answers, each until a notification may have changed it
+             * ({@link Options#routeCache()}); the default, false, asks the kernel at every resolution.
+             * Shown equal to the kernel's answers by the resolver's differential test, run through the cache.
+             */
+            public Builder routeCache(final boolean enabled)
+            {
+                this.routeCache = enabled;
+                return this;
+            }
+
             public Options build()
             {
                 return new Options(this);
@@ -331,7 +356,7 @@ public final class RdmaCm implements AutoCloseable
         this.spinNanos = options.spin().toNanos();
         this.agent = new ConductorAgent(options.networkNamespace(), gids, options.trigger(),
             options.hostsNeighbours(), clock, spinNanos, resolutions, this::deviceRemoved, this::bondFailedOver,
-            options.acmFirstRoute());
+            options.acmFirstRoute(), options.routeCache());
         this.acm = agent.acm();
         this.conductor = new IdConductor(this, agent, acm, clock, routes);
         this.proxy = new ConductorProxy(conductor);
