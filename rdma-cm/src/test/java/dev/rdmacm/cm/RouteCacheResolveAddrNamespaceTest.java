@@ -54,9 +54,8 @@ class RouteCacheResolveAddrNamespaceTest
     }
 
     @Test
-    void shouldBeOffUnlessAsked()
+    void shouldBeOnWhenAsked()
     {
-        assertEquals(false, RdmaCm.Options.defaults().routeCache());
         assertEquals(true, cm.options().routeCache());
     }
 
