@@ -115,8 +115,8 @@ public final class RdmaCm implements AutoCloseable
          * This machine's RDMA devices ({@link GidDirectory#live} of the process's environment, read when
          * the CM opens and again when a lookup misses, so GIDs of addresses added later are found; none
          * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no
-         * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}. Nothing is read here:
-         * options given other tables ({@link Builder#gids}) never read this machine's.
+         * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}, no route cache. Nothing
+         * is read here: options given other tables ({@link Builder#gids}) never read this machine's.
          */
         public static Options defaults()
         {

@@ -238,12 +238,18 @@ class RouteDifferentialNamespaceTest
     void shouldMatchTheKernelForRandomConfigurations() throws Exception
     {
         final long seed = Long.getLong("differential.seed", System.nanoTime());
-        System.out.println("RouteDifferentialNamespaceTest seed " + seed + " (replay: -Ddifferential.seed=" + seed + ")");
+        System.out.println(getClass().getSimpleName() + " seed " + seed + " (replay: -Ddifferential.seed=" + seed + ")");
         final SplittableRandom random = new SplittableRandom(seed);
         for (int configuration = 0; configuration < RANDOM_CONFIGURATIONS; configuration++)
         {
             if (configuration > 0)
             {
+                final String statistics = ours.routeCacheStatistics();
+                if (statistics != null)
+                {
+                    System.out.println(getClass().getSimpleName() + " configuration " + (configuration - 1) + " " +
+                        statistics);
+                }
                 ours.close();
                 network.close();
                 network = GeneratedNetwork.create();
@@ -263,7 +269,7 @@ class RouteDifferentialNamespaceTest
             final String refusedChange = network.batchForced(generated.change());
             compare(generated.queries(), where + " after " + generated.change(), generated.commands(), refusedChange);
         }
-        System.out.println("RouteDifferentialNamespaceTest compared " + compared + " answers in " + RANDOM_CONFIGURATIONS +
+        System.out.println(getClass().getSimpleName() + " compared " + compared + " answers in " + RANDOM_CONFIGURATIONS +
             " configurations; the kernel refused " + refusedLines + " generated lines (a route through a nexthop or a " +
             "link that is not there, a change that finds nothing to remove)");
         assertNoDifference();
