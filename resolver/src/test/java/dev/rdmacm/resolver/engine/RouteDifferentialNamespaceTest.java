@@ -215,6 +215,27 @@ class RouteDifferentialNamespaceTest
         assertNoDifference();
     }
 
+    /**
+     * An IPv6 host (no forwarding) passes over a router whose neighbour entry is FAILED
+     * ({@code rt6_check_neigh}): the route's answer follows a neighbour's state, which only a
+     * neighbour notification tells.
+     */
+    @Test
+    void shouldMatchTheKernelWhereANeighbourStateChoosesTheIpv6Router() throws Exception
+    {
+        network.batch(List.of("-6 route add fd10:7::/64 via fd00::3 metric 100",
+            "-6 route add fd10:7::/64 via fd01::2 metric 200"));
+        final List<Query> queries = List.of(Query.to("fd10:7::9"), Query.to("fd10:7::9").from("fd01::1"));
+        compare(queries);
+        network.batch(List.of("-6 neigh replace fd00::3 dev h0 nud failed"));
+        compare(queries);
+        network.batch(List.of("-6 neigh replace fd00::3 lladdr 02:00:00:00:00:03 dev h0 nud reachable"));
+        compare(queries);
+        network.batch(List.of("-6 neigh replace fd00::3 dev h0 nud failed"));
+        compare(queries);
+        assertNoDifference();
+    }
+
     @Test
     void shouldMatchTheKernelThroughAVrf() throws Exception
     {
