@@ -10,9 +10,11 @@ import java.util.SplittableRandom;
  * One random configuration of a {@link GeneratedNetwork}'s host, drawn from a seeded generator: routes
  * in the main table and in tables 100 and 101 (unicast through a gateway or a device, with a hop limit,
  * scoped, with a preferred source, blackhole, prohibit, unreachable, throw, multipath, through nexthop
- * objects and groups), policy rules (uidrange, fwmark, tos, oif, to, from, and rule actions),
+ * objects and groups, a second IPv6 router at a higher metric), policy rules (uidrange, fwmark, tos,
+ * oif, to, from, and rule actions),
  * secondary addresses of every scope, neighbour entries in every state that can be set, a NOARP link;
- * then one change (a link or an address going down, a route, rule or nexthop removed) and the queries
+ * then one change (a link or an address going down, a route, rule or nexthop removed, a neighbour's
+ * state changed) and the queries
  * to ask before and after it.
  *
  * @param commands the configuration, as {@code ip -batch} lines ({@code -6} first for IPv6 ones).
@@ -67,6 +69,13 @@ record RandomConfiguration(List<String> commands, List<String> change, List<Quer
                 final int table = TABLES[random.nextInt(TABLES.length)];
                 commands.add(route(random, "172.16." + prefix + ".0/24", table, false));
                 commands.add("-6 " + route(random, "fd10:" + prefix + "::/64", table, true));
+            }
+            if (random.nextInt(3) == 0)
+            {
+                // a second IPv6 router at a higher metric: taken when the first one's neighbour is FAILED
+                final int link = random.nextInt(GeneratedNetwork.LINKS);
+                commands.add("-6 route add fd10:" + prefix + "::/64 via fd0" + link + "::" + gatewayHost(random) +
+                    " metric 2048 table " + TABLES[random.nextInt(TABLES.length)]);
             }
             queries.add(Query.to("172.16." + prefix + "." + (1 + random.nextInt(250))));
             queries.add(Query.to("fd10:" + prefix + "::" + Integer.toHexString(1 + random.nextInt(0xfff))));
@@ -131,13 +140,21 @@ record RandomConfiguration(List<String> commands, List<String> change, List<Quer
         }
 
         final int link = random.nextInt(GeneratedNetwork.LINKS);
-        switch (random.nextInt(6))
+        switch (random.nextInt(7))
         {
             case 0 -> change.add("link set h" + link + " down");
             case 1 -> change.add("address del 10." + link + ".0.1/24 dev h" + link);
             case 2 -> change.add("-6 address del fd0" + link + "::1/64 dev h" + link);
             case 3 -> change.add("nexthop del id " + (1 + link));
             case 4 -> change.add("rule add pref 90 uidrange 0-0 table " + TABLES[1 + random.nextInt(2)]);
+            case 5 ->
+            {
+                final int host = 3 + random.nextInt(4);
+                final String state = pick(random, NEIGHBOUR_STATES);
+                final String lladdr = state.equals("incomplete") ? "" : " lladdr 02:00:00:00:" + link + "9:0" + host;
+                change.addAll(neighbour("fd0" + link + "::" + host, lladdr, "h" + link, state));
+                change.addAll(neighbour("10." + link + ".0." + host, lladdr, "h" + link, state));
+            }
             default ->
             {
                 final int prefix = random.nextInt(PREFIXES);
