@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class RouteCacheResolveAddrNamespaceTest
 {
     private static final String RDMA = NamespaceTopology.RDMA_NETDEV;
-    private static final String FAR = "10.3.0.2";
+    /** On the link, beyond a route of its own (192.0.2.128/25 dev RDMA): an answer the cache keeps. */
+    private static final String ON_LINK = "192.0.2.200";
 
     private static NamespaceTopology topology;
     private static RdmaCm cm;
@@ -36,8 +37,7 @@ class RouteCacheResolveAddrNamespaceTest
         topology = NamespaceTopology.create();
         cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce())
             .routeCache(true).build());
-        topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:00:22", "dev", RDMA, "nud",
-            "permanent");
+        topology.ip(topology.host, "route", "add", "192.0.2.128/25", "dev", RDMA, "hoplimit", "7");
     }
 
     @AfterAll
@@ -67,32 +67,32 @@ class RouteCacheResolveAddrNamespaceTest
             final AddressResolution first = resolve();
             assertEquals(kernelHopLimit(), first.hopLimit(), "the route's hoplimit, as the kernel has it now");
             assertEquals(first.hopLimit(), resolve().hopLimit(), "asked again: the same answer (from the cache)");
-            topology.ip(topology.host, "route", "replace", "10.3.0.0/24", "via", "192.0.2.2", "hoplimit", hopLimit);
+            topology.ip(topology.host, "route", "replace", "192.0.2.128/25", "dev", RDMA, "hoplimit", hopLimit);
             assertEquals(Integer.parseInt(hopLimit), kernelHopLimit());
             assertEquals(Integer.parseInt(hopLimit), resolve().hopLimit(), "after the change: the kernel's new answer");
         }
-        topology.ip(topology.host, "route", "replace", "unreachable", "10.3.0.0/24");
+        topology.ip(topology.host, "route", "replace", "unreachable", "192.0.2.128/25");
         try (RdmaCmId id = cm.createId(null))
         {
             final RdmaCmException refused = org.junit.jupiter.api.Assertions.assertThrows(RdmaCmException.class,
-                () -> id.resolveAddr(null, InetAddress.getByName(FAR), Duration.ofMillis(2000)));
+                () -> id.resolveAddr(null, InetAddress.getByName(ON_LINK), Duration.ofMillis(2000)));
             assertEquals(dev.rdmacm.libc.Errno.EHOSTUNREACH, refused.errno(), "an unreachable route, not the cached one");
         }
-        topology.ip(topology.host, "route", "replace", "10.3.0.0/24", "via", "192.0.2.2", "hoplimit", "7");
+        topology.ip(topology.host, "route", "replace", "192.0.2.128/25", "dev", RDMA, "hoplimit", "7");
     }
 
     private static AddressResolution resolve() throws Exception
     {
         try (RdmaCmId id = cm.createId(null))
         {
-            id.resolveAddr(null, InetAddress.getByName(FAR), Duration.ofMillis(2000));
+            id.resolveAddr(null, InetAddress.getByName(ON_LINK), Duration.ofMillis(2000));
             return id.resolution();
         }
     }
 
     private static int kernelHopLimit()
     {
-        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", FAR, "uid", "0").getFirst();
+        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", ON_LINK, "uid", "0").getFirst();
         @SuppressWarnings("unchecked")
         final List<Map<String, Object>> metrics = (List<Map<String, Object>>)route.get("metrics");
         return ((Number)metrics.getFirst().get("hoplimit")).intValue();

@@ -25,13 +25,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * iproute2 prints it ({@link KernelAnswers}: {@code ip -j route get ... uid 0}, {@code ip -j neigh}).
  * An answer may equal the kernel's state just before it or just after it (a neighbour that our own
  * resolution solicited answers meanwhile), nothing else. Fixed cases cover each feature; the seeded
- * cases combine them at random (the seed is printed; {@code -Ddifferential.seed=N} replays one).
+ * cases combine them at random (the seed is printed; {@code -Ddifferential.seed=N} replays one, and
+ * {@code -Ddifferential.configurations=N} searches longer).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RouteDifferentialNamespaceTest
 {
-    /** Random configurations per run; each is built, asked, changed and asked again. */
-    static final int RANDOM_CONFIGURATIONS = 12;
+    /**
+     * Random configurations per run (12; {@code -Ddifferential.configurations=N} for a longer search): each
+     * is built, asked, changed and asked again.
+     */
+    static final int RANDOM_CONFIGURATIONS = Integer.getInteger("differential.configurations", 12);
 
     GeneratedNetwork network;
     KernelAnswers kernel;
