@@ -187,9 +187,10 @@ public final class RdmaCm implements AutoCloseable
         }
 
         /**
-         * Whether the conductor keeps the kernel's route answers until a route, rule, nexthop, link,
-         * address, netconf or neighbour notification, or lost notifications (ENOBUFS), may have changed
-         * them (off by default; docs/decisions.md, resolver: "an opt-in route cache").
+         * Whether the conductor keeps the kernel's route answers without a gateway (on-link and local
+         * destinations) until a route, rule, nexthop, link, address, netconf or neighbour notification,
+         * or lost notifications (ENOBUFS), may have changed them (off by default; docs/decisions.md,
+         * resolver: "an opt-in route cache").
          */
         public boolean routeCache()
         {
@@ -309,9 +310,10 @@ public final class RdmaCm implements AutoCloseable
             }
 
             /**
-             * Keep the kernel's route answers, each until a notification may have changed it
-             * ({@link Options#routeCache()}); the default, false, asks the kernel at every resolution.
-             * Shown equal to the kernel's answers by the resolver's differential test, run through the cache.
+             * Keep the kernel's route answers without a gateway, each until a notification may have
+             * changed it ({@link Options#routeCache()}); the default, false, asks the kernel at every
+             * resolution. Shown equal to the kernel's answers by the resolver's differential test, run
+             * through the cache.
              */
             public Builder routeCache(final boolean enabled)
             {

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -102,6 +103,8 @@ class RouteCacheNamespaceTest
                         final RouteAnswer answer = lookUp(cache, rtnetlink);
                         lookups.add(new Lookup(start, System.nanoTime(), answer));
                         completed.incrementAndGet();
+                        // paced (tens of microseconds): many lookups overlap each change, and the record stays small
+                        LockSupport.parkNanos(1_000);
                     }
                     finished.complete(cache);
                 }
