@@ -7,6 +7,7 @@ import dev.rdmacm.libc.NetworkNamespace;
 import dev.rdmacm.netlink.Neighbour;
 import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.resolver.engine.RouteCache;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -50,6 +51,7 @@ public class ResolverBenchmark
     public static class InNamespace
     {
         Rtnetlink rtnetlink;
+        RouteCache routeCache;
         InetAddress destination;
 
         @Setup(Level.Trial)
@@ -58,12 +60,14 @@ public class ResolverBenchmark
             // JMH runs setup and benchmark of a thread-scoped state on the same worker thread.
             NetworkNamespace.enter(BenchNamespace.path());
             rtnetlink = Rtnetlink.open();
+            routeCache = RouteCache.open();
             destination = InetAddress.getByName(BenchNamespace.VALID_NEIGHBOUR);
         }
 
         @TearDown(Level.Trial)
         public void close()
         {
+            routeCache.close();
             rtnetlink.close();
         }
     }
@@ -74,13 +78,16 @@ public class ResolverBenchmark
     {
         @Param({"0", "50000"})
         long spinNanos;
+        /** {@code RdmaCm.Options.Builder#routeCache}: off by default; {@code -p routeCache=false,true} compares. */
+        @Param({"false"})
+        boolean routeCache;
         RdmaCm cm;
 
         @Setup(Level.Trial)
         public void open() throws Exception
         {
             cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(BenchNamespace.path())
-                .gids(BenchNamespace.gids()).spin(Duration.ofNanos(spinNanos)).build());
+                .gids(BenchNamespace.gids()).spin(Duration.ofNanos(spinNanos)).routeCache(routeCache).build());
         }
 
         @TearDown(Level.Trial)
@@ -94,6 +101,13 @@ public class ResolverBenchmark
     public Route routeLookup(final InNamespace state) throws Exception
     {
         return state.rtnetlink.route(state.destination, null, 0);
+    }
+
+    /** {@code routeLookup} answered by the opt-in {@link RouteCache}: one recvfrom (nothing queued) and a map lookup. */
+    @Benchmark
+    public Route routeLookupCached(final InNamespace state) throws Exception
+    {
+        return state.routeCache.route(state.rtnetlink, state.destination, null, 0);
     }
 
     @Benchmark

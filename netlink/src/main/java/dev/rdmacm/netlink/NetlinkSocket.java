@@ -39,7 +39,12 @@ public final class NetlinkSocket implements AutoCloseable
     public static final int RTNLGRP_IPV4_IFADDR = 5;
     public static final int RTNLGRP_IPV4_ROUTE = 7;
     public static final int RTNLGRP_IPV6_IFADDR = 9;
+    public static final int RTNLGRP_IPV4_RULE = 8;
     public static final int RTNLGRP_IPV6_ROUTE = 11;
+    public static final int RTNLGRP_IPV6_RULE = 19;
+    public static final int RTNLGRP_IPV4_NETCONF = 24;
+    public static final int RTNLGRP_IPV6_NETCONF = 25;
+    public static final int RTNLGRP_NEXTHOP = 32;
 
     /** {@code struct sockaddr_nl}: u16 family, u16 pad, u32 pid, u32 groups. */
     private static final int SOCKADDR_NL_LENGTH = 12;
@@ -122,6 +127,16 @@ public final class NetlinkSocket implements AutoCloseable
         scratch.set(JAVA_INT, 0, group);
         Libc.setsockopt(callState, fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
             "NETLINK_ADD_MEMBERSHIP " + groupName, scratch, 4);
+    }
+
+    /**
+     * SO_RCVBUF: how many bytes of notifications the kernel queues before it drops them and reports
+     * ENOBUFS ({@link #drain}); the kernel doubles the value and enforces a minimum of its own.
+     */
+    public void receiveBufferSize(final int bytes) throws NativeCallException
+    {
+        scratch.set(JAVA_INT, 0, bytes);
+        Libc.setsockopt(callState, fd, Libc.SOL_SOCKET, Libc.SO_RCVBUF, "SO_RCVBUF", scratch, 4);
     }
 
     /** The buffer a request is encoded into, starting at offset 0 with its nlmsghdr. */

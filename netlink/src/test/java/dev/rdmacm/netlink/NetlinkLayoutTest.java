@@ -113,6 +113,15 @@ class NetlinkLayoutTest
         expected.put("RTNLGRP_LINK", NetlinkSocket.RTNLGRP_LINK);
         expected.put("RTNLGRP_NEIGH", NetlinkSocket.RTNLGRP_NEIGH);
         expected.put("RTNLGRP_TC", NetlinkSocket.RTNLGRP_TC);
+        expected.put("RTNLGRP_IPV4_IFADDR", NetlinkSocket.RTNLGRP_IPV4_IFADDR);
+        expected.put("RTNLGRP_IPV4_ROUTE", NetlinkSocket.RTNLGRP_IPV4_ROUTE);
+        expected.put("RTNLGRP_IPV4_RULE", NetlinkSocket.RTNLGRP_IPV4_RULE);
+        expected.put("RTNLGRP_IPV6_IFADDR", NetlinkSocket.RTNLGRP_IPV6_IFADDR);
+        expected.put("RTNLGRP_IPV6_ROUTE", NetlinkSocket.RTNLGRP_IPV6_ROUTE);
+        expected.put("RTNLGRP_IPV6_RULE", NetlinkSocket.RTNLGRP_IPV6_RULE);
+        expected.put("RTNLGRP_IPV4_NETCONF", NetlinkSocket.RTNLGRP_IPV4_NETCONF);
+        expected.put("RTNLGRP_IPV6_NETCONF", NetlinkSocket.RTNLGRP_IPV6_NETCONF);
+        expected.put("RTNLGRP_NEXTHOP", NetlinkSocket.RTNLGRP_NEXTHOP);
         expected.put("RTA_DST", RouteMessage.RTA_DST);
         expected.put("RTA_SRC", RouteMessage.RTA_SRC);
         expected.put("RTA_OIF", RouteMessage.RTA_OIF);

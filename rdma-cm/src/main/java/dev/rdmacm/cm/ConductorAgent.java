@@ -26,6 +26,7 @@ import dev.rdmacm.resolver.NeighbourTriggerMode;
 import dev.rdmacm.resolver.engine.ResolutionFailure;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.resolver.engine.RouteCache;
 import dev.rdmacm.resolver.engine.RouteResolver;
 import dev.rdmacm.resolver.engine.TrafficClassCache;
 import org.agrona.DirectBuffer;
@@ -116,6 +117,8 @@ final class ConductorAgent implements Agent
     private volatile boolean lookAgain;
     private volatile Thread loopThread;
     private volatile CmSysctls sysctls = CmSysctls.KERNEL_DEFAULT;
+    /** {@link RdmaCm.Options#routeCache()}: the resolver keeps route answers in a {@link RouteCache}. */
+    private final boolean routeCache;
 
     /** Told of each bond failover: the bond's ifindex, name and hardware address after it. */
     @FunctionalInterface
@@ -127,9 +130,11 @@ final class ConductorAgent implements Agent
     ConductorAgent(final Path namespace, final GidDirectory gids, final NeighbourTriggerMode triggerMode,
         final HostsNeighbours hostsNeighbours, final NanoClock clock, final long spinNanos,
         final TransitionListener<PendingResolution, PendingResolution.State> transitions,
-        final Consumer<String> deviceRemoved, final BondFailover bondFailover, final AcmFirstRoute acmFirstRoute)
+        final Consumer<String> deviceRemoved, final BondFailover bondFailover, final AcmFirstRoute acmFirstRoute,
+        final boolean routeCache)
         throws NativeCallException
     {
+        this.routeCache = routeCache;
         this.deviceRemoved = deviceRemoved;
         this.bondFailover = bondFailover;
         this.spinNanos = spinNanos;
@@ -190,7 +195,7 @@ final class ConductorAgent implements Agent
             events.joinGroup(NetlinkSocket.RTNLGRP_IPV6_ROUTE, "RTNLGRP_IPV6_ROUTE");
             trigger = new NeighbourTrigger(rtnetlink, triggerMode);
             resolver = hostsNeighbours != null ? new HostsAddressResolver(hostsNeighbours) :
-                new AddressResolver(rtnetlink, trigger, gids);
+                new AddressResolver(rtnetlink, trigger, gids, routeCache ? RouteCache.open() : null);
             pollSet.add(events.fd(), (fd, revents) -> drainEvents());
             // /proc/sys/net shows the namespace of the thread that reads it: this one is in the resolver's.
             sysctls = CmSysctls.read();

@@ -89,6 +89,7 @@ public final class RdmaCm implements AutoCloseable
         private final KernelProfile kernelProfile;
         private final AcmFirstRoute acmFirstRoute;
         private final Duration spin;
+        private final boolean routeCache;
 
         private Options(final Builder builder)
         {
@@ -101,6 +102,7 @@ public final class RdmaCm implements AutoCloseable
             this.kernelProfile = builder.kernelProfile;
             this.acmFirstRoute = builder.acmFirstRoute;
             this.spin = builder.spin;
+            this.routeCache = builder.routeCache;
         }
 
         /** A builder holding the defaults ({@link #defaults()}). */
@@ -113,8 +115,8 @@ public final class RdmaCm implements AutoCloseable
          * This machine's RDMA devices ({@link GidDirectory#live} of the process's environment, read when
          * the CM opens and again when a lookup misses, so GIDs of addresses added later are found; none
          * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no
-         * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}. Nothing is read here:
-         * options given other tables ({@link Builder#gids}) never read this machine's.
+         * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}, no route cache. Nothing
+         * is read here: options given other tables ({@link Builder#gids}) never read this machine's.
          */
         public static Options defaults()
         {
@@ -184,12 +186,23 @@ public final class RdmaCm implements AutoCloseable
             return spin;
         }
 
+        /**
+         * Whether the conductor keeps the kernel's route answers without a gateway (on-link and local
+         * destinations) until a route, rule, nexthop, link, address, netconf or neighbour notification,
+         * or lost notifications (ENOBUFS), may have changed them (off by default; docs/decisions.md,
+         * resolver: "an opt-in route cache").
+         */
+        public boolean routeCache()
+        {
+            return routeCache;
+        }
+
         @Override
         public String toString()
         {
             return "Options{networkNamespace=" + networkNamespace + ", gids=" + gids + ", trigger=" + trigger +
                 ", hostsNeighbours=" + hostsNeighbours + ", sa=" + sa + ", kernelProfile=" + kernelProfile +
-                ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + "}";
+                ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + ", routeCache=" + routeCache + "}";
         }
 
         /** Fluent and checked as it goes: a bad value fails at its setter, naming it and the rule. */
@@ -204,6 +217,7 @@ public final class RdmaCm implements AutoCloseable
             private KernelProfile kernelProfile = KernelProfile.defaultProfile();
             private AcmFirstRoute acmFirstRoute = AcmFirstRoute.LIBRDMACM;
             private Duration spin = DEFAULT_SPIN;
+            private boolean routeCache;
 
             private Builder()
             {
@@ -220,6 +234,7 @@ public final class RdmaCm implements AutoCloseable
                 this.kernelProfile = options.kernelProfile;
                 this.acmFirstRoute = options.acmFirstRoute;
                 this.spin = options.spin;
+                this.routeCache = options.routeCache;
             }
 
             /** Resolve in the namespace at {@code path} (e.g. /run/netns/NAME); null: the caller's. */
@@ -294,6 +309,18 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
+            /**
+             * Keep the kernel's route answers without a gateway, each until a notification may have
+             * changed it ({@link Options#routeCache()}); the default, false, asks the kernel at every
+             * resolution. Shown equal to the kernel's answers by the resolver's differential test, run
+             * through the cache.
+             */
+            public Builder routeCache(final boolean enabled)
+            {
+                this.routeCache = enabled;
+                return this;
+            }
+
             public Options build()
             {
                 return new Options(this);
@@ -331,7 +358,7 @@ public final class RdmaCm implements AutoCloseable
         this.spinNanos = options.spin().toNanos();
         this.agent = new ConductorAgent(options.networkNamespace(), gids, options.trigger(),
             options.hostsNeighbours(), clock, spinNanos, resolutions, this::deviceRemoved, this::bondFailedOver,
-            options.acmFirstRoute());
+            options.acmFirstRoute(), options.routeCache());
         this.acm = agent.acm();
         this.conductor = new IdConductor(this, agent, acm, clock, routes);
         this.proxy = new ConductorProxy(conductor);

@@ -52,6 +52,15 @@ class RdmaCmOptionsTest
     }
 
     @Test
+    void shouldKeepTheRouteCacheOffUnlessAskedAndThroughToBuilder()
+    {
+        assertEquals(false, RdmaCm.Options.defaults().routeCache());
+        final RdmaCm.Options cached = RdmaCm.Options.builder().routeCache(true).build();
+        assertEquals(true, cached.toBuilder().spin(Duration.ZERO).build().routeCache());
+        assertTrue(cached.toString().contains("routeCache=true"), cached.toString());
+    }
+
+    @Test
     void shouldRefuseAMissingTriggerNamingIt()
     {
         final NullPointerException ex = assertThrows(NullPointerException.class,

@@ -49,15 +49,28 @@ public final class AddressResolver implements AddressRules
     private final Rtnetlink rtnetlink;
     private final NeighbourTrigger trigger;
     private final GidDirectory gids;
+    /** The opt-in route cache, or null: every lookup asks the kernel. Closed with this resolver. */
+    private final RouteCache routeCache;
     private final SysctlFile ipv4DefaultTtl = new SysctlFile(Path.of("/proc/sys/net/ipv4/ip_default_ttl"));
     /** By netdev name; an entry lives as long as the resolver, one per device ever routed over. */
     private final Map<String, SysctlFile> ipv6HopLimits = new HashMap<>();
 
     public AddressResolver(final Rtnetlink rtnetlink, final NeighbourTrigger trigger, final GidDirectory gids)
     {
+        this(rtnetlink, trigger, gids, null);
+    }
+
+    /**
+     * @param routeCache the route answers to reuse ({@link RouteCache}, opened in the same namespace on
+     *                   the same thread), or null to ask the kernel every time (the default).
+     */
+    public AddressResolver(final Rtnetlink rtnetlink, final NeighbourTrigger trigger, final GidDirectory gids,
+        final RouteCache routeCache)
+    {
         this.rtnetlink = rtnetlink;
         this.trigger = trigger;
         this.gids = gids;
+        this.routeCache = routeCache;
     }
 
     /**
@@ -138,7 +151,8 @@ public final class AddressResolver implements AddressRules
         final Route route;
         try
         {
-            route = rtnetlink.route(destination, p.source, p.boundIfindex);
+            route = routeCache == null ? rtnetlink.route(destination, p.source, p.boundIfindex) :
+                routeCache.route(rtnetlink, destination, p.source, p.boundIfindex);
         }
         catch (final IOException | ErrnoException ex)
         {
@@ -369,6 +383,10 @@ public final class AddressResolver implements AddressRules
         ipv4DefaultTtl.close();
         ipv6HopLimits.values().forEach(SysctlFile::close);
         ipv6HopLimits.clear();
+        if (routeCache != null)
+        {
+            routeCache.close();
+        }
     }
 
     /** Zero ({@code 0.0.0.0/8}, {@code ::}) and loopback ({@code 127/8}, {@code ::1}) skip routing entirely. */
