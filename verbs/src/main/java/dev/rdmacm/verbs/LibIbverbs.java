@@ -17,8 +17,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Every method handle into libibverbs, looked up once, here, in the manner of Lucene's
- * {@code PosixNativeAccess}: in holder classes by use, each linked when first used. The libc calls the verbs need ({@code if_indextoname}) are in
- * {@link dev.rdmacm.libc.Libc}, the project's one libc binding.
+ * {@code PosixNativeAccess}: in holder classes by use, each linked when first used. The libc calls the
+ * verbs need ({@code if_indextoname}) are in {@link dev.rdmacm.libc.Libc}, the project's one libc binding.
  * <p>
  * Exported functions are bound to their symbols and capture errno. The entry points that
  * {@code verbs.h} defines as {@code static inline} (post_send, post_recv, poll_cq, req_notify_cq and
@@ -331,13 +331,16 @@ final class LibIbverbs
     private static MethodHandle bind(final String symbol, final MemoryLayout result, final MemoryLayout[] args,
         final Linker.Option... options)
     {
+        if (!SYMBOLS.contains(symbol))
+        {
+            // a binding bug, loud on the first use: SYMBOLS is what unavailableReason() checked
+            throw new IllegalStateException(symbol + " is bound but not in LibIbverbs.SYMBOLS");
+        }
         if (LOOKUP == null)
         {
             return null;
         }
-        // every symbol bound is one SYMBOLS lists, which the static initialiser found in the library
-        final MemorySegment address = LOOKUP.find(symbol).orElseThrow(
-            () -> new IllegalStateException(symbol + " is bound but not in LibIbverbs.SYMBOLS"));
+        final MemorySegment address = LOOKUP.find(symbol).orElseThrow();
         final FunctionDescriptor descriptor = result == null
             ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args);
         return LINKER.downcallHandle(address, descriptor, options);
