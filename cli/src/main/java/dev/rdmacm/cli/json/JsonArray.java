@@ -53,47 +53,8 @@ public final class JsonArray
         writer.beginArray();
         for (final Object element : elements)
         {
-            write(writer, element);
+            writer.treeValue(element);
         }
         writer.endArray();
-    }
-
-    /** Whether {@code value} is one of the types an object or array holds. */
-    static boolean isValue(final Object value)
-    {
-        return value == null || value instanceof String || value instanceof Integer || value instanceof Long
-            || value instanceof Boolean || value instanceof JsonObject || value instanceof JsonArray;
-    }
-
-    /**
-     * One value of an object or an array, by its type (only the types {@link #isValue} accepts get in).
-     * An instanceof chain, not a pattern switch: that one bootstraps a class at run time, on every start.
-     */
-    static void write(final JsonWriter writer, final Object value)
-    {
-        if (value == null)
-        {
-            writer.nullValue();
-        }
-        else if (value instanceof String text)
-        {
-            writer.value(text);
-        }
-        else if (value instanceof Integer || value instanceof Long)
-        {
-            writer.value(((Number)value).longValue());
-        }
-        else if (value instanceof Boolean bool)
-        {
-            writer.value(bool.booleanValue());
-        }
-        else if (value instanceof JsonObject object)
-        {
-            object.writeTo(writer);
-        }
-        else
-        {
-            ((JsonArray)value).writeTo(writer);
-        }
     }
 }

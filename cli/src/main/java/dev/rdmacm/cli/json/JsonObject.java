@@ -66,7 +66,7 @@ public final class JsonObject
      */
     public JsonObject putValue(final String name, final Object value)
     {
-        if (!JsonArray.isValue(value))
+        if (!JsonWriter.isTreeValue(value))
         {
             throw new IllegalArgumentException("JSON member " + name + ": a " + value.getClass().getName()
                 + " is none of string, integer, long, boolean, null, object, array");
@@ -136,7 +136,7 @@ public final class JsonObject
         for (final Map.Entry<String, Object> member : members.entrySet())
         {
             writer.name(member.getKey());
-            JsonArray.write(writer, member.getValue());
+            writer.treeValue(member.getValue());
         }
         writer.endObject();
     }

@@ -103,6 +103,46 @@ final class JsonWriter
         return this;
     }
 
+    /** Whether {@code value} is one of the types a {@link JsonObject} or a {@link JsonArray} holds. */
+    static boolean isTreeValue(final Object value)
+    {
+        return value == null || value instanceof String || value instanceof Integer || value instanceof Long
+            || value instanceof Boolean || value instanceof JsonObject || value instanceof JsonArray;
+    }
+
+    /**
+     * One value of an object or an array, by its type (only the types {@link #isTreeValue} accepts get in).
+     * An instanceof chain, not a pattern switch: that one bootstraps a class at run time, on every start.
+     */
+    JsonWriter treeValue(final Object value)
+    {
+        if (value == null)
+        {
+            nullValue();
+        }
+        else if (value instanceof String text)
+        {
+            value(text);
+        }
+        else if (value instanceof Integer || value instanceof Long)
+        {
+            value(((Number)value).longValue());
+        }
+        else if (value instanceof Boolean bool)
+        {
+            value(bool.booleanValue());
+        }
+        else if (value instanceof JsonObject object)
+        {
+            object.writeTo(this);
+        }
+        else
+        {
+            ((JsonArray)value).writeTo(this);
+        }
+        return this;
+    }
+
     private void separate()
     {
         if (afterValue)
