@@ -7,7 +7,6 @@ module dev.rdmacm.cli
     requires dev.rdmacm.files;
     requires dev.rdmacm.netlink;
     requires info.picocli;
-    requires com.fasterxml.jackson.databind;
 
     opens dev.rdmacm.cli to info.picocli;
     opens dev.rdmacm.cli.demo to info.picocli;

@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.RdmaCmId;
 
@@ -49,10 +49,13 @@ final class AddressFields
     }
 
     /** {@code {"event": EVENT, <the fields>}}. */
-    static ObjectNode json(final String event, final RdmaCmId id)
+    static JsonObject json(final String event, final RdmaCmId id)
     {
-        final ObjectNode tree = JsonOutput.MAPPER.createObjectNode().put("event", event);
-        tree.setAll(JsonOutput.MAPPER.<ObjectNode>valueToTree(fields(id)));
+        final JsonObject tree = new JsonObject().put("event", event);
+        for (final Map.Entry<String, Object> field : fields(id).entrySet())
+        {
+            tree.putValue(field.getKey(), field.getValue());
+        }
         return tree;
     }
 

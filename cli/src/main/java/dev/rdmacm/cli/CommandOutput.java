@@ -1,7 +1,6 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonObject;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -52,7 +51,7 @@ final class CommandOutput
     }
 
     /** A success: {@code tree} as one JSON line, or {@code text} written to stdout. Returns {@link Main#EXIT_OK}. */
-    int result(final ObjectNode tree, final Consumer<PrintWriter> text)
+    int result(final JsonObject tree, final Consumer<PrintWriter> text)
     {
         if (json)
         {
@@ -67,13 +66,13 @@ final class CommandOutput
     }
 
     /** A success with a trace: its keys join {@code tree}, or its sections follow {@code text}. */
-    int result(final ObjectNode tree, final Consumer<PrintWriter> text, final Trace trace)
+    int result(final JsonObject tree, final Consumer<PrintWriter> text, final Trace trace)
     {
         return result(trace == null ? tree : trace.addTo(tree), text.andThen(trace == null ? ignored -> { } : trace::print));
     }
 
     /** A failure: the error object on stdout, or its {@link #errorLine} on stderr. Returns {@link Main#EXIT_RESOLUTION_FAILURE}. */
-    int error(final ObjectNode error)
+    int error(final JsonObject error)
     {
         if (json)
         {
@@ -88,7 +87,7 @@ final class CommandOutput
     }
 
     /** A failure with the trace of what ran before it: in the error object, or as text before the error line. */
-    int error(final ObjectNode error, final Trace trace)
+    int error(final JsonObject error, final Trace trace)
     {
         if (trace != null)
         {
@@ -111,21 +110,22 @@ final class CommandOutput
      * else the SA's status ({@code NO_RECORDS}); N is the event's status (-errno) when there is an event,
      * else the code. Without a NAME (a usage error) it is {@code COMMAND: MESSAGE}.
      */
-    static String errorLine(final String command, final JsonNode error)
+    static String errorLine(final String command, final JsonObject error)
     {
         final StringBuilder line = new StringBuilder(command).append(": ");
         if (error.hasNonNull("error"))
         {
-            final String where = error.hasNonNull("event") ? error.get("event").asText() :
-                error.hasNonNull("call") ? error.get("call").asText() :
-                error.hasNonNull("sa_error") ? error.get("sa_error").asText() : null;
+            final String where = error.hasNonNull("event") ? error.text("event") :
+                error.hasNonNull("call") ? error.text("call") :
+                error.hasNonNull("sa_error") ? error.text("sa_error") : null;
             if (where != null)
             {
                 line.append(where).append(' ');
             }
-            final int number = error.hasNonNull("event") ? error.get("status").asInt() : error.get("code").asInt();
-            line.append(error.get("error").asText()).append(" (").append(number).append("): ");
+            final int number = error.hasNonNull("event") ? error.intValue("status") : error.intValue("code");
+            line.append(error.text("error")).append(" (").append(number).append("): ");
         }
-        return line.append(error.path("message").asText()).toString();
+        final String message = error.text("message");
+        return line.append(message == null ? "" : message).toString();
     }
 }

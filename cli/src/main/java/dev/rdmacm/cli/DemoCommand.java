@@ -1,11 +1,10 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.AddressFamily;
 import dev.rdmacm.addrinfo.QpType;
+import dev.rdmacm.cli.json.JsonArray;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.addrinfo.RaiFlags;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.addrinfo.RdmaAddrInfoHints;
@@ -86,12 +85,11 @@ public final class DemoCommand implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
-    private final ObjectNode report = MAPPER.createObjectNode();
+    private final JsonObject report = new JsonObject();
     private PrintWriter out;
     private int section;
-    private ArrayNode walks;
-    private ObjectNode walk;
+    private JsonArray walks;
+    private JsonObject walk;
 
     @Override
     public Integer call() throws IOException, InterruptedException
@@ -172,7 +170,7 @@ public final class DemoCommand implements Callable<Integer>
         heading("hosts");
         final List<String> lines = new ArrayList<>();
         lines.add("# ibacm_hosts.data: address GID, one host per HCA of the simulated fabric");
-        final ArrayNode hostsJson = report.putArray("hosts");
+        final JsonArray hostsJson = report.putArray("hosts");
         for (final LocalPort port : fabric.hcaPorts())
         {
             lines.add(address(port).getHostAddress() + " " + port.gid());
@@ -250,7 +248,7 @@ public final class DemoCommand implements Callable<Integer>
         final LocalPort expected, final int timeout) throws InterruptedException
     {
         final RdmaCmId id = cm.createId(channel, PortSpace.TCP);
-        if (walk == null || !walk.path("destination").asText().equals(destination.getHostAddress()))
+        if (walk == null || !destination.getHostAddress().equals(walk.text("destination")))
         {
             walk = walks.addObject().put("destination", destination.getHostAddress());
         }
@@ -258,9 +256,9 @@ public final class DemoCommand implements Callable<Integer>
         {
             walk.put("node", expected.name());
         }
-        final ArrayNode events = walk.putArray("events");
-        final ArrayNode stepsJson = walk.putArray("steps");
-        final ArrayNode routeStepsJson = walk.putArray("route_steps");
+        final JsonArray events = walk.putArray("events");
+        final JsonArray stepsJson = walk.putArray("steps");
+        final JsonArray routeStepsJson = walk.putArray("route_steps");
         String call = "rdma_resolve_addr";
         try
         {
@@ -289,8 +287,8 @@ public final class DemoCommand implements Callable<Integer>
                 return false;
             }
             final ResolvedRoute resolved = route.id().route();
-            final ArrayNode routeJson = walk.putArray("route");
-            resolved.paths().forEach(each -> routeJson.add(PathDataJson.of(MAPPER, each)));
+            final JsonArray routeJson = walk.putArray("route");
+            resolved.paths().forEach(each -> routeJson.add(PathDataJson.of(each)));
             final PathRecordValue path = resolved.primary().record();
             say(String.format("ROUTE_RESOLVED ibv_path_data flags 0x%x: dlid %d slid %d sl %d mtu %d rate %d " +
                 "packet_life_time %d pkey 0x%04x", resolved.primary().flags(), path.dlid().value(), path.slid().value(), path.sl(),
@@ -311,16 +309,16 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     /** A success as {@code {"event": TYPE, "status": 0}}, a failure event as the renderer's event error. */
-    private static ObjectNode event(final CmEvent event)
+    private static JsonObject event(final CmEvent event)
     {
         if (event.status() == 0)
         {
-            return MAPPER.createObjectNode().put("event", event.type().name()).put("status", 0);
+            return new JsonObject().put("event", event.type().name()).put("status", 0);
         }
         return JsonOutput.eventError(event, CmEvents.message(event));
     }
 
-    private void steps(final List<ResolutionStep> steps, final ArrayNode json)
+    private void steps(final List<ResolutionStep> steps, final JsonArray json)
     {
         for (final ResolutionStep step : steps)
         {

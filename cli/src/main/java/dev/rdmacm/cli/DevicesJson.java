@@ -1,8 +1,7 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonArray;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.RdmaDevice;
@@ -21,30 +20,34 @@ import java.util.Optional;
  */
 final class DevicesJson
 {
-    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
-
     private DevicesJson()
     {
     }
 
-    static ObjectNode toJson(final RdmaDevices devices, final PortMtus mtus, final Optional<String> libibverbsNote)
+    static JsonObject toJson(final RdmaDevices devices, final PortMtus mtus, final Optional<String> libibverbsNote)
     {
-        final ObjectNode root = MAPPER.createObjectNode().put("source", devices.source());
-        libibverbsNote.ifPresent(note -> root.put("libibverbs", note));
-        final ArrayNode list = root.putArray("devices");
+        final JsonObject root = new JsonObject().put("source", devices.source());
+        if (libibverbsNote.isPresent())
+        {
+            root.put("libibverbs", libibverbsNote.get());
+        }
+        final JsonArray list = root.putArray("devices");
         for (final RdmaDevice device : devices.devices())
         {
-            final ObjectNode node = list.addObject()
+            final JsonObject node = list.addObject()
                 .put("name", device.name())
                 .put("node_type", device.nodeType().text())
                 .put("node_guid", RdmaDevice.guidText(device.nodeGuid()));
-            final ArrayNode ports = node.putArray("ports");
-            device.ports().forEach(port -> port(ports.addObject(), port, mtus.of(device.name(), port.number())));
+            final JsonArray ports = node.putArray("ports");
+            for (final RdmaPort port : device.ports())
+            {
+                port(ports.addObject(), port, mtus.of(device.name(), port.number()));
+            }
         }
         return root;
     }
 
-    private static void port(final ObjectNode node, final RdmaPort port, final Optional<PortMtus.Mtu> mtu)
+    private static void port(final JsonObject node, final RdmaPort port, final Optional<PortMtus.Mtu> mtu)
     {
         node.put("port", port.number())
             .put("state", port.state().text())
@@ -55,8 +58,11 @@ final class DevicesJson
             .put("sm_lid", port.smLid())
             .put("sm_sl", port.smSl())
             .put("rate", port.rate());
-        mtu.ifPresent(m -> node.put("max_mtu", m.maxBytes()).put("active_mtu", m.activeBytes()));
-        final ArrayNode gids = node.putArray("gids");
+        if (mtu.isPresent())
+        {
+            node.put("max_mtu", mtu.get().maxBytes()).put("active_mtu", mtu.get().activeBytes());
+        }
+        final JsonArray gids = node.putArray("gids");
         for (final GidEntry gid : port.gids())
         {
             gids.addObject()
@@ -65,7 +71,7 @@ final class DevicesJson
                 .put("type", gid.type().text())
                 .put("netdev", gid.netdev().orElse(null));
         }
-        final ArrayNode pkeys = node.putArray("pkeys");
+        final JsonArray pkeys = node.putArray("pkeys");
         for (final PkeyEntry pkey : port.pkeys())
         {
             pkeys.addObject().put("index", pkey.index()).put("pkey", pkey.text());

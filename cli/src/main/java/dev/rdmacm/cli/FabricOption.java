@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
@@ -54,7 +54,7 @@ final class FabricOption
     }
 
     /** The error of a fabric that did not open: ENODEV, naming the option. */
-    ObjectNode error(final MadTransportException ex)
+    JsonObject error(final MadTransportException ex)
     {
         return JsonOutput.errno(Errno.ENODEV, "--fabric " + fabric + ": " + ex.getMessage());
     }

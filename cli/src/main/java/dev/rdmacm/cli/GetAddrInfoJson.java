@@ -1,17 +1,16 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.addrinfo.OpaqueSockaddr;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.cli.json.JsonArray;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.protocol.ServiceId;
 
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * The {@code --json} form of a getaddrinfo result: {@code {"entries": [...]}} with the C struct's field
@@ -20,8 +19,6 @@ import java.util.HexFormat;
  */
 final class GetAddrInfoJson
 {
-    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
-
     private static final String CALL = "rdma_getaddrinfo";
 
     private GetAddrInfoJson()
@@ -34,59 +31,78 @@ final class GetAddrInfoJson
     }
 
     /** The result as a tree: {@code {"entries": [...]}} or the error. */
-    static ObjectNode tree(final AddrInfoResult result)
+    static JsonObject tree(final AddrInfoResult result)
     {
-        return switch (result)
+        // an instanceof chain, not a pattern switch: that one bootstraps a class at run time, on every start
+        if (result instanceof AddrInfoResult.Success success)
         {
-            case AddrInfoResult.Success success ->
-            {
-                final ObjectNode object = MAPPER.createObjectNode();
-                final ArrayNode entries = object.putArray("entries");
-                success.entries().forEach(entry -> entries.add(entry(entry)));
-                yield object;
-            }
-            case AddrInfoResult.EaiError eai -> JsonOutput.error(eai.name(), eai.code(), eai.message()).put("call", CALL);
-            case AddrInfoResult.ErrnoError errno ->
-                JsonOutput.error(errno.name(), errno.errno(), errno.message()).put("call", CALL);
-        };
+            return new JsonObject().put("entries", entries(success.entries()));
+        }
+        if (result instanceof AddrInfoResult.EaiError eai)
+        {
+            return JsonOutput.error(eai.name(), eai.code(), eai.message()).put("call", CALL);
+        }
+        final AddrInfoResult.ErrnoError errno = (AddrInfoResult.ErrnoError)result;
+        return JsonOutput.error(errno.name(), errno.errno(), errno.message()).put("call", CALL);
     }
 
-    private static ObjectNode entry(final RdmaAddrInfo entry)
+    /** The {@code "entries"} array: one object per entry. */
+    static JsonArray entries(final List<RdmaAddrInfo> entries)
     {
-        final ObjectNode node = MAPPER.createObjectNode();
+        final JsonArray array = new JsonArray();
+        for (final RdmaAddrInfo entry : entries)
+        {
+            array.add(entry(entry));
+        }
+        return array;
+    }
+
+    private static JsonObject entry(final RdmaAddrInfo entry)
+    {
+        final JsonObject node = new JsonObject();
         node.put("ai_flags", entry.flags());
         node.put("ai_family", entry.family());
         node.put("ai_qp_type", entry.qpType());
         node.put("ai_port_space", entry.portSpace());
-        node.set("ai_src_addr", address(entry.srcAddr()));
-        node.set("ai_dst_addr", address(entry.dstAddr()));
+        address(node, "ai_src_addr", entry.srcAddr());
+        address(node, "ai_dst_addr", entry.dstAddr());
         node.put("ai_src_canonname", entry.srcCanonName());
         node.put("ai_dst_canonname", entry.dstCanonName());
-        final ArrayNode route = node.putArray("ai_route");
+        final JsonArray route = node.putArray("ai_route");
         for (final byte[] pathData : entry.pathData())
         {
-            route.add(PathDataJson.of(MAPPER, pathData));
+            route.add(PathDataJson.of(pathData));
         }
         node.put("ai_connect", entry.connect().length == 0 ? null : HexFormat.of().formatHex(entry.connect()));
         return node;
     }
 
-    private static JsonNode address(final RdmaSockaddr address)
+    /** An address as member {@code name}: null, an object for AF_IB and unknown families, else its text. */
+    private static void address(final JsonObject node, final String name, final RdmaSockaddr address)
     {
-        return switch (address)
+        if (address == null)
         {
-            case null -> MAPPER.nullNode();
-            case IbSockaddr ib -> MAPPER.createObjectNode()
+            node.put(name, (String)null);
+        }
+        else if (address instanceof IbSockaddr ib)
+        {
+            node.putObject(name)
                 .put("gid", ib.gid().toString())
                 .put("pkey", ib.pkey().toString())
                 .put("sid", ServiceId.format(ib.serviceId()))
                 .put("sid_mask", String.format("0x%016x", ib.serviceIdMask()))
                 .put("flowinfo", ib.flowInfo())
                 .put("scope_id", Long.toUnsignedString(ib.scopeId()));
-            case OpaqueSockaddr opaque -> MAPPER.createObjectNode()
+        }
+        else if (address instanceof OpaqueSockaddr opaque)
+        {
+            node.putObject(name)
                 .put("family", opaque.family())
                 .put("bytes", HexFormat.of().formatHex(opaque.bytes()));
-            default -> MAPPER.getNodeFactory().textNode(address.toText());
-        };
+        }
+        else
+        {
+            node.put(name, address.toText());
+        }
     }
 }

@@ -1,11 +1,11 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.Ipv4Sockaddr;
 import dev.rdmacm.addrinfo.Ipv6Sockaddr;
 import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.cli.json.JsonObject;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -41,7 +41,7 @@ final class HostLookup
         }
 
         /** The error object: getaddrinfo's EAI name and code, the failed call, {@code what} naming the input. */
-        ObjectNode json(final String what)
+        JsonObject json(final String what)
         {
             return JsonOutput.error(error.name(), error.code(), what + " " + name + ": " + error.message()).put("call", "getaddrinfo");
         }

@@ -1,9 +1,7 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonArray;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.libc.Errno;
@@ -12,8 +10,9 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * The JSON trees of the CLI: the Jackson configuration, how a tree becomes one compact line, and the
- * shapes all commands share. {@link CommandOutput} decides where a tree goes (and renders an error tree
+ * The JSON trees of the CLI: how a tree becomes one compact line, and the shapes all commands share.
+ * The trees are {@link JsonObject}s, written without reflection (Jackson's {@code ObjectMapper} was a
+ * tenth of a cold start). {@link CommandOutput} decides where a tree goes (and renders an error tree
  * as the one text error line without {@code --json}).
  * <ul>
  * <li>an error is {@code {"error": NAME, "code": N, "message": TEXT}}, NAME the errno (or EAI) name and
@@ -27,55 +26,45 @@ import java.util.List;
  */
 final class JsonOutput
 {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-
     private JsonOutput()
     {
     }
 
-    /** {@code tree} (a Jackson node, or maps, lists and scalars) as one line of JSON. */
-    static String write(final Object tree)
+    /** {@code tree} as one line of JSON. */
+    static String write(final JsonObject tree)
     {
-        try
-        {
-            return MAPPER.writeValueAsString(tree);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            // only a bug can get here: every tree the CLI builds is plain data
-            throw new IllegalStateException("cannot write a JSON tree: " + ex.getMessage(), ex);
-        }
+        return tree.toJson();
     }
 
     /** {@code tree} as one line on {@code out}, flushed. */
-    static void print(final PrintWriter out, final Object tree)
+    static void print(final PrintWriter out, final JsonObject tree)
     {
         out.println(write(tree));
         out.flush();
     }
 
     /** {@code {"error": NAME, "code": N, "message": TEXT}}, TEXT saying each thing once ({@link ErrorMessage}). */
-    static ObjectNode error(final String name, final int code, final String message)
+    static JsonObject error(final String name, final int code, final String message)
     {
         final int errno = errnoNumber(name);
-        return MAPPER.createObjectNode().put("error", name).put("code", code)
+        return new JsonObject().put("error", name).put("code", code)
             .put("message", ErrorMessage.once(message, name, errno > 0 ? Errno.description(errno) : null, null));
     }
 
     /** The error of an errno without a call or event (a setup step such as opening the fabric). */
-    static ObjectNode errno(final int errno, final String message)
+    static JsonObject errno(final int errno, final String message)
     {
         return error(Errno.name(errno), errno, message);
     }
 
     /** A synchronous call that returned {@code errno}: the error plus {@code "call": CALL}. */
-    static ObjectNode callError(final String call, final int errno, final String message)
+    static JsonObject callError(final String call, final int errno, final String message)
     {
         return errno(errno, ErrorMessage.once(message, Errno.name(errno), Errno.description(errno), call)).put("call", call);
     }
 
     /** A failure event: the error of its -status plus {@code "event": TYPE, "status": STATUS}. */
-    static ObjectNode eventError(final CmEvent event, final String message)
+    static JsonObject eventError(final CmEvent event, final String message)
     {
         return errno(-event.status(), message).put("event", event.type().name()).put("status", event.status());
     }
@@ -94,9 +83,9 @@ final class JsonOutput
     }
 
     /** The steps of a trace: {@code [{"step", "start_us", "took_us", "detail"}...]}. */
-    static ArrayNode steps(final List<ResolutionStep> steps)
+    static JsonArray steps(final List<ResolutionStep> steps)
     {
-        final ArrayNode list = MAPPER.createArrayNode();
+        final JsonArray list = new JsonArray();
         for (final ResolutionStep step : steps)
         {
             list.addObject().put("step", step.name()).put("start_us", step.startNanos() / 1000)
@@ -106,10 +95,13 @@ final class JsonOutput
     }
 
     /** The id state transitions of a trace, one text each. */
-    static ArrayNode transitions(final List<String> transitions)
+    static JsonArray transitions(final List<String> transitions)
     {
-        final ArrayNode list = MAPPER.createArrayNode();
-        transitions.forEach(list::add);
+        final JsonArray list = new JsonArray();
+        for (final String transition : transitions)
+        {
+            list.add(transition);
+        }
         return list;
     }
 }

@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.libc.Errno;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -124,9 +124,9 @@ public final class Main implements Runnable
         return commandLine;
     }
 
-    private static ObjectNode message(final String text)
+    private static JsonObject message(final String text)
     {
-        return JsonOutput.MAPPER.createObjectNode().put("message", text);
+        return new JsonObject().put("message", text);
     }
 
     /** Whether the command that ran was given {@code --json}. */

@@ -1,7 +1,6 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.protocol.path.IbvPathData;
@@ -21,16 +20,16 @@ final class PathDataJson
     }
 
     /** A route's path, from the {@code ibv_path_data} the kernel would return for it. */
-    static ObjectNode of(final ObjectMapper mapper, final RoutePath path)
+    static JsonObject of(final RoutePath path)
     {
-        return of(mapper, path.toPathData());
+        return of(path.toPathData());
     }
 
-    static ObjectNode of(final ObjectMapper mapper, final byte[] bytes)
+    static JsonObject of(final byte[] bytes)
     {
         final IbvPathData data = new IbvPathData().wrap(new UnsafeBuffer(bytes), 0, bytes.length);
         final IbvPathRecord path = data.path();
-        return mapper.createObjectNode()
+        return new JsonObject()
             .put("flags", data.flags())
             .put("service_id", ServiceId.format(path.serviceId()))
             .put("dgid", path.dgid().toString())

@@ -1,8 +1,7 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonArray;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.protocol.ServiceId;
 import dev.rdmacm.sa.SaQueryException;
 import dev.rdmacm.sa.path.PathRecordValue;
@@ -18,16 +17,14 @@ import java.util.List;
  */
 final class PathJson
 {
-    private static final ObjectMapper MAPPER = JsonOutput.MAPPER;
-
     private PathJson()
     {
     }
 
-    static ObjectNode toJson(final List<PathRecordValue> paths)
+    static JsonObject toJson(final List<PathRecordValue> paths)
     {
-        final ObjectNode root = MAPPER.createObjectNode();
-        final ArrayNode array = root.putArray("paths");
+        final JsonObject root = new JsonObject();
+        final JsonArray array = root.putArray("paths");
         for (final PathRecordValue path : paths)
         {
             array.add(path(path));
@@ -35,16 +32,16 @@ final class PathJson
         return root;
     }
 
-    static ObjectNode toJson(final SaQueryException failure)
+    static JsonObject toJson(final SaQueryException failure)
     {
         final String errno = failure.error().errno();
         return JsonOutput.error(errno, JsonOutput.errnoNumber(errno), failure.getMessage())
             .put("sa_error", failure.error().name()).put("mad_status", failure.madStatus());
     }
 
-    private static ObjectNode path(final PathRecordValue path)
+    private static JsonObject path(final PathRecordValue path)
     {
-        final ObjectNode node = MAPPER.createObjectNode();
+        final JsonObject node = new JsonObject();
         node.put("service_id", ServiceId.format(path.serviceId()));
         node.put("dgid", path.dgid().toString());
         node.put("sgid", path.sgid().toString());

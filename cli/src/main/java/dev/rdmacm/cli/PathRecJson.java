@@ -1,7 +1,6 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.path.PathRecordValue;
 
@@ -18,10 +17,10 @@ final class PathRecJson
     {
     }
 
-    static ObjectNode of(final ObjectMapper mapper, final RoutePath path)
+    static JsonObject of(final RoutePath path)
     {
         final PathRecordValue p = path.record();
-        return mapper.createObjectNode()
+        return new JsonObject()
             .put("dgid", p.dgid().toString())
             .put("sgid", p.sgid().toString())
             .put("dlid", p.dlid().value())

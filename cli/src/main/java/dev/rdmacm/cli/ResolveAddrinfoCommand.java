@@ -1,10 +1,9 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rdmacm.addrinfo.AddrInfoResult;
 import dev.rdmacm.addrinfo.EaiCode;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
@@ -95,8 +94,8 @@ public final class ResolveAddrinfoCommand implements Callable<Integer>
             }
             final List<RdmaAddrInfo> entries = id.queryAddrinfo();
             final AddrInfoResult.Success success = new AddrInfoResult.Success(entries);
-            final ObjectNode tree = JsonOutput.MAPPER.createObjectNode().put("event", event.type().name());
-            tree.set("entries", (ArrayNode)GetAddrInfoJson.tree(success).get("entries"));
+            final JsonObject tree = new JsonObject().put("event", event.type().name())
+                .put("entries", GetAddrInfoJson.entries(entries));
             return output.result(tree, out -> out.print(event.type().name() + "\n" + GetAddrInfoText.entries(success)));
         }
     }

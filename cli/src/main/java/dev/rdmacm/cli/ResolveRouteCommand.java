@@ -1,7 +1,7 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonArray;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
@@ -150,7 +150,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             trace(resolution.steps(), CmEvents.steps(route)));
     }
 
-    private int failure(final ObjectNode error, final InetAddress dst, final List<ResolutionStep> addressSteps,
+    private int failure(final JsonObject error, final InetAddress dst, final List<ResolutionStep> addressSteps,
         final List<ResolutionStep> routeSteps)
     {
         return output.error(error.put("destination", dst.getHostAddress()),
@@ -172,14 +172,20 @@ public final class ResolveRouteCommand implements Callable<Integer>
      * records, as the kernel returned them) and {@code "path_rec"} (the same paths as librdmacm hands
      * them to the application in {@code id->route.path_rec}).
      */
-    private static ObjectNode json(final RdmaCmId id, final ResolvedRoute route)
+    private static JsonObject json(final RdmaCmId id, final ResolvedRoute route)
     {
-        final ObjectNode root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), id);
+        final JsonObject root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), id);
         root.put("route_kind", route.kind().name());
-        final ArrayNode records = root.putArray("route");
-        route.paths().forEach(path -> records.add(PathDataJson.of(JsonOutput.MAPPER, path)));
-        final ArrayNode applicationPaths = root.putArray("path_rec");
-        route.paths().forEach(path -> applicationPaths.add(PathRecJson.of(JsonOutput.MAPPER, path)));
+        final JsonArray records = root.putArray("route");
+        for (final RoutePath path : route.paths())
+        {
+            records.add(PathDataJson.of(path));
+        }
+        final JsonArray applicationPaths = root.putArray("path_rec");
+        for (final RoutePath path : route.paths())
+        {
+            applicationPaths.add(PathRecJson.of(path));
+        }
         return root;
     }
 
@@ -194,8 +200,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             out.printf("path %d flags 0x%x (%s)%n", i, path.flags(), IbvPathData.flagNames(path.flags()));
             out.print(PathText.format(List.of(path.record())));
             out.printf("path_rec %d (librdmacm's id->route.path_rec)%n", i);
-            PathRecJson.of(JsonOutput.MAPPER, path).properties()
-                .forEach(field -> out.printf("  %-26s %s%n", field.getKey(), field.getValue().asText()));
+            PathRecJson.of(path).forEachText((name, value) -> out.printf("  %-26s %s%n", name, value));
         }
     }
 }

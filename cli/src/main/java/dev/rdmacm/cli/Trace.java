@@ -1,6 +1,6 @@
 package dev.rdmacm.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.resolver.ResolutionStep;
 
 import java.io.PrintWriter;
@@ -23,14 +23,14 @@ record Trace(List<ResolutionStep> steps, List<ResolutionStep> routeSteps, List<S
     }
 
     /** The JSON keys: {@code "steps"}, {@code "route_steps"} (with a route) and {@code "transitions"}. */
-    ObjectNode addTo(final ObjectNode tree)
+    JsonObject addTo(final JsonObject tree)
     {
-        tree.set("steps", JsonOutput.steps(steps));
+        tree.put("steps", JsonOutput.steps(steps));
         if (routeSteps != null)
         {
-            tree.set("route_steps", JsonOutput.steps(routeSteps));
+            tree.put("route_steps", JsonOutput.steps(routeSteps));
         }
-        tree.set("transitions", JsonOutput.transitions(transitions));
+        tree.put("transitions", JsonOutput.transitions(transitions));
         return tree;
     }
 

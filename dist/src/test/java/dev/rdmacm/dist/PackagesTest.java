@@ -114,7 +114,9 @@ class PackagesTest
         final List<String> command = new ArrayList<>(List.of(home.resolve("runtime/bin/java").toString()));
         command.addAll(jvmOptions());
         // AOTMode=on: the JVM exits with an error instead of running without a cache it refuses
-        command.addAll(List.of("-XX:AOTMode=on", "-XX:AOTCache=" + home.resolve("lib/rdmacm.aot"), "-jar",
+        final boolean linked = !Files.exists(home.resolve("lib/rdmacm.aot.unlinked"));
+        command.addAll(List.of(linked ? "-XX:+AOTClassLinking" : "-XX:-AOTClassLinking", "-XX:AOTMode=on",
+            "-XX:AOTCache=" + home.resolve("lib/rdmacm.aot"), "-jar",
             home.resolve("lib/rdmacm.jar").toString(), "--version"));
 
         final HostCommand.Outcome outcome = HostCommand.run(LIMIT, null, command);

@@ -38,7 +38,7 @@ public final class CompletionChannel extends NativeResource
         try
         {
             channel = LibIbverbs.create("ibv_create_comp_channel", owner.deviceName(),
-                errno -> (MemorySegment)LibIbverbs.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
+                errno -> (MemorySegment)LibIbverbs.Resources.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
                 .reinterpret(IBV_COMP_CHANNEL.byteSize());
         }
         catch (final RuntimeException ex)
@@ -68,11 +68,11 @@ public final class CompletionChannel extends NativeResource
             final MemorySegment cqOut = arena.allocate(ADDRESS);
             final MemorySegment cqContextOut = arena.allocate(ADDRESS);
             LibIbverbs.check("ibv_get_cq_event", toString(),
-                errno -> (int)LibIbverbs.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
+                errno -> (int)LibIbverbs.Resources.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
             final MemorySegment cq = cqOut.get(ADDRESS, 0);
             try
             {
-                LibIbverbs.ACK_CQ_EVENTS.invokeExact(cq, 1);
+                LibIbverbs.Resources.ACK_CQ_EVENTS.invokeExact(cq, 1);
             }
             catch (final Throwable ex)
             {
@@ -103,7 +103,7 @@ public final class CompletionChannel extends NativeResource
             return null;
         }
         LibIbverbs.check("ibv_get_cq_event", toString(),
-            errno -> (int)LibIbverbs.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
+            errno -> (int)LibIbverbs.Resources.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
         final CompletionQueue queue = queueAt(cqOut.get(ADDRESS, 0).address());
         queue.eventTaken();
         return queue;
@@ -142,7 +142,7 @@ public final class CompletionChannel extends NativeResource
     void destroy()
     {
         LibIbverbs.check("ibv_destroy_comp_channel", toString() + " (EBUSY: close its CQs first)",
-            errno -> (int)LibIbverbs.DESTROY_COMP_CHANNEL.invokeExact(errno, channel));
+            errno -> (int)LibIbverbs.Resources.DESTROY_COMP_CHANNEL.invokeExact(errno, channel));
         if (wait != null)
         {
             wait.close();

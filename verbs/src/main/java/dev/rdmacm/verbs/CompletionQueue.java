@@ -35,7 +35,7 @@ public final class CompletionQueue extends NativeResource
         }
         final MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.segment();
         cq = LibIbverbs.create("ibv_create_cq", toString(),
-            errno -> (MemorySegment)LibIbverbs.CREATE_CQ.invokeExact(errno, owner.segment(), entries,
+            errno -> (MemorySegment)LibIbverbs.Resources.CREATE_CQ.invokeExact(errno, owner.segment(), entries,
                 MemorySegment.NULL, channelSegment, 0)).reinterpret(IBV_CQ.byteSize());
         this.channel = channel;
         this.ops = owner.ops();
@@ -111,7 +111,7 @@ public final class CompletionQueue extends NativeResource
         final int events = unacknowledged;
         try
         {
-            LibIbverbs.ACK_CQ_EVENTS.invokeExact(cq, events);
+            LibIbverbs.Resources.ACK_CQ_EVENTS.invokeExact(cq, events);
         }
         catch (final Throwable ex)
         {
@@ -136,7 +136,7 @@ public final class CompletionQueue extends NativeResource
         // ibv_destroy_cq waits until every event taken is acknowledged: never make it wait for ever
         acknowledgeTaken();
         LibIbverbs.check("ibv_destroy_cq", toString() + " (EBUSY: close the QPs that use it first)",
-            errno -> (int)LibIbverbs.DESTROY_CQ.invokeExact(errno, cq));
+            errno -> (int)LibIbverbs.Resources.DESTROY_CQ.invokeExact(errno, cq));
         if (channel != null)
         {
             channel.detach(this);

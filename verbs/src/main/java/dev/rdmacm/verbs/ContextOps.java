@@ -100,7 +100,7 @@ final class ContextOps
         final int polled;
         try
         {
-            polled = (int)LibIbverbs.POLL_CQ.invokeExact(pollCq, cq, numEntries, wc);
+            polled = (int)LibIbverbs.DataPath.POLL_CQ.invokeExact(pollCq, cq, numEntries, wc);
         }
         catch (final Throwable ex)
         {
@@ -119,7 +119,7 @@ final class ContextOps
         final int rc;
         try
         {
-            rc = (int)LibIbverbs.REQ_NOTIFY_CQ.invokeExact(reqNotifyCq, cq, solicitedOnly ? 1 : 0);
+            rc = (int)LibIbverbs.DataPath.REQ_NOTIFY_CQ.invokeExact(reqNotifyCq, cq, solicitedOnly ? 1 : 0);
         }
         catch (final Throwable ex)
         {
@@ -140,7 +140,7 @@ final class ContextOps
         final int rc;
         try
         {
-            rc = (int)LibIbverbs.POST_SEND.invokeExact(postSend, qp, wr, badWr);
+            rc = (int)LibIbverbs.DataPath.POST_SEND.invokeExact(postSend, qp, wr, badWr);
         }
         catch (final Throwable ex)
         {
@@ -158,7 +158,7 @@ final class ContextOps
         final int rc;
         try
         {
-            rc = (int)LibIbverbs.POST_RECV.invokeExact(postRecv, qp, wr, badWr);
+            rc = (int)LibIbverbs.DataPath.POST_RECV.invokeExact(postRecv, qp, wr, badWr);
         }
         catch (final Throwable ex)
         {
@@ -179,7 +179,7 @@ final class ContextOps
         final int rc;
         try
         {
-            rc = (int)LibIbverbs.QUERY_PORT.invokeExact(queryPort, context, (byte)port, attr, IBV_PORT_ATTR.byteSize());
+            rc = (int)LibIbverbs.Contexts.QUERY_PORT.invokeExact(queryPort, context, (byte)port, attr, IBV_PORT_ATTR.byteSize());
         }
         catch (final Throwable ex)
         {

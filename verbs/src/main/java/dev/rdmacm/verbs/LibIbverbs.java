@@ -8,6 +8,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.util.List;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -15,9 +16,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * Every method handle into libibverbs, looked up once when this class initialises, in the manner of
- * Lucene's {@code PosixNativeAccess}. The libc calls the verbs need ({@code if_indextoname}) are in
- * {@link dev.rdmacm.libc.Libc}, the project's one libc binding.
+ * Every method handle into libibverbs, looked up once, here, in the manner of Lucene's
+ * {@code PosixNativeAccess}: in holder classes by use, each linked when first used. The libc calls the
+ * verbs need ({@code if_indextoname}) are in {@link dev.rdmacm.libc.Libc}, the project's one libc binding.
  * <p>
  * Exported functions are bound to their symbols and capture errno. The entry points that
  * {@code verbs.h} defines as {@code static inline} (post_send, post_recv, poll_cq, req_notify_cq and
@@ -37,68 +38,30 @@ final class LibIbverbs
     private static final Linker LINKER = Linker.nativeLinker();
     static final MemoryLayout ERRNO_STATE = Linker.Option.captureStateLayout();
     private static final long ERRNO_OFFSET = ERRNO_STATE.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
+    /**
+     * Every exported function the holders below bind: {@link #UNAVAILABLE_REASON} names the first one the
+     * library lacks, as when every handle was linked here at once. Looking a symbol up is cheap (dlsym);
+     * linking it is not.
+     */
+    private static final List<String> SYMBOLS = List.of("ibv_get_device_list", "ibv_free_device_list",
+        "ibv_get_device_name", "ibv_get_device_guid", "ibv_open_device", "ibv_close_device", "ibv_query_device",
+        "ibv_query_port", "_ibv_query_gid_ex", "_ibv_query_gid_table", "ibv_query_pkey", "ibv_alloc_pd",
+        "ibv_dealloc_pd", "ibv_reg_mr", "ibv_dereg_mr", "ibv_create_comp_channel", "ibv_destroy_comp_channel",
+        "ibv_create_cq", "ibv_destroy_cq", "ibv_get_cq_event", "ibv_ack_cq_events", "ibv_create_qp", "ibv_modify_qp",
+        "ibv_query_qp", "ibv_destroy_qp", "ibv_create_ah", "ibv_destroy_ah", "ibv_init_ah_from_wc");
+
+    /** The loaded library, or null when it cannot be used ({@link #UNAVAILABLE_REASON} says why). */
+    private static final SymbolLookup LOOKUP;
     private static final String UNAVAILABLE_REASON;
-
-    // exported libibverbs functions; the first argument of each is the errno capture segment
-    static final MethodHandle GET_DEVICE_LIST;
-    static final MethodHandle FREE_DEVICE_LIST;
-    static final MethodHandle GET_DEVICE_NAME;
-    static final MethodHandle GET_DEVICE_GUID;
-    static final MethodHandle OPEN_DEVICE;
-    static final MethodHandle CLOSE_DEVICE;
-    static final MethodHandle QUERY_DEVICE;
-    static final MethodHandle QUERY_PORT_COMPAT;
-    static final MethodHandle QUERY_GID_EX;
-    static final MethodHandle QUERY_GID_TABLE;
-    static final MethodHandle QUERY_PKEY;
-    static final MethodHandle ALLOC_PD;
-    static final MethodHandle DEALLOC_PD;
-    static final MethodHandle REG_MR;
-    static final MethodHandle DEREG_MR;
-    static final MethodHandle CREATE_COMP_CHANNEL;
-    static final MethodHandle DESTROY_COMP_CHANNEL;
-    static final MethodHandle CREATE_CQ;
-    static final MethodHandle DESTROY_CQ;
-    static final MethodHandle GET_CQ_EVENT;
-    static final MethodHandle ACK_CQ_EVENTS;
-    static final MethodHandle CREATE_QP;
-    static final MethodHandle MODIFY_QP;
-    static final MethodHandle QUERY_QP;
-    static final MethodHandle DESTROY_QP;
-    static final MethodHandle CREATE_AH;
-    static final MethodHandle DESTROY_AH;
-    /** {@code int ibv_init_ah_from_wc(struct ibv_context *, uint8_t port, struct ibv_wc *, struct ibv_grh *, struct ibv_ah_attr *)} */
-    static final MethodHandle INIT_AH_FROM_WC;
-
-    // static inline entry points, called through a function pointer (the first argument)
-    /** {@code int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)} */
-    static final MethodHandle POLL_CQ;
-    /** {@code int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only)} */
-    static final MethodHandle REQ_NOTIFY_CQ;
-    /** {@code int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)} */
-    static final MethodHandle POST_SEND;
-    /** {@code int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)} */
-    static final MethodHandle POST_RECV;
-    /** {@code int (*query_port)(struct ibv_context *, uint8_t port, struct ibv_port_attr *, size_t len)} */
-    static final MethodHandle QUERY_PORT;
 
     static
     {
         String reason = null;
         SymbolLookup lookup = null;
-        MethodHandle pollCq = null;
-        MethodHandle reqNotifyCq = null;
-        MethodHandle postSend = null;
-        MethodHandle postRecv = null;
-        MethodHandle queryPort = null;
         try
         {
-            pollCq = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-            reqNotifyCq = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            postSend = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-            postRecv = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-            queryPort = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, JAVA_LONG));
             lookup = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
         }
         catch (final IllegalCallerException ex)
@@ -111,42 +74,118 @@ final class LibIbverbs
             reason = LIBRARY + " cannot be loaded (" + ex.getMessage() + "): install the Debian package "
                 + "libibverbs1 (and ibverbs-providers for the device drivers)";
         }
-        POLL_CQ = pollCq;
-        REQ_NOTIFY_CQ = reqNotifyCq;
-        POST_SEND = postSend;
-        POST_RECV = postRecv;
-        QUERY_PORT = queryPort;
+        if (lookup != null)
+        {
+            for (final String symbol : SYMBOLS)
+            {
+                if (lookup.find(symbol).isEmpty())
+                {
+                    reason = LIBRARY + " has no symbol " + symbol + ": rdma-core 44 or newer is needed";
+                    lookup = null;
+                    break;
+                }
+            }
+        }
+        LOOKUP = lookup;
+        UNAVAILABLE_REASON = reason;
+    }
 
-        final Binder bind = new Binder(lookup);
-        GET_DEVICE_LIST = bind.errno("ibv_get_device_list", ADDRESS, ADDRESS);
-        FREE_DEVICE_LIST = bind.plain("ibv_free_device_list", null, ADDRESS);
-        GET_DEVICE_NAME = bind.plain("ibv_get_device_name", ADDRESS, ADDRESS);
-        GET_DEVICE_GUID = bind.plain("ibv_get_device_guid", JAVA_LONG, ADDRESS);
-        OPEN_DEVICE = bind.errno("ibv_open_device", ADDRESS, ADDRESS);
-        CLOSE_DEVICE = bind.errno("ibv_close_device", JAVA_INT, ADDRESS);
-        QUERY_DEVICE = bind.errno("ibv_query_device", JAVA_INT, ADDRESS, ADDRESS);
-        QUERY_PORT_COMPAT = bind.errno("ibv_query_port", JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS);
-        QUERY_GID_EX = bind.errno("_ibv_query_gid_ex", JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG);
-        QUERY_GID_TABLE = bind.errno("_ibv_query_gid_table", JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG);
-        QUERY_PKEY = bind.errno("ibv_query_pkey", JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_INT, ADDRESS);
-        ALLOC_PD = bind.errno("ibv_alloc_pd", ADDRESS, ADDRESS);
-        DEALLOC_PD = bind.errno("ibv_dealloc_pd", JAVA_INT, ADDRESS);
-        REG_MR = bind.errno("ibv_reg_mr", ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT);
-        DEREG_MR = bind.errno("ibv_dereg_mr", JAVA_INT, ADDRESS);
-        CREATE_COMP_CHANNEL = bind.errno("ibv_create_comp_channel", ADDRESS, ADDRESS);
-        DESTROY_COMP_CHANNEL = bind.errno("ibv_destroy_comp_channel", JAVA_INT, ADDRESS);
-        CREATE_CQ = bind.errno("ibv_create_cq", ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
-        DESTROY_CQ = bind.errno("ibv_destroy_cq", JAVA_INT, ADDRESS);
-        GET_CQ_EVENT = bind.errno("ibv_get_cq_event", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
-        ACK_CQ_EVENTS = bind.plain("ibv_ack_cq_events", null, ADDRESS, JAVA_INT);
-        CREATE_QP = bind.errno("ibv_create_qp", ADDRESS, ADDRESS, ADDRESS);
-        MODIFY_QP = bind.errno("ibv_modify_qp", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
-        QUERY_QP = bind.errno("ibv_query_qp", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS);
-        DESTROY_QP = bind.errno("ibv_destroy_qp", JAVA_INT, ADDRESS);
-        CREATE_AH = bind.errno("ibv_create_ah", ADDRESS, ADDRESS, ADDRESS);
-        DESTROY_AH = bind.errno("ibv_destroy_ah", JAVA_INT, ADDRESS);
-        INIT_AH_FROM_WC = bind.errno("ibv_init_ah_from_wc", JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS);
-        UNAVAILABLE_REASON = reason != null ? reason : bind.missing;
+    /*
+     * The handles, in holder classes by use, each initialised (every handle in it linked) on the first use
+     * of one of them, as libc's are: rdmacm devices links the four it calls to list the devices, not all
+     * 33 (a stub class spun per signature, 5-7 ms each on a 2-core machine, was most of its cold start).
+     * Still looked up once, here, and static final, so the JIT inlines them as before. Exported functions
+     * capture errno (the first argument of each is the capture segment) unless bound plain; every handle
+     * is null when the library cannot be used.
+     */
+
+    /** Listing the devices. */
+    static final class Devices
+    {
+        static final MethodHandle GET_DEVICE_LIST = errno("ibv_get_device_list", ADDRESS, ADDRESS);
+        static final MethodHandle FREE_DEVICE_LIST = plain("ibv_free_device_list", null, ADDRESS);
+        static final MethodHandle GET_DEVICE_NAME = plain("ibv_get_device_name", ADDRESS, ADDRESS);
+        static final MethodHandle GET_DEVICE_GUID = plain("ibv_get_device_guid", JAVA_LONG, ADDRESS);
+
+        private Devices()
+        {
+        }
+    }
+
+    /** Opening a device and querying it, its ports, GIDs and P_Keys. */
+    static final class Contexts
+    {
+        static final MethodHandle OPEN_DEVICE = errno("ibv_open_device", ADDRESS, ADDRESS);
+        static final MethodHandle CLOSE_DEVICE = errno("ibv_close_device", JAVA_INT, ADDRESS);
+        static final MethodHandle QUERY_DEVICE = errno("ibv_query_device", JAVA_INT, ADDRESS, ADDRESS);
+        static final MethodHandle QUERY_PORT_COMPAT = errno("ibv_query_port", JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS);
+        static final MethodHandle QUERY_GID_EX =
+            errno("_ibv_query_gid_ex", JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG);
+        static final MethodHandle QUERY_GID_TABLE =
+            errno("_ibv_query_gid_table", JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG);
+        static final MethodHandle QUERY_PKEY = errno("ibv_query_pkey", JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_INT, ADDRESS);
+        /** {@code int (*query_port)(struct ibv_context *, uint8_t port, struct ibv_port_attr *, size_t len)}, static inline */
+        static final MethodHandle QUERY_PORT = inline(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, JAVA_LONG));
+
+        private Contexts()
+        {
+        }
+    }
+
+    /** Protection domains, memory regions, completion channels and queues. */
+    static final class Resources
+    {
+        static final MethodHandle ALLOC_PD = errno("ibv_alloc_pd", ADDRESS, ADDRESS);
+        static final MethodHandle DEALLOC_PD = errno("ibv_dealloc_pd", JAVA_INT, ADDRESS);
+        static final MethodHandle REG_MR = errno("ibv_reg_mr", ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT);
+        static final MethodHandle DEREG_MR = errno("ibv_dereg_mr", JAVA_INT, ADDRESS);
+        static final MethodHandle CREATE_COMP_CHANNEL = errno("ibv_create_comp_channel", ADDRESS, ADDRESS);
+        static final MethodHandle DESTROY_COMP_CHANNEL = errno("ibv_destroy_comp_channel", JAVA_INT, ADDRESS);
+        static final MethodHandle CREATE_CQ = errno("ibv_create_cq", ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+        static final MethodHandle DESTROY_CQ = errno("ibv_destroy_cq", JAVA_INT, ADDRESS);
+        static final MethodHandle GET_CQ_EVENT = errno("ibv_get_cq_event", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+        static final MethodHandle ACK_CQ_EVENTS = plain("ibv_ack_cq_events", null, ADDRESS, JAVA_INT);
+
+        private Resources()
+        {
+        }
+    }
+
+    /** Queue pairs and address handles. */
+    static final class QueuePairs
+    {
+        static final MethodHandle CREATE_QP = errno("ibv_create_qp", ADDRESS, ADDRESS, ADDRESS);
+        static final MethodHandle MODIFY_QP = errno("ibv_modify_qp", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+        static final MethodHandle QUERY_QP = errno("ibv_query_qp", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS);
+        static final MethodHandle DESTROY_QP = errno("ibv_destroy_qp", JAVA_INT, ADDRESS);
+        static final MethodHandle CREATE_AH = errno("ibv_create_ah", ADDRESS, ADDRESS, ADDRESS);
+        static final MethodHandle DESTROY_AH = errno("ibv_destroy_ah", JAVA_INT, ADDRESS);
+        /** {@code int ibv_init_ah_from_wc(struct ibv_context *, uint8_t port, struct ibv_wc *, struct ibv_grh *, struct ibv_ah_attr *)} */
+        static final MethodHandle INIT_AH_FROM_WC = errno("ibv_init_ah_from_wc", JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS);
+
+        private QueuePairs()
+        {
+        }
+    }
+
+    /**
+     * The data path: entry points {@code verbs.h} defines as {@code static inline}, called through a
+     * function pointer of the context (the first argument); they return their error, no errno capture.
+     */
+    static final class DataPath
+    {
+        /** {@code int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)} */
+        static final MethodHandle POLL_CQ = inline(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+        /** {@code int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only)} */
+        static final MethodHandle REQ_NOTIFY_CQ = inline(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        /** {@code int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)} */
+        static final MethodHandle POST_SEND = inline(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        /** {@code int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)} */
+        static final MethodHandle POST_RECV = inline(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+
+        private DataPath()
+        {
+        }
     }
 
     private LibIbverbs()
@@ -277,48 +316,46 @@ final class LibIbverbs
         return new IllegalStateException(call + ": unexpected " + ex, ex);
     }
 
-    /** Looks symbols up while remembering the first one that is missing. */
-    private static final class Binder
+    /** An exported function whose errno is captured (the capture segment is its first argument). */
+    private static MethodHandle errno(final String symbol, final MemoryLayout result, final MemoryLayout... args)
     {
-        private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+        return bind(symbol, result, args, CAPTURE_ERRNO);
+    }
 
-        private final SymbolLookup lookup;
-        private String missing;
+    /** An exported function that sets no errno worth reading. */
+    private static MethodHandle plain(final String symbol, final MemoryLayout result, final MemoryLayout... args)
+    {
+        return bind(symbol, result, args);
+    }
 
-        Binder(final SymbolLookup lookup)
+    private static MethodHandle bind(final String symbol, final MemoryLayout result, final MemoryLayout[] args,
+        final Linker.Option... options)
+    {
+        if (!SYMBOLS.contains(symbol))
         {
-            this.lookup = lookup;
+            // a binding bug, loud on the first use: SYMBOLS is what unavailableReason() checked
+            throw new IllegalStateException(symbol + " is bound but not in LibIbverbs.SYMBOLS");
         }
-
-        MethodHandle errno(final String symbol, final MemoryLayout result, final MemoryLayout... args)
+        if (LOOKUP == null)
         {
-            return bind(symbol, result, args, CAPTURE_ERRNO);
+            return null;
         }
+        final MemorySegment address = LOOKUP.find(symbol).orElseThrow();
+        final FunctionDescriptor descriptor = result == null
+            ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args);
+        return LINKER.downcallHandle(address, descriptor, options);
+    }
 
-        MethodHandle plain(final String symbol, final MemoryLayout result, final MemoryLayout... args)
+    /** A static inline entry point, called through a function pointer; null when native access is denied. */
+    private static MethodHandle inline(final FunctionDescriptor descriptor)
+    {
+        try
         {
-            return bind(symbol, result, args);
+            return LINKER.downcallHandle(descriptor);
         }
-
-        private MethodHandle bind(final String symbol, final MemoryLayout result, final MemoryLayout[] args,
-            final Linker.Option... options)
+        catch (final IllegalCallerException ex)
         {
-            if (lookup == null)
-            {
-                return null;
-            }
-            final MemorySegment address = lookup.find(symbol).orElse(null);
-            if (address == null)
-            {
-                if (missing == null)
-                {
-                    missing = LIBRARY + " has no symbol " + symbol + ": rdma-core 44 or newer is needed";
-                }
-                return null;
-            }
-            final FunctionDescriptor descriptor = result == null
-                ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args);
-            return LINKER.downcallHandle(address, descriptor, options);
+            return null;
         }
     }
 }

@@ -36,7 +36,7 @@ public final class MemoryRegion extends NativeResource
         this.memory = memory;
         this.ownedMemory = ownedMemory;
         mr = LibIbverbs.create("ibv_reg_mr", toString() + " access 0x" + Integer.toHexString(access),
-            errno -> (MemorySegment)LibIbverbs.REG_MR.invokeExact(errno, pd.segment(), memory, memory.byteSize(), access))
+            errno -> (MemorySegment)LibIbverbs.Resources.REG_MR.invokeExact(errno, pd.segment(), memory, memory.byteSize(), access))
             .reinterpret(IBV_MR.byteSize());
         lkey = mr.get(JAVA_INT, LKEY_OFFSET);
         rkey = mr.get(JAVA_INT, RKEY_OFFSET);
@@ -75,7 +75,7 @@ public final class MemoryRegion extends NativeResource
     @Override
     void destroy()
     {
-        LibIbverbs.check("ibv_dereg_mr", toString(), errno -> (int)LibIbverbs.DEREG_MR.invokeExact(errno, mr));
+        LibIbverbs.check("ibv_dereg_mr", toString(), errno -> (int)LibIbverbs.Resources.DEREG_MR.invokeExact(errno, mr));
         if (ownedMemory != null)
         {
             ownedMemory.close();

@@ -18,7 +18,7 @@ public final class ProtectionDomain extends NativeResource
         super(owner.registry(), "PD on " + owner.deviceName());
         context = owner;
         pd = LibIbverbs.create("ibv_alloc_pd", owner.deviceName(),
-            errno -> (MemorySegment)LibIbverbs.ALLOC_PD.invokeExact(errno, owner.segment()));
+            errno -> (MemorySegment)LibIbverbs.Resources.ALLOC_PD.invokeExact(errno, owner.segment()));
         register();
     }
 
@@ -107,7 +107,7 @@ public final class ProtectionDomain extends NativeResource
             final MemorySegment attr = arena.allocate(IbvLayouts.IBV_AH_ATTR);
             final MemorySegment wc = completions.segment().asSlice(index * WorkCompletions.SIZE, WorkCompletions.SIZE);
             LibIbverbs.check("ibv_init_ah_from_wc", toString() + " port " + port,
-                errno -> (int)LibIbverbs.INIT_AH_FROM_WC.invokeExact(errno, context.segment(), (byte)port, wc, grh, attr));
+                errno -> (int)LibIbverbs.QueuePairs.INIT_AH_FROM_WC.invokeExact(errno, context.segment(), (byte)port, wc, grh, attr));
             return AddressHandle.read(attr).orElseThrow(() -> new VerbsException("ibv_init_ah_from_wc", Errno.EINVAL,
                 "the address it gave names no port"));
         }
@@ -127,6 +127,6 @@ public final class ProtectionDomain extends NativeResource
     void destroy()
     {
         LibIbverbs.check("ibv_dealloc_pd", toString() + " (EBUSY: close its QPs, MRs and AHs first)",
-            errno -> (int)LibIbverbs.DEALLOC_PD.invokeExact(errno, pd));
+            errno -> (int)LibIbverbs.Resources.DEALLOC_PD.invokeExact(errno, pd));
     }
 }

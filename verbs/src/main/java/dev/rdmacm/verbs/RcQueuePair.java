@@ -121,7 +121,7 @@ public final class RcQueuePair extends NativeResource
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
             writeCreateAttributes(init, sendCq.segment(), recvCq.segment(), requested);
             qp = LibIbverbs.create("ibv_create_qp", toString() + " " + requested,
-                errno -> (MemorySegment)LibIbverbs.CREATE_QP.invokeExact(errno, pd.segment(), init))
+                errno -> (MemorySegment)LibIbverbs.QueuePairs.CREATE_QP.invokeExact(errno, pd.segment(), init))
                 .reinterpret(IBV_QP.byteSize());
             // ibv_create_qp writes back what the provider gave, at least what was asked
             capabilities = readCapabilities(init, INIT_CAP_OFFSET);
@@ -133,7 +133,7 @@ public final class RcQueuePair extends NativeResource
         }
         catch (final RuntimeException ex)
         {
-            LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.DESTROY_QP.invokeExact(errno, qp));
+            LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
             throw ex;
         }
         register();
@@ -239,7 +239,7 @@ public final class RcQueuePair extends NativeResource
             final MemorySegment attr = arena.allocate(IBV_QP_ATTR);
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
             LibIbverbs.check("ibv_query_qp", toString() + " attr_mask " + QpAttributeMask.describe(QUERY_MASK),
-                errno -> (int)LibIbverbs.QUERY_QP.invokeExact(errno, qp, attr, QUERY_MASK, init));
+                errno -> (int)LibIbverbs.QueuePairs.QUERY_QP.invokeExact(errno, qp, attr, QUERY_MASK, init));
             return readAttributes(attr);
         }
     }
@@ -347,7 +347,7 @@ public final class RcQueuePair extends NativeResource
             fill.accept(attr);
             LibIbverbs.check("ibv_modify_qp", this + " " + before + " -> " + to + ", attr_mask " + QpAttributeMask.describe(attrMask)
                 + (values.isEmpty() ? "" : ": " + values),
-                errno -> (int)LibIbverbs.MODIFY_QP.invokeExact(errno, qp, attr, attrMask));
+                errno -> (int)LibIbverbs.QueuePairs.MODIFY_QP.invokeExact(errno, qp, attr, attrMask));
         }
         state = to;
         listener.onTransition(this, before, to, attrMask);
@@ -440,7 +440,7 @@ public final class RcQueuePair extends NativeResource
     @Override
     void destroy()
     {
-        LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.DESTROY_QP.invokeExact(errno, qp));
+        LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
         workRequests.close();
     }
 }

@@ -65,7 +65,7 @@ public final class UdQueuePair extends NativeResource
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
             writeCreateAttributes(init, sendCq.segment(), recvCq.segment(), capabilities);
             qp = LibIbverbs.create("ibv_create_qp", toString() + " " + capabilities,
-                errno -> (MemorySegment)LibIbverbs.CREATE_QP.invokeExact(errno, pd.segment(), init))
+                errno -> (MemorySegment)LibIbverbs.QueuePairs.CREATE_QP.invokeExact(errno, pd.segment(), init))
                 .reinterpret(IBV_QP.byteSize());
         }
         qpNumber = qp.get(JAVA_INT, QP_NUM_OFFSET);
@@ -75,7 +75,7 @@ public final class UdQueuePair extends NativeResource
         }
         catch (final RuntimeException ex)
         {
-            LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.DESTROY_QP.invokeExact(errno, qp));
+            LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
             throw ex;
         }
         register();
@@ -103,7 +103,7 @@ public final class UdQueuePair extends NativeResource
             // the provider writes the creation attributes too, so the struct must be there even if unread
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
             LibIbverbs.check("ibv_query_qp", toString(),
-                errno -> (int)LibIbverbs.QUERY_QP.invokeExact(errno, qp, attr, QUERY_MASK, init));
+                errno -> (int)LibIbverbs.QueuePairs.QUERY_QP.invokeExact(errno, qp, attr, QUERY_MASK, init));
             return readAttributes(attr);
         }
     }
@@ -222,7 +222,7 @@ public final class UdQueuePair extends NativeResource
             attr.set(JAVA_INT, ATTR_QP_STATE_OFFSET, to.value());
             fill.accept(attr);
             LibIbverbs.check("ibv_modify_qp", this + " " + from + " -> " + to,
-                errno -> (int)LibIbverbs.MODIFY_QP.invokeExact(errno, qp, attr, IBV_QP_STATE | mask));
+                errno -> (int)LibIbverbs.QueuePairs.MODIFY_QP.invokeExact(errno, qp, attr, IBV_QP_STATE | mask));
         }
         state = to;
     }
@@ -287,7 +287,7 @@ public final class UdQueuePair extends NativeResource
     @Override
     void destroy()
     {
-        LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.DESTROY_QP.invokeExact(errno, qp));
+        LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
         workRequests.close();
     }
 }

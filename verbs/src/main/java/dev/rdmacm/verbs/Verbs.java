@@ -116,7 +116,7 @@ public final class Verbs
         final MemorySegment context;
         try
         {
-            context = (MemorySegment)LibIbverbs.OPEN_DEVICE.invokeExact(errnoState, device);
+            context = (MemorySegment)LibIbverbs.Contexts.OPEN_DEVICE.invokeExact(errnoState, device);
         }
         catch (final Throwable ex)
         {
@@ -152,7 +152,7 @@ public final class Verbs
             final long guid;
             try
             {
-                guid = (long)LibIbverbs.GET_DEVICE_GUID.invokeExact(device);
+                guid = (long)LibIbverbs.Devices.GET_DEVICE_GUID.invokeExact(device);
             }
             catch (final Throwable ex)
             {
@@ -170,7 +170,7 @@ public final class Verbs
         final MemorySegment name;
         try
         {
-            name = (MemorySegment)LibIbverbs.GET_DEVICE_NAME.invokeExact(device);
+            name = (MemorySegment)LibIbverbs.Devices.GET_DEVICE_NAME.invokeExact(device);
         }
         catch (final Throwable ex)
         {
@@ -183,7 +183,7 @@ public final class Verbs
     {
         try
         {
-            return (MemorySegment)LibIbverbs.GET_DEVICE_LIST.invokeExact(errnoState, count);
+            return (MemorySegment)LibIbverbs.Devices.GET_DEVICE_LIST.invokeExact(errnoState, count);
         }
         catch (final Throwable ex)
         {
@@ -195,7 +195,7 @@ public final class Verbs
     {
         try
         {
-            LibIbverbs.FREE_DEVICE_LIST.invokeExact(list);
+            LibIbverbs.Devices.FREE_DEVICE_LIST.invokeExact(list);
         }
         catch (final Throwable ex)
         {

@@ -65,7 +65,7 @@ public final class VerbsContext implements AutoCloseable
         {
             final MemorySegment attr = arena.allocate(IBV_DEVICE_ATTR);
             LibIbverbs.check("ibv_query_device", deviceName,
-                errno -> (int)LibIbverbs.QUERY_DEVICE.invokeExact(errno, context, attr));
+                errno -> (int)LibIbverbs.Contexts.QUERY_DEVICE.invokeExact(errno, context, attr));
             return DeviceAttributes.read(attr);
         }
     }
@@ -89,7 +89,7 @@ public final class VerbsContext implements AutoCloseable
             else
             {
                 LibIbverbs.check("ibv_query_port", deviceName + " port " + port,
-                    errno -> (int)LibIbverbs.QUERY_PORT_COMPAT.invokeExact(errno, context, (byte)port, attr));
+                    errno -> (int)LibIbverbs.Contexts.QUERY_PORT_COMPAT.invokeExact(errno, context, (byte)port, attr));
             }
             return PortAttributes.read(attr);
         }
@@ -104,7 +104,7 @@ public final class VerbsContext implements AutoCloseable
         {
             final MemorySegment entry = arena.allocate(IBV_GID_ENTRY);
             LibIbverbs.check("ibv_query_gid_ex", deviceName + " port " + port + " index " + index + " (ENODATA: an empty entry)",
-                errno -> (int)LibIbverbs.QUERY_GID_EX.invokeExact(errno, context, port, index, entry, 0, IBV_GID_ENTRY.byteSize()));
+                errno -> (int)LibIbverbs.Contexts.QUERY_GID_EX.invokeExact(errno, context, port, index, entry, 0, IBV_GID_ENTRY.byteSize()));
             return gidEntry(entry, (entryPort, entryIndex, ifindex) -> netdevName(ifindex, arena));
         }
     }
@@ -137,7 +137,7 @@ public final class VerbsContext implements AutoCloseable
             final long count;
             try
             {
-                count = (long)LibIbverbs.QUERY_GID_TABLE.invokeExact(errnoState, context, entries, (long)capacity, 0,
+                count = (long)LibIbverbs.Contexts.QUERY_GID_TABLE.invokeExact(errnoState, context, entries, (long)capacity, 0,
                     IBV_GID_ENTRY.byteSize());
             }
             catch (final Throwable ex)
@@ -177,7 +177,7 @@ public final class VerbsContext implements AutoCloseable
             {
                 final int pkeyIndex = index;
                 LibIbverbs.check("ibv_query_pkey", deviceName + " port " + port + " index " + index,
-                    errno -> (int)LibIbverbs.QUERY_PKEY.invokeExact(errno, context, (byte)port, pkeyIndex, pkey));
+                    errno -> (int)LibIbverbs.Contexts.QUERY_PKEY.invokeExact(errno, context, (byte)port, pkeyIndex, pkey));
                 final int value = Short.toUnsignedInt(pkey.get(BE16, 0));
                 if (value != 0)
                 {
@@ -265,7 +265,7 @@ public final class VerbsContext implements AutoCloseable
         VerbsException failure = registry.closeAll();
         try
         {
-            LibIbverbs.check("ibv_close_device", deviceName, errno -> (int)LibIbverbs.CLOSE_DEVICE.invokeExact(errno, context));
+            LibIbverbs.check("ibv_close_device", deviceName, errno -> (int)LibIbverbs.Contexts.CLOSE_DEVICE.invokeExact(errno, context));
         }
         catch (final VerbsException ex)
         {

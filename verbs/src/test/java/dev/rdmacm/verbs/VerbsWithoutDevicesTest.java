@@ -56,6 +56,32 @@ class VerbsWithoutDevicesTest
     }
 
     @Test
+    void shouldLinkEveryHandleOfEveryHolderAgainstTheRealLibrary()
+    {
+        requireLibibverbsWithoutDevices();
+
+        // each holder links on its first use, which a host without devices never reaches for most of them;
+        // List.of refuses a null, so every handle is there
+        final List<java.lang.invoke.MethodHandle> handles = List.of(
+            LibIbverbs.Devices.GET_DEVICE_LIST, LibIbverbs.Devices.FREE_DEVICE_LIST, LibIbverbs.Devices.GET_DEVICE_NAME,
+            LibIbverbs.Devices.GET_DEVICE_GUID,
+            LibIbverbs.Contexts.OPEN_DEVICE, LibIbverbs.Contexts.CLOSE_DEVICE, LibIbverbs.Contexts.QUERY_DEVICE,
+            LibIbverbs.Contexts.QUERY_PORT_COMPAT, LibIbverbs.Contexts.QUERY_GID_EX, LibIbverbs.Contexts.QUERY_GID_TABLE,
+            LibIbverbs.Contexts.QUERY_PKEY, LibIbverbs.Contexts.QUERY_PORT,
+            LibIbverbs.Resources.ALLOC_PD, LibIbverbs.Resources.DEALLOC_PD, LibIbverbs.Resources.REG_MR,
+            LibIbverbs.Resources.DEREG_MR, LibIbverbs.Resources.CREATE_COMP_CHANNEL, LibIbverbs.Resources.DESTROY_COMP_CHANNEL,
+            LibIbverbs.Resources.CREATE_CQ, LibIbverbs.Resources.DESTROY_CQ, LibIbverbs.Resources.GET_CQ_EVENT,
+            LibIbverbs.Resources.ACK_CQ_EVENTS,
+            LibIbverbs.QueuePairs.CREATE_QP, LibIbverbs.QueuePairs.MODIFY_QP, LibIbverbs.QueuePairs.QUERY_QP,
+            LibIbverbs.QueuePairs.DESTROY_QP, LibIbverbs.QueuePairs.CREATE_AH, LibIbverbs.QueuePairs.DESTROY_AH,
+            LibIbverbs.QueuePairs.INIT_AH_FROM_WC,
+            LibIbverbs.DataPath.POLL_CQ, LibIbverbs.DataPath.REQ_NOTIFY_CQ, LibIbverbs.DataPath.POST_SEND,
+            LibIbverbs.DataPath.POST_RECV);
+
+        assertEquals(33, handles.size());
+    }
+
+    @Test
     void shouldListNoDevicesWhenTheLibraryIsAbsent() throws IOException
     {
         final List<String> output = probe("-Drdmacm.libibverbs=libibverbs-absent.so.1", "--enable-native-access=ALL-UNNAMED");
