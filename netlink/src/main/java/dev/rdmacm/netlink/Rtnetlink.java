@@ -39,6 +39,9 @@ import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWROUTE;
  */
 public final class Rtnetlink implements AutoCloseable
 {
+    /** The uid the kernel CM's route lookups carry: its flow is zeroed ({@code flowi4_uid}, {@code flowi6_uid}). */
+    public static final int KERNEL_CM_UID = 0;
+
     private final NetlinkSocket socket;
     private final NetlinkMessageHeader requestHeader = new NetlinkMessageHeader();
     private final RouteMessage routeMessage = new RouteMessage();
@@ -85,7 +88,10 @@ public final class Rtnetlink implements AutoCloseable
 
     /**
      * RTM_GETROUTE: the route the kernel would use for {@code destination}, as {@code ip route get DST
-     * [from SRC] [oif DEV]}.
+     * [from SRC] [oif DEV] uid 0}. The kernel CM's own lookup ({@code addr4_resolve}, {@code addr6_resolve}
+     * in drivers/infiniband/core/addr.c) zeroes its flow, so it routes as uid 0; a request without
+     * RTA_UID would be routed with the calling thread's real uid and meet {@code uidrange} rules the
+     * kernel CM never sees.
      *
      * @param source        a source address to validate and use, or null for the kernel's choice.
      * @param outputIfindex the device the lookup is bound to (IPv6 scope id), or 0.
@@ -112,6 +118,7 @@ public final class Rtnetlink implements AutoCloseable
         {
             end = NetlinkAttribute.putU32(buffer, end, RouteMessage.RTA_OIF, outputIfindex);
         }
+        end = NetlinkAttribute.putU32(buffer, end, RouteMessage.RTA_UID, KERNEL_CM_UID);
         route = null;
         try
         {
