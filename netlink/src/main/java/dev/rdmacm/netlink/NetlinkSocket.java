@@ -124,6 +124,16 @@ public final class NetlinkSocket implements AutoCloseable
             "NETLINK_ADD_MEMBERSHIP " + groupName, scratch, 4);
     }
 
+    /**
+     * SO_RCVBUF: how many bytes of notifications the kernel queues before it drops them and reports
+     * ENOBUFS (it doubles the value, and keeps a minimum of its own).
+     */
+    public void receiveBufferSize(final int bytes) throws NativeCallException
+    {
+        scratch.set(JAVA_INT, 0, bytes);
+        Libc.setsockopt(callState, fd, Libc.SOL_SOCKET, Libc.SO_RCVBUF, "SO_RCVBUF", scratch, 4);
+    }
+
     /** The buffer a request is encoded into, starting at offset 0 with its nlmsghdr. */
     public UnsafeBuffer requestBuffer()
     {
@@ -152,6 +162,20 @@ public final class NetlinkSocket implements AutoCloseable
     public void transact(final int length, final String requestName, final NetlinkMessageHandler handler)
         throws IOException
     {
+        transact(length, requestName, handler, null);
+    }
+
+    /**
+     * As {@link #transact(int, String, NetlinkMessageHandler)} on a socket that also receives events:
+     * every other message read meanwhile (a group's notification) goes to {@code unsolicited}, in the
+     * order the kernel queued it, instead of being skipped.
+     *
+     * @param unsolicited null to skip messages that do not answer the request.
+     * @throws NativeCallException with ENOBUFS when the kernel dropped events meanwhile.
+     */
+    public void transact(final int length, final String requestName, final NetlinkMessageHandler handler,
+        final NetlinkMessageHandler unsolicited) throws IOException
+    {
         header.wrap(sendBuffer, 0);
         header.length(length);
         final long requestSequence = header.sequence();
@@ -160,7 +184,7 @@ public final class NetlinkSocket implements AutoCloseable
         while (!complete)
         {
             final int received = (int)Libc.recvfrom(callState, fd, receiveSegment, RECEIVE_CAPACITY, 0, requestName);
-            complete = dispatchReply(received, requestSequence, requestName, handler);
+            complete = dispatchReply(received, requestSequence, requestName, handler, unsolicited);
         }
     }
 
@@ -208,8 +232,8 @@ public final class NetlinkSocket implements AutoCloseable
     }
 
     private boolean dispatchReply(
-        final int received, final long requestSequence, final String requestName, final NetlinkMessageHandler handler)
-        throws NetlinkException
+        final int received, final long requestSequence, final String requestName, final NetlinkMessageHandler handler,
+        final NetlinkMessageHandler unsolicited) throws NetlinkException
     {
         boolean complete = false;
         int offset = 0;
@@ -248,6 +272,10 @@ public final class NetlinkSocket implements AutoCloseable
                         complete = true;
                     }
                 }
+            }
+            else if (unsolicited != null && header.portId() == 0)
+            {
+                unsolicited.onMessage(header, receiveBuffer, end);
             }
             offset += NetlinkMessageHeader.align(messageLength);
         }

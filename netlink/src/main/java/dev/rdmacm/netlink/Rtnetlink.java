@@ -499,6 +499,52 @@ public final class Rtnetlink implements AutoCloseable
         {
             return;
         }
+        final InterfaceAddress address = decodeAddress(header, buffer, end);
+        if (address != null)
+        {
+            addresses.add(address);
+        }
+    }
+
+    /**
+     * Dumps one table on this socket ({@code type} RTM_GETLINK, RTM_GETADDR or RTM_GETNEIGH of
+     * {@code family}): its answer goes to {@code answer}, and the group notifications the socket reads
+     * meanwhile go to {@code unsolicited}, in the order the kernel queued them.
+     */
+    public void dump(final int type, final int family, final NetlinkMessageHandler answer,
+        final NetlinkMessageHandler unsolicited) throws IOException
+    {
+        final UnsafeBuffer buffer = begin(type, NLM_F_REQUEST | NLM_F_DUMP);
+        final int end;
+        final String name;
+        switch (type)
+        {
+            case RTM_GETLINK ->
+            {
+                linkMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().family(family);
+                end = NetlinkAttribute.putU32(buffer, linkMessage.attributesOffset(), LinkMessage.IFLA_EXT_MASK, 0);
+                name = "RTM_GETLINK dump";
+            }
+            case RTM_GETADDR ->
+            {
+                addressMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().family(family);
+                end = addressMessage.attributesOffset();
+                name = "RTM_GETADDR dump";
+            }
+            case RTM_GETNEIGH ->
+            {
+                neighbourMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().family(family);
+                end = neighbourMessage.attributesOffset();
+                name = "RTM_GETNEIGH dump";
+            }
+            default -> throw new IllegalArgumentException("no dump of message type " + type + " here");
+        }
+        socket.transact(end, name, answer, unsolicited);
+    }
+
+    /** Decodes an RTM_NEWADDR or RTM_DELADDR message; null when it names no address. */
+    public InterfaceAddress decodeAddress(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
+    {
         addressMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         InetAddress local = null;
         InetAddress address = null;
@@ -516,11 +562,8 @@ public final class Rtnetlink implements AutoCloseable
         }
         // For IPv4 point-to-point links IFA_ADDRESS is the peer; IFA_LOCAL is always ours when present.
         final InetAddress own = local != null ? local : address;
-        if (own != null)
-        {
-            addresses.add(new InterfaceAddress((int)addressMessage.index(), own, addressMessage.prefixLength(),
-                addressMessage.scope()));
-        }
+        return own == null ? null :
+            new InterfaceAddress((int)addressMessage.index(), own, addressMessage.prefixLength(), addressMessage.scope());
     }
 
     private UnsafeBuffer begin(final int type, final int flags)
