@@ -7,6 +7,7 @@ import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.netlink.InterfaceAddress;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
+import dev.rdmacm.netlink.NetlinkMirror;
 import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.protocol.Gid;
@@ -49,15 +50,28 @@ public final class AddressResolver implements AddressRules
     private final Rtnetlink rtnetlink;
     private final NeighbourTrigger trigger;
     private final GidDirectory gids;
+    /** The namespace's links, addresses and neighbours as notifications left them, or null: ask the kernel. */
+    private final NetlinkMirror mirror;
     private final SysctlFile ipv4DefaultTtl = new SysctlFile(Path.of("/proc/sys/net/ipv4/ip_default_ttl"));
     /** By netdev name; an entry lives as long as the resolver, one per device ever routed over. */
     private final Map<String, SysctlFile> ipv6HopLimits = new HashMap<>();
 
     public AddressResolver(final Rtnetlink rtnetlink, final NeighbourTrigger trigger, final GidDirectory gids)
     {
+        this(rtnetlink, trigger, gids, null);
+    }
+
+    /**
+     * @param rtnetlink the owner thread's client: routes, and what the mirror cannot answer.
+     * @param mirror    links, addresses and neighbours kept by the owner thread, or null.
+     */
+    public AddressResolver(final Rtnetlink rtnetlink, final NeighbourTrigger trigger, final GidDirectory gids,
+        final NetlinkMirror mirror)
+    {
         this.rtnetlink = rtnetlink;
         this.trigger = trigger;
         this.gids = gids;
+        this.mirror = mirror;
     }
 
     /**
@@ -88,22 +102,14 @@ public final class AddressResolver implements AddressRules
         }
         final int scope = source instanceof Inet6Address v6 ? v6.getScopeId() : 0;
         long start = System.nanoTime();
-        final InterfaceAddress owner;
-        try
-        {
-            owner = rtnetlink.findLocalAddress(source, scope);
-        }
-        catch (final IOException | ErrnoException ex)
-        {
-            throw failure(ex);
-        }
+        final InterfaceAddress owner = localAddress(source, scope, rtnetlink);
         if (owner == null)
         {
             trace.record("local address", start, source.getHostAddress() + " is not configured");
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL,
                 "source " + source.getHostAddress() + " is not configured on any interface");
         }
-        final Link netdev = link(owner.ifindex());
+        final Link netdev = link(owner.ifindex(), rtnetlink);
         trace.record("local address", start, source.getHostAddress() + " on " + netdev.name());
         start = System.nanoTime();
         // A loopback source binds in the real 6.1 kernel (SoftRoceGuestsTest: 127.0.0.1 and ::1 on rxe0,
@@ -129,6 +135,31 @@ public final class AddressResolver implements AddressRules
     @Override
     public int attempt(final AddressQuery p) throws ResolutionFailure
     {
+        return attempt(p, rtnetlink, true);
+    }
+
+    /**
+     * The same attempt on a caller's thread, before the owner thread sees the call ({@code rdma_resolve_addr}
+     * looks the route and neighbour up in the caller's write, as here): the route through {@code routes}
+     * (a pooled client in the owner's namespace), the links and neighbour from the mirror, or from the
+     * kernel where the mirror has no valid answer. A neighbour that is not valid is not triggered: the
+     * attempt ends ENODATA, and the owner thread runs it again, triggering and waiting as ever. The
+     * outcome is left in {@code p} ({@link AddressQuery#earlyStatus()}) for the owner to adopt.
+     */
+    public void attemptOnCaller(final AddressQuery p, final Rtnetlink routes)
+    {
+        try
+        {
+            p.early(attempt(p, routes, false), null);
+        }
+        catch (final ResolutionFailure failure)
+        {
+            p.early(failure.errno(), failure.getMessage());
+        }
+    }
+
+    private int attempt(final AddressQuery p, final Rtnetlink rt, final boolean mayTrigger) throws ResolutionFailure
+    {
         if (isAnyOrLoopback(p.destination))
         {
             return 0;
@@ -138,7 +169,7 @@ public final class AddressResolver implements AddressRules
         final Route route;
         try
         {
-            route = rtnetlink.route(destination, p.source, p.boundIfindex);
+            route = rt.route(destination, p.source, p.boundIfindex);
         }
         catch (final IOException | ErrnoException ex)
         {
@@ -155,25 +186,17 @@ public final class AddressResolver implements AddressRules
         p.trace.record("route", start, describe(route));
 
         start = System.nanoTime();
-        p.outputLink = link(route.outputIfindex());
+        p.outputLink = link(route.outputIfindex(), rt);
         if (p.outputLink.isLoopback())
         {
             // rdma_set_src_addr_rcu: a local destination is reached through the netdev that owns it.
-            final InterfaceAddress owner;
-            try
-            {
-                owner = rtnetlink.findLocalAddress(destination, 0);
-            }
-            catch (final IOException | ErrnoException ex)
-            {
-                throw failure(ex);
-            }
+            final InterfaceAddress owner = localAddress(destination, 0, rt);
             if (owner == null)
             {
                 throw new ResolutionFailure(Errno.ENODEV, "no netdev owns local destination " +
                     destination.getHostAddress());
             }
-            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex());
+            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex(), rt);
         }
         else
         {
@@ -199,23 +222,16 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "IPoIB destination behind gateway " +
                 route.gateway().getHostAddress() + " needs an ibacm resolver on RDMA netlink");
         }
-        return fetchNeighbour(p, route);
+        return fetchNeighbour(p, route, rt, mayTrigger);
     }
 
-    private int fetchNeighbour(final AddressQuery p, final Route route) throws ResolutionFailure
+    private int fetchNeighbour(final AddressQuery p, final Route route, final Rtnetlink rt, final boolean mayTrigger)
+        throws ResolutionFailure
     {
         final InetAddress nextHop = route.nextHop();
         final int ifindex = route.outputIfindex();
         final long start = System.nanoTime();
-        final Neighbour neighbour;
-        try
-        {
-            neighbour = rtnetlink.neighbour(ifindex, nextHop);
-        }
-        catch (final IOException | ErrnoException ex)
-        {
-            throw failure(ex);
-        }
+        final Neighbour neighbour = neighbour(ifindex, nextHop, rt);
         if (neighbour != null && neighbour.isValid())
         {
             p.trace.record("neighbour", start, nextHop.getHostAddress() + " " + neighbour.stateText() + " lladdr " +
@@ -230,6 +246,10 @@ public final class AddressResolver implements AddressRules
         }
         p.trace.record("neighbour", start, nextHop.getHostAddress() + " " +
             (neighbour == null ? "no entry" : neighbour.stateText()));
+        if (!mayTrigger)
+        {
+            return Errno.ENODATA;
+        }
         final long triggerStart = System.nanoTime();
         final String how;
         try
@@ -330,11 +350,74 @@ public final class AddressResolver implements AddressRules
         return gids.findRoceGid(GidDerivation.ipToGid(source), netdev.name()).orElse(null);
     }
 
-    private Link link(final int ifindex) throws ResolutionFailure
+    /**
+     * The link of {@code ifindex}: the mirror's while it is live, else the kernel's (RTM_GETLINK, ENODEV
+     * when there is none). The mirror answers only when it has the link: an absence is asked of the
+     * kernel, so a link the mirror has not heard of yet is never missed.
+     */
+    private Link link(final int ifindex, final Rtnetlink rt) throws ResolutionFailure
     {
+        if (mirror != null)
+        {
+            final long generation = mirror.generation();
+            final Link link = mirror.links().link(ifindex);
+            if (link != null && NetlinkMirror.wasLive(generation, mirror.generation()))
+            {
+                return link;
+            }
+        }
         try
         {
-            return rtnetlink.link(ifindex);
+            return rt.link(ifindex);
+        }
+        catch (final IOException | ErrnoException ex)
+        {
+            throw failure(ex);
+        }
+    }
+
+    /**
+     * The neighbour entry of {@code nextHop}: the mirror's when it holds a valid one, else the kernel's
+     * (RTM_GETNEIGH), since the kernel makes some entries without a notification (NOARP ones of
+     * multicast groups) and a not-valid answer leads to a trigger and a wait anyway.
+     */
+    private Neighbour neighbour(final int ifindex, final InetAddress nextHop, final Rtnetlink rt) throws ResolutionFailure
+    {
+        if (mirror != null)
+        {
+            final long generation = mirror.generation();
+            final Neighbour neighbour = mirror.neighbours().neighbour(ifindex, nextHop);
+            if (neighbour != null && neighbour.isValid() && NetlinkMirror.wasLive(generation, mirror.generation()))
+            {
+                return neighbour;
+            }
+        }
+        try
+        {
+            return rt.neighbour(ifindex, nextHop);
+        }
+        catch (final IOException | ErrnoException ex)
+        {
+            throw failure(ex);
+        }
+    }
+
+    /** The local address {@code address} (on {@code ifindex} if not 0): the mirror's, else the kernel's dump. */
+    private InterfaceAddress localAddress(final InetAddress address, final int ifindex, final Rtnetlink rt)
+        throws ResolutionFailure
+    {
+        if (mirror != null)
+        {
+            final long generation = mirror.generation();
+            final InterfaceAddress found = mirror.addresses().find(address, ifindex);
+            if (found != null && NetlinkMirror.wasLive(generation, mirror.generation()))
+            {
+                return found;
+            }
+        }
+        try
+        {
+            return rt.findLocalAddress(address, ifindex);
         }
         catch (final IOException | ErrnoException ex)
         {
@@ -372,7 +455,7 @@ public final class AddressResolver implements AddressRules
     }
 
     /** Zero ({@code 0.0.0.0/8}, {@code ::}) and loopback ({@code 127/8}, {@code ::1}) skip routing entirely. */
-    static boolean isAnyOrLoopback(final InetAddress address)
+    public static boolean isAnyOrLoopback(final InetAddress address)
     {
         final byte[] bytes = address.getAddress();
         if (address instanceof Inet4Address)
