@@ -122,6 +122,24 @@ class ResolveAddrNamespaceTest
         }
     }
 
+    /** The trace holds raw values and makes its text when read: the text says what ip says. */
+    @Test
+    void shouldDescribeItsStepsAsIpShowsTheRouteLinkAndNeighbour() throws Exception
+    {
+        final AddressResolution resolution = resolve(null, "10.3.0.2");
+        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", "10.3.0.2", "uid", "0").getFirst();
+        final Map<String, Object> link = topology.ipJson(topology.host, "link", "show", "dev", RDMA).getFirst();
+        final Map<String, Object> neighbour = topology.ipJson(topology.host, "neigh", "show", "192.0.2.2", "dev", RDMA).getFirst();
+        assertEquals(route.get("dst") + " via " + route.get("gateway") + " oif " + link.get("ifindex") + " src " +
+            route.get("prefsrc"), step(resolution, "route").detail());
+        assertEquals(RDMA + " ifindex " + link.get("ifindex") + " type 1 mtu " + link.get("mtu") + " addr " +
+            link.get("address"), step(resolution, "link").detail());
+        @SuppressWarnings("unchecked") final List<String> state = (List<String>)neighbour.get("state");
+        assertEquals("192.0.2.2 " + String.join(",", state) + " lladdr " + neighbour.get("lladdr"),
+            step(resolution, "neighbour").detail());
+        assertEquals(resolution.binding().toString(), step(resolution, "gid match").detail());
+    }
+
     @Test
     void shouldTriggerAndAwaitANeighbourStillToResolve() throws Exception
     {

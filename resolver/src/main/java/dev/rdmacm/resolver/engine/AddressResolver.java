@@ -110,7 +110,7 @@ public final class AddressResolver implements AddressRules
                 "source " + source.getHostAddress() + " is not configured on any interface");
         }
         final Link netdev = link(owner.ifindex(), rtnetlink);
-        trace.record("local address", start, source.getHostAddress() + " on " + netdev.name());
+        trace.localAddress(start, source, netdev);
         start = System.nanoTime();
         // A loopback source binds in the real 6.1 kernel (SoftRoceGuestsTest: 127.0.0.1 and ::1 on rxe0,
         // the first device), although cma_acquire_dev_by_src_ip asks for an IB-type GID that a RoCE table
@@ -122,7 +122,7 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.ENODEV, "no RDMA port holds the GID of " + source.getHostAddress() +
                 " on " + netdev.name());
         }
-        trace.recordShared("gid match", start, binding.toString());
+        trace.gidMatch(start, binding);
         return new BoundSource(netdev.ifindex(), binding, HardwareAddress.of(netdev.address()));
     }
 
@@ -183,7 +183,7 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "the route to " + destination.getHostAddress() +
                 " has no preferred source");
         }
-        p.trace.record("route", start, describe(route));
+        p.trace.route(start, route);
 
         start = System.nanoTime();
         p.outputLink = link(route.outputIfindex(), rt);
@@ -202,8 +202,7 @@ public final class AddressResolver implements AddressRules
         {
             p.netdev = p.outputLink;
         }
-        // every resolution through a netdev describes it alike, and every one solicited alike: shared texts
-        p.trace.recordShared("link", start, describe(p.netdev));
+        p.trace.link(start, p.netdev);
 
         if (p.outputLink.isLoopback())
         {
@@ -234,8 +233,7 @@ public final class AddressResolver implements AddressRules
         final Neighbour neighbour = neighbour(ifindex, nextHop, rt);
         if (neighbour != null && neighbour.isValid())
         {
-            p.trace.record("neighbour", start, nextHop.getHostAddress() + " " + neighbour.stateText() + " lladdr " +
-                neighbour.linkLayerText());
+            p.trace.neighbour(start, nextHop, neighbour);
             p.destinationHardwareAddress = neighbour.linkLayerAddress();
             if (p.waitingOn != null)
             {
@@ -244,8 +242,7 @@ public final class AddressResolver implements AddressRules
             }
             return 0;
         }
-        p.trace.record("neighbour", start, nextHop.getHostAddress() + " " +
-            (neighbour == null ? "no entry" : neighbour.stateText()));
+        p.trace.neighbour(start, nextHop, neighbour);
         if (!mayTrigger)
         {
             return Errno.ENODATA;
@@ -291,7 +288,7 @@ public final class AddressResolver implements AddressRules
                     " on " + netdev.name());
             }
         }
-        p.trace.recordShared("gid match", start, binding.toString());
+        p.trace.gidMatch(start, binding);
         final boolean ib = netdev.isInfiniband();
         final Gid sgid = ib ? GidDerivation.ipoibGid(netdev.address()) : GidDerivation.ipToGid(source);
         final byte[] dstHw = p.destinationHardwareAddress;
@@ -499,20 +496,5 @@ public final class AddressResolver implements AddressRules
             return new ResolutionFailure(e.errno(), e.getMessage());
         }
         return new ResolutionFailure(Errno.EIO, ex.toString());
-    }
-
-    private static String describe(final Route route)
-    {
-        return route.destination().getHostAddress() +
-            (route.hasGateway() ? " via " + route.gateway().getHostAddress() : "") +
-            " oif " + route.outputIfindex() +
-            (route.preferredSource() == null ? "" : " src " + route.effectiveSource().getHostAddress()) +
-            (route.isLocal() ? " (local)" : "");
-    }
-
-    private static String describe(final Link link)
-    {
-        return link.name() + " ifindex " + link.ifindex() + " type " + link.type() + " mtu " + link.mtu() +
-            " addr " + link.addressText() + (link.isNoArp() ? " NOARP" : "");
     }
 }
