@@ -68,6 +68,11 @@ import java.util.function.Consumer;
  * As in the kernel, a waiting resolution is re-run when its neighbour becomes valid, when its
  * interface goes away, and once at its deadline (where any failure becomes ETIMEDOUT).
  * <p>
+ * The same events keep a {@link NetlinkMirror} of the namespace's links, addresses and neighbours,
+ * filled by dumps on the events socket at the first resolution or bind, and again after lost events
+ * (ENOBUFS). Callers read it on their own threads ({@link CallerAddressLookup}, published once the loop
+ * has its sockets) with routes asked on a pool of rtnetlink clients this loop opened in its namespace.
+ * <p>
  * Each {@link PendingResolution} is a state machine in Aeron's Election shape: one method per state
  * ({@link #start} for SUBMITTED, {@link #run} for an attempt, {@link #onDeadline} for
  * WAITING_FOR_NEIGHBOUR at its deadline), every change through {@link #transition}, which a

@@ -6,6 +6,7 @@ import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolutionTrace;
 
 import java.net.InetAddress;
+import java.util.Objects;
 
 /**
  * What one {@code rdma_resolve_addr} asks of the resolver, and what its last attempt found: the
@@ -118,7 +119,7 @@ public final class AddressQuery
     public boolean asks(final InetAddress source, final int boundIfindex, final InetAddress destination,
         final int timeoutMs)
     {
-        return java.util.Objects.equals(this.source, source) && this.boundIfindex == boundIfindex &&
+        return Objects.equals(this.source, source) && this.boundIfindex == boundIfindex &&
             this.destination.equals(destination) && this.timeoutMs == timeoutMs;
     }
 
