@@ -42,6 +42,8 @@ public final class NeighbourMessage extends MessageBody<NeighbourMessage>
 
     /** Start resolution as if a packet had been sent (RTM_NEWNEIGH, needs CAP_NET_ADMIN). */
     public static final int NTF_USE = 0x01;
+    /** A proxy entry (pneigh): answered for others, not a neighbour of ours. */
+    public static final int NTF_PROXY = 0x08;
 
     @Override
     int length()

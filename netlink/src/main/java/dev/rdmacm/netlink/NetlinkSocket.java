@@ -167,6 +167,20 @@ public final class NetlinkSocket implements AutoCloseable
     public void transact(final int length, final String requestName, final NetlinkMessageHandler handler)
         throws IOException
     {
+        transact(length, requestName, handler, null);
+    }
+
+    /**
+     * As {@link #transact(int, String, NetlinkMessageHandler)} on a socket that also receives events:
+     * every other message read meanwhile (a group's notification) goes to {@code unsolicited}, in the
+     * order the kernel queued it, instead of being skipped.
+     *
+     * @param unsolicited null to skip messages that do not answer the request.
+     * @throws NativeCallException with ENOBUFS when the kernel dropped events meanwhile.
+     */
+    public void transact(final int length, final String requestName, final NetlinkMessageHandler handler,
+        final NetlinkMessageHandler unsolicited) throws IOException
+    {
         header.wrap(sendBuffer, 0);
         header.length(length);
         final long requestSequence = header.sequence();
@@ -175,7 +189,7 @@ public final class NetlinkSocket implements AutoCloseable
         while (!complete)
         {
             final int received = (int)Libc.recvfrom(callState, fd, receiveSegment, RECEIVE_CAPACITY, 0, requestName);
-            complete = dispatchReply(received, requestSequence, requestName, handler);
+            complete = dispatchReply(received, requestSequence, requestName, handler, unsolicited);
         }
     }
 
@@ -223,8 +237,8 @@ public final class NetlinkSocket implements AutoCloseable
     }
 
     private boolean dispatchReply(
-        final int received, final long requestSequence, final String requestName, final NetlinkMessageHandler handler)
-        throws NetlinkException
+        final int received, final long requestSequence, final String requestName, final NetlinkMessageHandler handler,
+        final NetlinkMessageHandler unsolicited) throws NetlinkException
     {
         boolean complete = false;
         int offset = 0;
@@ -263,6 +277,10 @@ public final class NetlinkSocket implements AutoCloseable
                         complete = true;
                     }
                 }
+            }
+            else if (unsolicited != null && header.portId() == 0)
+            {
+                unsolicited.onMessage(header, receiveBuffer, end);
             }
             offset += NetlinkMessageHeader.align(messageLength);
         }

@@ -39,6 +39,9 @@ import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWROUTE;
  */
 public final class Rtnetlink implements AutoCloseable
 {
+    /** The uid the kernel CM's route lookups carry: its flow is zeroed ({@code flowi4_uid}, {@code flowi6_uid}). */
+    public static final int KERNEL_CM_UID = 0;
+
     private final NetlinkSocket socket;
     private final NetlinkMessageHeader requestHeader = new NetlinkMessageHeader();
     private final RouteMessage routeMessage = new RouteMessage();
@@ -85,7 +88,10 @@ public final class Rtnetlink implements AutoCloseable
 
     /**
      * RTM_GETROUTE: the route the kernel would use for {@code destination}, as {@code ip route get DST
-     * [from SRC] [oif DEV]}.
+     * [from SRC] [oif DEV] uid 0}. The kernel CM's own lookup ({@code addr4_resolve}, {@code addr6_resolve}
+     * in drivers/infiniband/core/addr.c) zeroes its flow, so it routes as uid 0; a request without
+     * RTA_UID would be routed with the calling thread's real uid and meet {@code uidrange} rules the
+     * kernel CM never sees.
      *
      * @param source        a source address to validate and use, or null for the kernel's choice.
      * @param outputIfindex the device the lookup is bound to (IPv6 scope id), or 0.
@@ -112,6 +118,7 @@ public final class Rtnetlink implements AutoCloseable
         {
             end = NetlinkAttribute.putU32(buffer, end, RouteMessage.RTA_OIF, outputIfindex);
         }
+        end = NetlinkAttribute.putU32(buffer, end, RouteMessage.RTA_UID, KERNEL_CM_UID);
         route = null;
         try
         {
@@ -492,6 +499,52 @@ public final class Rtnetlink implements AutoCloseable
         {
             return;
         }
+        final InterfaceAddress address = decodeAddress(header, buffer, end);
+        if (address != null)
+        {
+            addresses.add(address);
+        }
+    }
+
+    /**
+     * Dumps one table on this socket ({@code type} RTM_GETLINK, RTM_GETADDR or RTM_GETNEIGH of
+     * {@code family}): its answer goes to {@code answer}, and the group notifications the socket reads
+     * meanwhile go to {@code unsolicited}, in the order the kernel queued them.
+     */
+    public void dump(final int type, final int family, final NetlinkMessageHandler answer,
+        final NetlinkMessageHandler unsolicited) throws IOException
+    {
+        final UnsafeBuffer buffer = begin(type, NLM_F_REQUEST | NLM_F_DUMP);
+        final int end;
+        final String name;
+        switch (type)
+        {
+            case RTM_GETLINK ->
+            {
+                linkMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().family(family);
+                end = NetlinkAttribute.putU32(buffer, linkMessage.attributesOffset(), LinkMessage.IFLA_EXT_MASK, 0);
+                name = "RTM_GETLINK dump";
+            }
+            case RTM_GETADDR ->
+            {
+                addressMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().family(family);
+                end = addressMessage.attributesOffset();
+                name = "RTM_GETADDR dump";
+            }
+            case RTM_GETNEIGH ->
+            {
+                neighbourMessage.wrap(buffer, NetlinkMessageHeader.LENGTH).clear().family(family);
+                end = neighbourMessage.attributesOffset();
+                name = "RTM_GETNEIGH dump";
+            }
+            default -> throw new IllegalArgumentException("no dump of message type " + type + " here");
+        }
+        socket.transact(end, name, answer, unsolicited);
+    }
+
+    /** Decodes an RTM_NEWADDR or RTM_DELADDR message; null when it names no address. */
+    public InterfaceAddress decodeAddress(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
+    {
         addressMessage.wrap(buffer, header.bodyOffset(), end - header.bodyOffset());
         InetAddress local = null;
         InetAddress address = null;
@@ -509,11 +562,8 @@ public final class Rtnetlink implements AutoCloseable
         }
         // For IPv4 point-to-point links IFA_ADDRESS is the peer; IFA_LOCAL is always ours when present.
         final InetAddress own = local != null ? local : address;
-        if (own != null)
-        {
-            addresses.add(new InterfaceAddress((int)addressMessage.index(), own, addressMessage.prefixLength(),
-                addressMessage.scope()));
-        }
+        return own == null ? null :
+            new InterfaceAddress((int)addressMessage.index(), own, addressMessage.prefixLength(), addressMessage.scope());
     }
 
     private UnsafeBuffer begin(final int type, final int flags)

@@ -1,6 +1,7 @@
 package dev.rdmacm.netlink;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.testing.AsUser;
 import dev.rdmacm.libc.testing.NamespaceThread;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.netlink.wire.NetlinkAttribute;
@@ -24,6 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Our rtnetlink decoders against iproute2's view of the same kernel state, inside test namespaces. */
 class RtnetlinkTest
 {
+    /** A user no one on the machine is: {@link AsUser} takes it for one thread. */
+    private static final int NON_ROOT_UID = 4242;
+
     private static NamespaceTopology topology;
     private static NamespaceThread inHost;
 
@@ -85,6 +89,51 @@ class RtnetlinkTest
     void shouldMatchIpRouteGetForLinkLocalDestinationBoundToDevice() throws Exception
     {
         assertRouteMatchesIp("fe80::2", null, NamespaceTopology.RDMA_NETDEV);
+    }
+
+    /**
+     * A rule that only uid {@value #NON_ROOT_UID} meets sends 10.3.0.0/24 and fd03::/64 to an
+     * unreachable route; a caller of that uid must still get the route {@code ip route get ... uid 0}
+     * gives, the kernel CM's (addr4_resolve and addr6_resolve route with a zeroed flow).
+     */
+    @Test
+    void shouldRouteAsUidZeroForANonRootCallerThatAUidrangeRuleWouldCatch() throws Exception
+    {
+        final String table = String.valueOf(NON_ROOT_UID);
+        final String range = NON_ROOT_UID + "-" + NON_ROOT_UID;
+        topology.ip(topology.host, "-4", "rule", "add", "uidrange", range, "lookup", table, "pref", "100");
+        topology.ip(topology.host, "-6", "rule", "add", "uidrange", range, "lookup", table, "pref", "100");
+        topology.ip(topology.host, "route", "add", "unreachable", "10.3.0.0/24", "table", table);
+        topology.ip(topology.host, "route", "add", "unreachable", "fd03::/64", "table", table);
+        try
+        {
+            for (final String destination : List.of("10.3.0.2", "fd03::2"))
+            {
+                final NamespaceTopology.ProcessResult asUser = topology.tryIp(topology.host, "route", "get", destination,
+                    "uid", String.valueOf(NON_ROOT_UID));
+                assertEquals("RTNETLINK answers: No route to host", asUser.stderr().strip(), "the rule bites " + destination);
+                final Map<String, Object> expected =
+                    topology.ipJson(topology.host, "route", "get", destination, "uid", "0").getFirst();
+                final Route route = AsUser.call(topology.hostPath(), NON_ROOT_UID, () ->
+                {
+                    try (Rtnetlink rtnetlink = Rtnetlink.open())
+                    {
+                        return rtnetlink.route(InetAddress.getByName(destination), null, 0);
+                    }
+                });
+                assertEquals(RouteMessage.RTN_UNICAST, route.type(), destination);
+                assertEquals(ifindex((String)expected.get("dev")), route.outputIfindex(), destination + " dev");
+                assertEquals(InetAddress.getByName((String)expected.get("gateway")), route.gateway(), destination + " via");
+                assertEquals(address(expected.get("prefsrc")), route.preferredSource(), destination + " prefsrc");
+            }
+        }
+        finally
+        {
+            topology.ip(topology.host, "-4", "rule", "del", "uidrange", range, "lookup", table, "pref", "100");
+            topology.ip(topology.host, "-6", "rule", "del", "uidrange", range, "lookup", table, "pref", "100");
+            topology.ip(topology.host, "-4", "route", "flush", "table", table);
+            topology.ip(topology.host, "-6", "route", "flush", "table", table);
+        }
     }
 
     @Test

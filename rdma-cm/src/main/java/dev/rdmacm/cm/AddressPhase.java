@@ -165,11 +165,13 @@ final class AddressPhase
      * through {@code accepted} and the outcome through {@code completion}.
      *
      * @param startNanos when the call was made, on the loop's clock: the deadline counts from there.
+     * @param early      the query the caller attempted on its thread, or null; adopted only if it asks
+     *                   what the id's state asks, so the state's errors still come first, as in the kernel.
      */
     static void resolve(final ConductorAgent agent, final boolean loopEnded, final IdContext c, final InetAddress source,
         final InetAddress destination, final int sourcePort, final int destinationPort, final int timeoutMs,
-        final long startNanos, final CompletableFuture<Void> accepted, final CompletableFuture<AddressResolution> completion)
-        throws RdmaCmException
+        final long startNanos, final AddressQuery early, final CompletableFuture<Void> accepted,
+        final CompletableFuture<AddressResolution> completion) throws RdmaCmException
     {
         if (c.state == CmIdState.IDLE && sourcePort >= 0)
         {
@@ -211,7 +213,7 @@ final class AddressPhase
                 c.transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard port " + c.boundPort +
                     (scope == 0 ? "" : " scope " + scope));
                 c.transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-                p = new PendingResolution(c, null, new AddressQuery(null, scope, null, destination, timeoutMs, startNanos),
+                p = new PendingResolution(c, null, query(early, null, scope, null, destination, timeoutMs, startNanos),
                     accepted, completion);
             }
         }
@@ -228,7 +230,7 @@ final class AddressPhase
             }
             final InetAddress concrete = c.boundSource == null || c.boundSource.isAnyLocalAddress() ? null : c.boundSource;
             c.transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
-            p = new PendingResolution(c, null, new AddressQuery(concrete, c.boundIfindex, concrete == null ? null : c.binding,
+            p = new PendingResolution(c, null, query(early, concrete, c.boundIfindex, concrete == null ? null : c.binding,
                 destination, timeoutMs, startNanos), accepted, completion);
         }
         else
@@ -244,6 +246,17 @@ final class AddressPhase
             throw new IllegalStateException("this RdmaCm is closed");
         }
         agent.start(p);
+    }
+
+    /** The caller's attempted query if it asks the same as the id's state does, else a new one. */
+    private static AddressQuery query(final AddressQuery early, final InetAddress source, final int boundIfindex,
+        final RdmaPortBinding binding, final InetAddress destination, final int timeoutMs, final long startNanos)
+    {
+        if (early != null && early.asks(source, boundIfindex, destination, timeoutMs))
+        {
+            return early.binding(binding);
+        }
+        return new AddressQuery(source, boundIfindex, binding, destination, timeoutMs, startNanos);
     }
 
     // ---- outcomes, from the loop ----

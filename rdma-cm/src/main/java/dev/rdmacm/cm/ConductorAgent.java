@@ -10,11 +10,15 @@ import dev.rdmacm.loop.PollSet;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
+import dev.rdmacm.netlink.NetlinkMessageHandler;
+import dev.rdmacm.netlink.NetlinkMirror;
 import dev.rdmacm.netlink.NetlinkSocket;
+import dev.rdmacm.netlink.RtnetlinkPool;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.UeventSocket;
 import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.engine.AddressResolver;
 import dev.rdmacm.resolver.engine.AddressRules;
 import dev.rdmacm.resolver.spi.GidDirectory;
@@ -65,6 +69,11 @@ import java.util.function.Consumer;
  * As in the kernel, a waiting resolution is re-run when its neighbour becomes valid, when its
  * interface goes away, and once at its deadline (where any failure becomes ETIMEDOUT).
  * <p>
+ * The same events keep a {@link NetlinkMirror} of the namespace's links, addresses and neighbours,
+ * filled by dumps on the events socket at the first resolution or bind, and again after lost events
+ * (ENOBUFS). Callers read it on their own threads ({@link CallerAddressLookup}, published once the loop
+ * has its sockets) with routes asked on a pool of rtnetlink clients this loop opened in its namespace.
+ * <p>
  * Each {@link PendingResolution} is a state machine in Aeron's Election shape: one method per state
  * ({@link #start} for SUBMITTED, {@link #run} for an attempt, {@link #onDeadline} for
  * WAITING_FOR_NEIGHBOUR at its deadline), every change through {@link #transition}, which a
@@ -104,6 +113,11 @@ final class ConductorAgent implements Agent
 
     private Rtnetlink rtnetlink;
     private NetlinkSocket events;
+    /** Links, addresses and neighbours from the events socket; filled on the first resolution. */
+    private NetlinkMirror mirror;
+    private final NetlinkMessageHandler onEvent = this::onEvent;
+    /** Published once the loop has its sockets; null with a hosts file, or before. */
+    private volatile CallerAddressLookup callerLookup;
     private NeighbourTrigger trigger;
     private final TrafficClassCache trafficClasses = new TrafficClassCache();
     private final HostsNeighbours hostsNeighbours;
@@ -194,8 +208,19 @@ final class ConductorAgent implements Agent
             events.joinGroup(NetlinkSocket.RTNLGRP_IPV4_ROUTE, "RTNLGRP_IPV4_ROUTE");
             events.joinGroup(NetlinkSocket.RTNLGRP_IPV6_ROUTE, "RTNLGRP_IPV6_ROUTE");
             trigger = new NeighbourTrigger(rtnetlink, triggerMode);
-            resolver = hostsNeighbours != null ? new HostsAddressResolver(hostsNeighbours) :
-                new AddressResolver(rtnetlink, trigger, gids, routeCache ? RouteCache.open() : null);
+            mirror = new NetlinkMirror(events);
+            if (hostsNeighbours != null)
+            {
+                resolver = new HostsAddressResolver(hostsNeighbours);
+            }
+            else
+            {
+                final AddressResolver ipResolver = new AddressResolver(rtnetlink, trigger, gids, mirror,
+                    routeCache ? RouteCache.open() : null);
+                resolver = ipResolver;
+                // opened here, in the namespace: a socket stays in the namespace it was opened in
+                callerLookup = new CallerAddressLookup(ipResolver, RtnetlinkPool.open(CallerAddressLookup.POOL_SIZE));
+            }
             pollSet.add(events.fd(), (fd, revents) -> drainEvents());
             // /proc/sys/net shows the namespace of the thread that reads it: this one is in the resolver's.
             sysctls = CmSysctls.read();
@@ -206,6 +231,12 @@ final class ConductorAgent implements Agent
             started.completeExceptionally(ex);
             throw new AgentTerminationException(ex);
         }
+    }
+
+    /** Any thread: the lookup a caller may run on its own thread, or null (not started, a hosts file). */
+    CallerAddressLookup callerLookup()
+    {
+        return callerLookup;
     }
 
     /** Whether the caller is the loop thread, which must never wait for its own work. */
@@ -422,6 +453,7 @@ final class ConductorAgent implements Agent
             p.id.callFailed(p, Errno.EINTR, "the RdmaCm is closing", CmIdState.ADDR_BOUND);
             return;
         }
+        fillMirror();
         if (p.sourceToBind != null)
         {
             try
@@ -485,6 +517,7 @@ final class ConductorAgent implements Agent
             result.completeExceptionally(new ResolutionFailure(Errno.EINTR, "the RdmaCm is closing"));
             return;
         }
+        fillMirror();
         try
         {
             result.complete(resolver.bindSource(source, trace));
@@ -498,16 +531,22 @@ final class ConductorAgent implements Agent
     /** One {@code process_one_req}: attempt, then finish, keep waiting or fail. */
     private void run(final PendingResolution p, final boolean atDeadline)
     {
-        int status;
-        String detail = null;
-        try
+        int status = p.query.earlyStatus();
+        String detail = p.query.earlyDetail();
+        p.query.earlyUsed();
+        if (status == AddressQuery.NOT_ATTEMPTED || status == Errno.ENODATA)
         {
-            status = resolver.attempt(p.query);
-        }
-        catch (final ResolutionFailure failure)
-        {
-            status = failure.errno();
-            detail = failure.getMessage();
+            // not attempted by the caller, or its neighbour must be triggered and waited for: here
+            detail = null;
+            try
+            {
+                status = resolver.attempt(p.query);
+            }
+            catch (final ResolutionFailure failure)
+            {
+                status = failure.errno();
+                detail = failure.getMessage();
+            }
         }
         if (status == Errno.ENODATA && !atDeadline && clock.nanoTime() - p.query.deadlineNanos() < 0)
         {
@@ -589,12 +628,53 @@ final class ConductorAgent implements Agent
 
     // ---- kernel events ----
 
+    /**
+     * The first resolution fills the mirror, on the events socket (its answers in order with the events
+     * read meanwhile); so does the first after lost events. A mirror that cannot be filled leaves every
+     * lookup to the kernel.
+     */
+    private void fillMirror()
+    {
+        if (mirror == null || mirror.state() != NetlinkMirror.State.EMPTY || resolver instanceof HostsAddressResolver)
+        {
+            return;
+        }
+        try
+        {
+            mirror.synchronise(onEvent);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (NetlinkMirror.lostNotifications(ex))
+            {
+                lostEvents();
+            }
+            else
+            {
+                LOG.log(System.Logger.Level.WARNING, "the link, address and neighbour mirror cannot be filled; " +
+                    "resolutions ask the kernel: " + ex.getMessage());
+            }
+        }
+        runReruns();
+    }
+
+    /** ENOBUFS: waiting neighbours may have become valid, qdiscs may have changed, and the mirror is stale. */
+    private void lostEvents()
+    {
+        trafficClasses.clear();
+        for (final List<PendingResolution> waiters : byNeighbour.values())
+        {
+            rerun.addAll(waiters);
+        }
+        mirror.invalidate();
+    }
+
     private int drainEvents()
     {
         final int messages;
         try
         {
-            messages = events.drain(this::onEvent);
+            messages = events.drain(onEvent);
         }
         catch (final NativeCallException ex)
         {
@@ -606,12 +686,19 @@ final class ConductorAgent implements Agent
             // and any netdev's qdiscs may have changed.
             LOG.log(System.Logger.Level.WARNING, "rtnetlink events were dropped (ENOBUFS): waiting resolutions run again; " +
                 "a bonding failover among them is lost, and its ids get no ADDR_CHANGE");
-            trafficClasses.clear();
-            for (final List<PendingResolution> waiters : byNeighbour.values())
+            final boolean wasLive = mirror.state() == NetlinkMirror.State.LIVE;
+            lostEvents();
+            if (wasLive)
             {
-                rerun.addAll(waiters);
+                fillMirror();
             }
         }
+        return Math.max(messages, 0) + runReruns();
+    }
+
+    /** Runs the waiting resolutions the events made runnable again; returns how many. */
+    private int runReruns()
+    {
         final int count = rerun.size();
         for (int i = 0; i < count; i++)
         {
@@ -623,11 +710,12 @@ final class ConductorAgent implements Agent
             }
         }
         rerun.clear();
-        return Math.max(messages, 0) + count;
+        return count;
     }
 
     private void onEvent(final NetlinkMessageHeader header, final DirectBuffer buffer, final int end)
     {
+        mirror.apply(header, buffer, end);
         final int type = header.type();
         if (type == NetlinkMessageHeader.RTM_NEWNEIGH)
         {
@@ -769,6 +857,11 @@ final class ConductorAgent implements Agent
             pollSet.remove(uevents.fd());
             uevents.close();
             uevents = null;
+        }
+        if (callerLookup != null)
+        {
+            // clients lent out close when they come back
+            callerLookup.close();
         }
         if (resolver != null)
         {

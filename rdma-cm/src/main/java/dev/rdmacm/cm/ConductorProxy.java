@@ -4,6 +4,7 @@ import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.UdQueuePair;
@@ -49,11 +50,11 @@ final class ConductorProxy
 
     /** {@code accepted} null: no one waits for the call's own part. */
     void resolveIp(final RdmaCmId id, final InetAddress source, final InetAddress destination, final int sourcePort,
-        final int destinationPort, final int timeoutMs, final long startNanos, final CompletableFuture<Void> accepted,
-        final CompletableFuture<AddressResolution> completion)
+        final int destinationPort, final int timeoutMs, final long startNanos, final AddressQuery early,
+        final CompletableFuture<Void> accepted, final CompletableFuture<AddressResolution> completion)
     {
         conductor.send(new IdCommand.ResolveIp(id, source, destination, sourcePort, destinationPort, timeoutMs, startNanos,
-            accepted, completion));
+            early, accepted, completion));
     }
 
     CompletableFuture<Void> resolveIb(final RdmaCmId id, final IbSockaddr source, final IbSockaddr destination)

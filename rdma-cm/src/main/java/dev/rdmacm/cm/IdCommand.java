@@ -4,6 +4,7 @@ import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.addrinfo.RdmaAddrInfo;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.UdQueuePair;
@@ -52,11 +53,13 @@ sealed interface IdCommand
 
     /**
      * {@code rdma_resolve_addr} of IP addresses; ports -1 when not given. {@code reply} ends the call's
-     * own part (null: no one waits for it), {@code completion} the resolution.
+     * own part (null: no one waits for it), {@code completion} the resolution. {@code early} is the
+     * query the caller made and attempted on its own thread ({@link CallerAddressLookup}), or null; the
+     * conductor adopts it only if the id's state asks the same.
      */
     record ResolveIp(RdmaCmId id, InetAddress source, InetAddress destination, int sourcePort, int destinationPort,
-        int timeoutMs, long startNanos, CompletableFuture<Void> reply, CompletableFuture<AddressResolution> completion)
-        implements IdCommand
+        int timeoutMs, long startNanos, AddressQuery early, CompletableFuture<Void> reply,
+        CompletableFuture<AddressResolution> completion) implements IdCommand
     {
     }
 

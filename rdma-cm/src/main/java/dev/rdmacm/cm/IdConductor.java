@@ -158,7 +158,7 @@ final class IdConductor
                 c.reply().complete(null);
             }
             case IdCommand.ResolveIp c -> AddressPhase.resolve(agent, loopEnded, context(c.id()), c.source(), c.destination(),
-                c.sourcePort(), c.destinationPort(), c.timeoutMs(), c.startNanos(), c.reply(), c.completion());
+                c.sourcePort(), c.destinationPort(), c.timeoutMs(), c.startNanos(), c.early(), c.reply(), c.completion());
             case IdCommand.ResolveIb c ->
             {
                 AddressPhase.resolveIb(context(c.id()), c.source(), c.destination());

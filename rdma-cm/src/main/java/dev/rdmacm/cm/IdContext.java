@@ -93,7 +93,7 @@ final class IdContext
     void publish()
     {
         id.publish(new IdView(state, boundSource, boundPort, destinationPort, resolution, route, binding(), peerAddress,
-            ibSource, ibDestination));
+            ibSource, ibDestination, boundIfindex));
     }
 
     /** The RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request. */

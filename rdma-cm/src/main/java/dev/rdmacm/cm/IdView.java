@@ -22,11 +22,12 @@ import java.net.InetAddress;
  * @param peerAddress     the peer's address, or null.
  * @param ibSource        an AF_IB id's source, or null.
  * @param ibDestination   an AF_IB id's destination, or null.
+ * @param boundIfindex    {@code bound_dev_if}: the bound source's netdev, a link-local destination's scope, or 0.
  */
 record IdView(CmIdState state, InetAddress boundSource, int sourcePort, int destinationPort,
     AddressResolution resolution, ResolvedRoute route, RdmaPortBinding binding, InetAddress peerAddress,
-    IbSockaddr ibSource, IbSockaddr ibDestination)
+    IbSockaddr ibSource, IbSockaddr ibDestination, int boundIfindex)
 {
     /** A new id's. */
-    static final IdView IDLE = new IdView(CmIdState.IDLE, null, 0, 0, null, null, null, null, null, null);
+    static final IdView IDLE = new IdView(CmIdState.IDLE, null, 0, 0, null, null, null, null, null, null, 0);
 }

@@ -7,6 +7,7 @@ import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.verbs.GidType;
@@ -497,7 +498,12 @@ public final class RdmaCmId implements AutoCloseable
         resolveAddr(source, destination, -1, -1, timeout);
     }
 
-    /** The synchronous call; ports -1 when not given. One round trip to the loop, which starts the resolution at once. */
+    /**
+     * The synchronous call; ports -1 when not given. The lookup runs here, on the caller's thread, as the
+     * kernel runs it in the caller's write ({@link CallerAddressLookup}); one round trip to the conductor
+     * then checks the state, moves the id and takes the result, or resolves itself when the caller could
+     * not (a neighbour to wait for, a source to bind).
+     */
     private void resolveAddr(final InetAddress source, final InetAddress destination, final int sourcePort,
         final int destinationPort, final Duration timeout) throws RdmaCmException
     {
@@ -509,8 +515,11 @@ public final class RdmaCmId implements AutoCloseable
         }
         final CompletableFuture<Void> accepted = new CompletableFuture<>();
         final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
-        proxy.resolveIp(this, source, destination, sourcePort, destinationPort, timeoutMs,
-            cm.clock().nanoTime(), accepted, completion);
+        final long startNanos = cm.clock().nanoTime();
+        final CallerAddressLookup lookup = cm.callerLookup();
+        final AddressQuery early = lookup == null ? null : lookup.attempt(view, source, destination, timeoutMs, startNanos);
+        proxy.resolveIp(this, source, destination, sourcePort, destinationPort, timeoutMs, startNanos, early,
+            accepted, completion);
         await(accepted);
         if (channel == null)
         {
@@ -540,7 +549,7 @@ public final class RdmaCmId implements AutoCloseable
             return CompletableFuture.failedFuture(ex);
         }
         final CompletableFuture<AddressResolution> completion = new CompletableFuture<>();
-        proxy.resolveIp(this, source, destination, -1, -1, timeoutMs, cm.clock().nanoTime(), null,
+        proxy.resolveIp(this, source, destination, -1, -1, timeoutMs, cm.clock().nanoTime(), null, null,
             completion);
         return completion;
     }

@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.resolver.testing.RecordedGids;
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.testing.AsUser;
 import dev.rdmacm.loop.testing.ManualNanoClock;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.protocol.Gid;
@@ -90,6 +91,53 @@ class ResolveAddrNamespaceTest
         assertEquals(RDMA, resolution.binding().netdev());
         assertEquals(0, resolution.pkey().value(), "ib_addr_get_pkey of an Ethernet broadcast address, as the kernel in the guest says");
         assertEquals(61, resolution.hopLimit(), "no metric: the host namespace's ip_default_ttl");
+    }
+
+    /**
+     * The lookup runs on the caller's thread: a caller whose uid a {@code uidrange} rule sends to an
+     * unreachable route still resolves as the kernel CM does, with uid 0 ({@code ip route get ... uid 0}).
+     */
+    @Test
+    void shouldRouteANonRootCallerAsTheKernelCmWithUidZero() throws Exception
+    {
+        final int uid = 4242;
+        final String range = uid + "-" + uid;
+        topology.ip(topology.host, "rule", "add", "uidrange", range, "lookup", String.valueOf(uid), "pref", "100");
+        topology.ip(topology.host, "route", "add", "unreachable", "10.3.0.0/24", "table", String.valueOf(uid));
+        try
+        {
+            assertEquals("RTNETLINK answers: No route to host", topology.tryIp(topology.host, "route", "get", "10.3.0.2",
+                "uid", String.valueOf(uid)).stderr().strip(), "the rule bites");
+            final AddressResolution resolution = AsUser.call(null, uid, () -> resolve(null, "10.3.0.2"));
+            final Map<String, Object> expected =
+                topology.ipJson(topology.host, "route", "get", "10.3.0.2", "uid", "0").getFirst();
+            assertEquals(expected.get("gateway"), resolution.gateway().getHostAddress());
+            assertEquals(expected.get("dev"), resolution.netdev());
+            assertEquals(expected.get("prefsrc"), resolution.source().getHostAddress());
+        }
+        finally
+        {
+            topology.ip(topology.host, "rule", "del", "uidrange", range, "lookup", String.valueOf(uid), "pref", "100");
+            topology.ip(topology.host, "route", "flush", "table", String.valueOf(uid));
+        }
+    }
+
+    /** The trace holds raw values and makes its text when read: the text says what ip says. */
+    @Test
+    void shouldDescribeItsStepsAsIpShowsTheRouteLinkAndNeighbour() throws Exception
+    {
+        final AddressResolution resolution = resolve(null, "10.3.0.2");
+        final Map<String, Object> route = topology.ipJson(topology.host, "route", "get", "10.3.0.2", "uid", "0").getFirst();
+        final Map<String, Object> link = topology.ipJson(topology.host, "link", "show", "dev", RDMA).getFirst();
+        final Map<String, Object> neighbour = topology.ipJson(topology.host, "neigh", "show", "192.0.2.2", "dev", RDMA).getFirst();
+        assertEquals(route.get("dst") + " via " + route.get("gateway") + " oif " + link.get("ifindex") + " src " +
+            route.get("prefsrc"), step(resolution, "route").detail());
+        assertEquals(RDMA + " ifindex " + link.get("ifindex") + " type 1 mtu " + link.get("mtu") + " addr " +
+            link.get("address"), step(resolution, "link").detail());
+        @SuppressWarnings("unchecked") final List<String> state = (List<String>)neighbour.get("state");
+        assertEquals("192.0.2.2 " + String.join(",", state) + " lladdr " + neighbour.get("lladdr"),
+            step(resolution, "neighbour").detail());
+        assertEquals(resolution.binding().toString(), step(resolution, "gid match").detail());
     }
 
     @Test

@@ -1,5 +1,11 @@
 package dev.rdmacm.resolver;
 
+import dev.rdmacm.netlink.Link;
+import dev.rdmacm.netlink.Neighbour;
+import dev.rdmacm.netlink.Route;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,16 +21,23 @@ import java.util.List;
  * array, exactly as long as the steps written, and become {@link ResolutionStep} records only when
  * read: 10,000 resolutions waiting for their neighbours held 40,000 step records, their strings and
  * lists before, 288 bytes a trace (issue 15, {@code PendingResolutionHeap}). Names, and details
- * recorded with {@link #recordShared}, are numbers into the process's {@link SharedTraceText}. One step:
+ * recorded with {@link #recordShared}, are numbers into the process's {@link SharedTraceText}.
+ * <p>
+ * The steps of a resolution that succeeds are recorded as raw values, and become text only when read
+ * (issue 29: no string is built on a path that succeeds): a route as its addresses and ifindex in the
+ * log, a link, a neighbour entry or a port binding as a reference to the immutable record the resolver
+ * holds anyway (the mirror's, shared by every resolution through it). One step:
  * <pre>
- *   +-----------+--------------------+---------------+---------------+--------------------+
- *   |  name     |  (inline name)     |  start        |  took         |  detail            |
- *   +-----------+--------------------+---------------+---------------+--------------------+
- *    text tag    tag's bytes, if any   zigzag varint   zigzag varint   text tag [+ bytes]
+ *   +-----------+--------------------+---------------+---------------+------+------------------+
+ *   |  name     |  (inline name)     |  start        |  took         | form |  detail          |
+ *   +-----------+--------------------+---------------+---------------+------+------------------+
+ *    text tag    tag's bytes, if any   zigzag varint   zigzag varint   byte   as the form says
  *
- *   text tag:    varint; 0 no text (a null detail), 2k+1 shared text k,
- *                2(n+1) the text inline, its n bytes of UTF-8 following
+ *   text tag:    varint; 0 no text, 2k+1 shared text k, 2(n+1) the text inline, its n bytes of UTF-8 following
  *   start, took: nanoseconds after the trace's start, and the step's duration
+ *   form:        TEXT: a text tag [+ bytes]; VALUE: a varint index into the values (a Link, a Neighbour,
+ *                an RdmaPortBinding, a next hop without entry); ROUTE: address length (4 or 16),
+ *                destination, flags (1 gateway, 2 preferred source, 4 local), [gateway], oif varint, [source]
  * </pre>
  * The varints are unsigned LEB128, 7 bits a byte, low bits first: a step of a few microseconds takes
  * two or three bytes for each time.
@@ -33,9 +46,18 @@ public final class ResolutionTrace
 {
     private static final byte[] EMPTY = new byte[0];
 
+    private static final Object[] NO_VALUES = new Object[0];
+    private static final byte FORM_TEXT = 0;
+    private static final byte FORM_VALUE = 1;
+    private static final byte FORM_ROUTE = 2;
+    private static final int ROUTE_GATEWAY = 1;
+    private static final int ROUTE_SOURCE = 2;
+    private static final int ROUTE_LOCAL = 4;
+
     private final long startedAtEpochNanos;
     private final long startNanos;
     private byte[] log = EMPTY;
+    private Object[] values = NO_VALUES;
 
     public ResolutionTrace(final long startNanos)
     {
@@ -69,13 +91,78 @@ public final class ResolutionTrace
         append(name, stepStartNanos, detail, true);
     }
 
+    /** The step "route": the route's addresses and output ifindex, text when read. */
+    public void route(final long stepStartNanos, final Route route)
+    {
+        final long now = System.nanoTime();
+        final byte[] destination = route.destination().getAddress();
+        final InetAddress gateway = route.hasGateway() ? route.gateway() : null;
+        final InetAddress source = route.preferredSource() == null ? null : route.effectiveSource();
+        final int flags = (gateway != null ? ROUTE_GATEWAY : 0) | (source != null ? ROUTE_SOURCE : 0) |
+            (route.isLocal() ? ROUTE_LOCAL : 0);
+        final int addresses = 1 + (gateway != null ? 1 : 0) + (source != null ? 1 : 0);
+        final Text name = Text.of("route", true);
+        final long start = zigzag(stepStartNanos - startNanos);
+        final long took = zigzag(now - stepStartNanos);
+        final int length = name.length() + varintLength(start) + varintLength(took) + 1 + 1 + 1 +
+            addresses * destination.length + varintLength(route.outputIfindex());
+        synchronized (this)
+        {
+            final byte[] grown = Arrays.copyOf(log, log.length + length);
+            int at = name.put(grown, log.length);
+            at = putVarint(grown, at, start);
+            at = putVarint(grown, at, took);
+            grown[at++] = FORM_ROUTE;
+            grown[at++] = (byte)destination.length;
+            System.arraycopy(destination, 0, grown, at, destination.length);
+            at += destination.length;
+            grown[at++] = (byte)flags;
+            if (gateway != null)
+            {
+                at = putAddress(grown, at, gateway);
+            }
+            at = putVarint(grown, at, route.outputIfindex());
+            if (source != null)
+            {
+                putAddress(grown, at, source);
+            }
+            log = grown;
+        }
+    }
+
+    /** The step "local address": the bound source and the netdev it is on, text when read. */
+    public void localAddress(final long stepStartNanos, final InetAddress source, final Link netdev)
+    {
+        appendValue("local address", stepStartNanos, new TraceText.LocalAddress(source, netdev));
+    }
+
+    /** The step "link": the netdev the resolution goes through, text when read. */
+    public void link(final long stepStartNanos, final Link link)
+    {
+        appendValue("link", stepStartNanos, link);
+    }
+
+    /** The step "neighbour": the entry found for {@code nextHop}, or null when there is none; text when read. */
+    public void neighbour(final long stepStartNanos, final InetAddress nextHop, final Neighbour neighbour)
+    {
+        appendValue("neighbour", stepStartNanos, neighbour != null ? neighbour : nextHop);
+    }
+
+    /** The step "gid match": the RDMA port the source's GID is on, text when read. */
+    public void gidMatch(final long stepStartNanos, final RdmaPortBinding binding)
+    {
+        appendValue("gid match", stepStartNanos, binding);
+    }
+
     /** The steps in the order they began (a wait is recorded when it ends but began before the re-run). */
     public List<ResolutionStep> steps()
     {
         final byte[] steps;
+        final Object[] held;
         synchronized (this)
         {
             steps = log;
+            held = values;
         }
         final List<ResolutionStep> ordered = new ArrayList<>();
         final Reader reader = new Reader(steps);
@@ -84,7 +171,12 @@ public final class ResolutionTrace
             final String name = reader.text();
             final long start = unzigzag(reader.varint());
             final long took = unzigzag(reader.varint());
-            final String detail = reader.text();
+            final String detail = switch (steps[reader.at++])
+            {
+                case FORM_VALUE -> TraceText.of(held[(int)reader.varint()]);
+                case FORM_ROUTE -> reader.route();
+                default -> reader.text();
+            };
             ordered.add(new ResolutionStep(name, start, took, detail));
         }
         ordered.sort(Comparator.comparingLong(ResolutionStep::startNanos));
@@ -110,16 +202,46 @@ public final class ResolutionTrace
         final Text detailText = Text.of(detail, shared);
         final long start = zigzag(stepStartNanos - startNanos);
         final long took = zigzag(now - stepStartNanos);
-        final int length = nameText.length() + varintLength(start) + varintLength(took) + detailText.length();
+        final int length = nameText.length() + varintLength(start) + varintLength(took) + 1 + detailText.length();
         synchronized (this)
         {
             final byte[] grown = Arrays.copyOf(log, log.length + length);
             int at = nameText.put(grown, log.length);
             at = putVarint(grown, at, start);
             at = putVarint(grown, at, took);
+            grown[at++] = FORM_TEXT;
             detailText.put(grown, at);
             log = grown;
         }
+    }
+
+    private void appendValue(final String name, final long stepStartNanos, final Object value)
+    {
+        final long now = System.nanoTime();
+        final Text nameText = Text.of(name, true);
+        final long start = zigzag(stepStartNanos - startNanos);
+        final long took = zigzag(now - stepStartNanos);
+        synchronized (this)
+        {
+            final int index = values.length;
+            final int length = nameText.length() + varintLength(start) + varintLength(took) + 1 + varintLength(index);
+            final byte[] grown = Arrays.copyOf(log, log.length + length);
+            int at = nameText.put(grown, log.length);
+            at = putVarint(grown, at, start);
+            at = putVarint(grown, at, took);
+            grown[at++] = FORM_VALUE;
+            putVarint(grown, at, index);
+            values = Arrays.copyOf(values, index + 1);
+            values[index] = value;
+            log = grown;
+        }
+    }
+
+    private static int putAddress(final byte[] log, final int offset, final InetAddress address)
+    {
+        final byte[] bytes = address.getAddress();
+        System.arraycopy(bytes, 0, log, offset, bytes.length);
+        return offset + bytes.length;
     }
 
     /** A name or detail as the log writes it: its tag and, when inline, its bytes. */
@@ -207,6 +329,34 @@ public final class ResolutionTrace
             }
             while (b < 0);
             return value;
+        }
+
+        /** A ROUTE form's detail, as the resolver described a route before it recorded raw values. */
+        String route()
+        {
+            final int length = log[at++];
+            final InetAddress destination = address(length);
+            final int flags = log[at++];
+            final InetAddress gateway = (flags & ROUTE_GATEWAY) != 0 ? address(length) : null;
+            final long oif = varint();
+            final InetAddress source = (flags & ROUTE_SOURCE) != 0 ? address(length) : null;
+            return destination.getHostAddress() + (gateway != null ? " via " + gateway.getHostAddress() : "") +
+                " oif " + oif + (source != null ? " src " + source.getHostAddress() : "") +
+                ((flags & ROUTE_LOCAL) != 0 ? " (local)" : "");
+        }
+
+        private InetAddress address(final int length)
+        {
+            final byte[] bytes = Arrays.copyOfRange(log, at, at + length);
+            at += length;
+            try
+            {
+                return InetAddress.getByAddress(bytes);
+            }
+            catch (final UnknownHostException ex)
+            {
+                throw new IllegalStateException("a trace's route holds a " + length + "-byte address", ex);
+            }
         }
 
         String text()

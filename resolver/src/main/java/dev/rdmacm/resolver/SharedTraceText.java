@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Texts that many traces record verbatim, held once per process and written into a trace's log as a
- * number: the step names, a netdev's description, how a neighbour was solicited, the port a GID
- * matched. Ten thousand resolutions through one netdev otherwise hold ten thousand copies of its
+ * number: the step names and how a neighbour was solicited (a netdev and a port are values, whose text
+ * is made when read). Ten thousand resolutions through one netdev otherwise hold ten thousand copies of its
  * description (issue 15). Numbers are never reused, so a trace reads the same for as long as it
  * lives; the table stops at {@link #CAPACITY} texts, and a text past it is written out in full.
  */

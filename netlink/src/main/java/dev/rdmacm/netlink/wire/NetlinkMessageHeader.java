@@ -63,6 +63,8 @@ public final class NetlinkMessageHeader extends Flyweight
     public static final int NLM_F_REQUEST = 0x1;
     public static final int NLM_F_MULTI = 0x2;
     public static final int NLM_F_ACK = 0x4;
+    /** In a dump's message: the table changed while it was dumped, so the dump is not consistent. */
+    public static final int NLM_F_DUMP_INTR = 0x10;
     public static final int NLM_F_DUMP = 0x300;
     public static final int NLM_F_REPLACE = 0x100;
     public static final int NLM_F_CREATE = 0x400;

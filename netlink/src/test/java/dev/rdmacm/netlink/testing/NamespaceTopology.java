@@ -203,7 +203,8 @@ public final class NamespaceTopology implements AutoCloseable
         return exec(command.toArray(String[]::new));
     }
 
-    private void batch(final String ns, final String commands)
+    /** Runs {@code ip -n NS -batch FILE} over {@code commands}, one ip command a line. */
+    public void batch(final String ns, final String commands)
     {
         try
         {

@@ -6,13 +6,16 @@ import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolutionTrace;
 
 import java.net.InetAddress;
+import java.util.Objects;
 
 /**
  * What one {@code rdma_resolve_addr} asks of the resolver, and what its last attempt found: the
  * addressing half of the kernel's {@code struct addr_req}. The conductor keeps the call's other half
  * (the id, its futures, its timer) beside it; the resolver sees only this.
  *
- * <p>Not thread-safe: made by the conductor and read and written only on its thread.
+ * <p>Not thread-safe: made by the conductor, or made and attempted by a caller and then handed to the
+ * conductor with the call's command (the queue orders the two), and from then on read and written only
+ * on the conductor's thread.
  */
 public final class AddressQuery
 {
@@ -39,6 +42,13 @@ public final class AddressQuery
 
     NeighbourKey waitingOn;
     long waitStartNanos;
+
+    /** The outcome of the attempt made on the caller's thread, or {@link #NOT_ATTEMPTED}. */
+    private int earlyStatus = NOT_ATTEMPTED;
+    private String earlyDetail;
+
+    /** {@link #earlyStatus()} of a query no caller attempted (no errno is negative). */
+    public static final int NOT_ATTEMPTED = -1;
 
     /**
      * @param source       the bound source, or null for the wildcard.
@@ -100,6 +110,52 @@ public final class AddressQuery
     public RdmaPortBinding binding()
     {
         return binding;
+    }
+
+    /**
+     * Whether this query, made and attempted by a caller ({@link AddressResolver#attemptOnCaller}), asks
+     * what the conductor would ask: the same addresses, {@code bound_dev_if} and timeout.
+     */
+    public boolean asks(final InetAddress source, final int boundIfindex, final InetAddress destination,
+        final int timeoutMs)
+    {
+        return Objects.equals(this.source, source) && this.boundIfindex == boundIfindex &&
+            this.destination.equals(destination) && this.timeoutMs == timeoutMs;
+    }
+
+    /** The binding of the id's concrete source, which a caller's query could not know. */
+    public AddressQuery binding(final RdmaPortBinding binding)
+    {
+        this.binding = binding;
+        return this;
+    }
+
+    void early(final int status, final String detail)
+    {
+        this.earlyStatus = status;
+        this.earlyDetail = detail;
+    }
+
+    /**
+     * The caller's attempt: 0 (resolved: the findings are in place), an errno (the attempt failed with
+     * {@link #earlyDetail()}), ENODATA (the neighbour is not valid: attempt again and trigger it), or
+     * {@link #NOT_ATTEMPTED}.
+     */
+    public int earlyStatus()
+    {
+        return earlyStatus;
+    }
+
+    public String earlyDetail()
+    {
+        return earlyDetail;
+    }
+
+    /** Forgets the caller's attempt once used, so that a later attempt (a wait's re-run) asks again. */
+    public void earlyUsed()
+    {
+        earlyStatus = NOT_ATTEMPTED;
+        earlyDetail = null;
     }
 
     /** The source an IDLE id was bound to before it resolved, as {@code cma_bind_addr} binds it. */

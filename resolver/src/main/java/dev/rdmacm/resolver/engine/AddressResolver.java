@@ -7,6 +7,7 @@ import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.netlink.InterfaceAddress;
 import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
+import dev.rdmacm.netlink.NetlinkMirror;
 import dev.rdmacm.netlink.Route;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.protocol.Gid;
@@ -51,25 +52,31 @@ public final class AddressResolver implements AddressRules
     private final GidDirectory gids;
     /** The opt-in route cache, or null: every lookup asks the kernel. Closed with this resolver. */
     private final RouteCache routeCache;
+    /** The namespace's links, addresses and neighbours as notifications left them, or null: ask the kernel. */
+    private final NetlinkMirror mirror;
     private final SysctlFile ipv4DefaultTtl = new SysctlFile(Path.of("/proc/sys/net/ipv4/ip_default_ttl"));
     /** By netdev name; an entry lives as long as the resolver, one per device ever routed over. */
     private final Map<String, SysctlFile> ipv6HopLimits = new HashMap<>();
 
     public AddressResolver(final Rtnetlink rtnetlink, final NeighbourTrigger trigger, final GidDirectory gids)
     {
-        this(rtnetlink, trigger, gids, null);
+        this(rtnetlink, trigger, gids, null, null);
     }
 
     /**
-     * @param routeCache the route answers to reuse ({@link RouteCache}, opened in the same namespace on
-     *                   the same thread), or null to ask the kernel every time (the default).
+     * @param rtnetlink  the owner thread's client: routes, and what the mirror cannot answer.
+     * @param mirror     links, addresses and neighbours kept by the owner thread, or null.
+     * @param routeCache the route answers to reuse ({@link RouteCache}, opened in the same namespace, shared
+     *                   by the owner thread and the callers' lookups), or null to ask the kernel every time
+     *                   (the default).
      */
     public AddressResolver(final Rtnetlink rtnetlink, final NeighbourTrigger trigger, final GidDirectory gids,
-        final RouteCache routeCache)
+        final NetlinkMirror mirror, final RouteCache routeCache)
     {
         this.rtnetlink = rtnetlink;
         this.trigger = trigger;
         this.gids = gids;
+        this.mirror = mirror;
         this.routeCache = routeCache;
     }
 
@@ -101,23 +108,15 @@ public final class AddressResolver implements AddressRules
         }
         final int scope = source instanceof Inet6Address v6 ? v6.getScopeId() : 0;
         long start = System.nanoTime();
-        final InterfaceAddress owner;
-        try
-        {
-            owner = rtnetlink.findLocalAddress(source, scope);
-        }
-        catch (final IOException | ErrnoException ex)
-        {
-            throw failure(ex);
-        }
+        final InterfaceAddress owner = localAddress(source, scope, rtnetlink);
         if (owner == null)
         {
             trace.record("local address", start, source.getHostAddress() + " is not configured");
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL,
                 "source " + source.getHostAddress() + " is not configured on any interface");
         }
-        final Link netdev = link(owner.ifindex());
-        trace.record("local address", start, source.getHostAddress() + " on " + netdev.name());
+        final Link netdev = link(owner.ifindex(), rtnetlink);
+        trace.localAddress(start, source, netdev);
         start = System.nanoTime();
         // A loopback source binds in the real 6.1 kernel (SoftRoceGuestsTest: 127.0.0.1 and ::1 on rxe0,
         // the first device), although cma_acquire_dev_by_src_ip asks for an IB-type GID that a RoCE table
@@ -129,7 +128,7 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.ENODEV, "no RDMA port holds the GID of " + source.getHostAddress() +
                 " on " + netdev.name());
         }
-        trace.recordShared("gid match", start, binding.toString());
+        trace.gidMatch(start, binding);
         return new BoundSource(netdev.ifindex(), binding, HardwareAddress.of(netdev.address()));
     }
 
@@ -142,6 +141,31 @@ public final class AddressResolver implements AddressRules
     @Override
     public int attempt(final AddressQuery p) throws ResolutionFailure
     {
+        return attempt(p, rtnetlink, true);
+    }
+
+    /**
+     * The same attempt on a caller's thread, before the owner thread sees the call ({@code rdma_resolve_addr}
+     * looks the route and neighbour up in the caller's write, as here): the route through {@code routes}
+     * (a pooled client in the owner's namespace), the links and neighbour from the mirror, or from the
+     * kernel where the mirror has no valid answer. A neighbour that is not valid is not triggered: the
+     * attempt ends ENODATA, and the owner thread runs it again, triggering and waiting as ever. The
+     * outcome is left in {@code p} ({@link AddressQuery#earlyStatus()}) for the owner to adopt.
+     */
+    public void attemptOnCaller(final AddressQuery p, final Rtnetlink routes)
+    {
+        try
+        {
+            p.early(attempt(p, routes, false), null);
+        }
+        catch (final ResolutionFailure failure)
+        {
+            p.early(failure.errno(), failure.getMessage());
+        }
+    }
+
+    private int attempt(final AddressQuery p, final Rtnetlink rt, final boolean mayTrigger) throws ResolutionFailure
+    {
         if (isAnyOrLoopback(p.destination))
         {
             return 0;
@@ -151,8 +175,8 @@ public final class AddressResolver implements AddressRules
         final Route route;
         try
         {
-            route = routeCache == null ? rtnetlink.route(destination, p.source, p.boundIfindex) :
-                routeCache.route(rtnetlink, destination, p.source, p.boundIfindex);
+            route = routeCache == null ? rt.route(destination, p.source, p.boundIfindex) :
+                routeCache.route(rt, destination, p.source, p.boundIfindex);
         }
         catch (final IOException | ErrnoException ex)
         {
@@ -166,35 +190,26 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "the route to " + destination.getHostAddress() +
                 " has no preferred source");
         }
-        p.trace.record("route", start, describe(route));
+        p.trace.route(start, route);
 
         start = System.nanoTime();
-        p.outputLink = link(route.outputIfindex());
+        p.outputLink = link(route.outputIfindex(), rt);
         if (p.outputLink.isLoopback())
         {
             // rdma_set_src_addr_rcu: a local destination is reached through the netdev that owns it.
-            final InterfaceAddress owner;
-            try
-            {
-                owner = rtnetlink.findLocalAddress(destination, 0);
-            }
-            catch (final IOException | ErrnoException ex)
-            {
-                throw failure(ex);
-            }
+            final InterfaceAddress owner = localAddress(destination, 0, rt);
             if (owner == null)
             {
                 throw new ResolutionFailure(Errno.ENODEV, "no netdev owns local destination " +
                     destination.getHostAddress());
             }
-            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex());
+            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex(), rt);
         }
         else
         {
             p.netdev = p.outputLink;
         }
-        // every resolution through a netdev describes it alike, and every one solicited alike: shared texts
-        p.trace.recordShared("link", start, describe(p.netdev));
+        p.trace.link(start, p.netdev);
 
         if (p.outputLink.isLoopback())
         {
@@ -213,27 +228,19 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "IPoIB destination behind gateway " +
                 route.gateway().getHostAddress() + " needs an ibacm resolver on RDMA netlink");
         }
-        return fetchNeighbour(p, route);
+        return fetchNeighbour(p, route, rt, mayTrigger);
     }
 
-    private int fetchNeighbour(final AddressQuery p, final Route route) throws ResolutionFailure
+    private int fetchNeighbour(final AddressQuery p, final Route route, final Rtnetlink rt, final boolean mayTrigger)
+        throws ResolutionFailure
     {
         final InetAddress nextHop = route.nextHop();
         final int ifindex = route.outputIfindex();
         final long start = System.nanoTime();
-        final Neighbour neighbour;
-        try
-        {
-            neighbour = rtnetlink.neighbour(ifindex, nextHop);
-        }
-        catch (final IOException | ErrnoException ex)
-        {
-            throw failure(ex);
-        }
+        final Neighbour neighbour = neighbour(ifindex, nextHop, rt);
         if (neighbour != null && neighbour.isValid())
         {
-            p.trace.record("neighbour", start, nextHop.getHostAddress() + " " + neighbour.stateText() + " lladdr " +
-                neighbour.linkLayerText());
+            p.trace.neighbour(start, nextHop, neighbour);
             p.destinationHardwareAddress = neighbour.linkLayerAddress();
             if (p.waitingOn != null)
             {
@@ -242,8 +249,11 @@ public final class AddressResolver implements AddressRules
             }
             return 0;
         }
-        p.trace.record("neighbour", start, nextHop.getHostAddress() + " " +
-            (neighbour == null ? "no entry" : neighbour.stateText()));
+        p.trace.neighbour(start, nextHop, neighbour);
+        if (!mayTrigger)
+        {
+            return Errno.ENODATA;
+        }
         final long triggerStart = System.nanoTime();
         final String how;
         try
@@ -285,7 +295,7 @@ public final class AddressResolver implements AddressRules
                     " on " + netdev.name());
             }
         }
-        p.trace.recordShared("gid match", start, binding.toString());
+        p.trace.gidMatch(start, binding);
         final boolean ib = netdev.isInfiniband();
         final Gid sgid = ib ? GidDerivation.ipoibGid(netdev.address()) : GidDerivation.ipToGid(source);
         final byte[] dstHw = p.destinationHardwareAddress;
@@ -344,11 +354,74 @@ public final class AddressResolver implements AddressRules
         return gids.findRoceGid(GidDerivation.ipToGid(source), netdev.name()).orElse(null);
     }
 
-    private Link link(final int ifindex) throws ResolutionFailure
+    /**
+     * The link of {@code ifindex}: the mirror's while it is live, else the kernel's (RTM_GETLINK, ENODEV
+     * when there is none). The mirror answers only when it has the link: an absence is asked of the
+     * kernel, so a link the mirror has not heard of yet is never missed.
+     */
+    private Link link(final int ifindex, final Rtnetlink rt) throws ResolutionFailure
     {
+        if (mirror != null)
+        {
+            final long generation = mirror.generation();
+            final Link link = mirror.links().link(ifindex);
+            if (link != null && NetlinkMirror.wasLive(generation, mirror.generation()))
+            {
+                return link;
+            }
+        }
         try
         {
-            return rtnetlink.link(ifindex);
+            return rt.link(ifindex);
+        }
+        catch (final IOException | ErrnoException ex)
+        {
+            throw failure(ex);
+        }
+    }
+
+    /**
+     * The neighbour entry of {@code nextHop}: the mirror's when it holds a valid one, else the kernel's
+     * (RTM_GETNEIGH), since the kernel makes some entries without a notification (NOARP ones of
+     * multicast groups) and a not-valid answer leads to a trigger and a wait anyway.
+     */
+    private Neighbour neighbour(final int ifindex, final InetAddress nextHop, final Rtnetlink rt) throws ResolutionFailure
+    {
+        if (mirror != null)
+        {
+            final long generation = mirror.generation();
+            final Neighbour neighbour = mirror.neighbours().neighbour(ifindex, nextHop);
+            if (neighbour != null && neighbour.isValid() && NetlinkMirror.wasLive(generation, mirror.generation()))
+            {
+                return neighbour;
+            }
+        }
+        try
+        {
+            return rt.neighbour(ifindex, nextHop);
+        }
+        catch (final IOException | ErrnoException ex)
+        {
+            throw failure(ex);
+        }
+    }
+
+    /** The local address {@code address} (on {@code ifindex} if not 0): the mirror's, else the kernel's dump. */
+    private InterfaceAddress localAddress(final InetAddress address, final int ifindex, final Rtnetlink rt)
+        throws ResolutionFailure
+    {
+        if (mirror != null)
+        {
+            final long generation = mirror.generation();
+            final InterfaceAddress found = mirror.addresses().find(address, ifindex);
+            if (found != null && NetlinkMirror.wasLive(generation, mirror.generation()))
+            {
+                return found;
+            }
+        }
+        try
+        {
+            return rt.findLocalAddress(address, ifindex);
         }
         catch (final IOException | ErrnoException ex)
         {
@@ -390,7 +463,7 @@ public final class AddressResolver implements AddressRules
     }
 
     /** Zero ({@code 0.0.0.0/8}, {@code ::}) and loopback ({@code 127/8}, {@code ::1}) skip routing entirely. */
-    static boolean isAnyOrLoopback(final InetAddress address)
+    public static boolean isAnyOrLoopback(final InetAddress address)
     {
         final byte[] bytes = address.getAddress();
         if (address instanceof Inet4Address)
@@ -434,20 +507,5 @@ public final class AddressResolver implements AddressRules
             return new ResolutionFailure(e.errno(), e.getMessage());
         }
         return new ResolutionFailure(Errno.EIO, ex.toString());
-    }
-
-    private static String describe(final Route route)
-    {
-        return route.destination().getHostAddress() +
-            (route.hasGateway() ? " via " + route.gateway().getHostAddress() : "") +
-            " oif " + route.outputIfindex() +
-            (route.preferredSource() == null ? "" : " src " + route.effectiveSource().getHostAddress()) +
-            (route.isLocal() ? " (local)" : "");
-    }
-
-    private static String describe(final Link link)
-    {
-        return link.name() + " ifindex " + link.ifindex() + " type " + link.type() + " mtu " + link.mtu() +
-            " addr " + link.addressText() + (link.isNoArp() ? " NOARP" : "");
     }
 }

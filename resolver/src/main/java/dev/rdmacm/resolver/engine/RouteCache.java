@@ -34,7 +34,11 @@ import java.util.Map;
  * after the commands of its duty cycle, which would let a resolution queued behind a change read the
  * entry the change made stale.
  * <p>
- * Not thread-safe: one thread (the conductor's) owns it, like the socket it asks through.
+ * Shared by the conductor and the callers that resolve on their own threads (each through its own
+ * rtnetlink client): the reads of the notification socket and of the map take one lock, the kernel's
+ * round trip does not. An answer is kept only if no flush came between the check before the question
+ * and the one after the answer (a generation count), so an answer the kernel gave before a change is
+ * never kept after that change's flush.
  */
 public final class RouteCache implements AutoCloseable
 {
@@ -58,6 +62,8 @@ public final class RouteCache implements AutoCloseable
     private long misses;
     private long flushes;
     private long overflows;
+    /** Counts the flushes: an answer asked before one is not kept after it. */
+    private long generation;
 
     private RouteCache(final NetlinkSocket changes, final int capacity)
     {
@@ -102,30 +108,47 @@ public final class RouteCache implements AutoCloseable
         }
     }
 
-    /** {@link Rtnetlink#route}, answered from the cache when nothing changed since the kernel gave the answer. */
+    /**
+     * {@link Rtnetlink#route}, answered from the cache when nothing changed since the kernel gave the answer.
+     *
+     * @param rtnetlink the calling thread's own client (a socket answers one question at a time).
+     */
     public Route route(final Rtnetlink rtnetlink, final InetAddress destination, final InetAddress source,
         final int outputIfindex) throws IOException
     {
-        flushIfChanged();
         final Key key = new Key(destination, source, outputIfindex);
-        final Route cached = routes.get(key);
-        if (cached != null)
+        final long asked;
+        synchronized (this)
         {
-            hits++;
-            return cached;
+            flushIfChanged();
+            final Route cached = routes.get(key);
+            if (cached != null)
+            {
+                hits++;
+                return cached;
+            }
+            misses++;
+            asked = generation;
         }
-        misses++;
         final Route route = rtnetlink.route(destination, source, outputIfindex);
         if (route.hasGateway())
         {
             // which gateway the kernel picks may follow a neighbour entry that changes without a notification
             return route;
         }
-        if (routes.size() >= capacity)
+        synchronized (this)
         {
-            routes.clear();
+            // a change queued while the kernel answered flushes now, and this answer is not kept
+            flushIfChanged();
+            if (generation == asked)
+            {
+                if (routes.size() >= capacity)
+                {
+                    routes.clear();
+                }
+                routes.put(key, route);
+            }
         }
-        routes.put(key, route);
         return route;
     }
 
@@ -144,51 +167,52 @@ public final class RouteCache implements AutoCloseable
     }
 
     /** Forgets every answer. */
-    public void flush()
+    public synchronized void flush()
     {
         if (!routes.isEmpty())
         {
             routes.clear();
         }
+        generation++;
         flushes++;
     }
 
-    public int size()
+    public synchronized int size()
     {
         return routes.size();
     }
 
-    public long hits()
+    public synchronized long hits()
     {
         return hits;
     }
 
-    public long misses()
+    public synchronized long misses()
     {
         return misses;
     }
 
     /** How many times it was emptied: a notification, ENOBUFS, or {@link #flush()}. */
-    public long flushes()
+    public synchronized long flushes()
     {
         return flushes;
     }
 
     /** How many times the kernel reported lost notifications (ENOBUFS). */
-    public long overflows()
+    public synchronized long overflows()
     {
         return overflows;
     }
 
     @Override
-    public void close()
+    public synchronized void close()
     {
         routes.clear();
         changes.close();
     }
 
     @Override
-    public String toString()
+    public synchronized String toString()
     {
         return "RouteCache{size=" + routes.size() + ", hits=" + hits + ", misses=" + misses + ", flushes=" + flushes +
             ", overflows=" + overflows + "}";

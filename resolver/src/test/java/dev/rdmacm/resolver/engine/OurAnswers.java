@@ -36,7 +36,7 @@ final class OurAnswers implements AutoCloseable
         rtnetlink = inHost.call(Rtnetlink::open);
         this.routeCache = routeCache ? inHost.call(RouteCache::open) : null;
         trigger = new NeighbourTrigger(rtnetlink, NeighbourTriggerMode.NTF_USE_ELSE_UDP);
-        resolver = new AddressResolver(rtnetlink, trigger, new FixedGidDirectory(List.of()), this.routeCache);
+        resolver = new AddressResolver(rtnetlink, trigger, new FixedGidDirectory(List.of()), null, this.routeCache);
     }
 
     /** The cache's counters, or null without one. */

@@ -1,0 +1,109 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.netlink.Rtnetlink;
+import dev.rdmacm.netlink.RtnetlinkPool;
+import dev.rdmacm.resolver.engine.AddressQuery;
+import dev.rdmacm.resolver.engine.AddressResolver;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+
+/**
+ * {@code rdma_resolve_addr}'s lookup on the caller's thread, as the kernel does it inside the caller's
+ * write to {@code rdma_cm}: the route through a pooled rtnetlink client opened in the {@link RdmaCm}'s
+ * namespace, the links and the neighbour from the conductor's mirror. The caller reads the id's
+ * {@link IdView} to ask what the conductor will ask; the conductor adopts the attempted query only if
+ * the id's state, read again on its thread, asks the same ({@link AddressPhase}), and takes the
+ * id's moves, the port and the GIDs itself. A neighbour that is not valid is left to the conductor,
+ * which triggers it and waits, as before.
+ * <p>
+ * Thread-safe: the pool lends each caller a client of its own; the resolver's attempt reads only the
+ * mirror and the client it is given.
+ */
+final class CallerAddressLookup implements AutoCloseable
+{
+    /** Clients in the pool: callers past this many at once take the conductor's way. */
+    static final int POOL_SIZE = 4;
+
+    private final AddressResolver resolver;
+    private final RtnetlinkPool pool;
+
+    CallerAddressLookup(final AddressResolver resolver, final RtnetlinkPool pool)
+    {
+        this.resolver = resolver;
+        this.pool = pool;
+    }
+
+    /**
+     * The query the conductor would make for this call, attempted here; null when the call is one the
+     * conductor must see first (an id in another state, a concrete source to bind, mixed families, a
+     * loopback or zero destination, which needs no lookup) or every client is lent out.
+     */
+    AddressQuery attempt(final IdView view, final InetAddress source, final InetAddress destination, final int timeoutMs,
+        final long startNanos)
+    {
+        final InetAddress querySource;
+        final int boundIfindex;
+        if (AddressResolver.isAnyOrLoopback(destination))
+        {
+            return null;
+        }
+        switch (view.state())
+        {
+            case IDLE ->
+            {
+                if (source != null && (!source.isAnyLocalAddress() || !sameFamily(source, destination)))
+                {
+                    return null;
+                }
+                querySource = null;
+                boundIfindex = destination instanceof Inet6Address v6 && v6.isLinkLocalAddress() ? v6.getScopeId() : 0;
+            }
+            case ADDR_BOUND ->
+            {
+                final InetAddress bound = view.boundSource();
+                if (view.ibSource() != null || bound != null && !sameFamily(bound, destination))
+                {
+                    return null;
+                }
+                querySource = bound == null || bound.isAnyLocalAddress() ? null : bound;
+                boundIfindex = view.boundIfindex();
+            }
+            default ->
+            {
+                return null;
+            }
+        }
+        final Rtnetlink client = pool.borrow();
+        if (client == null)
+        {
+            return null;
+        }
+        try
+        {
+            final AddressQuery query = new AddressQuery(querySource, boundIfindex, null, destination, timeoutMs, startNanos);
+            resolver.attemptOnCaller(query, client);
+            return query;
+        }
+        catch (final RuntimeException ex)
+        {
+            return null; // the conductor's way reports it, with the call's errno
+        }
+        finally
+        {
+            pool.release(client);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        pool.close();
+    }
+
+    private static boolean sameFamily(final InetAddress a, final InetAddress b)
+    {
+        return (a instanceof Inet4Address) == (b instanceof Inet4Address);
+    }
+}
