@@ -22,22 +22,27 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * deterministic (seeded random comm IDs), so the seeds' comm IDs match. The input is a sequence of
  * {@code [control][length: 2 bytes][length bytes]}: control bit 0 delivers to the active engine (from the
  * passive port) instead of the passive one, bit 1 lets the pipe deliver what the engines answered. The
- * contract: nothing escapes; every transition of a connection starts where its last one ended; after two
- * days on the clock (every retry, timeout and timewait run out) no connection is left waiting on the wire,
- * only on its consumer. Seeds: the MADs the same engines exchange for a second REQ (REP, the stale
- * connection's REJ and DREQ), a SIDR request and a REQ to a service nobody listens on.
+ * contract: nothing escapes; every transition of a connection starts where its last one ended; every
+ * timer runs out within 30 days on the clock (retries, timeouts, timewait), and then no connection is left
+ * waiting on the wire, only on its consumer. Seeds: the MADs the same engines exchange for a second REQ
+ * (REP, the stale connection's REJ and DREQ), a SIDR request and a REQ to a service nobody listens on.
  */
 class IbCmEngineReceiveFuzzTest
 {
     /**
-     * Longer than any timer a MAD can set: 16 sends of a REP or REQ at the longest response timeout a REQ
-     * can ask for (4.096 us x 2^31, 2.4 hours), with the longest MRA service timeout after it.
+     * A bound on the clock for the timers a few MADs can set: a REQ may ask for 16 REPs at its longest
+     * response timeout (4.096 us x 2^31, 2.4 hours each, 39 hours in all) and each MRA for 2.4 hours more.
      */
-    private static final Duration EVERY_TIMER = Duration.ofHours(48);
+    private static final Duration EVERY_TIMER = Duration.ofDays(30);
     /** States whose timers end them when the peer says nothing more; the others wait for the consumer. */
     private static final Set<IbCmState> WAITING_ON_THE_WIRE = EnumSet.of(IbCmState.REQ_SENT, IbCmState.REP_SENT,
         IbCmState.MRA_REQ_RCVD, IbCmState.MRA_REP_RCVD, IbCmState.DREQ_SENT, IbCmState.TIMEWAIT,
         IbCmState.SIDR_REQ_SENT);
+
+    private static boolean timersPending(final BackToBackCms cms)
+    {
+        return cms.active.timers.earliestDeadline() != Long.MAX_VALUE || cms.passive.timers.earliestDeadline() != Long.MAX_VALUE;
+    }
 
     @FuzzTest
     void shouldNeverThrowAndKeepEveryConnectionConsistent(final byte[] input)
@@ -62,7 +67,11 @@ class IbCmEngineReceiveFuzzTest
                 cms.settle();
             }
         }
-        cms.advance(EVERY_TIMER);
+        for (long day = 0; day < EVERY_TIMER.toDays() && timersPending(cms); day++)
+        {
+            cms.advance(Duration.ofDays(1));
+        }
+        assertFalse(timersPending(cms), "a timer still pending after " + EVERY_TIMER.toDays() + " days");
         final Map<IbCmConnection, IbCmState> last = new HashMap<>();
         for (final BackToBackCms.Transition transition : cms.transitions)
         {
