@@ -4,6 +4,7 @@ import dev.rdmacm.files.text.BoundedTextFile;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,20 +137,37 @@ public final class AcmOptions
             case "server_port" -> serverPort = range(name, value, where, 0, 65535);
             case "acme_plus_kernel_only" -> acmePlusKernelOnly = yesNo(name, value, where);
             case "addr_preload" -> addrPreload = oneOf(name, value, where, "none", "acm_hosts");
-            case "addr_data_file" -> addrDataFile = Path.of(value);
+            case "addr_data_file" -> addrDataFile = path(name, value, where);
             case "route_preload" -> routePreload = oneOf(name, value, where, "none", "opensm_full_v1");
-            case "route_data_file" -> routeDataFile = Path.of(value);
-            case "addr_file" -> addrFile = Path.of(value);
-            case "log_file" -> logFile = value;
+            case "route_data_file" -> routeDataFile = path(name, value, where);
+            case "addr_file" -> addrFile = path(name, value, where);
+            case "log_file" ->
+            {
+                path(name, value, where); // "stdout" and "stderr" are names, anything else a file
+                logFile = value;
+            }
             case "log_level" -> logLevel = range(name, value, where, 0, MAX_LOG_LEVEL);
-            case "run_dir" -> runDir = Path.of(value);
-            case "lock_file" -> lockFile = Path.of(value);
+            case "run_dir" -> runDir = path(name, value, where);
+            case "lock_file" -> lockFile = path(name, value, where);
             case "max_clients" -> maxClients = range(name, value, where, 1, MAX_CLIENTS);
             case "client_timeout" -> clientTimeoutMs = range(name, value, where, 1, MAX_CLIENT_TIMEOUT_MS);
             case "support_ips_in_addr_cfg" -> supportIpsInAddrCfg = range(name, value, where, 0, 1) != 0;
             default -> ignored.add(name);
         }
         return this;
+    }
+
+    /** A path option; one the file system cannot name (a NUL byte) is this file's error, not a bare one. */
+    private static Path path(final String name, final String value, final String where)
+    {
+        try
+        {
+            return Path.of(value);
+        }
+        catch (final InvalidPathException ex)
+        {
+            throw new IllegalArgumentException(where + ": option " + name + " is no path: " + ex.getReason());
+        }
     }
 
     private static long parseInteger(final String name, final String value, final String where)

@@ -34,6 +34,12 @@ final class HeldPathQuerier implements AcmPathQuerier
         queries.add(new Query(endpoint, template, completion));
     }
 
+    /** The next query the service sent, if one is held; null otherwise (no wait). */
+    Query poll()
+    {
+        return queries.poll();
+    }
+
     /** The next query the service sent, waiting up to {@code timeoutMs}; null when none came. */
     Query next(final long timeoutMs) throws InterruptedException
     {

@@ -225,7 +225,7 @@ public final class NetlinkSocket implements AutoCloseable
             {
                 header.wrap(receiveBuffer, offset, (int)received - offset);
                 final int messageLength = (int)header.length();
-                if (messageLength < NetlinkMessageHeader.LENGTH || offset + messageLength > received)
+                if (messageLength < NetlinkMessageHeader.LENGTH || messageLength > received - offset)
                 {
                     break;
                 }
@@ -246,7 +246,7 @@ public final class NetlinkSocket implements AutoCloseable
         {
             header.wrap(receiveBuffer, offset, received - offset);
             final int messageLength = (int)header.length();
-            if (messageLength < NetlinkMessageHeader.LENGTH || offset + messageLength > received)
+            if (messageLength < NetlinkMessageHeader.LENGTH || messageLength > received - offset)
             {
                 throw new NetlinkException(requestName + " (reply truncated: length " + messageLength + " at offset " +
                     offset + " of a " + received + "-byte datagram)", Errno.EPROTO, null);

@@ -107,7 +107,7 @@ public record LsIpResolve(long seq, long ifindex, byte[] address)
         }
         final Gid[] gid = new Gid[1];
         NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
-            (int)header.length() - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
+            RdmaNlLs.messageLength(header, length, "LS IP_RESOLVE response") - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
             "LS IP_RESOLVE response", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_DGID && payloadLength == 16)

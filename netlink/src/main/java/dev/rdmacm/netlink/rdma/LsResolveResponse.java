@@ -89,7 +89,7 @@ public final class LsResolveResponse
         }
         final byte[][] path = new byte[1][];
         NetlinkAttribute.forEach(buffer, offset + NetlinkMessageHeader.LENGTH,
-            (int)header.length() - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
+            RdmaNlLs.messageLength(header, length, "LS RESOLVE response") - NetlinkMessageHeader.LENGTH, RdmaNlLs.NLA_TYPE_MASK,
             "LS RESOLVE response", (type, b, payload, payloadLength) ->
             {
                 if ((type & RdmaNlLs.NLA_TYPE_MASK) == RdmaNlLs.NLA_TYPE_PATH_RECORD && path[0] == null)

@@ -2,6 +2,7 @@ package dev.rdmacm.netlink.rdma;
 
 import dev.rdmacm.netlink.wire.NetlinkAttribute;
 import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
+import dev.rdmacm.protocol.MalformedMessageException;
 
 import java.nio.ByteOrder;
 
@@ -75,5 +76,20 @@ public final class RdmaNlLs
     public static int op(final int type)
     {
         return type & ((1 << 10) - 1);
+    }
+
+    /**
+     * The nlmsg_len of {@code header}, checked against the {@code length} bytes the message was read from:
+     * an answer's attributes are walked up to it, so one past the buffer is malformed, not a read beyond.
+     */
+    static int messageLength(final NetlinkMessageHeader header, final int length, final String message)
+    {
+        final long nlmsgLen = header.length();
+        if (nlmsgLen < NetlinkMessageHeader.LENGTH || nlmsgLen > length)
+        {
+            throw new MalformedMessageException(message + ": nlmsg_len " + nlmsgLen + " must be "
+                + NetlinkMessageHeader.LENGTH + ".." + length);
+        }
+        return (int)nlmsgLen;
     }
 }
