@@ -126,6 +126,10 @@ final class IdContext
         {
             id.channel().post(event);
         }
+        else
+        {
+            id.deliverSynchronous(event);
+        }
     }
 
     /** {@code cma_get_port} for {@code source} (the port asked for, else any). */
