@@ -83,7 +83,7 @@ final class ConnectionPhase
         final RdmaPortBinding device = c.binding();
         final IdConnection started = new IdConnection(c.id, c.cm.cmAgent(device), device);
         c.connection = started;
-        c.transition(CmIdState.CONNECT, "connect to " + c.resolution.destination().getHostAddress() + " port " +
+        c.transition(CmIdState.CONNECT, () -> "connect to " + c.resolution.destination().getHostAddress() + " port " +
             c.destinationPort);
         started.connect(request);
     }
@@ -99,7 +99,7 @@ final class ConnectionPhase
         final IdConnection started = new IdConnection(c.id, c.cm.cmAgent(device), device);
         c.connection = started;
         final long qkey = c.attachedUdQp == null ? 0 : IdConnection.RDMA_UDP_QKEY;
-        c.transition(CmIdState.CONNECT, "resolve UD QP of " + c.resolution.destination().getHostAddress() + " port "
+        c.transition(CmIdState.CONNECT, () -> "resolve UD QP of " + c.resolution.destination().getHostAddress() + " port "
             + c.destinationPort + " (SIDR)");
         started.resolveUd(request, path, qkey);
     }
@@ -304,7 +304,7 @@ final class ConnectionPhase
             child.boundSource = header.destinationAddress();
         }
         child.connection = connection;
-        child.transition(CmIdState.CONNECT, (listener.isUd() ? "SIDR request from " : "connection request from ") +
+        child.transition(CmIdState.CONNECT, () -> (listener.isUd() ? "SIDR request from " : "connection request from ") +
             from.gid());
     }
 }
