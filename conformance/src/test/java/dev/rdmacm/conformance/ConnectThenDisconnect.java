@@ -13,8 +13,11 @@ import java.time.Duration;
 
 /**
  * The userspace guest's side of the MRA case, run as its own JVM there: connect to ADDR:PORT with an RC
- * QP, print every CM state change ({@code cm FROM -> TO}) and every RDMA CM event ({@code event TYPE
- * status N}), disconnect once ESTABLISHED. Usage: {@code ConnectThenDisconnect ADDR PORT}.
+ * QP, print every CM state change ({@code cm FROM -> TO}), every move of the QP with the thread that made
+ * it ({@code qp FROM -> TO on THREAD}) and every RDMA CM event ({@code event TYPE status N}), disconnect
+ * once ESTABLISHED. With {@code fail-rtr} the QP is moved to ERR before the connect, so the move to RTR
+ * that CONNECT_RESPONSE asks of the thread that takes it fails: CONNECT_ERROR, and the id is destroyed
+ * (its REJ ends the peer's side). Usage: {@code ConnectThenDisconnect ADDR PORT [fail-rtr]}.
  */
 public final class ConnectThenDisconnect
 {
@@ -36,12 +39,25 @@ public final class ConnectThenDisconnect
             expect(channel, CmEventType.ADDR_RESOLVED);
             id.resolveRoute(RESOLVE);
             expect(channel, CmEventType.ROUTE_RESOLVED);
-            try (RcEndpoint endpoint = RcEndpoint.on(id))
+            final boolean failRtr = args.length > 2 && args[2].equals("fail-rtr");
+            try (RcEndpoint endpoint = RcEndpoint.on(id, (qp, from, to, mask) ->
+                System.out.println("qp " + from + " -> " + to + " on " + Thread.currentThread().getName())))
             {
+                if (failRtr)
+                {
+                    endpoint.qp().error();
+                }
                 id.connect(ConnectionParameters.of(1, 1));
-                expect(channel, CmEventType.ESTABLISHED);
-                id.disconnect();
-                expect(channel, CmEventType.DISCONNECTED);
+                if (failRtr)
+                {
+                    expect(channel, CmEventType.CONNECT_ERROR);
+                }
+                else
+                {
+                    expect(channel, CmEventType.ESTABLISHED);
+                    id.disconnect();
+                    expect(channel, CmEventType.DISCONNECTED);
+                }
             }
             id.destroy();
         }

@@ -5,6 +5,7 @@ import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.ProtectionDomain;
 import dev.rdmacm.verbs.QueuePairCapabilities;
+import dev.rdmacm.verbs.QueuePairTransitionListener;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.VerbsContext;
@@ -17,10 +18,16 @@ record RcEndpoint(VerbsContext context, ProtectionDomain pd, CompletionQueue cq,
 {
     static RcEndpoint on(final RdmaCmId id) throws RdmaCmException
     {
+        return on(id, QueuePairTransitionListener.none());
+    }
+
+    /** As {@link #on(RdmaCmId)}, every move of the QP told to {@code moves}. */
+    static RcEndpoint on(final RdmaCmId id, final QueuePairTransitionListener moves) throws RdmaCmException
+    {
         final VerbsContext context = Verbs.open(id.binding().device());
         final ProtectionDomain pd = context.allocateProtectionDomain();
         final CompletionQueue cq = context.createCompletionQueue(4, null);
-        final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0));
+        final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0), moves);
         id.attachQp(qp);
         return new RcEndpoint(context, pd, cq, qp);
     }

@@ -37,6 +37,7 @@ final class RpingAcrossTheWire
     private static final int SILENT_PORT = 7176;
     private static final int REJECT_PORT = 7177;
     private static final int DELAYED_PORT = 7178;
+    private static final int FAILED_RTR_PORT = 7179;
     /** Longer than the REQ's 6144 ms wait, so that the REQ goes again and draws rdma_cm's MRA. */
     private static final int ACCEPT_DELAY_SECONDS = 9;
     private static final String REQUEST_TEXT = "hello-from-the-kernel-side";
@@ -78,9 +79,10 @@ final class RpingAcrossTheWire
         {
             final List<String> states = ourClient.stderr().lines().filter(line -> line.startsWith("cm 0x"))
                 .map(line -> line.replaceAll("^cm 0x[0-9a-f]+ (\\S+ -> \\S+) at .*$", "$1")).toList();
-            // then TIMEWAIT -> IDLE, when the process lives until timewait ends or destroy cuts it short
-            assertEquals(List.of("IDLE -> REQ_SENT", "REQ_SENT -> REP_RCVD", "REP_RCVD -> ESTABLISHED", "ESTABLISHED -> DREQ_SENT",
-                "DREQ_SENT -> TIMEWAIT"), states.subList(0, Math.min(5, states.size())), ourClient.stderr());
+            // the REP MRA'd (delayed, as cma_ib_handler does) while the event thread moves the QP; then TIMEWAIT -> IDLE,
+            // when the process lives until timewait ends or destroy cuts it short
+            assertEquals(List.of("IDLE -> REQ_SENT", "REQ_SENT -> REP_RCVD", "REP_RCVD -> MRA_REP_SENT", "MRA_REP_SENT -> ESTABLISHED",
+                "ESTABLISHED -> DREQ_SENT", "DREQ_SENT -> TIMEWAIT"), states.subList(0, Math.min(6, states.size())), ourClient.stderr());
         }));
 
         tests.add(dynamicTest("shouldDecodeEveryCmMadOfBothSidesAsTsharkDoes()", () ->
@@ -159,11 +161,34 @@ final class RpingAcrossTheWire
             assertEquals(0, waited.exitStatus(), waited.describe() + "\n" + accepted.describe());
             // the REQ goes again after 6144 ms; rdma_cm's delayed MRA answers it; the REP comes after the delay
             assertEquals(List.of("cm IDLE -> REQ_SENT", "cm REQ_SENT -> MRA_REQ_RCVD", "cm MRA_REQ_RCVD -> REP_RCVD",
-                "cm REP_RCVD -> ESTABLISHED", "event ESTABLISHED status 0"), waited.stdout().lines()
-                .filter(line -> line.startsWith("cm ") || line.startsWith("event ESTABLISHED")).limit(5).toList(), waited.describe());
+                "cm REP_RCVD -> MRA_REP_SENT", "cm MRA_REP_SENT -> ESTABLISHED", "event ESTABLISHED status 0"), waited.stdout().lines()
+                .filter(line -> line.startsWith("cm ") || line.startsWith("event ESTABLISHED")).limit(6).toList(), waited.describe());
             assertEquals(0, accepted.exitStatus(), accepted.describe());
             assertEquals(List.of("event RDMA_CM_EVENT_CONNECT_REQUEST status 0", "event RDMA_CM_EVENT_ESTABLISHED status 0",
                 "event RDMA_CM_EVENT_DISCONNECTED status 0"), accepted.stdout().lines().toList(), accepted.describe());
+        }));
+        tests.add(dynamicTest("shouldMoveTheQpOnTheApplicationsThreadAsLibrdmacmDoesNotOnTheConductor()", () ->
+        {
+            // rdma_create_qp's INIT, CONNECT_RESPONSE's RTR and RTS in rdma_get_cm_event, rdma_disconnect's ERR: all main's
+            assertEquals(List.of("qp RESET -> INIT on main", "qp INIT -> RTR on main", "qp RTR -> RTS on main",
+                "qp RTS -> ERR on main"), waited.stdout().lines().filter(line -> line.startsWith("qp ")).toList(), waited.describe());
+        }));
+        final GuestResult refusing = kernel.run(JOB, background(kernel.guestPathOf(server) + " " + kernelAddress + " "
+            + FAILED_RTR_PORT + " 0", "refusing") + "\n" + untilListening(kernelAddress, FAILED_RTR_PORT));
+        final GuestResult failed = refusing.succeeded()
+            ? ours.run(RPING, javaCommand(ours, "connect", ConnectThenDisconnect.class.getName(), kernelAddress,
+                Integer.toString(FAILED_RTR_PORT), "fail-rtr"))
+            : refusing;
+        final GuestResult refused = kernel.run(JOB, collect("refusing"));
+        tests.add(dynamicTest("shouldReportConnectErrorMinusOneAndRejectWhenTheEventThreadsMoveToRtrFails()", () ->
+        {
+            // ucma_process_conn_resp: the failed move, the QP to ERR, CONNECT_ERROR with rdma_seterrno's -1; the id's
+            // destroy then rejects the kernel's REP (consumer defined, 28), as ib_destroy_cm_id in MRA_REP_SENT does
+            assertEquals(0, failed.exitStatus(), failed.describe() + "\n" + refused.describe());
+            assertEquals(List.of("qp RESET -> INIT on main", "qp INIT -> ERR on main", "event CONNECT_ERROR status -1"), failed.stdout().lines().filter(line -> line.startsWith("qp ") || line.startsWith("event C"))
+                .toList(), failed.describe());
+            assertEquals(List.of("event RDMA_CM_EVENT_CONNECT_REQUEST status 0", "event RDMA_CM_EVENT_REJECTED status 28"),
+                refused.stdout().lines().toList(), refused.describe());
         }));
         return tests;
     }

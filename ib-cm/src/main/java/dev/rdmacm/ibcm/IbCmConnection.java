@@ -29,7 +29,9 @@ import java.util.Objects;
  * ({@code ib_destroy_cm_id}). A call in a state that does not take it throws
  * {@link IllegalStateException} naming the state, where ib_cm returns EINVAL. Like rdma_cm (and unlike
  * bare ib_cm) the engine moves the QP through {@link QpTransitions} and sends the RTU itself when the
- * REP comes, unless the consumer MRAs the REP from its {@link IbCmEvent.ReplyReceived} handler.
+ * REP comes, unless the consumer MRAs the REP from its {@link IbCmEvent.ReplyReceived} handler. A consumer
+ * that moves its QP itself passes {@link QpTransitions#NONE}, asks {@link #prepareAccept} or
+ * {@link #qpAttributes} for the attributes and MRAs the REP (delayed) until it calls {@link #sendRtu}.
  * <p>
  * Timers: one per connection ({@link RetryTimer}), for the message that waits for an answer (REQ, REP, DREQ, SIDR_REQ:
  * re-sent byte for byte every {@code timeoutMs}, {@code maxCmRetries} times, as the MAD layer does for
@@ -40,15 +42,7 @@ public final class IbCmConnection
     /** What a state method takes. */
     enum Input
     {
-        REP,
-        DUPLICATE_REP,
-        REJ,
-        MRA,
-        RTU,
-        DREQ,
-        DREP,
-        SIDR_REP,
-        TIMEOUT
+        REP, DUPLICATE_REP, REJ, MRA, RTU, DREQ, DREP, SIDR_REP, TIMEOUT
     }
 
     private static final byte[] NONE = new byte[0];
@@ -98,6 +92,7 @@ public final class IbCmConnection
     private ConnectionTable.SidrKey sidrKey;
     private boolean qpModified;
     private boolean qpErrored;
+    private boolean receivePsnDrawn;
 
     IbCmConnection(final IbCmEngine engine, final long localCommId, final IbCmEventHandler handler)
     {
@@ -208,12 +203,8 @@ public final class IbCmConnection
     {
         Objects.requireNonNull(parameters, "parameters");
         engine.tick();
-        requireState("accept", IbCmState.REQ_RCVD, IbCmState.MRA_REQ_SENT);
+        prepareAccept(parameters);
         qp = Objects.requireNonNull(qpTransitions, "qpTransitions");
-        localQpn = parameters.localQpn();
-        responderResources = parameters.responderResources();
-        initiatorDepth = parameters.initiatorDepth();
-        receivePsn = engine.randomPsn();
         try
         {
             moveQpToReadyToSend();
@@ -227,6 +218,21 @@ public final class IbCmConnection
             receivePsn, engine.configuration.caAckDelay());
         timer.sendAndWait(peer, timeoutMs, maxCmRetries);
         transition(IbCmState.REP_SENT);
+    }
+
+    /**
+     * The QP's RTR and RTS attributes if accepted with {@code parameters}, for a consumer that moves its QP before
+     * {@link #accept} sends the REP (librdmacm's {@code rdma_init_qp_attr}): the REP carries the PSN drawn here.
+     */
+    public QpAttributes prepareAccept(final AcceptParameters parameters)
+    {
+        requireState("accept", IbCmState.REQ_RCVD, IbCmState.MRA_REQ_SENT);
+        localQpn = parameters.localQpn();
+        responderResources = parameters.responderResources();
+        initiatorDepth = parameters.initiatorDepth();
+        receivePsn = receivePsnDrawn ? receivePsn : engine.randomPsn();
+        receivePsnDrawn = true;
+        return qpAttributes();
     }
 
     /** {@code ib_send_cm_rej} with a {@link RejectReason}. */
@@ -474,8 +480,8 @@ public final class IbCmConnection
         final int localAckTimeout = primary.localAckTimeout();
         final int packetLifeTime = localAckTimeout - (localAckTimeout > 0 ? 1 : 0);
         avTimeout = packetLifeTime + 1;
-        path = new IbCmPath(gid(primary.remotePortGidSubnetPrefix(), primary.remotePortGidInterfaceId()),
-            gid(primary.localPortGidSubnetPrefix(), primary.localPortGidInterfaceId()), primary.remotePortLid(),
+        path = new IbCmPath(new Gid(primary.remotePortGidSubnetPrefix(), primary.remotePortGidInterfaceId()),
+            new Gid(primary.localPortGidSubnetPrefix(), primary.localPortGidInterfaceId()), primary.remotePortLid(),
             primary.localPortLid(), primary.flowLabel(), primary.packetRate(), primary.trafficClass(),
             primary.hopLimit(), primary.sl(), req.pathMtu(), packetLifeTime, req.partitionKey());
         engine.table.insertRemoteId(remoteId, this);
@@ -979,11 +985,6 @@ public final class IbCmConnection
     {
         return new IllegalStateException(call + " is not allowed in state " + state +
             (closed ? " (closed)" : "") + " (ib_cm: EINVAL)");
-    }
-
-    private static Gid gid(final long subnetPrefix, final long interfaceId)
-    {
-        return new Gid(subnetPrefix, interfaceId);
     }
 
     @Override

@@ -35,6 +35,7 @@ public final class Errno
     public static final int ENETUNREACH = 101;
     public static final int ENOBUFS = 105;
     public static final int ETIMEDOUT = 110;
+    public static final int ECONNREFUSED = 111;
     public static final int EHOSTUNREACH = 113;
     public static final int EINPROGRESS = 115;
 

@@ -97,7 +97,7 @@ final class CmPort implements AutoCloseable
             throw ex;
         }
         this.engine = new IbCmEngine(new IbCmEngine.Configuration(localCaGuid, ackDelay), timers, this::send,
-            new SecureRandom(), transitions);
+            new BatchedRandom(new SecureRandom()), transitions);
     }
 
     /**

@@ -140,6 +140,22 @@ final class ConductorProxy
         return reply;
     }
 
+    /** {@code rdma_accept}'s {@code rdma_init_qp_attr} of an RC id: what its caller moves the QP with before the REP. */
+    CompletableFuture<ConnectResponseMoves> prepareAccept(final RdmaCmId id, final ConnectionParameters parameters)
+    {
+        final CompletableFuture<ConnectResponseMoves> reply = new CompletableFuture<>();
+        conductor.send(new IdCommand.PrepareAccept(id, parameters, reply));
+        return reply;
+    }
+
+    /** The active side's {@code UCMA_CMD_ACCEPT}: its QP is at RTS, "RTU now". */
+    CompletableFuture<Void> readyToUse(final RdmaCmId id)
+    {
+        final CompletableFuture<Void> reply = new CompletableFuture<>();
+        conductor.send(new IdCommand.ReadyToUse(id, reply));
+        return reply;
+    }
+
     /** {@code privateData} is the caller's copy, which the conductor keeps. */
     CompletableFuture<Void> reject(final RdmaCmId id, final byte[] privateData)
     {
@@ -166,6 +182,11 @@ final class ConductorProxy
     void connectionEvent(final RdmaCmId id, final CmEvent event, final CmIdState next)
     {
         conductor.send(new IdCommand.ConnectionEvent(id, event, next));
+    }
+
+    void rtuSent(final RdmaCmId id, final CompletableFuture<Void> reply)
+    {
+        conductor.send(new IdCommand.RtuSent(id, reply));
     }
 
     void connectionRequest(final RdmaCmId listener, final RdmaCmId child, final IdConnection connection,

@@ -18,6 +18,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
@@ -47,10 +48,6 @@ final class ConnectionPhase
             return;
         }
         c.attachedQp = queuePair;
-        if (c.connection != null)
-        {
-            c.connection.attach(queuePair);
-        }
     }
 
     /** {@code rdma_create_qp} of a UD id, handed over after {@link RdmaCmId#attachQp(UdQueuePair)} set the QP up. */
@@ -85,9 +82,8 @@ final class ConnectionPhase
             c.cmResponseTimeout, c.maxCmRetries);
         final RdmaPortBinding device = c.binding();
         final IdConnection started = new IdConnection(c.id, c.cm.cmAgent(device), device);
-        started.attach(c.attachedQp);
         c.connection = started;
-        c.transition(CmIdState.CONNECT, "connect to " + c.resolution.destination().getHostAddress() + " port " +
+        c.transition(CmIdState.CONNECT, () -> "connect to " + c.resolution.destination().getHostAddress() + " port " +
             c.destinationPort);
         started.connect(request);
     }
@@ -103,7 +99,7 @@ final class ConnectionPhase
         final IdConnection started = new IdConnection(c.id, c.cm.cmAgent(device), device);
         c.connection = started;
         final long qkey = c.attachedUdQp == null ? 0 : IdConnection.RDMA_UDP_QKEY;
-        c.transition(CmIdState.CONNECT, "resolve UD QP of " + c.resolution.destination().getHostAddress() + " port "
+        c.transition(CmIdState.CONNECT, () -> "resolve UD QP of " + c.resolution.destination().getHostAddress() + " port "
             + c.destinationPort + " (SIDR)");
         started.resolveUd(request, path, qkey);
     }
@@ -149,8 +145,36 @@ final class ConnectionPhase
         listening.forEach(port -> port.listen(serviceId));
     }
 
-    /** {@code rdma_accept}: the REP after the QP moves (RC), or SIDR_REP status 0 (UD). */
-    static void accept(final IdContext c, final ConnectionParameters parameters) throws RdmaCmException
+    /**
+     * {@code rdma_accept}'s first part on an RC id, {@code rdma_init_qp_attr}: the QP's attributes for RTR and RTS
+     * if accepted with {@code parameters}, which its caller moves the QP with before {@link #accept}.
+     */
+    static void prepareAccept(final IdContext c, final ConnectionParameters parameters,
+        final CompletableFuture<ConnectResponseMoves> reply) throws RdmaCmException
+    {
+        requireRequest(c);
+        final IdConnection connection = c.connection;
+        final CompletableFuture<dev.rdmacm.ibcm.QpAttributes> attributes = new CompletableFuture<>();
+        attributes.whenComplete((given, failure) ->
+        {
+            if (failure != null)
+            {
+                reply.completeExceptionally(failure);
+            }
+            else
+            {
+                reply.complete(new ConnectResponseMoves(connection.binding(), given, new byte[0]));
+            }
+        });
+        connection.prepareAccept(acceptParameters(c, parameters), attributes);
+    }
+
+    /**
+     * {@code rdma_accept}: the REP, its caller having moved the QP (RC), or SIDR_REP status 0 (UD). {@code reply}
+     * completes once the REP is out (RC), or at once (UD).
+     */
+    static void accept(final IdContext c, final ConnectionParameters parameters, final CompletableFuture<Void> reply)
+        throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_accept");
         if (c.isUd())
@@ -162,16 +186,53 @@ final class ConnectionPhase
                     ": rdma_accept needs a SIDR request's id with a UD QP", true);
             }
             c.connection.sidrReply(SidrStatus.SUCCESS, c.attachedUdQp.qpNumber(), parameters.privateData());
+            reply.complete(null);
             return;
         }
-        if (c.state != CmIdState.CONNECT || c.connection == null || c.attachedQp == null)
+        requireRequest(c);
+        c.connection.accept(acceptParameters(c, parameters), reply);
+    }
+
+    private static void requireRequest(final IdContext c) throws RdmaCmException
+    {
+        c.requireNotDestroyed("rdma_accept");
+        if (c.isUd() || c.state != CmIdState.CONNECT || c.connection == null || c.attachedQp == null)
         {
             throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + (c.attachedQp == null ? " without a QP" : "") + ": rdma_accept needs a connection request's id with a QP", true);
         }
-        c.connection.accept(new AcceptParameters(c.attachedQp.qpNumber(), parameters.responderResources(),
+    }
+
+    private static AcceptParameters acceptParameters(final IdContext c, final ConnectionParameters parameters)
+    {
+        return new AcceptParameters(c.attachedQp.qpNumber(), parameters.responderResources(),
             parameters.initiatorDepth(), 0, parameters.flowControl(), Math.min(7, parameters.rnrRetryCount()), false,
-            parameters.privateData()));
+            parameters.privateData());
+    }
+
+    /**
+     * The active side's {@code UCMA_CMD_ACCEPT} after CONNECT_RESPONSE ({@code cma_rep_recv}): the RTU. The id must
+     * still be connecting (a REJ or a timeout since leaves EINVAL, as the kernel's ACCEPT returns it).
+     */
+    static void readyToUse(final IdContext c, final CompletableFuture<Void> reply) throws RdmaCmException
+    {
+        c.requireNotDestroyed("rdma_connect");
+        if (c.state != CmIdState.CONNECT || c.connection == null)
+        {
+            throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
+                + ": the RTU needs a connecting id", true);
+        }
+        c.connection.sendRtu(reply);
+    }
+
+    /** The RTU of {@link #readyToUse} is out: ESTABLISHED (no event: its taker hands out ESTABLISHED itself). */
+    static void rtuSent(final IdContext c, final CompletableFuture<Void> reply)
+    {
+        if (c.state == CmIdState.CONNECT)
+        {
+            c.transition(CmIdState.ESTABLISHED, "RTU sent");
+        }
+        reply.complete(null);
     }
 
     /** {@code rdma_reject}: a REJ, consumer defined; on a UD request's id a SIDR_REP with status 2. */
@@ -243,7 +304,7 @@ final class ConnectionPhase
             child.boundSource = header.destinationAddress();
         }
         child.connection = connection;
-        child.transition(CmIdState.CONNECT, (listener.isUd() ? "SIDR request from " : "connection request from ") +
+        child.transition(CmIdState.CONNECT, () -> (listener.isUd() ? "SIDR request from " : "connection request from ") +
             from.gid());
     }
 }

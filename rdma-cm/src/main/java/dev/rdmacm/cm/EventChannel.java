@@ -57,7 +57,12 @@ public final class EventChannel implements AutoCloseable
         return fd;
     }
 
-    /** {@code rdma_get_cm_event}: waits for the next event. */
+    /**
+     * {@code rdma_get_cm_event}: waits for the next event. As librdmacm's, the taking thread does the work an event
+     * asks of the application's side ({@link RdmaCmId#taken}): a CONNECT_RESPONSE of an id with an RC QP becomes
+     * ESTABLISHED once this thread has moved the QP to RTR and RTS and the RTU is out (or CONNECT_ERROR), and a
+     * REJECTED moves the QP to ERR.
+     */
     public CmEvent getEvent() throws InterruptedException
     {
         CmEvent event;
@@ -66,7 +71,7 @@ public final class EventChannel implements AutoCloseable
             event = taken(events.take());
         }
         while (event == null);
-        return event;
+        return event.id().taken(event);
     }
 
     /**
@@ -88,7 +93,7 @@ public final class EventChannel implements AutoCloseable
             final CmEvent event = taken(queued);
             if (event != null)
             {
-                return event;
+                return event.id().taken(event);
             }
             // the event of an id destroyed meanwhile: wait on for the time that is left
             left = Math.max(0, nanos - (System.nanoTime() - start));
@@ -104,7 +109,7 @@ public final class EventChannel implements AutoCloseable
             final CmEvent event = taken(queued);
             if (event != null)
             {
-                return event;
+                return event.id().taken(event);
             }
         }
         return null;

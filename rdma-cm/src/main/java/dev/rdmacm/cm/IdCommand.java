@@ -127,6 +127,23 @@ sealed interface IdCommand
     {
     }
 
+    /**
+     * {@code rdma_accept}'s {@code rdma_init_qp_attr} of an RC id: the QP's attributes (and the id's port) that
+     * the caller moves its QP with before {@link Accept} sends the REP.
+     */
+    record PrepareAccept(RdmaCmId id, ConnectionParameters parameters, CompletableFuture<ConnectResponseMoves> reply)
+        implements Call
+    {
+    }
+
+    /**
+     * "RTU now": the thread that took CONNECT_RESPONSE moved the QP to RTS ({@code ucma_process_conn_resp}'s
+     * {@code UCMA_CMD_ACCEPT}); the reply completes once the RTU is out and the id ESTABLISHED.
+     */
+    record ReadyToUse(RdmaCmId id, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
     /** {@code rdma_reject}, the private data already copied. */
     record Reject(RdmaCmId id, byte[] privateData, CompletableFuture<Void> reply) implements Call
     {
@@ -160,6 +177,11 @@ sealed interface IdCommand
 
     /** An event of the id's connection, from its port's CM thread, with the state it leads to (or null). */
     record ConnectionEvent(RdmaCmId id, CmEvent event, CmIdState next) implements IdCommand
+    {
+    }
+
+    /** The CM sent {@link ReadyToUse}'s RTU: the id is ESTABLISHED, then the reply completes. */
+    record RtuSent(RdmaCmId id, CompletableFuture<Void> reply) implements Call
     {
     }
 

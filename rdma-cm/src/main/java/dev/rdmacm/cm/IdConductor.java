@@ -212,11 +212,10 @@ final class IdConductor
                 ConnectionPhase.listen(context(c.id()), c.backlog());
                 c.reply().complete(null);
             }
-            case IdCommand.Accept c ->
-            {
-                ConnectionPhase.accept(context(c.id()), c.parameters());
-                c.reply().complete(null);
-            }
+            case IdCommand.PrepareAccept c -> ConnectionPhase.prepareAccept(context(c.id()), c.parameters(), c.reply());
+            case IdCommand.Accept c -> ConnectionPhase.accept(context(c.id()), c.parameters(), c.reply());
+            case IdCommand.ReadyToUse c -> ConnectionPhase.readyToUse(context(c.id()), c.reply());
+            case IdCommand.RtuSent c -> ConnectionPhase.rtuSent(context(c.id()), c.reply());
             case IdCommand.Reject c ->
             {
                 ConnectionPhase.reject(context(c.id()), c.privateData());

@@ -12,6 +12,7 @@ import dev.rdmacm.ibcm.QpTransitions;
 import dev.rdmacm.ibcm.SidrRequestParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
+import dev.rdmacm.protocol.cm.IbCmState;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
 import dev.rdmacm.protocol.cm.RejectReason;
 import dev.rdmacm.protocol.cm.SidrStatus;
@@ -21,29 +22,26 @@ import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.AddressVector;
-import dev.rdmacm.verbs.QpState;
-import dev.rdmacm.verbs.RcQueuePair;
-import dev.rdmacm.verbs.RcReceiveParameters;
-import dev.rdmacm.verbs.RcSendParameters;
 
 import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The CM connection of one {@link RdmaCmId}: what rdma_cm's {@code cma_ib_handler} and
- * {@code cma_ib_req_handler} do between ib_cm's events and the id's. It drives the id's RC QP through
- * the engine's {@link QpTransitions} (INIT at the first move, as {@code rdma_create_qp} leaves it) and
- * turns each ib_cm event into the {@code RDMA_CM_EVENT_*} the kernel would post:
+ * {@code cma_ib_req_handler} do between ib_cm's events and the id's: it turns each ib_cm event into the
+ * {@code RDMA_CM_EVENT_*} the kernel would post (librdmacm's reading of CONNECT_RESPONSE in the last column):
  * <pre>
  *   ib_cm event                      RDMA CM event            status
- *   REP received, RTU sent           ESTABLISHED              0, the REP's private data
+ *   REP received (MRA, delayed)      CONNECT_RESPONSE         the QP moved to RTS and the RTU sent by the taker:
+ *                                                             ESTABLISHED 0 with the REP's private data, or
+ *                                                             CONNECT_ERROR -1 (librdmacm's rdma_seterrno)
  *   RTU received / first receive     ESTABLISHED              0
- *   REJ received                     REJECTED                 the reject reason, the REJ's private data
+ *   REJ received                     REJECTED                 the reason, the REJ's private data (the taker moves the QP to ERR)
  *   REQ or REP timed out             UNREACHABLE              -ETIMEDOUT
- *   QP move failed on the REP        CONNECT_ERROR            -errno
  *   DREQ received / DREP received    DISCONNECTED             0
  *   DREQ timed out (DREP lost)       DISCONNECTED             -ETIMEDOUT
  *   timewait over                    TIMEWAIT_EXIT            0
@@ -60,8 +58,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * </pre>
  * Engine calls happen on the port's CM thread ({@link CmPort#execute}); events reach the id's conductor from there,
  * as commands ({@link RdmaCmId#connectionEvent}).
+ * <p>
+ * The CM thread never touches the id's QP: the split is librdmacm's over the kernel's CM, which never sees a
+ * userspace QP. A REP is MRA'd (delayed, as {@code cma_ib_handler} does) and becomes CONNECT_RESPONSE with the
+ * QP's attributes ({@link RdmaCmId#connectResponse}); the thread that takes it moves the QP to RTR and RTS and
+ * asks for the RTU ({@link #sendRtu}). {@code rdma_accept}'s caller asks for the attributes ({@link #prepareAccept}),
+ * moves the QP, then asks for the REP ({@link #accept}); {@code rdma_disconnect}'s caller moves it to ERR.
  */
-final class IdConnection implements IbCmEventHandler, QpTransitions
+final class IdConnection implements IbCmEventHandler
 {
     /** cma.c: both CM response timeouts of a REQ, 4.096 us * 2^20. */
     static final int CMA_CM_RESPONSE_TIMEOUT = 20;
@@ -83,7 +87,6 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
     /** A listener's children, by the connection the engine made for each REQ. */
     private final Map<IbCmConnection, IdConnection> children = new ConcurrentHashMap<>();
     private volatile IbCmConnection connection;
-    private volatile RcQueuePair qp;
     /** A UD id's route, for the address handle attributes of its ESTABLISHED ({@code id.route.path_rec}). */
     private volatile PathRecordValue udPath;
     /** A UD id's Q_Key ({@code id_priv->qkey}): RDMA_UDP_QKEY once its QP is set up, else 0 (any answer's taken). */
@@ -115,11 +118,6 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
     RdmaPortBinding binding()
     {
         return binding;
-    }
-
-    void attach(final RcQueuePair queuePair)
-    {
-        this.qp = queuePair;
     }
 
     /**
@@ -241,7 +239,7 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
             connection = engine.createConnection(this);
             try
             {
-                connection.connect(parameters, this);
+                connection.connect(parameters, QpTransitions.NONE);
             }
             catch (final RuntimeException ex)
             {
@@ -260,20 +258,76 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
         });
     }
 
-    /** ib_send_cm_rep after the QP moves (cma_accept_ib). */
-    void accept(final AcceptParameters parameters)
+    /**
+     * The QP's attributes for {@code rdma_accept} with {@code parameters} ({@code rdma_init_qp_attr}): {@code reply}
+     * completes with them, or with EINVAL when the request is gone (rejected, timed out, destroyed).
+     */
+    void prepareAccept(final AcceptParameters parameters, final CompletableFuture<QpAttributes> reply)
     {
         agent.execute(engine ->
         {
             try
             {
-                connection.accept(parameters, this);
+                reply.complete(connection.prepareAccept(parameters));
             }
             catch (final RuntimeException ex)
             {
-                id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectError(id, -errnoOf(ex)), null);
+                reply.completeExceptionally(callFailed("rdma_accept", ex));
             }
         });
+    }
+
+    /**
+     * ib_send_cm_rep ({@code UCMA_CMD_ACCEPT}): the caller moved the QP already. {@code reply} completes when the REP
+     * is out, or with the error that kept it from going, as the kernel's ACCEPT fails.
+     */
+    void accept(final AcceptParameters parameters, final CompletableFuture<Void> reply)
+    {
+        agent.execute(engine ->
+        {
+            try
+            {
+                connection.accept(parameters, QpTransitions.NONE);
+                reply.complete(null);
+            }
+            catch (final RuntimeException ex)
+            {
+                reply.completeExceptionally(callFailed("rdma_accept", ex));
+            }
+        });
+    }
+
+    /**
+     * {@code UCMA_CMD_ACCEPT} of the active side ({@code cma_rep_recv}): the RTU, once the thread that took
+     * CONNECT_RESPONSE has moved the QP to RTS. {@code reply} completes once the id is ESTABLISHED, or with the
+     * error that kept the RTU from going (the connection rejected or timed out meanwhile: EINVAL).
+     */
+    void sendRtu(final CompletableFuture<Void> reply)
+    {
+        agent.execute(engine ->
+        {
+            final IbCmConnection c = connection;
+            try
+            {
+                if (c == null)
+                {
+                    throw new IllegalStateException("no connection");
+                }
+                c.sendRtu(new byte[0]);
+            }
+            catch (final RuntimeException ex)
+            {
+                reply.completeExceptionally(callFailed("rdma_connect", ex));
+                return;
+            }
+            id.rtuSent(reply);
+        });
+    }
+
+    private static RdmaCmException callFailed(final String call, final RuntimeException cause)
+    {
+        return cause instanceof RdmaCmException refused ? refused :
+            new RdmaCmException(call, errnoOf(cause), cause.getMessage(), true);
     }
 
     /** ib_send_cm_rej, consumer defined (rdma_reject). */
@@ -350,6 +404,12 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
         }
         switch (event)
         {
+            // cma_ib_handler, IB_CM_REP_RECEIVED without a kernel QP: a delayed MRA, then CONNECT_RESPONSE
+            case IbCmEvent.ReplyReceived reply -> replyReceived(from, reply);
+            // the RTU this side sent (sendRtu): its caller moves the id to ESTABLISHED; the event was CONNECT_RESPONSE's
+            case IbCmEvent.Established established when established.by() == IbCmEvent.EstablishedBy.RTU_SENT ->
+            {
+            }
             case IbCmEvent.Established established -> id.connectionEvent(
                 new dev.rdmacm.cm.CmEvent.Established(id, established.privateData()), CmIdState.ESTABLISHED);
             case IbCmEvent.Rejected rejected -> id.connectionEvent(
@@ -374,9 +434,25 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
                 new dev.rdmacm.cm.CmEvent.Unreachable(id, -Errno.ETIMEDOUT), null);
             default ->
             {
-                // REP received (the engine sends the RTU itself), MRA received: nothing for the id
+                // MRA received: nothing for the id
             }
         }
+    }
+
+    /**
+     * {@code cma_ib_handler} on a REP for an id whose QP the kernel does not hold: {@code ib_send_cm_mra} with
+     * {@code CMA_CM_MRA_SETTING} (delayed: sent only if the REP comes again, while the application moves its QP),
+     * then CONNECT_RESPONSE with the REP's private data; the QP's attributes go with it to the id's handle.
+     */
+    private void replyReceived(final IbCmConnection from, final IbCmEvent.ReplyReceived reply)
+    {
+        if (from.state() != IbCmState.REP_RCVD)
+        {
+            return;
+        }
+        from.sendMra(CMA_CM_MRA_SERVICE_TIMEOUT, true, new byte[0]);
+        id.connectResponse(new ConnectResponseMoves(binding, from.qpAttributes(), reply.privateData()));
+        id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectResponse(id), null);
     }
 
     /**
@@ -453,51 +529,6 @@ final class IdConnection implements IbCmEventHandler, QpTransitions
     {
         return new ConnectionParameters(consumerData, request.initiatorDepth(), request.responderResources(), request.flowControl(),
             request.retryCount(), request.rnrRetryCount());
-    }
-
-    // ---- the engine moves the QP ----
-
-    @Override
-    public void readyToReceive(final IbCmConnection from, final QpAttributes attributes)
-    {
-        final RcQueuePair queuePair = requireQp();
-        if (queuePair.state() == QpState.RESET)
-        {
-            queuePair.init(binding.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
-        }
-        final var path = attributes.path();
-        final AddressVector vector = new AddressVector(binding.port(), path.dlid(), path.sl(), 0, 0, Optional.of(
-            new AddressVector.GlobalRoute(path.dgid(), binding.gidIndex(), path.hopLimit(), path.trafficClass(), path.flowLabel())));
-        queuePair.readyToReceive(new RcReceiveParameters(vector, MtuCode.fromCode(attributes.pathMtu()), attributes.remoteQpn(),
-            attributes.receivePsn(), attributes.responderResources(), attributes.minRnrTimer()));
-    }
-
-    @Override
-    public void readyToSend(final IbCmConnection from, final QpAttributes attributes)
-    {
-        requireQp().readyToSend(new RcSendParameters(attributes.sendPsn(), attributes.localAckTimeout(), attributes.retryCount(),
-            attributes.rnrRetryCount(), attributes.initiatorDepth()));
-    }
-
-    @Override
-    public void error(final IbCmConnection from)
-    {
-        final RcQueuePair queuePair = qp;
-        // the application may destroy its QP at any moment, as rping and cmtime do right after rdma_disconnect
-        if (queuePair != null)
-        {
-            queuePair.errorIfOpen();
-        }
-    }
-
-    private RcQueuePair requireQp()
-    {
-        final RcQueuePair queuePair = qp;
-        if (queuePair == null)
-        {
-            throw new IllegalStateException("id " + id + " has no QP attached (RdmaCmId.attachQp) to move");
-        }
-        return queuePair;
     }
 
     private static int errnoOf(final Throwable failure)

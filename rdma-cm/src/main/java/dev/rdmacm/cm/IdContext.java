@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.cm.diagnostics.StateTransitionListener;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.netlink.HardwareAddress;
 import dev.rdmacm.protocol.PortSpace;
@@ -14,6 +15,7 @@ import dev.rdmacm.verbs.UdQueuePair;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Everything an id holds, what the kernel's {@code struct rdma_id_private} holds: owned by the
@@ -89,6 +91,15 @@ final class IdContext
         cm.listener().onTransition(id, previous, next, reason);
     }
 
+    /**
+     * As {@link #transition(CmIdState, String)}, the reason's text made only for a listener: a connection's moves
+     * build no string when no one listens.
+     */
+    void transition(final CmIdState next, final Supplier<String> reason)
+    {
+        transition(next, cm.listener() == StateTransitionListener.NONE ? "" : reason.get());
+    }
+
     /** Shows the id's fields as they are now on its handle. */
     void publish()
     {
@@ -125,6 +136,10 @@ final class IdContext
         if (id.channel() != null)
         {
             id.channel().post(event);
+        }
+        else
+        {
+            id.deliverSynchronous(event);
         }
     }
 

@@ -342,7 +342,7 @@ public final class RdmaCm implements AutoCloseable
     private ConnectionTransitionListener connectionTransitions = ConnectionTransitionListener.NONE;
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
     private CmMadRecorder cmMadRecorder = CmMadRecorder.NONE;
-    private final PortBindings ports = new PortBindings(new SecureRandom(),
+    private final PortBindings ports = new PortBindings(new BatchedRandom(new SecureRandom()),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
     private boolean closed;
     /** librdmacm's ACM-first route's exchange with the service, run by the conductor, closed after it. */

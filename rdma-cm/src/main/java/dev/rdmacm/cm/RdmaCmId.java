@@ -67,6 +67,10 @@ public final class RdmaCmId implements AutoCloseable
      * on, even before the conductor has run it, and its channel neither takes nor hands out its events.
      */
     private volatile boolean destroyed;
+    /** The RC QP {@link #attachQp(RcQueuePair)} gave: the application's threads move it (RTR, RTS, ERR), as librdmacm's do. */
+    private final IdQueuePair qp = new IdQueuePair();
+    /** A synchronous id's connect, waiting for its connection's first event ({@code ucma_complete}); else null. */
+    private volatile CompletableFuture<CmEvent> synchronousConnect;
     /** Guards {@link #unacknowledged}, which application threads count; destroy waits on it. */
     private final Object acknowledgements = new Object();
     private int unacknowledged;
@@ -583,6 +587,7 @@ public final class RdmaCmId implements AutoCloseable
             // ucma_init_conn_qp: rdma_create_qp leaves the QP in INIT, so receives can be posted before connecting
             queuePair.init(device.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
         }
+        qp.attach(queuePair);
         proxy.attachQp(this, queuePair);
     }
 
@@ -653,7 +658,13 @@ public final class RdmaCmId implements AutoCloseable
      * {@code rdma_connect} on an RC id after ROUTE_RESOLVED: the REQ goes to the route's destination, its
      * Service ID {@code (port space << 16) + destination port} and its private data rdma_cm's IP CM
      * header (version 0, the IP version, the source port, both addresses) followed by the parameters'.
-     * ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows.
+     * ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows. The REP arrives as CONNECT_RESPONSE, and the
+     * thread that takes it from the channel moves the QP to RTR and RTS and has the RTU sent before it gets
+     * ESTABLISHED (librdmacm's {@code ucma_process_conn_resp}); see {@link EventChannel#getEvent()}.
+     * <p>
+     * A synchronous RC id's call waits for that outcome and moves the QP on this thread, as librdmacm's
+     * {@code ucma_complete} does: it returns on ESTABLISHED, and throws ECONNREFUSED on REJECTED, else the
+     * error event's errno (ETIMEDOUT for UNREACHABLE, EPERM for CONNECT_ERROR's -1).
      */
     public void connect(final ConnectionParameters parameters) throws RdmaCmException
     {
@@ -668,7 +679,62 @@ public final class RdmaCmId implements AutoCloseable
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, length + " bytes of private data: a REQ has room "
                 + "for " + ConnectionParameters.REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
         }
-        await(proxy.connect(this, parameters));
+        if (channel != null || isUd())
+        {
+            await(proxy.connect(this, parameters));
+            return;
+        }
+        final CompletableFuture<CmEvent> outcome = new CompletableFuture<>();
+        synchronousConnect = outcome;
+        try
+        {
+            await(proxy.connect(this, parameters));
+            final CmEvent event = taken(await(outcome));
+            if (event.status() != 0)
+            {
+                // ucma_complete: REJECTED is ECONNREFUSED, any other error its status's errno
+                final int errno = event instanceof CmEvent.Rejected ? Errno.ECONNREFUSED : Math.abs(event.status());
+                throw new RdmaCmException("rdma_connect", errno, event.type() + " status " + event.status(), true);
+            }
+        }
+        finally
+        {
+            synchronousConnect = null;
+        }
+    }
+
+    /**
+     * From the conductor: an event of a synchronous id, which has no channel: the first one a waiting
+     * {@link #connect} takes, the others go nowhere, as before.
+     */
+    void deliverSynchronous(final CmEvent event)
+    {
+        final CompletableFuture<CmEvent> outcome = synchronousConnect;
+        if (outcome != null)
+        {
+            outcome.complete(event);
+        }
+    }
+
+    /** From the CM thread, before it posts CONNECT_RESPONSE: what the thread that takes it needs to move the QP. */
+    void connectResponse(final ConnectResponseMoves moves)
+    {
+        qp.connectResponse(moves);
+    }
+
+    /**
+     * The event the application gets for {@code event}, taken off the channel (or by a synchronous call) on this
+     * thread, which moves the QP as librdmacm's {@code rdma_get_cm_event} does ({@link IdQueuePair#taken}).
+     */
+    CmEvent taken(final CmEvent event)
+    {
+        return qp.taken(event, () -> await(proxy.readyToUse(this)));
+    }
+
+    /** From the CM thread: the RTU of {@link #taken}'s CONNECT_RESPONSE went out; the conductor moves the id and replies. */
+    void rtuSent(final CompletableFuture<Void> reply)
+    {
+        proxy.rtuSent(this, reply);
     }
 
     /**
@@ -691,14 +757,21 @@ public final class RdmaCmId implements AutoCloseable
         await(proxy.listen(this, backlog));
     }
 
-    /** {@code rdma_accept} on an id a CONNECT_REQUEST made: the QP moves to RTS and the REP goes; ESTABLISHED follows. */
+    /**
+     * {@code rdma_accept} on an id a CONNECT_REQUEST made: as librdmacm's, this thread moves the QP to RTR and RTS
+     * with the attributes the CM gives ({@code rdma_init_qp_attr}), then the REP goes ({@code UCMA_CMD_ACCEPT});
+     * ESTABLISHED follows. A move that fails throws its errno and sends nothing; a REP that cannot go moves the QP
+     * to ERR and throws.
+     */
     public void accept(final ConnectionParameters parameters) throws RdmaCmException
     {
         if (isUd())
         {
             requireSidrReplyData("rdma_accept", parameters.privateData());
+            await(proxy.accept(this, parameters));
+            return;
         }
-        await(proxy.accept(this, parameters));
+        qp.accept(await(proxy.prepareAccept(this, parameters)), () -> await(proxy.accept(this, parameters)));
     }
 
     private static void requireSidrReplyData(final String call, final byte[] data) throws RdmaCmException
@@ -728,9 +801,14 @@ public final class RdmaCmId implements AutoCloseable
         await(proxy.reject(this, privateData.clone()));
     }
 
-    /** {@code rdma_disconnect}: a DREQ, or the DREP when the peer's DREQ came first; DISCONNECTED follows. */
+    /**
+     * {@code rdma_disconnect}: as librdmacm's ({@code ucma_shutdown}), this thread moves the RC QP to ERR first,
+     * and a move that fails throws its errno with no DREQ sent; then a DREQ, or the DREP when the peer's DREQ
+     * came first; DISCONNECTED follows.
+     */
     public void disconnect() throws RdmaCmException
     {
+        qp.shutdown();
         await(proxy.disconnect(this));
     }
 

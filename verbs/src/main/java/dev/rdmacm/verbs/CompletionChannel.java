@@ -27,7 +27,11 @@ public final class CompletionChannel extends NativeResource
 
     private final MemorySegment channel;
     private final List<CompletionQueue> queues = new ArrayList<>();
-    private final Arena eventArena = Arena.ofShared();
+    /**
+     * {@link #takeEvent}'s out-parameters, in an automatic arena: a channel is made and destroyed per connection
+     * (librdmacm's {@code rdma_create_qp} makes two), and closing a shared arena is a handshake with every thread.
+     */
+    private final Arena eventArena = Arena.ofAuto();
     private final MemorySegment cqOut = eventArena.allocate(ADDRESS);
     private final MemorySegment cqContextOut = eventArena.allocate(ADDRESS);
     private DescriptorWait wait;
@@ -35,17 +39,9 @@ public final class CompletionChannel extends NativeResource
     CompletionChannel(final VerbsContext owner)
     {
         super(owner.registry(), "completion channel on " + owner.deviceName());
-        try
-        {
-            channel = LibIbverbs.create("ibv_create_comp_channel", owner.deviceName(),
-                errno -> (MemorySegment)LibIbverbs.Resources.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
-                .reinterpret(IBV_COMP_CHANNEL.byteSize());
-        }
-        catch (final RuntimeException ex)
-        {
-            eventArena.close();
-            throw ex;
-        }
+        channel = LibIbverbs.create("ibv_create_comp_channel", owner.deviceName(),
+            errno -> (MemorySegment)LibIbverbs.Resources.CREATE_COMP_CHANNEL.invokeExact(errno, owner.segment()))
+            .reinterpret(IBV_COMP_CHANNEL.byteSize());
         register();
     }
 
@@ -65,6 +61,7 @@ public final class CompletionChannel extends NativeResource
         requireOpen("ibv_get_cq_event");
         try (Arena arena = Arena.ofConfined())
         {
+            // its own out-parameters: any number of threads may block here at once
             final MemorySegment cqOut = arena.allocate(ADDRESS);
             final MemorySegment cqContextOut = arena.allocate(ADDRESS);
             LibIbverbs.check("ibv_get_cq_event", toString(),
@@ -147,6 +144,5 @@ public final class CompletionChannel extends NativeResource
         {
             wait.close();
         }
-        eventArena.close();
     }
 }

@@ -34,7 +34,7 @@ public final class CompletionQueue extends NativeResource
             channel.requireOpen("ibv_create_cq");
         }
         final MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.segment();
-        cq = LibIbverbs.create("ibv_create_cq", toString(),
+        cq = LibIbverbs.create("ibv_create_cq", this::toString,
             errno -> (MemorySegment)LibIbverbs.Resources.CREATE_CQ.invokeExact(errno, owner.segment(), entries,
                 MemorySegment.NULL, channelSegment, 0)).reinterpret(IBV_CQ.byteSize());
         this.channel = channel;

@@ -14,7 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * {@code poll(2)} on one descriptor for readability with a timeout: how a {@link CompletionChannel}
  * waits for its next event without blocking in {@code ibv_get_cq_event} for ever, as librdmacm's
  * examples do when they poll the channel's fd. The {@code struct pollfd} and errno capture are
- * allocated once; {@link #close()} frees them. One waiting thread at a time.
+ * allocated once, in an automatic arena that frees them with this object. One waiting thread at a time.
  * <pre>
  *   struct pollfd   fd (int) | events (short) = POLLIN | revents (short)
  * </pre>
@@ -23,7 +23,8 @@ final class DescriptorWait implements AutoCloseable
 {
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
-    private final Arena arena = Arena.ofShared();
+    /** Automatic: one per completion channel that is waited on, and closing a shared arena is a handshake with every thread. */
+    private final Arena arena = Arena.ofAuto();
     private final MemorySegment pollFd = arena.allocate(Libc.POLLFD_SIZE, 8);
     private final Libc.CallState state = new Libc.CallState(arena);
     private final String what;
@@ -65,9 +66,9 @@ final class DescriptorWait implements AutoCloseable
         return (revents & (Libc.POLLIN | Libc.POLLERR)) != 0;
     }
 
+    /** The pollfd's memory goes with this object (an automatic arena): nothing to free now. */
     @Override
     public void close()
     {
-        arena.close();
     }
 }

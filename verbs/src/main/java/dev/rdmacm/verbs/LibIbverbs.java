@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -213,6 +214,18 @@ final class LibIbverbs
         return arena.allocate(ERRNO_STATE);
     }
 
+    /**
+     * This thread's errno capture, allocated at its first call and reused by every one after: a call then costs no
+     * arena. An automatic arena, so a thread that ends takes it with it and no close hands shakes with other threads.
+     */
+    private static final ThreadLocal<MemorySegment> THREAD_ERRNO_STATE = ThreadLocal.withInitial(() -> Arena.ofAuto()
+        .allocate(ERRNO_STATE));
+
+    static MemorySegment threadErrnoState()
+    {
+        return THREAD_ERRNO_STATE.get();
+    }
+
     static int errno(final MemorySegment errnoState)
     {
         return errnoState.get(JAVA_INT, ERRNO_OFFSET);
@@ -254,25 +267,28 @@ final class LibIbverbs
      */
     static MemorySegment create(final String call, final String detail, final PointerCall nativeCall)
     {
+        return create(call, () -> detail, nativeCall);
+    }
+
+    /** As {@link #create(String, String, PointerCall)}, the detail's text made only when the call failed. */
+    static MemorySegment create(final String call, final Supplier<String> detail, final PointerCall nativeCall)
+    {
         requireAvailable(call);
-        try (Arena arena = Arena.ofConfined())
+        final MemorySegment errnoState = threadErrnoState();
+        final MemorySegment result;
+        try
         {
-            final MemorySegment errnoState = errnoState(arena);
-            final MemorySegment result;
-            try
-            {
-                result = nativeCall.invoke(errnoState);
-            }
-            catch (final Throwable ex)
-            {
-                throw unexpected(call, ex);
-            }
-            if (result.address() == 0)
-            {
-                throw new VerbsException(call, errno(errnoState), detail);
-            }
-            return result;
+            result = nativeCall.invoke(errnoState);
         }
+        catch (final Throwable ex)
+        {
+            throw unexpected(call, ex);
+        }
+        if (result.address() == 0)
+        {
+            throw new VerbsException(call, errno(errnoState), detail.get());
+        }
+        return result;
     }
 
     /**
@@ -282,24 +298,33 @@ final class LibIbverbs
      */
     static void check(final String call, final String detail, final StatusCall nativeCall)
     {
-        requireAvailable(call);
-        try (Arena arena = Arena.ofConfined())
+        final int errno = status(call, nativeCall);
+        if (errno != 0)
         {
-            final MemorySegment errnoState = errnoState(arena);
-            final int rc;
-            try
-            {
-                rc = nativeCall.invoke(errnoState);
-            }
-            catch (final Throwable ex)
-            {
-                throw unexpected(call, ex);
-            }
-            if (rc != 0)
-            {
-                throw new VerbsException(call, errnoOf(rc, errnoState), detail);
-            }
+            throw new VerbsException(call, errno, detail);
         }
+    }
+
+    /**
+     * Runs a call that returns a status, for a caller that names its failure itself (and so builds no text when it
+     * succeeds).
+     *
+     * @return 0, or the errno it failed with.
+     */
+    static int status(final String call, final StatusCall nativeCall)
+    {
+        requireAvailable(call);
+        final MemorySegment errnoState = threadErrnoState();
+        final int rc;
+        try
+        {
+            rc = nativeCall.invoke(errnoState);
+        }
+        catch (final Throwable ex)
+        {
+            throw unexpected(call, ex);
+        }
+        return rc == 0 ? 0 : errnoOf(rc, errnoState);
     }
 
     /** Wraps a throwable from {@code invokeExact} that is not one of ours: it is a JVM or binding bug. */

@@ -8,6 +8,7 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import static dev.rdmacm.verbs.IbvConstants.IBV_ACCESS_LOCAL_WRITE;
 import static dev.rdmacm.verbs.IbvConstants.IBV_ACCESS_REMOTE_ATOMIC;
@@ -100,6 +101,13 @@ public final class RcQueuePair extends NativeResource
         | IBV_ACCESS_REMOTE_ATOMIC;
 
     private static final Set<QpState> ANY = EnumSet.allOf(QpState.class);
+    private static final Set<QpState> FROM_RESET = EnumSet.of(QpState.RESET);
+    private static final Set<QpState> FROM_INIT = EnumSet.of(QpState.INIT);
+    private static final Set<QpState> FROM_RTR = EnumSet.of(QpState.RTR);
+    private static final Supplier<String> NO_VALUES = () -> "";
+    private static final Consumer<MemorySegment> NOTHING_TO_FILL = attr ->
+    {
+    };
     private static final Set<QpState> SENDING = EnumSet.of(QpState.RTS, QpState.ERR);
 
     private final MemorySegment qp;
@@ -107,6 +115,11 @@ public final class RcQueuePair extends NativeResource
     private final QueuePairCapabilities capabilities;
     private final RcWorkRequests workRequests;
     private final QueuePairTransitionListener listener;
+    /**
+     * The {@code struct ibv_qp_attr} every move fills, reused (moves are serialised): a move costs no arena. An
+     * automatic one, so closing the QP hands shakes with no thread.
+     */
+    private final MemorySegment moveAttributes = Arena.ofAuto().allocate(IBV_QP_ATTR);
     private QpState state = QpState.RESET;
 
     RcQueuePair(final ProtectionDomain pd, final CompletionQueue sendCq, final CompletionQueue recvCq,
@@ -120,7 +133,7 @@ public final class RcQueuePair extends NativeResource
         {
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
             writeCreateAttributes(init, sendCq.segment(), recvCq.segment(), requested);
-            qp = LibIbverbs.create("ibv_create_qp", toString() + " " + requested,
+            qp = LibIbverbs.create("ibv_create_qp", () -> this + " " + requested,
                 errno -> (MemorySegment)LibIbverbs.QueuePairs.CREATE_QP.invokeExact(errno, pd.segment(), init))
                 .reinterpret(IBV_QP.byteSize());
             // ibv_create_qp writes back what the provider gave, at least what was asked
@@ -174,7 +187,7 @@ public final class RcQueuePair extends NativeResource
             throw new IllegalArgumentException("ibv_modify_qp(INIT): access flags 0x" + Integer.toHexString(accessFlags)
                 + " has bits outside IBV_ACCESS_LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC (0xf)");
         }
-        transition(EnumSet.of(QpState.RESET), QpState.INIT, INIT_MASK, "port " + port + ", pkey_index " + pkeyIndex
+        transition(FROM_RESET, QpState.INIT, INIT_MASK, () -> "port " + port + ", pkey_index " + pkeyIndex
             + ", qp_access_flags 0x" + Integer.toHexString(accessFlags), attr -> writeInitAttributes(attr, port, pkeyIndex, accessFlags));
         return this;
     }
@@ -182,25 +195,21 @@ public final class RcQueuePair extends NativeResource
     /** INIT -> RTR: the path to the peer and what the peer's REQ or REP said. */
     public RcQueuePair readyToReceive(final RcReceiveParameters parameters)
     {
-        transition(EnumSet.of(QpState.INIT), QpState.RTR, RTR_MASK, parameters.toString(),
-            attr -> writeRtrAttributes(attr, parameters));
+        transition(FROM_INIT, QpState.RTR, RTR_MASK, parameters::toString, attr -> writeRtrAttributes(attr, parameters));
         return this;
     }
 
     /** RTR -> RTS: this side's PSN, its ACK timeout and retry counts, its initiator depth. */
     public RcQueuePair readyToSend(final RcSendParameters parameters)
     {
-        transition(EnumSet.of(QpState.RTR), QpState.RTS, RTS_MASK, parameters.toString(),
-            attr -> writeRtsAttributes(attr, parameters));
+        transition(FROM_RTR, QpState.RTS, RTS_MASK, parameters::toString, attr -> writeRtsAttributes(attr, parameters));
         return this;
     }
 
     /** Any state -> ERR: outstanding and later work requests complete with {@code IBV_WC_WR_FLUSH_ERR}. */
     public RcQueuePair error()
     {
-        transition(ANY, QpState.ERR, 0, "", attr ->
-        {
-        });
+        transition(ANY, QpState.ERR, 0, NO_VALUES, NOTHING_TO_FILL);
         return this;
     }
 
@@ -224,9 +233,7 @@ public final class RcQueuePair extends NativeResource
     /** Any state -> RESET: the queues are emptied without completions, and INIT can follow again. */
     public RcQueuePair reset()
     {
-        transition(ANY, QpState.RESET, 0, "", attr ->
-        {
-        });
+        transition(ANY, QpState.RESET, 0, NO_VALUES, NOTHING_TO_FILL);
         return this;
     }
 
@@ -328,9 +335,9 @@ public final class RcQueuePair extends NativeResource
     /**
      * The one place a state change happens: {@code ibv_modify_qp} to {@code to} from one of
      * {@code from}, with {@code IBV_QP_STATE | mask}; a refusal names both states, the mask and
-     * {@code values}.
+     * {@code values}, whose text is made only then.
      */
-    private synchronized void transition(final Set<QpState> from, final QpState to, final int mask, final String values,
+    private synchronized void transition(final Set<QpState> from, final QpState to, final int mask, final Supplier<String> values,
         final Consumer<MemorySegment> fill)
     {
         requireOpen("ibv_modify_qp");
@@ -340,14 +347,15 @@ public final class RcQueuePair extends NativeResource
         }
         final QpState before = state;
         final int attrMask = IBV_QP_STATE | mask;
-        try (Arena arena = Arena.ofConfined())
+        final MemorySegment attr = moveAttributes.fill((byte)0);
+        attr.set(JAVA_INT, ATTR_QP_STATE_OFFSET, to.value());
+        fill.accept(attr);
+        final int errno = LibIbverbs.status("ibv_modify_qp", errnoState -> (int)LibIbverbs.QueuePairs.MODIFY_QP.invokeExact(errnoState, qp, attr, attrMask));
+        if (errno != 0)
         {
-            final MemorySegment attr = arena.allocate(IBV_QP_ATTR);
-            attr.set(JAVA_INT, ATTR_QP_STATE_OFFSET, to.value());
-            fill.accept(attr);
-            LibIbverbs.check("ibv_modify_qp", this + " " + before + " -> " + to + ", attr_mask " + QpAttributeMask.describe(attrMask)
-                + (values.isEmpty() ? "" : ": " + values),
-                errno -> (int)LibIbverbs.QueuePairs.MODIFY_QP.invokeExact(errno, qp, attr, attrMask));
+            final String given = values.get();
+            throw new VerbsException("ibv_modify_qp", errno, this + " " + before + " -> " + to + ", attr_mask " +
+                QpAttributeMask.describe(attrMask) + (given.isEmpty() ? "" : ": " + given));
         }
         state = to;
         listener.onTransition(this, before, to, attrMask);

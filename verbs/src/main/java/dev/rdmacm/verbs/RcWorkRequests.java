@@ -42,7 +42,8 @@ final class RcWorkRequests implements AutoCloseable
 
     private final ContextOps ops;
     private final MemorySegment qp;
-    private final Arena arena = Arena.ofShared();
+    /** Automatic: a QP is made and destroyed per connection, and closing a shared arena is a handshake with every thread. */
+    private final Arena arena = Arena.ofAuto();
     private final MemorySegment sendWr;
     private final MemorySegment recvWr;
     private final MemorySegment badWr;
@@ -105,12 +106,9 @@ final class RcWorkRequests implements AutoCloseable
         return recvWr;
     }
 
+    /** The work requests' memory goes with this object (an automatic arena): nothing to free now. */
     @Override
     public void close()
     {
-        if (arena.scope().isAlive())
-        {
-            arena.close();
-        }
     }
 }

@@ -64,7 +64,7 @@ public final class UdQueuePair extends NativeResource
         {
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
             writeCreateAttributes(init, sendCq.segment(), recvCq.segment(), capabilities);
-            qp = LibIbverbs.create("ibv_create_qp", toString() + " " + capabilities,
+            qp = LibIbverbs.create("ibv_create_qp", () -> this + " " + capabilities,
                 errno -> (MemorySegment)LibIbverbs.QueuePairs.CREATE_QP.invokeExact(errno, pd.segment(), init))
                 .reinterpret(IBV_QP.byteSize());
         }

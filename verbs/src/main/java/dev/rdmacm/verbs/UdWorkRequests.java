@@ -48,7 +48,8 @@ final class UdWorkRequests implements AutoCloseable
 
     private final ContextOps ops;
     private final MemorySegment qp;
-    private final Arena arena = Arena.ofShared();
+    /** Automatic: a QP is made and destroyed per connection, and closing a shared arena is a handshake with every thread. */
+    private final Arena arena = Arena.ofAuto();
     private final MemorySegment sendWr;
     private final MemorySegment sendSge;
     private final MemorySegment recvWr;
@@ -119,12 +120,9 @@ final class UdWorkRequests implements AutoCloseable
         sge.set(JAVA_INT, SGE_LKEY_OFFSET, lkey);
     }
 
+    /** The work requests' memory goes with this object (an automatic arena): nothing to free now. */
     @Override
     public void close()
     {
-        if (arena.scope().isAlive())
-        {
-            arena.close();
-        }
     }
 }
