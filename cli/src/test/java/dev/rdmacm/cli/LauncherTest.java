@@ -93,6 +93,7 @@ class LauncherTest
         Files.createDirectories(tree.resolve("scripts"));
         Files.copy(root.resolve("rdmacm"), tree.resolve("rdmacm"));
         Files.copy(root.resolve("scripts/jdk.sh"), tree.resolve("scripts/jdk.sh"));
+        Files.copy(root.resolve("scripts/cli-jvm-options.sh"), tree.resolve("scripts/cli-jvm-options.sh"));
         final Path target = Files.createDirectories(tree.resolve("cli/target"));
         final Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
