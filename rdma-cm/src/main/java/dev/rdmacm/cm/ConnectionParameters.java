@@ -1,5 +1,7 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.libc.Errno;
+
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -93,6 +95,18 @@ public record ConnectionParameters(byte[] privateData, int responderResources, i
         if (value < 0 || value > 255)
         {
             throw new IllegalArgumentException("connection parameters: " + what + " " + value + " must be 0-255");
+        }
+    }
+
+    /** {@code rdma_connect}'s check: the private data fits a REQ, or a SIDR_REQ, after rdma_cm's IP CM header. */
+    void requireRoomInRequest(final boolean sidr) throws RdmaCmException
+    {
+        final int limit = sidr ? SIDR_REQ_PRIVATE_DATA_LIMIT : REQ_PRIVATE_DATA_LIMIT;
+        if (privateData.length > limit)
+        {
+            throw new RdmaCmException("rdma_connect", Errno.EINVAL, privateData.length +
+                " bytes of private data: a " + (sidr ? "SIDR_REQ" : "REQ") + " has room for " + limit +
+                " after rdma_cm's 36-byte IP CM header", true);
         }
     }
 }

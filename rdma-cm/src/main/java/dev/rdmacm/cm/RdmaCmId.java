@@ -562,8 +562,10 @@ public final class RdmaCmId implements AutoCloseable
 
     /**
      * {@code rdma_create_qp}'s half that concerns the CM: the RC QP this id's connection drives. It
-     * must live on the id's device ({@link #binding()}); the CM moves it RESET -> INIT -> RTR -> RTS when
-     * the handshake says so, and to ERR when the connection ends.
+     * must live on the id's device ({@link #binding()}). It moves as librdmacm moves it: to INIT here, to
+     * RTR and RTS on the thread that takes the connect response ({@link EventChannel#getEvent}, or
+     * {@link #connect}'s caller for a synchronous id) or in {@link #accept}'s caller, and to ERR in
+     * {@link #disconnect}'s caller or the thread that takes a REJECTED; the CM's thread never touches it.
      * <p>
      * As librdmacm's {@code rdma_create_qp} in the caller, the work is done on this thread: the checks
      * read the id's {@link IdView}, a QP in RESET moves to INIT ({@code ucma_init_conn_qp}) here, and the
@@ -668,17 +670,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     public void connect(final ConnectionParameters parameters) throws RdmaCmException
     {
-        final int length = parameters.privateData().length;
-        if (isUd() && length > ConnectionParameters.SIDR_REQ_PRIVATE_DATA_LIMIT)
-        {
-            throw new RdmaCmException("rdma_connect", Errno.EINVAL, length + " bytes of private data: a SIDR_REQ has "
-                + "room for " + ConnectionParameters.SIDR_REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
-        }
-        if (!isUd() && length > ConnectionParameters.REQ_PRIVATE_DATA_LIMIT)
-        {
-            throw new RdmaCmException("rdma_connect", Errno.EINVAL, length + " bytes of private data: a REQ has room "
-                + "for " + ConnectionParameters.REQ_PRIVATE_DATA_LIMIT + " after rdma_cm's 36-byte IP CM header", true);
-        }
+        parameters.requireRoomInRequest(isUd());
         if (channel != null || isUd())
         {
             await(proxy.connect(this, parameters));
