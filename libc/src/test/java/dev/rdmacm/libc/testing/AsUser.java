@@ -7,8 +7,6 @@ import java.lang.foreign.Linker;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -44,35 +42,16 @@ public final class AsUser
     /** Runs {@code task} on a new thread in {@code namespace} (null: the caller's) as user {@code uid}. */
     public static <T> T call(final Path namespace, final int uid, final Callable<T> task) throws Exception
     {
-        final CompletableFuture<T> result = new CompletableFuture<>();
-        final Thread thread = new Thread(() ->
+        return ThreadOfItsOwn.call("as-user-" + uid, () ->
         {
-            try
+            if (namespace != null)
             {
-                if (namespace != null)
-                {
-                    NetworkNamespace.enter(namespace);
-                }
-                if ((long)SYSCALL.invokeExact(SYS_SETRESUID, (long)uid, (long)uid, 0L) != 0)
-                {
-                    throw new IllegalStateException("setresuid(" + uid + ", " + uid + ", 0) failed");
-                }
-                result.complete(task.call());
+                NetworkNamespace.enter(namespace);
             }
-            catch (final Throwable ex)
+            if ((long)SYSCALL.invokeExact(SYS_SETRESUID, (long)uid, (long)uid, 0L) != 0)
             {
-                result.completeExceptionally(ex);
+                throw new IllegalStateException("setresuid(" + uid + ", " + uid + ", 0) failed");
             }
-        }, "as-user-" + uid);
-        thread.start();
-        thread.join();
-        try
-        {
-            return result.get();
-        }
-        catch (final ExecutionException ex)
-        {
-            throw ex.getCause() instanceof Exception cause ? cause : ex;
-        }
+        }, task);
     }
 }

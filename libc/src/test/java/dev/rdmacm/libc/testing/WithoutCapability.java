@@ -6,8 +6,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -42,29 +40,7 @@ public final class WithoutCapability
     /** Runs {@code task} on a new thread without {@code capability} (e.g. {@code ProcessCapabilities.CAP_NET_RAW}). */
     public static <T> T call(final int capability, final Callable<T> task) throws Exception
     {
-        final CompletableFuture<T> result = new CompletableFuture<>();
-        final Thread thread = new Thread(() ->
-        {
-            try
-            {
-                dropEffective(capability);
-                result.complete(task.call());
-            }
-            catch (final Throwable ex)
-            {
-                result.completeExceptionally(ex);
-            }
-        }, "without-capability-" + capability);
-        thread.start();
-        thread.join();
-        try
-        {
-            return result.get();
-        }
-        catch (final ExecutionException ex)
-        {
-            throw ex.getCause() instanceof Exception cause ? cause : ex;
-        }
+        return ThreadOfItsOwn.call("without-capability-" + capability, () -> dropEffective(capability), task);
     }
 
     private static void dropEffective(final int capability) throws Throwable
