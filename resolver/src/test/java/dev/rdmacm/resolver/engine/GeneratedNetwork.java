@@ -126,12 +126,15 @@ final class GeneratedNetwork implements AutoCloseable
         return run(command.toArray(String[]::new));
     }
 
-    /** {@code ip -n HOST ARGS} that may fail: the outcome, stdout and stderr merged. */
+    /**
+     * {@code ip -n HOST ARGS} that may fail, run on {@link AskingCpu#CPU}, where our lookups are asked
+     * too: the outcome, stdout and stderr merged.
+     */
     HostCommand.Outcome tryIp(final String... args)
     {
         final List<String> command = new ArrayList<>(List.of("ip", "-n", host));
         command.addAll(List.of(args));
-        return HostCommand.run(COMMAND_LIMIT, null, command);
+        return HostCommand.run(COMMAND_LIMIT, null, AskingCpu.on(command));
     }
 
     /** {@code ip -n HOST -j ARGS}, parsed: one map per object of the array it prints. */

@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * This project's answers to the queries {@link KernelAnswers} puts to the kernel, from inside the
- * host namespace: {@link Rtnetlink#route} and one {@link AddressResolver#attempt}, the resolver's
+ * host namespace, on {@link AskingCpu#CPU}: {@link Rtnetlink#route} and one {@link AddressResolver#attempt}, the resolver's
  * {@code addr_resolve}; and {@link Rtnetlink#neighbour}. With a {@link RouteCache} both lookups go
  * through it, and each route is asked twice: the second answer (from the cache unless something
  * changed) must be the first.
@@ -33,6 +33,11 @@ final class OurAnswers implements AutoCloseable
     OurAnswers(final GeneratedNetwork network, final boolean routeCache) throws Exception
     {
         inHost = new NamespaceThread(network.hostPath());
+        inHost.call(() ->
+        {
+            AskingCpu.pinCallingThread();
+            return null;
+        });
         rtnetlink = inHost.call(Rtnetlink::open);
         this.routeCache = routeCache ? inHost.call(RouteCache::open) : null;
         trigger = new NeighbourTrigger(rtnetlink, NeighbourTriggerMode.NTF_USE_ELSE_UDP);
