@@ -15,6 +15,7 @@ import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
+import dev.rdmacm.resolver.engine.RouteDifferentialVrfInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestSpec;
 import dev.rdmacm.testing.guest.GuestTestOutcome;
@@ -33,7 +34,8 @@ import java.util.stream.Stream;
  * One kernel guest (Debian's 6.1 with Soft-RoCE and the kernel's own CM; {@link KernelCmGuest}'s
  * topology plus {@link DevicesGuest}'s and {@link AcmServerGuest}'s) for every comparison of an upper
  * layer with the real kernel: the resolver's address and route matrix and its cmtime figures against
- * the kernel CM through librdmacm, rdma_getaddrinfo on real devices, rdma-core HEAD's
+ * the kernel CM through librdmacm, the route differential's VRF case against {@code ip route get} (the
+ * host's kernel has no VRF device), rdma_getaddrinfo on real devices, rdma-core HEAD's
  * rdma_resolve_addrinfo family against Debian sid's librdmacm 65, acm-server as the ibacm of real
  * librdmacm programs and rping, and {@code rdmacm devices} against ibv_devinfo and sysfs
  * (last, as it changes an MTU and adds an address). The oracles are compiled here
@@ -47,6 +49,7 @@ final class KernelGuestSuite
     /** Every class this guest runs, in this order (a new {@code *InGuest} class of the kernel guest goes here; GuestSuiteMembershipTest checks that none is left out). */
     static final List<Class<?>> IN_GUEST = List.of(
         ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
+        RouteDifferentialVrfInGuest.class,
         GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);

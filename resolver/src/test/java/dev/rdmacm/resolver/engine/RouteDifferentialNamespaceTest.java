@@ -2,7 +2,6 @@ package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.resolver.engine.KernelAnswers.Query;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -11,12 +10,8 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The differential test of route and neighbour lookup: configurations built in namespaces of the
@@ -26,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * An answer may equal the kernel's state just before it or just after it (a neighbour that our own
  * resolution solicited answers meanwhile), nothing else. Fixed cases cover each feature; the seeded
  * cases combine them at random (the seed is printed; {@code -Ddifferential.seed=N} replays one, and
- * {@code -Ddifferential.configurations=N} searches longer).
+ * {@code -Ddifferential.configurations=N} searches longer). The VRF case runs in the kernel guest
+ * ({@link RouteDifferentialVrfInGuest}): this host's kernel has no VRF device.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RouteDifferentialNamespaceTest
@@ -40,8 +36,7 @@ class RouteDifferentialNamespaceTest
     GeneratedNetwork network;
     KernelAnswers kernel;
     OurAnswers ours;
-    final List<String> differences = new ArrayList<>();
-    int compared;
+    final RouteDifferences differences = new RouteDifferences();
     long refusedLines;
 
     @BeforeEach
@@ -241,25 +236,6 @@ class RouteDifferentialNamespaceTest
     }
 
     @Test
-    void shouldMatchTheKernelThroughAVrf() throws Exception
-    {
-        // a kernel feature, not a peer CI can install: a kernel without it (this machine's 6.18 build has
-        // neither the module nor the device built in) skips this case, with CI=true too, and says so
-        if (dev.rdmacm.testing.Peers.findCommand("modprobe") != null)
-        {
-            dev.rdmacm.testing.HostCommand.run(java.time.Duration.ofSeconds(10), "modprobe", "vrf");
-        }
-        final var outcome = network.tryIp("link", "add", "vrf-blue", "type", "vrf", "table", "10");
-        Assumptions.assumeTrue(outcome.succeeded(), "this kernel has no VRF device (CONFIG_NET_VRF): " +
-            outcome.output().strip());
-        network.batch(List.of("link set vrf-blue up", "link set h1 master vrf-blue",
-            "route add 172.16.1.0/24 via 10.1.0.2 vrf vrf-blue", "route add 172.16.1.0/24 via 10.0.0.2"));
-        compare(List.of(Query.to("172.16.1.9"), Query.to("172.16.1.9").oif("h1"),
-            Query.to("172.16.1.9").oif("vrf-blue"), Query.to("10.1.0.2").oif("h1")));
-        assertNoDifference();
-    }
-
-    @Test
     void shouldMatchTheKernelForRandomConfigurations() throws Exception
     {
         final long seed = Long.getLong("differential.seed", System.nanoTime());
@@ -294,7 +270,7 @@ class RouteDifferentialNamespaceTest
             final String refusedChange = network.batchForced(generated.change());
             compare(generated.queries(), where + " after " + generated.change(), generated.commands(), refusedChange);
         }
-        System.out.println(getClass().getSimpleName() + " compared " + compared + " answers in " + RANDOM_CONFIGURATIONS +
+        System.out.println(getClass().getSimpleName() + " compared " + differences.compared() + " answers in " + RANDOM_CONFIGURATIONS +
             " configurations; the kernel refused " + refusedLines + " generated lines (a route through a nexthop or a " +
             "link that is not there, a change that finds nothing to remove)");
         assertNoDifference();
@@ -302,56 +278,23 @@ class RouteDifferentialNamespaceTest
 
     void compare(final List<Query> queries) throws Exception
     {
-        compare(queries, "fixed case", List.of(), "");
+        differences.compare(kernel, ours, queries);
     }
 
     void compare(final List<Query> queries, final String where, final List<String> commands, final String refused)
         throws Exception
     {
-        kernel.readLinks();
-        for (final Query query : queries)
-        {
-            final int oif = query.outputDevice() == null ? 0 : kernel.ifindex(query.outputDevice());
-            final KernelAnswers.RouteAnswer kernelRoute = kernel.route(query);
-            final KernelAnswers.RouteAnswer ourRoute = ours.route(query, oif);
-            if (!ourRoute.equals(kernelRoute) && !ourRoute.equals(kernel.route(query)))
-            {
-                differ(where, commands, refused, "route get " + query, kernelRoute, ourRoute);
-            }
-            final KernelAnswers.ResolutionAnswer kernelResolution = kernel.resolution(query, kernelRoute);
-            final KernelAnswers.ResolutionAnswer ourResolution = ours.resolution(query, oif);
-            if (!ourResolution.equals(kernelResolution) &&
-                !ourResolution.equals(kernel.resolution(query, kernel.route(query))))
-            {
-                differ(where, commands, refused, "addr_resolve " + query, kernelResolution, ourResolution);
-            }
-            compared += 2;
-        }
+        differences.compare(kernel, ours, queries, where, commands, refused);
     }
 
     void compareNeighbour(final InetAddress address, final String device) throws Exception
     {
-        final KernelAnswers.Neighbour kernelEntry = kernel.neighbour(address, device);
-        final KernelAnswers.Neighbour ourEntry = ours.neighbour(address, kernel.ifindex(device));
-        if (!Objects.equals(ourEntry, kernelEntry) && !Objects.equals(ourEntry, kernel.neighbour(address, device)))
-        {
-            differ("neighbour", List.of(), "", "neigh " + address.getHostAddress() + " dev " + device, kernelEntry, ourEntry);
-        }
-        compared++;
-    }
-
-    private void differ(final String where, final List<String> commands, final String refused, final String what,
-        final Object kernelAnswer, final Object ourAnswer)
-    {
-        differences.add(where + ": " + what + "\n  kernel: " + kernelAnswer + "\n  ours:   " + ourAnswer +
-            (commands.isEmpty() ? "" : "\n  configuration: " + String.join("; ", commands)) +
-            (refused.isEmpty() ? "" : "\n  refused by the kernel: " + refused));
+        differences.compareNeighbour(kernel, ours, address, device);
     }
 
     void assertNoDifference()
     {
-        assertTrue(compared > 0, "nothing compared");
-        assertEquals("", String.join("\n", differences), differences.size() + " answers differ from the kernel's");
+        differences.assertNone();
     }
 
     static boolean isIpv4(final InetAddress address)
