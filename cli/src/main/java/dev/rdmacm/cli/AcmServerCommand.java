@@ -89,6 +89,10 @@ final class AcmServerCommand implements Callable<Integer>
     @CommandLine.Mixin
     FabricOption fabric = new FabricOption();
 
+    /** JSON lines on stdout: a {@code started} object, and a {@code stopped} one with the counters at the signal. */
+    @CommandLine.Mixin
+    JsonOption json = new JsonOption();
+
     @Option(names = {"-P", "--foreground"},
         description = "accepted for ibacm compatibility: the service always runs in the foreground")
     boolean foreground;
@@ -283,6 +287,10 @@ final class AcmServerCommand implements Callable<Integer>
             if (started != null)
             {
                 started.close();
+                if (json.json)
+                {
+                    AcmServerJson.print(AcmServerJson.stopped(started.server()));
+                }
             }
             log.close();
             watchdog.interrupt();
@@ -291,6 +299,10 @@ final class AcmServerCommand implements Callable<Integer>
         try
         {
             server.set(builder.start());
+            if (json.json)
+            {
+                AcmServerJson.print(AcmServerJson.started(server.get().server()));
+            }
         }
         finally
         {

@@ -233,9 +233,10 @@ public final class DemoCommand implements Callable<Integer>
             return null;
         }
         final RdmaAddrInfo entry = success.entries().get(0);
-        walk.putObject("getaddrinfo").put("ai_family", entry.family()).put("ai_qp_type", entry.qpType())
-            .put("ai_port_space", entry.portSpace())
-            .put("ai_dst_addr", entry.dstAddr() == null ? null : entry.dstAddr().toText());
+        walk.putObject("getaddrinfo").put("ai_family", entry.family()).put("ai_family_name", AddressFamily.name(entry.family()))
+            .put("ai_qp_type", entry.qpType()).put("ai_qp_type_name", QpType.name(entry.qpType()))
+            .put("ai_port_space", entry.portSpace()).put("ai_port_space_name", GetAddrInfoText.portSpaceName(entry.portSpace()))
+            .put("ai_dst_addr", GetAddrInfoJson.sockaddrText(entry.dstAddr()));
         say(String.format("  ai_family %s ai_qp_type %s ai_port_space 0x%04x ai_dst_addr %s ai_route %d bytes " +
             "(no ibacm here: rdma_resolve_route asks the SA)", AddressFamily.name(entry.family()),
             QpType.name(entry.qpType()), entry.portSpace(), entry.dstAddr() == null ? "-" : entry.dstAddr().toText(),
