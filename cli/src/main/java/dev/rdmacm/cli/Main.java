@@ -104,7 +104,8 @@ public final class Main implements Runnable
             if (jsonRequested(args))
             {
                 // picocli stopped before it set --json, so the words decide: the error object and nothing else
-                CommandOutput.of(cmd.getCommandSpec(), true).error(JsonOutput.errno(Errno.EINVAL, ex.getMessage()));
+                CommandOutput.of(cmd.getCommandSpec(), true, List.of(args).contains("--pretty"))
+                    .error(JsonOutput.errno(Errno.EINVAL, ex.getMessage()));
             }
             else
             {
@@ -138,7 +139,7 @@ public final class Main implements Runnable
         return new JsonObject().put("message", text);
     }
 
-    /** Whether {@code --json} is one of the words before {@code --}, the end of the options. */
+    /** Whether {@code --json} or {@code --pretty} is one of the words before {@code --}, the end of the options. */
     static boolean jsonRequested(final String[] args)
     {
         for (final String arg : args)
@@ -147,7 +148,7 @@ public final class Main implements Runnable
             {
                 return false;
             }
-            if (arg.equals("--json"))
+            if (arg.equals("--json") || arg.equals("--pretty"))
             {
                 return true;
             }
@@ -163,7 +164,7 @@ public final class Main implements Runnable
         {
             last = last.subcommand();
         }
-        return last.hasMatchedOption("--json");
+        return last.hasMatchedOption("--json") || last.hasMatchedOption("--pretty");
     }
 
     /** Bare {@code rdmacm}: a usage error, the usage on stderr, as for any other missing argument. */

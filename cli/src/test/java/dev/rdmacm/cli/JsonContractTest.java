@@ -198,6 +198,17 @@ class JsonContractTest
     }
 
     @Test
+    void shouldPrintThePrettyFormAsTheSameObjectIndented()
+    {
+        final CommandRun compact = CommandRun.run("getaddrinfo", "--json", "192.0.2.1", "7471");
+        final CommandRun pretty = CommandRun.run("getaddrinfo", "--pretty", "192.0.2.1", "7471");
+
+        assertEquals(Main.EXIT_OK, pretty.exit(), pretty.err());
+        assertTrue(pretty.out().startsWith("{\n    \"entries\": [\n"), pretty.out());
+        assertEquals(VOCABULARY.check("getaddrinfo", compact.out()), VOCABULARY.check("getaddrinfo", pretty.out()));
+    }
+
+    @Test
     void shouldDocumentEveryObjectTheCommandsTableNames()
     {
         for (final String command : Main.SUBCOMMANDS)
