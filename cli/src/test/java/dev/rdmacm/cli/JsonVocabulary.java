@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
  * {@code | `field` | TYPE | meaning |}). {@link #check} holds a printed object to it: every field the
  * object has is in its table, every field not marked optional is there, each value has the type the
  * table says. So the page and the output cannot drift apart: a field added, renamed or retyped on one
- * side only fails the contract test.
+ * side only fails the contract test. Public for the guest tests (conformance), which check what the
+ * commands print on a real RDMA port.
  */
-final class JsonVocabulary
+public final class JsonVocabulary
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern OBJECT_HEADING = Pattern.compile("^### Object `([a-z_]+)`\\s*$");
@@ -50,7 +51,7 @@ final class JsonVocabulary
     }
 
     /** The page of this checkout: the cli module runs in cli/, the page is ../docs/json.md. */
-    static JsonVocabulary ofThisCheckout()
+    public static JsonVocabulary ofThisCheckout()
     {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.exists(dir.resolve("docs/json.md")))
@@ -124,7 +125,7 @@ final class JsonVocabulary
     }
 
     /** The result object the Commands table names for {@code command}. */
-    String resultOf(final String command)
+    public String resultOf(final String command)
     {
         final String name = results.get(command);
         if (name == null)
@@ -135,7 +136,7 @@ final class JsonVocabulary
     }
 
     /** Parses {@code line} as JSON and checks it as object {@code name}. */
-    JsonNode check(final String name, final String line)
+    public JsonNode check(final String name, final String line)
     {
         final JsonNode node;
         try
