@@ -32,8 +32,8 @@ import java.util.concurrent.Callable;
     description = {
         "librdmacm's cmtime on this project's CM: -s SERVER times connection setup and teardown, no -s serves.",
         "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
-        "Exit 0 success, 255 failure, 2 usage; as cmtime, 1 with no RDMA device and getaddrinfo's code for a name",
-        "it cannot resolve (EAI_NONAME: 254)."
+        "Exit 0 success, 255 failure, 2 usage; as cmtime, 1 with no RDMA device and getaddrinfo's code for a name "
+            + "it cannot resolve (EAI_NONAME: 254)."
     })
 public final class CmtimeCommand implements Callable<Integer>
 {

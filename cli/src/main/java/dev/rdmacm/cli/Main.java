@@ -15,8 +15,8 @@ import java.util.List;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-        "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths,",
-        "as librdmacm and the kernel RDMA CM do, and shows every step."
+        "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths, "
+            + "as librdmacm and the kernel RDMA CM do, and shows every step."
     })
 public final class Main implements Runnable
 {

@@ -27,8 +27,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Resolves an IP address to an RDMA address as rdma_resolve_addr does.",
-        "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID",
-        "index from the sysfs GID tables ($SYSFS_PATH when set, else /sys).",
+        "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID index from the sysfs GID tables "
+            + "($SYSFS_PATH when set, else /sys).",
         "With --hosts (and --fabric, which names the local port) the hosts file is the neighbour table.",
         "Exit 0 resolved, 1 failed, 2 usage."
     })

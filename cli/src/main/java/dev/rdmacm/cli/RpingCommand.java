@@ -38,8 +38,8 @@ import java.util.concurrent.Callable;
     description = {
         "librdmacm's rping on this project's CM: -s serves (on -a, else on any address), -c pings the server at -a.",
         "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
-        "Exit as rping: 0 success, 255 failure, 22 (EINVAL) a usage error, and a name -a or -I gives that getaddrinfo",
-        "cannot resolve getaddrinfo's code (EAI_NONAME: 254)."
+        "Exit as rping: 0 success, 255 failure, 22 (EINVAL) a usage error, and getaddrinfo's code for a name -a or -I "
+            + "gives that it cannot resolve (EAI_NONAME: 254)."
     })
 public final class RpingCommand implements Callable<Integer>
 {
