@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.AtomicReference;
         "Destination addresses come from the address cache, preloaded from --hosts (or addr_preload acm_hosts in the options).",
         "Route misses go to the SA of --fabric; without --fabric they get ENODATA.",
         "Limits (options file): max_clients 4096 (more are closed, as ibacm closes them); sa_queue_depth 1024 lookups waiting per endpoint (more get ENODATA if NODELAY, else ENOMEM); client_timeout 10000 ms for a client to send a whole request.",
-        "One instance per run directory: the lock file (lock_file, default RUN_DIR/ibacm.pid) is locked as ibacm locks it; a held lock or a live socket refuses the start."
+        "One instance per run directory: the lock file (lock_file, by default ibacm.pid in the run directory) is locked as ibacm locks it; a held lock or a live socket refuses the start."
     })
 final class AcmServerCommand implements Callable<Integer>
 {
@@ -69,7 +69,7 @@ final class AcmServerCommand implements Callable<Integer>
     Path addrFile;
 
     @Option(names = "--run-dir", paramLabel = "DIR",
-        description = "directory of ibacm-unix.sock, ibacm.sock, ibacm-tcp.port, ibacm.port (default /run)")
+        description = "directory of the socket and port files%n(ibacm-unix.sock, ibacm.sock, ibacm-tcp.port,%nibacm.port; default /run)")
     Path runDir;
 
     @Option(names = "--server-mode", paramLabel = "MODE", description = "unix, loop or open (overrides the file)")
@@ -88,6 +88,10 @@ final class AcmServerCommand implements Callable<Integer>
     /** Where route misses go; without it there is no SA and misses get ENODATA. */
     @CommandLine.Mixin
     FabricOption fabric = new FabricOption();
+
+    /** JSON lines on stdout: a {@code started} object, and a {@code stopped} one with the counters at the signal. */
+    @CommandLine.Mixin
+    JsonOption json = new JsonOption();
 
     @Option(names = {"-P", "--foreground"},
         description = "accepted for ibacm compatibility: the service always runs in the foreground")
@@ -283,6 +287,10 @@ final class AcmServerCommand implements Callable<Integer>
             if (started != null)
             {
                 started.close();
+                if (json.json)
+                {
+                    AcmServerJson.print(AcmServerJson.stopped(started.server()));
+                }
             }
             log.close();
             watchdog.interrupt();
@@ -291,6 +299,10 @@ final class AcmServerCommand implements Callable<Integer>
         try
         {
             server.set(builder.start());
+            if (json.json)
+            {
+                AcmServerJson.print(AcmServerJson.started(server.get().server()));
+            }
         }
         finally
         {

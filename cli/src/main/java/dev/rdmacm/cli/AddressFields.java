@@ -7,6 +7,7 @@ import dev.rdmacm.cm.RdmaCmId;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * The fields of a resolved address under the names every command uses for them: {@code destination},
@@ -22,18 +23,25 @@ final class AddressFields
     {
     }
 
-    /** The fields of {@code id}'s resolution in order, as text or numbers (null where there is none, e.g. no gateway). */
-    static Map<String, Object> fields(final RdmaCmId id)
+    /**
+     * The fields of {@code id}'s resolution in order, as text or numbers (null where there is none, e.g. no gateway),
+     * addresses as {@link AddressText} writes them.
+     *
+     * @param interfaceName the names of scopes DST or --src gave; the resolution's own netdev names its ifindex.
+     */
+    static Map<String, Object> fields(final RdmaCmId id, final IntFunction<String> interfaceName)
     {
         final AddressResolution r = id.resolution();
+        // a scope is the interface the resolution went out of, else one DST or --src named
+        final IntFunction<String> names = index -> index == r.ifindex() ? r.netdev() : interfaceName.apply(index);
         final Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("destination", r.destination().getHostAddress());
+        fields.put("destination", AddressText.of(r.destination(), names));
         fields.put("dst_port", id.destinationPort());
-        fields.put("source", r.source().getHostAddress());
+        fields.put("source", AddressText.of(r.source(), names));
         fields.put("src_port", id.sourcePort());
         fields.put("netdev", r.netdev());
         fields.put("ifindex", r.ifindex());
-        fields.put("gateway", r.gateway() == null ? null : r.gateway().getHostAddress());
+        fields.put("gateway", AddressText.of(r.gateway(), names));
         fields.put("network", r.networkType().name());
         fields.put("src_hw", r.sourceHardwareText());
         fields.put("dst_hw", r.destinationHardwareText());
@@ -49,10 +57,10 @@ final class AddressFields
     }
 
     /** {@code {"event": EVENT, <the fields>}}. */
-    static JsonObject json(final String event, final RdmaCmId id)
+    static JsonObject json(final String event, final RdmaCmId id, final IntFunction<String> interfaceName)
     {
         final JsonObject tree = new JsonObject().put("event", event);
-        for (final Map.Entry<String, Object> field : fields(id).entrySet())
+        for (final Map.Entry<String, Object> field : fields(id, interfaceName).entrySet())
         {
             tree.putValue(field.getKey(), field.getValue());
         }
@@ -60,8 +68,8 @@ final class AddressFields
     }
 
     /** One {@code name value} line a field, {@code -} for none. */
-    static void text(final PrintWriter out, final RdmaCmId id)
+    static void text(final PrintWriter out, final RdmaCmId id, final IntFunction<String> interfaceName)
     {
-        fields(id).forEach((key, value) -> out.printf("%-12s %s%n", key, value == null ? "-" : value));
+        fields(id, interfaceName).forEach((key, value) -> out.printf("%-12s %s%n", key, value == null ? "-" : value));
     }
 }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the commands that resolve an address with the CM share (picocli mixin): {@code DST},
@@ -86,6 +87,21 @@ final class AddressOptions
 
     final TransitionLog transitions = new TransitionLog();
 
+    /** The interface names of the scopes written in DST and --src ({@code fe80::2%eth0}), by index. */
+    private final Map<Integer, String> scopeNames = new ConcurrentHashMap<>();
+
+    /** The name of interface {@code index} as DST or --src wrote it, or null. */
+    String interfaceName(final int index)
+    {
+        return scopeNames.get(index);
+    }
+
+    /** {@code address} as the commands write it ({@link AddressText}), a scope under the name it was given. */
+    String text(final InetAddress address)
+    {
+        return AddressText.of(address, this::interfaceName);
+    }
+
     /**
      * Opens the fabric's SA (none without {@code --fabric}), then the CM and its channel, parses
      * {@code DST} and {@code --src} and runs {@code resolution}; closes all of it after. A fabric
@@ -126,8 +142,8 @@ final class AddressOptions
                 final InetAddress src;
                 try
                 {
-                    dst = CmOptions.address(cm, destination, "DST");
-                    src = source == null ? null : CmOptions.address(cm, source, "--src");
+                    dst = CmOptions.address(cm, destination, "DST", scopeNames::put);
+                    src = source == null ? null : CmOptions.address(cm, source, "--src", scopeNames::put);
                 }
                 catch (final HostLookup.Failed ex)
                 {

@@ -12,6 +12,7 @@ import dev.rdmacm.sa.SaClient;
 
 import java.net.InetAddress;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The {@link RdmaCm} the address-resolving commands open, the same way in each: this machine's GID
@@ -53,10 +54,17 @@ final class CmOptions
      * {@code DST} or {@code --src} as an address: a numeric one as {@link AddressArgument} reads it (a scope
      * name resolved in {@code cm}'s namespace), a host name as rping resolves {@code -a} ({@link HostLookup},
      * whose failure is a failed resolution, not a usage error).
+     *
+     * @param scopeNamed told each interface index a scope name was turned into, for the output to name it again.
      */
-    static InetAddress address(final RdmaCm cm, final String text, final String what)
+    static InetAddress address(final RdmaCm cm, final String text, final String what, final BiConsumer<Integer, String> scopeNamed)
     {
-        return AddressArgument.numeric(text) ? AddressArgument.parse(text, what, name -> scopeIndex(cm, name)) : HostLookup.resolve(text);
+        return AddressArgument.numeric(text) ? AddressArgument.parse(text, what, name ->
+        {
+            final int index = scopeIndex(cm, name);
+            scopeNamed.accept(index, name);
+            return index;
+        }) : HostLookup.resolve(text);
     }
 
     /** A scope name such as {@code eth0} in {@code fe80::2%eth0} as an interface index; unknown: a usage error. */

@@ -1,13 +1,18 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.cli.json.JsonArray;
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.verbs.Verbs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -27,13 +32,14 @@ import java.util.concurrent.Callable;
     description = {
         "librdmacm's cmtime on this project's CM: -s SERVER times connection setup and teardown, no -s serves.",
         "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
-        "Exit 0 success, 255 failure, 2 usage; as cmtime, 1 with no RDMA device and getaddrinfo's code for a name",
-        "it cannot resolve (EAI_NONAME: 254)."
+        "Exit 0 success, 255 failure, 2 usage; as cmtime, 1 with no RDMA device and getaddrinfo's code for a name "
+            + "it cannot resolve (EAI_NONAME: 254)."
     })
 public final class CmtimeCommand implements Callable<Integer>
 {
     /** cmtime's {@code exit(1)} when the first event channel cannot be made: no RDMA device. */
     static final int NO_DEVICE = 1;
+    private static final String NO_DEVICES = "No RDMA devices were detected";
 
     @Option(names = "-s", paramLabel = "SERVER", description = "the server's address: run as the client")
     String server;
@@ -57,6 +63,10 @@ public final class CmtimeCommand implements Callable<Integer>
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "1", description = "client runs in this process (default ${DEFAULT-VALUE})")
     int rounds;
 
+    /** One object: the client's every round, every step's times, every connection's (docs/json.md). */
+    @CommandLine.Mixin
+    JsonOption jsonOption = new JsonOption();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -64,6 +74,7 @@ public final class CmtimeCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
+        final CommandOutput output = CommandOutput.of(spec, jsonOption.json);
         final InetSocketAddress local;
         final InetAddress serverAddress;
         try
@@ -73,16 +84,16 @@ public final class CmtimeCommand implements Callable<Integer>
         }
         catch (final HostLookup.Failed ex)
         {
+            final String option = ex.name.equals(bind) ? "-b" : "-s";
             // cmtime's "getaddrinfo error: TEXT" and its status, getaddrinfo's code; the name and its option first
-            System.err.println("rdmacm cmtime: " + (ex.name.equals(bind) ? "-b " : "-s ") + ex.name + ": getaddrinfo error: "
-                + ex.error.message());
+            failure(output, ex.json(option), "rdmacm cmtime: " + option + " " + ex.name + ": getaddrinfo error: " + ex.error.message());
             return ex.error.code() & 0xff;
         }
         if (Verbs.listDevices().isEmpty())
         {
             // cmtime's create_first_event_channel: ENODEV from rdma_create_event_channel, exit(1); so a server
             // never says it listens where no RDMA port can answer
-            System.err.println("No RDMA devices were detected");
+            failure(output, JsonOutput.errno(Errno.ENODEV, NO_DEVICES), NO_DEVICES);
             return NO_DEVICE;
         }
         try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
@@ -92,22 +103,46 @@ public final class CmtimeCommand implements Callable<Integer>
                 new CmtimeServer(cm, channel, local == null ? new InetSocketAddress(port) : local, System.err).serve();
                 return 0;
             }
+            // under --json the progress lines and the table give way to one object at the end
+            final PrintStream progress = output.json() ? new PrintStream(OutputStream.nullOutputStream()) : System.out;
             final CmtimeClient client = new CmtimeClient(cm, channel, connections, local, new InetSocketAddress(serverAddress, port),
-                retries, Duration.ofMillis(timeoutMs), System.out, System.err);
+                retries, Duration.ofMillis(timeoutMs), progress, System.err);
+            final JsonObject result = new JsonObject().put("server", AddressText.of(serverAddress, AddressText::localInterfaceName))
+                .put("port", port).put("connections", connections);
+            final JsonArray roundsJson = result.putArray("rounds");
             boolean ok = true;
             try (DeviceProtectionDomains devices = new DeviceProtectionDomains())
             {
                 for (int round = 0; round < rounds; round++)
                 {
-                    ok &= client.run(devices);
+                    final boolean roundOk = client.run(devices);
+                    roundsJson.addObject().put("ok", roundOk).put("steps", client.times().json(local != null));
+                    ok &= roundOk;
                 }
+            }
+            if (output.json())
+            {
+                output.result(result.put("ok", ok), ignored -> { });
             }
             return ok ? 0 : RpingCommand.FAILED;
         }
         catch (final RdmaCmException ex)
         {
-            System.err.println(ex.getMessage());
+            failure(output, JsonOutput.errno(ex.errno(), ex.getMessage()), ex.getMessage());
             return RpingCommand.FAILED;
+        }
+    }
+
+    /** cmtime's own line on stderr, or under {@code --json} the error object on stdout; the status is the caller's. */
+    private static void failure(final CommandOutput output, final JsonObject error, final String line)
+    {
+        if (output.json())
+        {
+            output.error(error);
+        }
+        else
+        {
+            System.err.println(line);
         }
     }
 

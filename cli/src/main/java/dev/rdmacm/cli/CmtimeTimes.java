@@ -1,9 +1,12 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.cli.json.JsonArray;
+
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
@@ -92,6 +95,48 @@ final class CmtimeTimes
         }
     }
 
+    /**
+     * The same figures as {@link #print}, one object a step, for {@code --json} (docs/json.md, cmtime):
+     * {@code {"step", "total_us", "max_us", "min_us", "us_per_conn", "connections_us": [...]}}, the
+     * times whole microseconds as cmtime's clock gives them, {@code us_per_conn} the table's float
+     * rounded to two places; a connection that never finished the step is null in
+     * {@code connections_us}, and {@code max_us}/{@code min_us} are null when none did.
+     */
+    JsonArray json(final boolean bound)
+    {
+        final JsonArray steps = new JsonArray();
+        for (final CmtimeStep step : CmtimeStep.values())
+        {
+            if (step == CmtimeStep.BIND && !bound)
+            {
+                continue;
+            }
+            final JsonArray each = new JsonArray();
+            Long max = null;
+            Long min = null;
+            for (int c = 0; c < connections; c++)
+            {
+                final int at = step.ordinal() * connections + c;
+                if (starts[at] != 0 && ends[at] != 0)
+                {
+                    final long us = (long)micros(starts[at], ends[at]);
+                    each.add(us);
+                    max = max == null ? us : Math.max(max, us);
+                    min = min == null ? us : Math.min(min, us);
+                }
+                else
+                {
+                    each.add((String)null);
+                }
+            }
+            final float total = micros(stepStarts[step.ordinal()], stepEnds[step.ordinal()]);
+            steps.addObject().put("step", step.name().toLowerCase(Locale.ROOT)).put("total_us", (long)total)
+                .put("max_us", max).put("min_us", min).put("us_per_conn", decimal(total / connections))
+                .put("connections_us", each);
+        }
+        return steps;
+    }
+
     /** One row, {@code printf("%-13s: %11.2f%11.2f%11.2f%11.2f\n", ...)} with cmtime's float arguments. */
     static String row(final String label, final float us, final float max, final float min, final int connections)
     {
@@ -117,6 +162,11 @@ final class CmtimeTimes
     /** glibc's {@code %.2f}: the exact binary value rounded half to even. */
     private static String fixed(final double value)
     {
-        return new BigDecimal(value).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
+        return decimal(value).toPlainString();
+    }
+
+    private static BigDecimal decimal(final double value)
+    {
+        return new BigDecimal(value).setScale(2, RoundingMode.HALF_EVEN);
     }
 }

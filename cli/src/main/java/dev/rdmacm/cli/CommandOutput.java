@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.cli.json.JsonIndent;
 import dev.rdmacm.cli.json.JsonObject;
 import picocli.CommandLine;
 
@@ -24,19 +25,28 @@ final class CommandOutput
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean json;
+    private final boolean pretty;
 
-    private CommandOutput(final String command, final PrintWriter out, final PrintWriter err, final boolean json)
+    private CommandOutput(final String command, final PrintWriter out, final PrintWriter err, final boolean json,
+        final boolean pretty)
     {
         this.command = command;
         this.out = out;
         this.err = err;
         this.json = json;
+        this.pretty = pretty;
     }
 
-    /** The output of the command {@code spec} describes, in JSON when {@code json}. */
+    /** The output of the command {@code spec} describes, in JSON when {@code json}, indented when it was given {@code --pretty}. */
     static CommandOutput of(final CommandLine.Model.CommandSpec spec, final boolean json)
     {
-        return new CommandOutput(name(spec), spec.commandLine().getOut(), spec.commandLine().getErr(), json);
+        final CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return of(spec, json, parsed != null && parsed.hasMatchedOption("--pretty"));
+    }
+
+    static CommandOutput of(final CommandLine.Model.CommandSpec spec, final boolean json, final boolean pretty)
+    {
+        return new CommandOutput(name(spec), spec.commandLine().getOut(), spec.commandLine().getErr(), json || pretty, pretty);
     }
 
     /** {@code rdmacm} and the subcommand's name, also for a subcommand run on its own (as tests do). */
@@ -55,7 +65,7 @@ final class CommandOutput
     {
         if (json)
         {
-            JsonOutput.print(out, tree);
+            print(tree);
         }
         else
         {
@@ -76,7 +86,7 @@ final class CommandOutput
     {
         if (json)
         {
-            JsonOutput.print(out, error);
+            print(error);
         }
         else
         {
@@ -84,6 +94,12 @@ final class CommandOutput
             err.flush();
         }
         return Main.EXIT_RESOLUTION_FAILURE;
+    }
+
+    private void print(final JsonObject tree)
+    {
+        out.println(pretty ? JsonIndent.indent(tree.toJson()) : tree.toJson());
+        out.flush();
     }
 
     /** A failure with the trace of what ran before it: in the error object, or as text before the error line. */

@@ -113,8 +113,7 @@ public final class DemoCommand implements Callable<Integer>
         }
         catch (final MadTransportException | IOException ex)
         {
-            spec.commandLine().getErr().println("rdmacm demo: cannot start ibsim and OpenSM: " + ex.getMessage());
-            return Main.EXIT_RESOLUTION_FAILURE;
+            return CommandOutput.of(spec, json).error(JsonOutput.errno(Errno.ENODEV, "cannot start ibsim and OpenSM: " + ex.getMessage()));
         }
         final List<Long> pids = fabric.pids();
         report.putObject("fabric").put("ibsim_pid", pids.get(0)).put("opensm_pid", pids.get(pids.size() - 1))
@@ -134,7 +133,7 @@ public final class DemoCommand implements Callable<Integer>
         report.put("stopped", true).put("ok", ok);
         if (json)
         {
-            out.println(JsonOutput.write(report));
+            CommandOutput.of(spec, true).result(report, ignored -> { });
         }
         out.flush();
         return ok ? Main.EXIT_OK : Main.EXIT_RESOLUTION_FAILURE;
@@ -158,7 +157,7 @@ public final class DemoCommand implements Callable<Integer>
         report.putObject("setup").put("script", script.toString()).put("exit", exit).put("output", output);
         if (exit != 0)
         {
-            spec.commandLine().getErr().println("rdmacm demo: scripts/setup failed (exit " + exit + ")");
+            CommandOutput.of(spec, json).error(JsonOutput.errno(Errno.EIO, "scripts/setup failed (exit " + exit + ")"));
             return false;
         }
         say("every package the demo needs is installed");
@@ -233,9 +232,10 @@ public final class DemoCommand implements Callable<Integer>
             return null;
         }
         final RdmaAddrInfo entry = success.entries().get(0);
-        walk.putObject("getaddrinfo").put("ai_family", entry.family()).put("ai_qp_type", entry.qpType())
-            .put("ai_port_space", entry.portSpace())
-            .put("ai_dst_addr", entry.dstAddr() == null ? null : entry.dstAddr().toText());
+        walk.putObject("getaddrinfo").put("ai_family", entry.family()).put("ai_family_name", AddressFamily.name(entry.family()))
+            .put("ai_qp_type", entry.qpType()).put("ai_qp_type_name", QpType.name(entry.qpType()))
+            .put("ai_port_space", entry.portSpace()).put("ai_port_space_name", GetAddrInfoText.portSpaceName(entry.portSpace()))
+            .put("ai_dst_addr", GetAddrInfoJson.sockaddrText(entry.dstAddr()));
         say(String.format("  ai_family %s ai_qp_type %s ai_port_space 0x%04x ai_dst_addr %s ai_route %d bytes " +
             "(no ibacm here: rdma_resolve_route asks the SA)", AddressFamily.name(entry.family()),
             QpType.name(entry.qpType()), entry.portSpace(), entry.dstAddr() == null ? "-" : entry.dstAddr().toText(),

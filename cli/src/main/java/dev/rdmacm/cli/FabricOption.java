@@ -17,7 +17,7 @@ final class FabricOption
     private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(5);
 
     @Option(names = "--fabric", paramLabel = "FABRIC",
-        description = "verbs[:DEV[:PORT[:sa-gid=GID]]] or ibsim:HOST:PORT:NODE: where SA queries go")
+        description = "where SA queries go:%nverbs[:DEV[:PORT[:sa-gid=GID]]]%nor ibsim:HOST:PORT:NODE")
     String fabric;
 
     /** The option as if given as {@code --fabric text} (a command's default fabric). */

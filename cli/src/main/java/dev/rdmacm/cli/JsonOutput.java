@@ -21,7 +21,7 @@ import java.util.List;
  * -errno);</li>
  * <li>a success names its event: {@code "event": "ADDR_RESOLVED"};</li>
  * <li>a trace is {@code "steps": [{"step", "start_us", "took_us", "detail"}...]} and
- * {@code "transitions": [TEXT...]}.</li>
+ * {@code "transitions": [{"at_us", "from", "to", "reason"}...]}, on one clock ({@link Trace}).</li>
  * </ul>
  */
 final class JsonOutput
@@ -94,13 +94,19 @@ final class JsonOutput
         return list;
     }
 
-    /** The id state transitions of a trace, one text each. */
-    static JsonArray transitions(final List<String> transitions)
+    /**
+     * The names of a flag set as {@code RaiFlags.describe} and {@code IbvPathData.flagNames} write them,
+     * {@code A|B|0x40}, as a list; none for an empty text or {@code 0}.
+     */
+    static JsonArray names(final String joined)
     {
         final JsonArray list = new JsonArray();
-        for (final String transition : transitions)
+        if (!joined.isEmpty() && !joined.equals("0"))
         {
-            list.add(transition);
+            for (final String name : joined.split("\\|"))
+            {
+                list.add(name);
+            }
         }
         return list;
     }

@@ -15,8 +15,8 @@ import java.util.List;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-        "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths,",
-        "as librdmacm and the kernel RDMA CM do, and shows every step."
+        "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths, "
+            + "as librdmacm and the kernel RDMA CM do, and shows every step."
     })
 public final class Main implements Runnable
 {
@@ -84,8 +84,9 @@ public final class Main implements Runnable
     /**
      * The command tree with {@code subcommands}, with the project's exit codes and, instead of stack
      * traces, the one error line of {@link CommandOutput#errorLine}, {@code rdmacm resolve-addr: MESSAGE},
-     * or under {@code --json} the error object: EINVAL for a usage error, EIO for any other failure no
-     * errno names.
+     * or under {@code --json} the error object on stdout (and nothing on stderr), parse errors included:
+     * EINVAL for a usage error, EIO for any other failure no errno names; the exit status is the same
+     * with and without {@code --json}.
      */
     private static CommandLine commandLine(final List<String> subcommands)
     {
@@ -100,8 +101,17 @@ public final class Main implements Runnable
         commandLine.setParameterExceptionHandler((ex, args) ->
         {
             final CommandLine cmd = ex.getCommandLine();
-            cmd.getErr().println(CommandOutput.errorLine(CommandOutput.name(cmd.getCommandSpec()), message(ex.getMessage())));
-            cmd.usage(cmd.getErr());
+            if (jsonRequested(args))
+            {
+                // picocli stopped before it set --json, so the words decide: the error object and nothing else
+                CommandOutput.of(cmd.getCommandSpec(), true, List.of(args).contains("--pretty"))
+                    .error(JsonOutput.errno(Errno.EINVAL, ex.getMessage()));
+            }
+            else
+            {
+                cmd.getErr().println(CommandOutput.errorLine(CommandOutput.name(cmd.getCommandSpec()), message(ex.getMessage())));
+                cmd.usage(cmd.getErr());
+            }
             // the command's own: 2, but rping's EINVAL (22), as rping(1) returns
             return cmd.getCommandSpec().exitCodeOnInvalidInput();
         });
@@ -129,6 +139,23 @@ public final class Main implements Runnable
         return new JsonObject().put("message", text);
     }
 
+    /** Whether {@code --json} or {@code --pretty} is one of the words before {@code --}, the end of the options. */
+    static boolean jsonRequested(final String[] args)
+    {
+        for (final String arg : args)
+        {
+            if (arg.equals("--"))
+            {
+                return false;
+            }
+            if (arg.equals("--json") || arg.equals("--pretty"))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the command that ran was given {@code --json}. */
     private static boolean jsonRequested(final CommandLine.ParseResult parseResult)
     {
@@ -137,7 +164,7 @@ public final class Main implements Runnable
         {
             last = last.subcommand();
         }
-        return last.hasMatchedOption("--json");
+        return last.hasMatchedOption("--json") || last.hasMatchedOption("--pretty");
     }
 
     /** Bare {@code rdmacm}: a usage error, the usage on stderr, as for any other missing argument. */

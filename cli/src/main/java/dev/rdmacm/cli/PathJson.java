@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The {@code --json} form of {@code rdmacm path}: {@code {"paths": [...]}} with every PathRecord field
- * under its IBA name in snake case, numbers as numbers (one-bit fields 0 or 1, as in {@code ibv_path_data}),
+ * under its IBA name in snake case, numbers as numbers, one-bit fields true or false (docs/json.md),
  * GIDs, P_Keys and Service IDs as text, the keys and forms of {@link PathDataJson}; or
  * the error of {@link JsonOutput}, {@code {"error": ERRNO, "code": N, "message": TEXT}}, plus the SA's
  * own {@code "sa_error": NAME} and {@code "mad_status": N}.
@@ -47,11 +47,11 @@ final class PathJson
         node.put("sgid", path.sgid().toString());
         node.put("dlid", path.dlid().value());
         node.put("slid", path.slid().value());
-        node.put("raw_traffic", path.rawTraffic() ? 1 : 0);
+        node.put("raw_traffic", path.rawTraffic());
         node.put("flow_label", path.flowLabel());
         node.put("hop_limit", path.hopLimit());
         node.put("tclass", path.tClass());
-        node.put("reversible", path.reversible() ? 1 : 0);
+        node.put("reversible", path.reversible());
         node.put("numb_path", path.numbPath());
         node.put("pkey", path.pKey().toString());
         node.put("qos_class", path.qosClass());

@@ -7,7 +7,8 @@ import dev.rdmacm.sa.path.PathRecordValue;
 /**
  * One path as librdmacm hands it to an application in {@code id->route.path_rec} (a
  * {@code struct ibv_sa_path_rec} that {@code ucma_convert_path} fills from the kernel's
- * {@code ibv_path_data}, see {@link RoutePath}), under the C field names: what the kernel-CM comparison
+ * {@code ibv_path_data}, see {@link RoutePath}), under the C field names (but {@code tclass} for {@code traffic_class}, its name in the route records and in
+ * {@code ip}, and true/false for one-bit fields, docs/json.md): what the kernel-CM comparison
  * checks field by field, so a user can hold the CLI's output against a librdmacm program's. LIDs and the
  * P_Key are in host order here (librdmacm keeps them big-endian in the struct).
  */
@@ -25,11 +26,11 @@ final class PathRecJson
             .put("sgid", p.sgid().toString())
             .put("dlid", p.dlid().value())
             .put("slid", p.slid().value())
-            .put("raw_traffic", 0)
+            .put("raw_traffic", false)
             .put("flow_label", path.librdmacmFlowLabel())
             .put("hop_limit", p.hopLimit())
-            .put("traffic_class", p.tClass())
-            .put("reversible", p.reversible() ? 1 : 0)
+            .put("tclass", p.tClass())
+            .put("reversible", p.reversible())
             .put("numb_path", 1)
             .put("pkey", String.format("0x%04x", p.pKey().value()))
             .put("sl", p.sl())

@@ -27,8 +27,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Resolves an IP address to an RDMA address as rdma_resolve_addr does.",
-        "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID",
-        "index from the sysfs GID tables ($SYSFS_PATH when set, else /sys).",
+        "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID index from the sysfs GID tables "
+            + "($SYSFS_PATH when set, else /sys).",
         "With --hosts (and --fabric, which names the local port) the hosts file is the neighbour table.",
         "Exit 0 resolved, 1 failed, 2 usage."
     })
@@ -71,6 +71,7 @@ public final class ResolveAddrCommand implements Callable<Integer>
         final int timeoutMs) throws InterruptedException
     {
         final RdmaCmId id = cm.createId(channel);
+        options.transitions.restart();
         try
         {
             id.resolveAddr(src, dst, Duration.ofMillis(timeoutMs));
@@ -78,21 +79,21 @@ public final class ResolveAddrCommand implements Callable<Integer>
         catch (final RdmaCmException ex)
         {
             return output.error(JsonOutput.callError("rdma_resolve_addr", ex.errno(), ex.getMessage())
-                .put("destination", dst.getHostAddress()), trace(ex.trace() == null ? null : ex.trace().steps()));
+                .put("destination", options.text(dst)), trace(ex.trace() == null ? null : ex.trace().steps()));
         }
         final CmEvent event = CmEvents.next(channel, timeoutMs);
         if (event.type() != CmEventType.ADDR_RESOLVED)
         {
             return output.error(JsonOutput.eventError(event, CmEvents.message(event))
-                .put("destination", dst.getHostAddress()), trace(CmEvents.steps(event)));
+                .put("destination", options.text(dst)), trace(CmEvents.steps(event)));
         }
         final AddressResolution resolution = event.id().resolution();
-        return output.result(AddressFields.json(CmEventType.ADDR_RESOLVED.name(), id),
-            out -> AddressFields.text(out, id), trace(resolution.steps()));
+        return output.result(AddressFields.json(CmEventType.ADDR_RESOLVED.name(), id, options::interfaceName),
+            out -> AddressFields.text(out, id, options::interfaceName), trace(resolution.steps()));
     }
 
     private Trace trace(final List<ResolutionStep> steps)
     {
-        return options.trace.trace ? new Trace(steps, null, options.transitions.lines()) : null;
+        return options.trace.trace ? new Trace(steps, null, options.transitions.transitions()) : null;
     }
 }

@@ -29,8 +29,8 @@ import java.util.concurrent.Callable;
     name = "resolve-addrinfo",
     mixinStandardHelpOptions = true,
     description = {
-        "Resolves NODE and SERVICE on an rdma_cm_id as rdma-core HEAD's rdma_resolve_addrinfo does,",
-        "waits for ADDRINFO_RESOLVED and prints what rdma_query_addrinfo hands over.",
+        "Resolves NODE and SERVICE on an rdma_cm_id as rdma-core HEAD's rdma_resolve_addrinfo does, "
+            + "waits for ADDRINFO_RESOLVED and prints what rdma_query_addrinfo hands over.",
         "NODE, SERVICE and the hint options are those of getaddrinfo; without a hint option no hints are passed.",
         "Exit status: 0 resolved, 1 resolution failed, 2 usage error."
     })

@@ -116,6 +116,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
         {
             id.setServiceType(tos);
         }
+        options.transitions.restart();
         try
         {
             id.resolveAddr(src == null ? null : new InetSocketAddress(src, 0), new InetSocketAddress(dst, port), Duration.ofMillis(timeoutMs));
@@ -130,6 +131,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
             return failure(JsonOutput.eventError(addr, CmEvents.message(addr)), dst, CmEvents.steps(addr), null);
         }
         final AddressResolution resolution = addr.id().resolution();
+        final long routeCalledNanos = options.transitions.nowNanos();
         try
         {
             id.resolveRoute(Duration.ofMillis(timeoutMs));
@@ -137,23 +139,23 @@ public final class ResolveRouteCommand implements Callable<Integer>
         catch (final RdmaCmException ex)
         {
             return failure(JsonOutput.callError("rdma_resolve_route", ex.errno(), ex.getMessage()), dst,
-                resolution.steps(), steps(ex));
+                resolution.steps(), Trace.shifted(steps(ex), routeCalledNanos));
         }
         final CmEvent route = CmEvents.next(channel, timeoutMs);
         if (route.type() != CmEventType.ROUTE_RESOLVED)
         {
             return failure(JsonOutput.eventError(route, CmEvents.message(route)), dst, resolution.steps(),
-                CmEvents.steps(route));
+                Trace.shifted(CmEvents.steps(route), routeCalledNanos));
         }
         final ResolvedRoute resolved = route.id().route();
         return output.result(json(id, resolved), out -> text(out, id, resolved),
-            trace(resolution.steps(), CmEvents.steps(route)));
+            trace(resolution.steps(), Trace.shifted(CmEvents.steps(route), routeCalledNanos)));
     }
 
     private int failure(final JsonObject error, final InetAddress dst, final List<ResolutionStep> addressSteps,
         final List<ResolutionStep> routeSteps)
     {
-        return output.error(error.put("destination", dst.getHostAddress()),
+        return output.error(error.put("destination", options.text(dst)),
             trace(addressSteps, routeSteps == null ? List.of() : routeSteps));
     }
 
@@ -164,7 +166,7 @@ public final class ResolveRouteCommand implements Callable<Integer>
 
     private Trace trace(final List<ResolutionStep> addressSteps, final List<ResolutionStep> routeSteps)
     {
-        return options.trace.trace ? new Trace(addressSteps, routeSteps, options.transitions.lines()) : null;
+        return options.trace.trace ? new Trace(addressSteps, routeSteps, options.transitions.transitions()) : null;
     }
 
     /**
@@ -172,9 +174,9 @@ public final class ResolveRouteCommand implements Callable<Integer>
      * records, as the kernel returned them) and {@code "path_rec"} (the same paths as librdmacm hands
      * them to the application in {@code id->route.path_rec}).
      */
-    private static JsonObject json(final RdmaCmId id, final ResolvedRoute route)
+    private JsonObject json(final RdmaCmId id, final ResolvedRoute route)
     {
-        final JsonObject root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), id);
+        final JsonObject root = AddressFields.json(CmEventType.ROUTE_RESOLVED.name(), id, options::interfaceName);
         root.put("route_kind", route.kind().name());
         final JsonArray records = root.putArray("route");
         for (final RoutePath path : route.paths())
@@ -189,9 +191,9 @@ public final class ResolveRouteCommand implements Callable<Integer>
         return root;
     }
 
-    private static void text(final PrintWriter out, final RdmaCmId id, final ResolvedRoute route)
+    private void text(final PrintWriter out, final RdmaCmId id, final ResolvedRoute route)
     {
-        AddressFields.text(out, id);
+        AddressFields.text(out, id, options::interfaceName);
         out.printf("%-12s %s%n", "route_kind", route.kind() + (route.kind() == ResolvedRoute.Kind.SA_QUERY ?
             ": an SA PathRecord (cma_query_ib_route)" : ": RoCE, built locally (cma_resolve_iboe_route)"));
         for (int i = 0; i < route.paths().size(); i++)

@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.cm.CmEvent;
 import dev.rdmacm.cm.CmEventType;
 import dev.rdmacm.cm.ConnectionParameters;
@@ -8,6 +9,7 @@ import dev.rdmacm.cm.diagnostics.PcapCmMadRecorder;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.verbs.Verbs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,8 +38,8 @@ import java.util.concurrent.Callable;
     description = {
         "librdmacm's rping on this project's CM: -s serves (on -a, else on any address), -c pings the server at -a.",
         "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
-        "Exit as rping: 0 success, 255 failure, 22 (EINVAL) a usage error, and a name -a or -I gives that getaddrinfo",
-        "cannot resolve getaddrinfo's code (EAI_NONAME: 254)."
+        "Exit as rping: 0 success, 255 failure, 22 (EINVAL) a usage error, and getaddrinfo's code for a name -a or -I "
+            + "gives that it cannot resolve (EAI_NONAME: 254)."
     })
 public final class RpingCommand implements Callable<Integer>
 {
@@ -106,6 +108,14 @@ public final class RpingCommand implements Callable<Integer>
     @CommandLine.Mixin
     PcapOption pcap = new PcapOption();
 
+    /** rping's summary as one object instead of its lines: the pings done and whether all went well. */
+    @CommandLine.Mixin
+    JsonOption jsonOption = new JsonOption();
+
+    private CommandOutput output;
+    /** The pings of every connection so far. */
+    private int pings;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -116,6 +126,7 @@ public final class RpingCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
+        output = CommandOutput.of(spec, jsonOption.json);
         final InetAddress destination;
         final InetAddress sourceAddress;
         try
@@ -126,14 +137,15 @@ public final class RpingCommand implements Callable<Integer>
         catch (final HostLookup.Failed ex)
         {
             // rping's get_addr line, and the option it was given to; the status is rping's: the EAI code
-            System.err.println("rdmacm rping: " + (ex.name.equals(source) ? "-I " : "-a ") + ex.name + ": getaddrinfo failed ("
-                + ex.error.message() + ") - invalid hostname or IP address");
+            final String option = ex.name.equals(source) ? "-I" : "-a";
+            failure(ex.json(option), "rdmacm rping: " + option + " " + ex.name + ": getaddrinfo failed (" + ex.error.message()
+                + ") - invalid hostname or IP address");
             return ex.error.code() & 0xff;
         }
         if (server && Verbs.listDevices().isEmpty())
         {
             // as cmtime's create_first_event_channel says it, before anything listens (the names were checked first)
-            System.err.println("No RDMA devices were detected");
+            failure(JsonOutput.errno(Errno.ENODEV, "No RDMA devices were detected"), "No RDMA devices were detected");
             return FAILED;
         }
         final PcapCmMadRecorder recorder;
@@ -143,7 +155,7 @@ public final class RpingCommand implements Callable<Integer>
         }
         catch (final UncheckedIOException ex)
         {
-            System.err.println(ex.getMessage());
+            failure(JsonOutput.errno(Errno.EIO, ex.getMessage()), ex.getMessage());
             return FAILED;
         }
         // closed in reverse order: the channel, the CM (its ids' last MADs still recorded), then the file
@@ -160,12 +172,32 @@ public final class RpingCommand implements Callable<Integer>
                 cm.connectionTransitions((localCommId, remoteCommId, from, to, now) -> System.err.printf(
                     "cm 0x%08x %s -> %s at +%.3f ms%n", localCommId, from, to, (now - start) / 1e6));
             }
-            return server ? serve(cm, channel, destination) : ping(cm, channel, destination, sourceAddress);
+            final int status = server ? serve(cm, channel, destination) : ping(cm, channel, destination, sourceAddress);
+            if (output.json())
+            {
+                output.result(new JsonObject().put("role", server ? "server" : "client")
+                    .put("address", AddressText.of(destination, AddressText::localInterfaceName))
+                    .put("port", port).put("size", size).put("count", count).put("pings", pings).put("ok", status == 0), ignored -> { });
+            }
+            return status;
         }
         catch (final RdmaCmException ex)
         {
-            System.err.println(ex.getMessage());
+            failure(JsonOutput.errno(ex.errno(), ex.getMessage()), ex.getMessage());
             return FAILED;
+        }
+    }
+
+    /** rping's own line on stderr, or under {@code --json} the error object on stdout; the status is the caller's. */
+    private void failure(final JsonObject error, final String line)
+    {
+        if (output.json())
+        {
+            output.error(error);
+        }
+        else
+        {
+            System.err.println(line);
         }
     }
 
@@ -296,8 +328,11 @@ public final class RpingCommand implements Callable<Integer>
             }
             debugQp(exchange);
             final Connection connection = new Connection(channel);
-            final int result = server ? exchange.server(verbose, connection::up)
-                : exchange.client(count, verbose, validate, connection::up);
+            // under --json stdout is the summary alone
+            final boolean printData = verbose && !output.json();
+            final int result = server ? exchange.server(printData, connection::up)
+                : exchange.client(count, printData, validate, connection::up);
+            pings += exchange.pings();
             id.disconnect();
             if (!server)
             {

@@ -88,6 +88,7 @@ final class RpingExchange implements AutoCloseable
     private long remoteAddress;
     private long remoteKey;
     private int remoteLength;
+    private int pings;
 
     RpingExchange(final String device, final int size)
     {
@@ -184,6 +185,7 @@ final class RpingExchange implements AutoCloseable
                 System.err.println("data mismatch!");
                 return -1;
             }
+            pings++;
             if (verbose)
             {
                 System.out.println("ping data: " + cString(rdma.memory()));
@@ -220,8 +222,15 @@ final class RpingExchange implements AutoCloseable
             {
                 return connected.getAsBoolean() ? -1 : 0;
             }
+            pings++;
             goAhead();
         }
+    }
+
+    /** The pings done: the client's validated round trips, the server's written-back buffers. */
+    int pings()
+    {
+        return pings;
     }
 
     private void goAhead()

@@ -69,4 +69,16 @@ class DemoCommandTest
         assertEquals("ADDR_ERROR", unknown.get("events").get(0).get("event").asText());
         assertEquals(-110, unknown.get("events").get(0).get("status").asInt());
     }
+
+    @Test
+    void shouldPrintTheDemoAsItsDocumentedObject()
+    {
+        SimulatedFabric.requirePeers();
+
+        final CommandRun run = CommandRun.run("demo", "--no-setup", "--json");
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        final JsonVocabulary vocabulary = JsonVocabulary.ofThisCheckout();
+        vocabulary.check(vocabulary.resultOf("demo"), run.out());
+    }
 }

@@ -63,9 +63,10 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--json", "127.0.0.1", "echo", "--src", "192.0.2.9:99", "--port-space", "ib");
 
         assertEquals(0, run.exit());
-        assertEquals("{\"entries\":[{\"ai_flags\":0,\"ai_family\":2,\"ai_qp_type\":2,\"ai_port_space\":319," +
+        assertEquals("{\"entries\":[{\"ai_flags\":0,\"ai_flags_names\":[],\"ai_family\":2,\"ai_family_name\":\"AF_INET\"," +
+            "\"ai_qp_type\":2,\"ai_qp_type_name\":\"IBV_QPT_RC\",\"ai_port_space\":319,\"ai_port_space_name\":\"RDMA_PS_IB\"," +
             "\"ai_src_addr\":\"192.0.2.9:99\",\"ai_dst_addr\":\"127.0.0.1:7\",\"ai_src_canonname\":null," +
-            "\"ai_dst_canonname\":null,\"ai_route\":[],\"ai_connect\":null}]}\n", run.out());
+            "\"ai_dst_canonname\":null,\"ai_route\":null,\"ai_connect\":null}]}\n", run.out());
     }
 
     @Test
@@ -146,7 +147,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--json", "--passive", "--family", "inet", "-", "7471");
 
         assertEquals(0, run.exit());
-        assertTrue(run.out().contains("\"ai_flags\":1,\"ai_family\":2,") && run.out().contains("\"ai_src_addr\":\"0.0.0.0:7471\""),
+        assertTrue(run.out().contains("\"ai_flags\":1,\"ai_flags_names\":[\"RAI_PASSIVE\"],\"ai_family\":2,") && run.out().contains("\"ai_src_addr\":\"0.0.0.0:7471\""),
             run.out());
     }
 

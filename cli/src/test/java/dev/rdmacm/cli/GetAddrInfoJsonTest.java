@@ -32,12 +32,13 @@ class GetAddrInfoJsonTest
 
         final String json = GetAddrInfoJson.toJson(new AddrInfoResult.Success(List.of(entry)));
 
-        assertEquals("{\"entries\":[{\"ai_flags\":0,\"ai_family\":27,\"ai_qp_type\":2,\"ai_port_space\":262," +
+        assertEquals("{\"entries\":[{\"ai_flags\":0,\"ai_flags_names\":[],\"ai_family\":27,\"ai_family_name\":\"AF_IB\"," +
+            "\"ai_qp_type\":2,\"ai_qp_type_name\":\"IBV_QPT_RC\",\"ai_port_space\":262,\"ai_port_space_name\":\"RDMA_PS_TCP\"," +
             "\"ai_src_addr\":null,\"ai_dst_addr\":{\"gid\":\"fe80::3\",\"pkey\":\"0xffff\",\"sid\":\"0x0000000001061d2f\"," +
             "\"sid_mask\":\"0xffffffffffffffff\",\"flowinfo\":291,\"scope_id\":\"0\"},\"ai_src_canonname\":null," +
-            "\"ai_dst_canonname\":null,\"ai_route\":[{\"flags\":43,\"service_id\":\"0x0000000001061d2f\",\"dgid\":\"fe80::3\"," +
-            "\"sgid\":\"fe80::2\",\"dlid\":3,\"slid\":2,\"raw_traffic\":0,\"flow_label\":291,\"hop_limit\":64,\"tclass\":8," +
-            "\"reversible\":1,\"numb_path\":1,\"pkey\":\"0xffff\",\"qos_class\":0,\"sl\":5,\"mtu_selector\":2,\"mtu\":4," +
+            "\"ai_dst_canonname\":null,\"ai_route\":[{\"flags\":43,\"flags_names\":[\"GMP\",\"PRIMARY\",\"OUTBOUND\",\"INBOUND_REVERSE\"],\"service_id\":\"0x0000000001061d2f\",\"dgid\":\"fe80::3\"," +
+            "\"sgid\":\"fe80::2\",\"dlid\":3,\"slid\":2,\"raw_traffic\":false,\"flow_label\":291,\"hop_limit\":64,\"tclass\":8," +
+            "\"reversible\":true,\"numb_path\":1,\"pkey\":\"0xffff\",\"qos_class\":0,\"sl\":5,\"mtu_selector\":2,\"mtu\":4," +
             "\"rate_selector\":2,\"rate\":6,\"packet_life_time_selector\":2,\"packet_life_time\":18,\"preference\":0}]," +
             "\"ai_connect\":\"00400000\"}]}", json);
     }

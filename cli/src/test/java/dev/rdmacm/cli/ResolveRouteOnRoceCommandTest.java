@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * {@code rdmacm resolve-route} on RoCE, in-process inside the namespace fixture with {@code SYSFS_PATH}
@@ -53,7 +54,7 @@ class ResolveRouteOnRoceCommandTest
             "ucma_convert_path: the RawTraffic bit (dmac[3] & 1) lands in bit 23");
         assertEquals(0x0100 | Integer.parseInt(mac[0], 16), path.get("dlid").asInt());
         assertEquals(Integer.parseInt(mac[1] + mac[2], 16), path.get("slid").asInt());
-        assertEquals(0, path.get("raw_traffic").asInt());
+        assertFalse(path.get("raw_traffic").asBoolean(), path.toString());
         assertEquals(1, path.get("numb_path").asInt());
         assertEquals(43, path.get("preference").asInt());
         assertEquals(18, path.get("packet_life_time").asInt(), "CMA_IBOE_PACKET_LIFETIME of linux-6.1");

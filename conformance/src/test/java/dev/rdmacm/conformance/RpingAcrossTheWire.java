@@ -1,5 +1,7 @@
 package dev.rdmacm.conformance;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rdmacm.cli.JsonVocabulary;
 import dev.rdmacm.cli.Main;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.guest.GuestResult;
@@ -101,12 +103,21 @@ final class RpingAcrossTheWire
         tests.add(dynamicTest("shouldComputeTheIcrcRxePutOnEveryCmFrameOfTheWire()", () ->
             assertEquals(List.of(), CmMadsAgainstTheWire.icrcMismatches(wire))));
 
+        // --json too: rping's summary on stdout, its own lines on stderr as without it
         final GuestResult rejected = ours.run(RPING, java(ours, "rping-silent", "rping", "-c", "-a", kernelAddress, "-p",
-            Integer.toString(SILENT_PORT), "-C", "1", "-d"));
+            Integer.toString(SILENT_PORT), "-C", "1", "-d", "--json"));
         tests.add(dynamicTest("shouldBeRejectedByTheKernelCmWithInvalidServiceIdWhenNoOneListens()", () ->
         {
             assertEquals(255, rejected.exitStatus(), rejected.describe()); // rping's exit(-1)
             assertTrue(rejected.stderr().contains("cma event RDMA_CM_EVENT_REJECTED, error 8"), rejected.describe());
+        }));
+        tests.add(dynamicTest("shouldSummariseTheRejectedPingAsDocsJsonMdsRpingObject()", () ->
+        {
+            final JsonVocabulary vocabulary = JsonVocabulary.ofThisCheckout();
+            final JsonNode summary = vocabulary.check(vocabulary.resultOf("rping"), rejected.stdout().strip());
+            assertEquals(0, summary.get("pings").asInt(), rejected.describe());
+            assertEquals(false, summary.get("ok").asBoolean(), rejected.describe());
+            assertEquals(kernelAddress, summary.get("address").asText(), rejected.describe());
         }));
 
         final GuestResult ourServer = ours.run(LISTENER_START, background(java(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",

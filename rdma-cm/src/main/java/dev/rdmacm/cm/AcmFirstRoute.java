@@ -28,6 +28,11 @@ public record AcmFirstRoute(boolean enabled, Path portFile, Path socket, Duratio
     public static final AcmFirstRoute OFF = new AcmFirstRoute(false, AcmSocketClient.LIBRDMACM_PORT_FILE,
         AcmSocketClient.LIBRDMACM_SOCKET, AcmSocketClient.DEFAULT_REPLY_TIMEOUT);
 
+    /**
+     * Checks that the file, the socket and a positive timeout are given.
+     *
+     * @throws IllegalArgumentException for a missing file, socket or timeout, or a timeout not positive.
+     */
     public AcmFirstRoute
     {
         if (portFile == null || socket == null || replyTimeout == null)

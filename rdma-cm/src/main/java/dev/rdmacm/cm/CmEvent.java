@@ -96,6 +96,11 @@ public sealed interface CmEvent
     /** ADDR_ERROR: the resolution failed after the call had returned; the id is back in ADDR_BOUND. */
     record AddrError(RdmaCmId id, int status, String detail, ResolutionTrace trace) implements ResolutionEvent
     {
+        /**
+         * Checks the status.
+         *
+         * @throws IllegalArgumentException for a status that is not a negative errno.
+         */
         public AddrError
         {
             requireError(status);
@@ -132,6 +137,11 @@ public sealed interface CmEvent
     record RouteError(RdmaCmId id, int status, AddressResolution resolution, String detail, ResolutionTrace trace)
         implements ResolutionEvent
     {
+        /**
+         * Checks the status.
+         *
+         * @throws IllegalArgumentException for a status that is not a negative errno.
+         */
         public RouteError
         {
             requireError(status);
@@ -160,6 +170,7 @@ public sealed interface CmEvent
      */
     record ConnectRequest(RdmaCmId id, RdmaCmId listenId, byte[] privateData, ConnectionParameters parameters) implements CmEvent
     {
+        /** Copies the private data (none for null). */
         public ConnectRequest
         {
             privateData = privateData == null ? new byte[0] : privateData.clone();
@@ -172,6 +183,7 @@ public sealed interface CmEvent
             this(id, listenId, privateData, null);
         }
 
+        /** {@return a copy of the private data} */
         @Override
         public byte[] privateData()
         {
@@ -200,6 +212,11 @@ public sealed interface CmEvent
     /** CONNECT_ERROR: the connection could not be established (status a negative errno). */
     record ConnectError(RdmaCmId id, int status) implements CmEvent
     {
+        /**
+         * Checks the status.
+         *
+         * @throws IllegalArgumentException for a status that is not a negative errno.
+         */
         public ConnectError
         {
             requireError(status);
@@ -213,6 +230,11 @@ public sealed interface CmEvent
      */
     record Unreachable(RdmaCmId id, int status) implements CmEvent
     {
+        /**
+         * Checks the status.
+         *
+         * @throws IllegalArgumentException for status 0: UNREACHABLE is a failure.
+         */
         public Unreachable
         {
             if (status == 0)
@@ -228,11 +250,13 @@ public sealed interface CmEvent
      */
     record Rejected(RdmaCmId id, int status, byte[] privateData) implements CmEvent
     {
+        /** Copies the private data (none for null). */
         public Rejected
         {
             privateData = privateData == null ? new byte[0] : privateData.clone();
         }
 
+        /** {@return a copy of the private data} */
         @Override
         public byte[] privateData()
         {
@@ -261,6 +285,7 @@ public sealed interface CmEvent
      */
     record Established(RdmaCmId id, byte[] privateData, Optional<UdParameters> ud) implements CmEvent
     {
+        /** Copies the private data (none for null). */
         public Established
         {
             privateData = privateData == null ? new byte[0] : privateData.clone();
@@ -273,6 +298,7 @@ public sealed interface CmEvent
             this(id, privateData, Optional.empty());
         }
 
+        /** {@return a copy of the private data} */
         @Override
         public byte[] privateData()
         {
@@ -314,6 +340,11 @@ public sealed interface CmEvent
     /** MULTICAST_ERROR: joining, or staying in, the group failed (status a negative errno). */
     record MulticastError(RdmaCmId id, int status) implements CmEvent
     {
+        /**
+         * Checks the status.
+         *
+         * @throws IllegalArgumentException for a status that is not a negative errno.
+         */
         public MulticastError
         {
             requireError(status);
@@ -345,6 +376,11 @@ public sealed interface CmEvent
      */
     record AddrinfoError(RdmaCmId id, int status) implements CmEvent
     {
+        /**
+         * Checks the status.
+         *
+         * @throws IllegalArgumentException for a status that is not a positive errno.
+         */
         public AddrinfoError
         {
             if (status <= 0)

@@ -8,20 +8,28 @@ package dev.rdmacm.cm;
  */
 public enum CmIdState
 {
+    /** Created, not bound to an address. */
     IDLE,
+    /** Bound to an address (rdma_bind_addr), or back from a failed address resolution. */
     ADDR_BOUND,
+    /** rdma_resolve_addr is under way. */
     ADDR_QUERY,
+    /** The address resolved: the id has its device, port and GIDs. */
     ADDR_RESOLVED,
+    /** rdma_resolve_route is under way. */
     ROUTE_QUERY,
+    /** The route resolved: the id has its path records. */
     ROUTE_RESOLVED,
     /** rdma_connect sent the REQ, or a listener's REQ made this id; until ESTABLISHED. */
     CONNECT,
     /** rdma_listen. */
     LISTEN,
+    /** The connection is up (the RTU went or came). */
     ESTABLISHED,
     /** A DREQ or DREP went or came; the QP is in ERR. */
     DISCONNECT,
     /** The bound RDMA device went away; DEVICE_REMOVAL was posted and only destroy is left. */
     DEVICE_REMOVAL,
+    /** rdma_destroy_id was called. */
     DESTROYING
 }

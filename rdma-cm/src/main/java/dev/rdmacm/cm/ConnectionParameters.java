@@ -33,6 +33,11 @@ public record ConnectionParameters(byte[] privateData, int responderResources, i
     /** The REJ's private data, {@code IB_CM_REJ_PRIVATE_DATA_SIZE}. */
     public static final int REJ_PRIVATE_DATA_LIMIT = 148;
 
+    /**
+     * Checks every field against its wire field's width and copies the private data.
+     *
+     * @throws IllegalArgumentException naming the field and its range.
+     */
     public ConnectionParameters
     {
         privateData = privateData == null ? new byte[0] : privateData.clone();
@@ -56,11 +61,18 @@ public record ConnectionParameters(byte[] privateData, int responderResources, i
         return new ConnectionParameters(new byte[0], responderResources, initiatorDepth, false, 7, 7);
     }
 
+    /**
+     * These parameters with {@code data} as the private data.
+     *
+     * @param data the private data, copied; at most {@link #REP_PRIVATE_DATA_LIMIT} bytes.
+     * @return the new parameters.
+     */
     public ConnectionParameters privateData(final byte[] data)
     {
         return new ConnectionParameters(data, responderResources, initiatorDepth, flowControl, retryCount, rnrRetryCount);
     }
 
+    /** {@return a copy of the private data} */
     @Override
     public byte[] privateData()
     {

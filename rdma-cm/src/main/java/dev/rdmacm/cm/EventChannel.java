@@ -115,6 +115,7 @@ public final class EventChannel implements AutoCloseable
         return null;
     }
 
+    /** {@return the events posted to this channel and not taken yet} */
     public int pendingEvents()
     {
         return events.size();

@@ -251,12 +251,14 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
+            /** How a missing neighbour entry is made to resolve: NTF_USE else a UDP datagram (the default), or always the datagram. */
             public Builder trigger(final NeighbourTriggerMode mode)
             {
                 this.trigger = Objects.requireNonNull(mode, "trigger");
                 return this;
             }
 
+            /** Told every id state transition, on the conductor thread ({@link StateTransitionListener}); default none. */
             public Builder listener(final StateTransitionListener transitionListener)
             {
                 this.listener = Objects.requireNonNull(transitionListener, "listener");
@@ -321,6 +323,7 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
+            /** The options as set; what was not set keeps its default. */
             public Options build()
             {
                 return new Options(this);
@@ -433,6 +436,12 @@ public final class RdmaCm implements AutoCloseable
         }
     }
 
+    /**
+     * A CM with the default options: this machine's GID tables and network namespace, no SA, no listener.
+     *
+     * @return the CM; close it when done.
+     * @throws RdmaCmException when the resolver cannot start (e.g. no netlink socket).
+     */
     public static RdmaCm open() throws RdmaCmException
     {
         return open(Options.defaults());

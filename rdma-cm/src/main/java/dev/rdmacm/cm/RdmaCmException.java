@@ -13,14 +13,32 @@ public final class RdmaCmException extends ErrnoException
 {
     private static final long serialVersionUID = 1L;
 
+    /** Whether the call returned the error, rather than a later event. */
     private final boolean returnedByCall;
     private final transient ResolutionTrace trace;
 
+    /**
+     * A failed call or event, its message {@code OPERATION failed: ERRNO (text): DETAIL}.
+     *
+     * @param operation      what failed, the call's name ({@code rdma_resolve_addr}) or what it was doing.
+     * @param errno          the errno the call returns or the failure event carries (negated).
+     * @param detail         what was tried and why it failed, or null.
+     * @param returnedByCall whether the call itself returned the error, rather than a later event.
+     */
     public RdmaCmException(final String operation, final int errno, final String detail, final boolean returnedByCall)
     {
         this(operation, errno, detail, returnedByCall, null);
     }
 
+    /**
+     * The same with the steps the resolution took before it failed.
+     *
+     * @param operation      what failed.
+     * @param errno          the errno.
+     * @param detail         what was tried and why it failed, or null.
+     * @param returnedByCall whether the call itself returned the error.
+     * @param trace          the resolution's steps so far, or null.
+     */
     public RdmaCmException(
         final String operation, final int errno, final String detail, final boolean returnedByCall,
         final ResolutionTrace trace)

@@ -85,6 +85,7 @@ public final class RdmaCmId implements AutoCloseable
         this.portSpace = portSpace;
     }
 
+    /** The port space the id was created in ({@code RDMA_PS_TCP} unless another was asked for). */
     public PortSpace portSpace()
     {
         return portSpace;
@@ -352,6 +353,7 @@ public final class RdmaCmId implements AutoCloseable
         await(proxy.writeEvent(this, status, arg));
     }
 
+    /** The id's state now ({@code DESTROYING} once destroyed), as the conductor last published it. */
     public CmIdState state()
     {
         return destroyed ? CmIdState.DESTROYING : view.state();

@@ -21,6 +21,11 @@ import java.util.Objects;
  */
 public record UdParameters(byte[] privateData, AddressVector ahAttr, int qpNumber, long qkey)
 {
+    /**
+     * Checks the QPN (24 bits) and the Q_Key (32 bits) and copies the private data.
+     *
+     * @throws IllegalArgumentException naming both and their widths.
+     */
     public UdParameters
     {
         privateData = privateData == null ? new byte[0] : privateData.clone();
@@ -32,6 +37,7 @@ public record UdParameters(byte[] privateData, AddressVector ahAttr, int qpNumbe
         }
     }
 
+    /** {@return a copy of the private data} */
     @Override
     public byte[] privateData()
     {

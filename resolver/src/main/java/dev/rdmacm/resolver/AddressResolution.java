@@ -65,6 +65,7 @@ public record AddressResolution(
         return destinationHardwareAddress.toString();
     }
 
+    /** The source netdev's hardware address, as {@code ip link} prints it. */
     public String sourceHardwareText()
     {
         return sourceHardwareAddress.toString();

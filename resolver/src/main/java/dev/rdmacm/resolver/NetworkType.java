@@ -7,7 +7,10 @@ package dev.rdmacm.resolver;
  */
 public enum NetworkType
 {
+    /** {@code RDMA_NETWORK_IB}: InfiniBand, or RoCE to a directly connected destination. */
     IB,
+    /** {@code RDMA_NETWORK_IPV4}: RoCE v2 to an IPv4 destination behind a gateway. */
     IPV4,
+    /** {@code RDMA_NETWORK_IPV6}: RoCE v2 to an IPv6 destination behind a gateway. */
     IPV6
 }

@@ -59,6 +59,11 @@ public final class ResolutionTrace
     private byte[] log = EMPTY;
     private Object[] values = NO_VALUES;
 
+    /**
+     * A trace of a resolution that began at {@code startNanos}, on {@code System.nanoTime}'s clock.
+     *
+     * @param startNanos when the call began: the steps are timed from it.
+     */
     public ResolutionTrace(final long startNanos)
     {
         final Instant now = Instant.now();
@@ -66,11 +71,13 @@ public final class ResolutionTrace
         this.startNanos = startNanos;
     }
 
+    /** {@return when the resolution began, on {@code System.nanoTime}'s clock} */
     public long startNanos()
     {
         return startNanos;
     }
 
+    /** {@return when the resolution began, on the wall clock} */
     public Instant startedAt()
     {
         return Instant.ofEpochSecond(0, startedAtEpochNanos);
@@ -183,6 +190,12 @@ public final class ResolutionTrace
         return List.copyOf(ordered);
     }
 
+    /**
+     * The first step called {@code name}.
+     *
+     * @param name the step's name, e.g. {@code route}.
+     * @return the step, or null when the resolution took none of that name.
+     */
     public ResolutionStep find(final String name)
     {
         for (final ResolutionStep step : steps())

@@ -14,6 +14,7 @@ import java.util.Objects;
  */
 public record ResolvedRoute(Kind kind, List<RoutePath> paths)
 {
+    /** Where a route came from. */
     public enum Kind
     {
         /** An SA PathRecord Get ({@code cma_query_ib_route}). */
@@ -26,6 +27,7 @@ public record ResolvedRoute(Kind kind, List<RoutePath> paths)
         ACM
     }
 
+    /** Copies the paths, which must be there. */
     public ResolvedRoute
     {
         Objects.requireNonNull(kind, "kind");

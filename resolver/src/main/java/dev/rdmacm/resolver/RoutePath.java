@@ -55,6 +55,11 @@ public record RoutePath(long flags, PathRecordValue record)
     /** Bit 31 of {@code flowlabel_hoplimit} once shifted right by 8, as {@code ucma_convert_path} shifts it. */
     private static final int LIBRDMACM_RAW_TRAFFIC_BIT = 1 << (31 - FLOW_LABEL_HOP_LIMIT_SHIFT);
 
+    /**
+     * Checks the flags.
+     *
+     * @throws IllegalArgumentException for flags wider than the 32-bit field.
+     */
     public RoutePath
     {
         Objects.requireNonNull(record, "record");

@@ -14,6 +14,18 @@ public final class JsonArray
         return this;
     }
 
+    public JsonArray add(final long value)
+    {
+        elements.add(value);
+        return this;
+    }
+
+    public JsonArray add(final boolean value)
+    {
+        elements.add(value);
+        return this;
+    }
+
     public JsonArray add(final JsonObject value)
     {
         elements.add(value);

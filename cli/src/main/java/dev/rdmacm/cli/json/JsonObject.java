@@ -1,5 +1,6 @@
 package dev.rdmacm.cli.json;
 
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -34,6 +35,20 @@ public final class JsonObject
         return this;
     }
 
+    /** A number that may be absent: null is written as {@code null}. */
+    public JsonObject put(final String name, final Long value)
+    {
+        members.put(name, value);
+        return this;
+    }
+
+    /** A number with a fraction, written as its plain decimal digits ({@code 12.50}); null as {@code null}. */
+    public JsonObject put(final String name, final BigDecimal value)
+    {
+        members.put(name, value);
+        return this;
+    }
+
     public JsonObject put(final String name, final long value)
     {
         members.put(name, value);
@@ -59,7 +74,7 @@ public final class JsonObject
     }
 
     /**
-     * {@code value}, which must be a {@link String}, an {@link Integer}, a {@link Long}, a {@link Boolean},
+     * {@code value}, which must be a {@link String}, an {@link Integer}, a {@link Long}, a {@link BigDecimal}, a {@link Boolean},
      * null, a {@link JsonObject} or a {@link JsonArray}: for members whose values come from a map.
      *
      * @throws IllegalArgumentException naming the member for a value of any other type.
@@ -69,7 +84,7 @@ public final class JsonObject
         if (!JsonWriter.isTreeValue(value))
         {
             throw new IllegalArgumentException("JSON member " + name + ": a " + value.getClass().getName()
-                + " is none of string, integer, long, boolean, null, object, array");
+                + " is none of string, integer, long, decimal, boolean, null, object, array");
         }
         members.put(name, value);
         return this;

@@ -1,5 +1,7 @@
 package dev.rdmacm.cli.json;
 
+import java.math.BigDecimal;
+
 /**
  * Writes one JSON text (RFC 8259) to a {@link StringBuilder}, token by token, compact: no whitespace
  * between tokens. The separators are its only state: a comma goes before a member or an element that
@@ -107,7 +109,7 @@ final class JsonWriter
     static boolean isTreeValue(final Object value)
     {
         return value == null || value instanceof String || value instanceof Integer || value instanceof Long
-            || value instanceof Boolean || value instanceof JsonObject || value instanceof JsonArray;
+            || value instanceof BigDecimal || value instanceof Boolean || value instanceof JsonObject || value instanceof JsonArray;
     }
 
     /**
@@ -127,6 +129,12 @@ final class JsonWriter
         else if (value instanceof Integer || value instanceof Long)
         {
             value(((Number)value).longValue());
+        }
+        else if (value instanceof BigDecimal decimal)
+        {
+            separate();
+            out.append(decimal.toPlainString());
+            afterValue = true;
         }
         else if (value instanceof Boolean bool)
         {

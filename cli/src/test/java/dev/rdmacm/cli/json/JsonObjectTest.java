@@ -117,7 +117,7 @@ class JsonObjectTest
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> new JsonObject().putValue("mtu", 2048.0));
 
-        assertEquals("JSON member mtu: a java.lang.Double is none of string, integer, long, boolean, null, object, array",
+        assertEquals("JSON member mtu: a java.lang.Double is none of string, integer, long, decimal, boolean, null, object, array",
             ex.getMessage());
     }
 

@@ -18,11 +18,16 @@ public interface CmMadFilter
     /** Which way a MAD goes. */
     enum Direction
     {
+        /** A MAD this CM sends. */
         SENT,
+        /** A MAD the port received for this CM. */
         RECEIVED
     }
 
     /**
+     * Whether a CM MAD goes on: the filter's verdict, asked on the port's thread for every MAD.
+     *
+     * @param direction whether the MAD is sent or received.
      * @param attribute the MAD's CM message, or {@code null} for an AttributeID the CM class lacks.
      * @return true to let it through.
      */

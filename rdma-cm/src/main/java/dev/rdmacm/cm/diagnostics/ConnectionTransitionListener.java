@@ -16,6 +16,8 @@ public interface ConnectionTransitionListener
     ConnectionTransitionListener NONE = (localCommId, remoteCommId, from, to, nowNanos) -> { };
 
     /**
+     * A connection changed its IB CM state.
+     *
      * @param localCommId  the connection's local communication ID (unsigned 32 bits).
      * @param remoteCommId the peer's communication ID, 0 until the peer's first MAD gave it.
      * @param from         the state it left.

@@ -63,6 +63,7 @@ public final class PcapCmMadRecorder implements CmMadRecorder, AutoCloseable
         return capture.failures();
     }
 
+    /** {@return the pcap file this recorder writes} */
     public Path file()
     {
         return capture.file();

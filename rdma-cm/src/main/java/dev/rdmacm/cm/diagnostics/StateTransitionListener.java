@@ -11,7 +11,16 @@ import dev.rdmacm.cm.RdmaCmId;
 @FunctionalInterface
 public interface StateTransitionListener
 {
+    /** Sees nothing: the default. */
     StateTransitionListener NONE = (id, from, to, reason) -> { };
 
+    /**
+     * An id changed state.
+     *
+     * @param id     the id.
+     * @param from   the state it left.
+     * @param to     the state it entered.
+     * @param reason what made it change, for a trace.
+     */
     void onTransition(RdmaCmId id, CmIdState from, CmIdState to, String reason);
 }

@@ -51,6 +51,8 @@ public final class AddressQuery
     public static final int NOT_ATTEMPTED = -1;
 
     /**
+     * A query for one {@code rdma_resolve_addr} call.
+     *
      * @param source       the bound source, or null for the wildcard.
      * @param boundIfindex {@code bound_dev_if}, or 0.
      * @param binding      the binding of a concrete source, or null.
@@ -71,16 +73,19 @@ public final class AddressQuery
         this.trace = new ResolutionTrace(System.nanoTime());
     }
 
+    /** {@return the address to resolve} */
     public InetAddress destination()
     {
         return destination;
     }
 
+    /** {@return the call's timeout, whole milliseconds} */
     public int timeoutMs()
     {
         return timeoutMs;
     }
 
+    /** {@return when the query times out, on the conductor's clock} */
     public long deadlineNanos()
     {
         return deadlineNanos;
@@ -92,21 +97,25 @@ public final class AddressQuery
         return deadlineNanos - timeoutMs * 1_000_000L;
     }
 
+    /** {@return the steps taken so far} */
     public ResolutionTrace trace()
     {
         return trace;
     }
 
+    /** {@return the bound source, or null for the wildcard} */
     public InetAddress source()
     {
         return source;
     }
 
+    /** {@return {@code bound_dev_if}: the source's netdev, the scope of a link-local destination, or 0} */
     public int boundIfindex()
     {
         return boundIfindex;
     }
 
+    /** {@return the device binding of a concrete source, or null until resolution ends} */
     public RdmaPortBinding binding()
     {
         return binding;
@@ -146,6 +155,7 @@ public final class AddressQuery
         return earlyStatus;
     }
 
+    /** {@return what the caller's failed attempt was doing, or null} */
     public String earlyDetail()
     {
         return earlyDetail;

@@ -42,6 +42,7 @@ public final class AddressResolver implements AddressRules
     /** The kernel's default TTL and IPv6 hop limit, used when the sysctl cannot be read. */
     private static final int DEFAULT_HOP_LIMIT = 64;
     // InetAddress is immutable: one instance of each serves every id.
+    /** {@code INADDR_ANY}, the wildcard source. */
     public static final InetAddress IPV4_ANY = InetAddress.ofLiteral("0.0.0.0");
     private static final InetAddress IPV6_ANY = InetAddress.ofLiteral("::");
     private static final InetAddress IPV4_LOOPBACK = InetAddress.ofLiteral("127.0.0.1");
@@ -58,12 +59,21 @@ public final class AddressResolver implements AddressRules
     /** By netdev name; an entry lives as long as the resolver, one per device ever routed over. */
     private final Map<String, SysctlFile> ipv6HopLimits = new HashMap<>();
 
+    /**
+     * A resolver that asks the kernel every time: no route cache, no mirror.
+     *
+     * @param rtnetlink the owner thread's client.
+     * @param trigger   what makes a missing neighbour entry resolve.
+     * @param gids      the RDMA devices' GID tables.
+     */
     public AddressResolver(final Rtnetlink rtnetlink, final NeighbourTrigger trigger, final GidDirectory gids)
     {
         this(rtnetlink, trigger, gids, null, null);
     }
 
     /**
+     * A resolver with the conductor's mirror and route cache.
+     *
      * @param rtnetlink  the owner thread's client: routes, and what the mirror cannot answer.
      * @param mirror     links, addresses and neighbours kept by the owner thread, or null.
      * @param routeCache the route answers to reuse ({@link RouteCache}, opened in the same namespace, shared

@@ -20,7 +20,9 @@ public final class GidDerivation
 {
     /** {@code rdma_addr_gid_offset} for ARPHRD_INFINIBAND. */
     public static final int IPOIB_GID_OFFSET = 4;
+    /** {@code INFINIBAND_ALEN}: an IPoIB hardware address, flags and QPN (4 bytes) then the GID. */
     public static final int IPOIB_HARDWARE_ADDRESS_LENGTH = 20;
+    /** Where the P_Key sits in an IPoIB broadcast address (bytes 8 and 9). */
     public static final int IPOIB_PKEY_OFFSET = 8;
     /** The default P_Key, full member, which RoCE uses. */
     public static final int DEFAULT_PKEY = 0xffff;

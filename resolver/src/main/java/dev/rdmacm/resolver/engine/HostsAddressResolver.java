@@ -31,6 +31,11 @@ public final class HostsAddressResolver implements AddressRules
     private final HostsFile hosts;
     private final RdmaPortBinding localPort;
 
+    /**
+     * A resolver whose neighbour table is the hosts file.
+     *
+     * @param neighbours the hosts file and the local port whose neighbour table it stands in for.
+     */
     public HostsAddressResolver(final HostsNeighbours neighbours)
     {
         this.hosts = neighbours.hosts();

@@ -47,6 +47,12 @@ public final class NeighbourTrigger implements AutoCloseable
     private int udp4 = -1;
     private int udp6 = -1;
 
+    /**
+     * A trigger that asks as {@code mode} says.
+     *
+     * @param rtnetlink the socket an NTF_USE request goes on.
+     * @param mode      NTF_USE first, or the UDP datagram only.
+     */
     public NeighbourTrigger(final Rtnetlink rtnetlink, final NeighbourTriggerMode mode)
     {
         this.rtnetlink = rtnetlink;

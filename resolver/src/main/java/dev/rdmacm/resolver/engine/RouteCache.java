@@ -78,6 +78,8 @@ public final class RouteCache implements AutoCloseable
     }
 
     /**
+     * A cache that listens for the namespace's route, address and link changes and empties on any.
+     *
      * @param receiveBufferBytes the listening socket's SO_RCVBUF, or 0 for the system's default (a
      *                           small one makes the kernel drop notifications: ENOBUFS, a flush).
      * @param capacity           how many answers it holds before it empties.
@@ -177,16 +179,19 @@ public final class RouteCache implements AutoCloseable
         flushes++;
     }
 
+    /** {@return the answers held now} */
     public synchronized int size()
     {
         return routes.size();
     }
 
+    /** {@return the lookups answered from the cache} */
     public synchronized long hits()
     {
         return hits;
     }
 
+    /** {@return the lookups that asked the kernel} */
     public synchronized long misses()
     {
         return misses;

@@ -18,6 +18,11 @@ public final class TrafficClassCache
 {
     private final Int2ObjectHashMap<TrafficClasses> byIfindex = new Int2ObjectHashMap<>();
 
+    /** An empty cache: each netdev's classes are read the first time they are asked for. */
+    public TrafficClassCache()
+    {
+    }
+
     /**
      * The classes of {@code netdev}. A netdev with one transmit queue has none without asking:
      * {@code mqprio_init} refuses it ({@code netif_is_multiqueue}).

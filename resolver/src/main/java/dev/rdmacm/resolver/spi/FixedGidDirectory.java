@@ -19,6 +19,11 @@ public final class FixedGidDirectory implements GidDirectory
 {
     private final List<RdmaPortBinding> entries;
 
+    /**
+     * A directory of fixed entries, copied.
+     *
+     * @param entries the GID table entries, in order; the first entry's port is the loopback port.
+     */
     public FixedGidDirectory(final List<RdmaPortBinding> entries)
     {
         this.entries = List.copyOf(entries);

@@ -59,6 +59,7 @@ public enum KernelProfile
         throw new IllegalArgumentException("kernel profile '" + text + "': expected linux-6.1 or mainline");
     }
 
+    /** {@return the profile's name on the command line and in {@link #parse}: {@code linux-6.1} or {@code mainline}} */
     public String cliName()
     {
         return this == LINUX_6_1 ? "linux-6.1" : "mainline";
