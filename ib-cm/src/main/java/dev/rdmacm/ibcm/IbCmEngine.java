@@ -42,7 +42,9 @@ import java.util.random.RandomGenerator;
  *   <li>REQ: a duplicate (remote comm ID and CA GUID known) goes to its connection, which re-sends its
  *   MRA, or its REJ when in TIMEWAIT, or drops it; a REQ from a QP that a live connection already talks
  *   to is stale: REJ reason 10 and a DREQ on the old connection; no listener on the Service ID: REJ
- *   reason 8 ({@code IB_CM_REJ_INVALID_SERVICE_ID}); else a new connection in REQ_RCVD.</li>
+ *   reason 8 ({@code IB_CM_REJ_INVALID_SERVICE_ID}); a listener whose consumer does not take it (its
+ *   backlog used up): dropped, nothing kept ({@link IbCmEventHandler#takesRequest}); else a new connection
+ *   in REQ_RCVD.</li>
  *   <li>every other message by its RemoteCommunicationID, the receiver's local ID, checked against the
  *   connection's remote ID as {@code cm_acquire_id} does; a DREQ that matches nothing is still answered
  *   with a DREP ({@code cm_issue_drep}).</li>
@@ -98,6 +100,7 @@ public final class IbCmEngine
     private final UnsafeBuffer sendScratch = new UnsafeBuffer(new byte[0]);
     private long nowNanos;
     private long dropped;
+    private long refusedRequests;
     private long duplicates;
     private long sendFailures;
 
@@ -140,6 +143,15 @@ public final class IbCmEngine
     public long droppedMads()
     {
         return dropped;
+    }
+
+    /**
+     * New REQs and SIDR_REQs that a listener's consumer did not take ({@link IbCmEventHandler#takesRequest}):
+     * REQs dropped without a trace, SIDR_REQs answered REJECT.
+     */
+    public long refusedRequests()
+    {
+        return refusedRequests;
     }
 
     /** How long the loop may wait from {@code now}: 0 when a timer is due, {@link Long#MAX_VALUE} with none. */
@@ -222,6 +234,12 @@ public final class IbCmEngine
         if (listener == null)
         {
             issueRej(from, tid, buffer, offset, RejectReason.INVALID_SERVICE_ID, ConnectReject.MESSAGE_REJECTED_REQ);
+            return;
+        }
+        if (!listener.handler().takesRequest(from))
+        {
+            // cm_destroy_id(-ENOMEM) in REQ_RCVD: no REJ and nothing kept; the peer's retry is a new REQ
+            refusedRequests++;
             return;
         }
         final IbCmConnection connection = new IbCmConnection(this, commIds.allocate(), listener.handler());
@@ -325,6 +343,14 @@ public final class IbCmEngine
         {
             send(from, formatter.sidrRep(tid, req.requestId(), SidrStatus.UNSUPPORTED.code(), 0, req.serviceId(), 0,
                 NONE, NONE));
+            return;
+        }
+        if (!listener.handler().takesRequest(from))
+        {
+            // cm_destroy_id(-ENOMEM) in SIDR_REQ_RCVD: SIDR_REP REJECT, and nothing kept
+            refusedRequests++;
+            send(from, formatter.sidrRep(tid, req.requestId(), SidrStatus.REJECT.code(), 0, req.serviceId(), 0, NONE,
+                NONE));
             return;
         }
         final IbCmConnection connection = new IbCmConnection(this, commIds.allocate(), listener.handler());

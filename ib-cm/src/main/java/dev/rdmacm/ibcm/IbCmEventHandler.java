@@ -10,4 +10,18 @@ package dev.rdmacm.ibcm;
 public interface IbCmEventHandler
 {
     void onEvent(IbCmConnection connection, IbCmEvent event);
+
+    /**
+     * Asked of a listener's consumer before the engine makes anything for a new REQ or SIDR_REQ from
+     * {@code from}: whether it takes the request. False is ib_cm's {@code cm_handler} failing the request
+     * with {@code -ENOMEM}, as rdma_cm's userspace ABI does when the listener's backlog is used up
+     * ({@code ucma_connect_event_handler}); then, as {@code cm_destroy_id} does, a REQ is dropped with no
+     * REJ and nothing kept, so that the peer's retry is a new REQ that may find room, and a SIDR_REQ is
+     * answered SIDR_REP status REJECT. A consumer that says true must take the request's event. The
+     * default takes every request.
+     */
+    default boolean takesRequest(final IbCmPeerAddress from)
+    {
+        return true;
+    }
 }

@@ -109,6 +109,8 @@ final class ConnectionPhase
     {
         final List<IdConnection> listening = new ArrayList<>();
         c.requireNotDestroyed("rdma_listen");
+        // ucma_listen sets the backlog before rdma_listen, which may still refuse (a second listen sets it again)
+        c.id.backlog.listen(backlog, c.cm.options().maxBacklog());
         if (c.state == CmIdState.IDLE)
         {
             final InetAddress any = AddressResolver.IPV4_ANY;

@@ -151,10 +151,12 @@ public final class EventChannel implements AutoCloseable
         {
             for (final Iterator<CmEvent> queued = events.iterator(); queued.hasNext(); )
             {
-                if (queued.next().id() == id)
+                final CmEvent event = queued.next();
+                if (event.id() == id)
                 {
                     queued.remove();
                     decrement();
+                    returnBacklogPlace(event);
                 }
             }
         }
@@ -174,6 +176,7 @@ public final class EventChannel implements AutoCloseable
             {
                 decrement();
             }
+            returnBacklogPlace(event);
             if (event.id().isDestroyed())
             {
                 return null;
@@ -181,6 +184,18 @@ public final class EventChannel implements AutoCloseable
             event.id().retrieved();
         }
         return event;
+    }
+
+    /**
+     * {@code ucma_get_event}: a CONNECT_REQUEST off the queue gives its listener's backlog place back (a
+     * listener's own queue is bounded so, the kernel's; docs/decisions.md, rdma-cm: "a listener's backlog").
+     */
+    private static void returnBacklogPlace(final CmEvent event)
+    {
+        if (event instanceof CmEvent.ConnectRequest request && request.listenId() != null)
+        {
+            request.listenId().backlog.giveBack();
+        }
     }
 
     private void decrement()

@@ -84,6 +84,11 @@ final class IdConnection implements IbCmEventHandler
      * whose children take {@link #binding}.
      */
     private final GidDirectory arrivals;
+    /**
+     * The binding {@link #takesRequest} found for the request it took, for {@link #newChild} right after it
+     * on the same engine call (the CM's thread); null when the request's GID entry is gone.
+     */
+    private RdmaPortBinding taken;
     /** A listener's children, by the connection the engine made for each REQ. */
     private final Map<IbCmConnection, IdConnection> children = new ConcurrentHashMap<>();
     private volatile IbCmConnection connection;
@@ -492,14 +497,33 @@ final class IdConnection implements IbCmEventHandler
     }
 
     /**
+     * cma_ib_req_handler up to {@code ucma_connect_event_handler}'s backlog: a request whose GID entry is
+     * gone is taken here, to be refused by {@link #newChild} with a REJ, as {@code cma_ib_acquire_dev}
+     * fails before the backlog is looked at; any other takes a place of the listener's backlog, or is
+     * refused (dropped) when none is left.
+     */
+    @Override
+    public boolean takesRequest(final IbCmPeerAddress from)
+    {
+        taken = arrivals == null ? binding : arrivals.entry(binding.device(), binding.port(),
+            agent.localGidIndex(from.gid())).orElse(null);
+        if (taken == null || id.backlog.tryTake())
+        {
+            return true;
+        }
+        taken = null;
+        return false;
+    }
+
+    /**
      * The new id of a REQ or SIDR_REQ, on the listener's port or, under a wildcard listener, on the GID
-     * entry the request came in on (cma_ib_acquire_dev); null, and the request refused (its connection
-     * closed), when that entry is gone.
+     * entry the request came in on ({@link #takesRequest}, cma_ib_acquire_dev); null, and the request refused (its
+     * connection closed), when that entry is gone.
      */
     private RdmaCmId newChild(final IbCmConnection from, final IbCmPeerAddress peer, final byte[] privateData)
     {
-        final RdmaPortBinding childBinding = arrivals == null ? binding : arrivals.entry(binding.device(), binding.port(),
-            agent.localGidIndex(peer.gid())).orElse(null);
+        final RdmaPortBinding childBinding = taken;
+        taken = null;
         if (childBinding == null)
         {
             from.close();

@@ -90,6 +90,7 @@ public final class RdmaCm implements AutoCloseable
         private final AcmFirstRoute acmFirstRoute;
         private final Duration spin;
         private final boolean routeCache;
+        private final int maxBacklog;
 
         private Options(final Builder builder)
         {
@@ -103,6 +104,7 @@ public final class RdmaCm implements AutoCloseable
             this.acmFirstRoute = builder.acmFirstRoute;
             this.spin = builder.spin;
             this.routeCache = builder.routeCache;
+            this.maxBacklog = builder.maxBacklog;
         }
 
         /** A builder holding the defaults ({@link #defaults()}). */
@@ -115,7 +117,8 @@ public final class RdmaCm implements AutoCloseable
          * This machine's RDMA devices ({@link GidDirectory#live} of the process's environment, read when
          * the CM opens and again when a lookup misses, so GIDs of addresses added later are found; none
          * when no RDMA driver is loaded), the kernel's neighbour trigger, no listener, no hosts file, no
-         * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}, no route cache. Nothing
+         * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}, no route cache, a
+         * {@link #maxBacklog()} of 1024. Nothing
          * is read here: options given other tables ({@link Builder#gids}) never read this machine's.
          */
         public static Options defaults()
@@ -197,12 +200,24 @@ public final class RdmaCm implements AutoCloseable
             return routeCache;
         }
 
+        /**
+         * {@code net.rdma_ucm.max_backlog} (default 1024): the backlog of a listen asked for 0, or for more
+         * than this, as the kernel's {@code ucma_listen} takes it. A listener keeps at most its backlog of
+         * connect requests whose CONNECT_REQUEST the application has not taken; the REQs beyond are
+         * dropped (docs/decisions.md, rdma-cm: "a listener's backlog").
+         */
+        public int maxBacklog()
+        {
+            return maxBacklog;
+        }
+
         @Override
         public String toString()
         {
             return "Options{networkNamespace=" + networkNamespace + ", gids=" + gids + ", trigger=" + trigger +
                 ", hostsNeighbours=" + hostsNeighbours + ", sa=" + sa + ", kernelProfile=" + kernelProfile +
-                ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + ", routeCache=" + routeCache + "}";
+                ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + ", routeCache=" + routeCache +
+                ", maxBacklog=" + maxBacklog + "}";
         }
 
         /** Fluent and checked as it goes: a bad value fails at its setter, naming it and the rule. */
@@ -218,6 +233,7 @@ public final class RdmaCm implements AutoCloseable
             private AcmFirstRoute acmFirstRoute = AcmFirstRoute.LIBRDMACM;
             private Duration spin = DEFAULT_SPIN;
             private boolean routeCache;
+            private int maxBacklog = ListenBacklog.DEFAULT_MAX_BACKLOG;
 
             private Builder()
             {
@@ -235,6 +251,7 @@ public final class RdmaCm implements AutoCloseable
                 this.acmFirstRoute = options.acmFirstRoute;
                 this.spin = options.spin;
                 this.routeCache = options.routeCache;
+                this.maxBacklog = options.maxBacklog;
             }
 
             /** Resolve in the namespace at {@code path} (e.g. /run/netns/NAME); null: the caller's. */
@@ -320,6 +337,17 @@ public final class RdmaCm implements AutoCloseable
             public Builder routeCache(final boolean enabled)
             {
                 this.routeCache = enabled;
+                return this;
+            }
+
+            /** {@link Options#maxBacklog()}: 0 or more (0 refuses every request, as the sysctl set to 0 does). */
+            public Builder maxBacklog(final int max)
+            {
+                if (max < 0)
+                {
+                    throw new IllegalArgumentException("maxBacklog must be 0 or more (net.rdma_ucm.max_backlog), not " + max);
+                }
+                this.maxBacklog = max;
                 return this;
             }
 

@@ -69,6 +69,8 @@ public final class RdmaCmId implements AutoCloseable
     private volatile boolean destroyed;
     /** The RC QP {@link #attachQp(RcQueuePair)} gave: the application's threads move it (RTR, RTS, ERR), as librdmacm's do. */
     private final IdQueuePair qp = new IdQueuePair();
+    /** A listener's room for requests not taken yet: taken on the CM's thread, given back by the channel's taker. */
+    final ListenBacklog backlog = new ListenBacklog();
     /** A synchronous id's connect, waiting for its connection's first event ({@code ucma_complete}); else null. */
     private volatile CompletableFuture<CmEvent> synchronousConnect;
     /** Guards {@link #unacknowledged}, which application threads count; destroy waits on it. */
@@ -744,7 +746,8 @@ public final class RdmaCmId implements AutoCloseable
      * <li>An IDLE id is first bound to the IPv4 wildcard and a free port, as the kernel's rdma_listen
      *     binds it ({@link #sourcePort()} tells which).</li>
      * </ul>
-     * {@code backlog} is kept as the kernel keeps it, not enforced.
+     * At most {@code backlog} requests wait with their CONNECT_REQUEST not taken; beyond, a REQ is dropped as the kernel
+     * drops it (0, or above {@link RdmaCm.Options#maxBacklog()}: that; {@link ListenBacklog}).
      */
     public void listen(final int backlog) throws RdmaCmException
     {

@@ -52,6 +52,24 @@ class RdmaCmOptionsTest
     }
 
     @Test
+    void shouldTakeMaxBacklog1024ByDefaultAsTheSysctlAndKeepAnotherThroughToBuilder()
+    {
+        assertEquals(1024, RdmaCm.Options.defaults().maxBacklog());
+        final RdmaCm.Options small = RdmaCm.Options.builder().maxBacklog(8).build();
+        assertEquals(8, small.toBuilder().spin(Duration.ZERO).build().maxBacklog());
+        assertEquals(0, RdmaCm.Options.builder().maxBacklog(0).build().maxBacklog());
+        assertTrue(small.toString().contains("maxBacklog=8"), small.toString());
+    }
+
+    @Test
+    void shouldRefuseANegativeMaxBacklogNamingIt()
+    {
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> RdmaCm.Options.builder().maxBacklog(-1));
+        assertEquals("maxBacklog must be 0 or more (net.rdma_ucm.max_backlog), not -1", refused.getMessage());
+    }
+
+    @Test
     void shouldKeepTheRouteCacheOffUnlessAskedAndThroughToBuilder()
     {
         assertEquals(false, RdmaCm.Options.defaults().routeCache());
