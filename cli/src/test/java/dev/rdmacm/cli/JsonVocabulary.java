@@ -203,7 +203,8 @@ public final class JsonVocabulary
 
     /**
      * What is wrong with {@code value} as {@code type}, or null: {@code null or T} may be null,
-     * {@code array of T} is an array whose every element is a T, {@code A or B} is either.
+     * {@code array of T} is an array whose every element is a T, {@code one of `A`, `B` or `C`} a string
+     * of that set, {@code A or B} is either.
      */
     private String typeProblem(final String type, final JsonNode value, final String path)
     {
@@ -226,6 +227,12 @@ public final class JsonVocabulary
                 }
             }
             return null;
+        }
+        if (type.startsWith("one of "))
+        {
+            // a string from a closed set: one of `A`, `B` or `C`
+            final List<String> names = List.of(type.substring("one of ".length()).replace("`", "").split(", | or "));
+            return value.isTextual() && names.contains(value.asText()) ? null : path + ": expected " + type + ", got " + value;
         }
         final List<String> problems = new ArrayList<>();
         for (final String alternative : type.split(" or "))

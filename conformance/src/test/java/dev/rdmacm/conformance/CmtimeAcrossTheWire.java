@@ -1,5 +1,8 @@
 package dev.rdmacm.conformance;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rdmacm.cli.JsonVocabulary;
 import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
@@ -16,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
@@ -26,7 +30,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  *   <li>then the real {@code cmtime -s} over the kernel's CM in the same guest: {@code rdma_ucm} (with
  *       ib_cm) is loaded for it and unloaded after, so nothing else may use the CM class on umad then.</li>
  * </ol>
- * Same guest, same wire, same server: the per-step ratios compare the two active sides alone. First,
+ * Same guest, same wire, same server: the per-step ratios compare the two active sides alone. Ours
+ * prints its rounds with {@code --json}, held to docs/json.md's cmtime object, every connection's times in it. First,
  * the kernel's {@code cmtime} client against {@code rdmacm cmtime}'s server: the interop at a hundred
  * connections the other way. Each side's fastest round counts, so the JVM's warm-up is not in the ratio;
  * the figures go to the build log and to {@value #REPORT} in the userspace guest's share.
@@ -34,6 +39,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 final class CmtimeAcrossTheWire
 {
     static final String REPORT = "cmtime-connections.txt";
+    private static final ObjectMapper JSON = new ObjectMapper();
     static final int CONNECTIONS = 100;
     /** One round a side in CI: the benchmark (benchmarks/run-cmtime-guests) runs more, for the figures. */
     static final int ROUNDS = 1;
@@ -83,7 +89,7 @@ final class CmtimeAcrossTheWire
             "kernel-cmtime-s") + "\n" + RpingAcrossTheWire.untilListening(kernelAddress, KERNEL_SERVER_PORT));
         final GuestResult ourClient = kernelServer.succeeded()
             ? ours.run(run, RpingAcrossTheWire.java(ours, "cmtime-c", "cmtime", "-s", kernelAddress, "-p",
-                Integer.toString(KERNEL_SERVER_PORT), "-c", Integer.toString(connections), "--rounds", Integer.toString(rounds)))
+                Integer.toString(KERNEL_SERVER_PORT), "-c", Integer.toString(connections), "--rounds", Integer.toString(rounds), "--json"))
             : kernelServer;
         final GuestResult kernelClient = kernelServer.succeeded()
             ? ours.run(run, "modprobe rdma_ucm || exit 97\nstatus=0\nfor r in $(seq " + rounds + "); do cmtime -s " + kernelAddress
@@ -115,7 +121,7 @@ final class CmtimeAcrossTheWire
                 dynamicTest("shouldTimeEveryStepOfRdmacmCmtimeAgainstTheKernelsCmtimeServer()", () ->
                 {
                     assertEquals(0, kernelServer.exitStatus(), kernelServer.describe());
-                    assertCompleted(ourClient, rounds);
+                    assertCompletedInJson(ourClient, rounds, connections);
                 }),
                 dynamicTest("shouldTimeTheKernelsCmtimeClientInTheSameGuestAgainstTheSameServer()", () ->
                 {
@@ -127,8 +133,8 @@ final class CmtimeAcrossTheWire
         /** Per step the fastest round of each client, in ms, and ours over the kernel's. */
         String report()
         {
-            final Map<String, Double> kernel = fastest(kernelClient.stdout());
-            final Map<String, Double> ourSteps = fastest(ourClient.stdout());
+            final Map<String, Double> kernel = fastest(tables(kernelClient.stdout()));
+            final Map<String, Double> ourSteps = fastest(jsonTables(ourClient.stdout()));
             final StringBuilder text = new StringBuilder(String.format("cmtime connections, %d to the kernel's cmtime server, fastest "
                 + "of %d rounds%n%-14s %12s %12s %8s%n", connections, rounds, "step", "kernel ms", "ours ms", "ratio"));
             for (final String step : STEPS)
@@ -196,11 +202,63 @@ final class CmtimeAcrossTheWire
         return tables;
     }
 
-    private static Map<String, Double> fastest(final String output)
+    private static Map<String, Double> fastest(final List<Map<String, Double>> tables)
     {
         final Map<String, Double> best = new LinkedHashMap<>();
-        tables(output).forEach(table -> table.forEach((step, ms) -> best.merge(step, ms, Math::min)));
+        tables.forEach(table -> table.forEach((step, ms) -> best.merge(step, ms, Math::min)));
         return best;
+    }
+
+    /**
+     * {@code rdmacm cmtime --json}'s rounds as {@link #tables} reads the text: step (the table's label) to
+     * total ms; empty for output that is not docs/json.md's cmtime object.
+     */
+    static List<Map<String, Double>> jsonTables(final String output)
+    {
+        final List<Map<String, Double>> tables = new ArrayList<>();
+        final JsonNode json;
+        try
+        {
+            json = JSON.readTree(output.strip());
+        }
+        catch (final IOException ex)
+        {
+            return tables;
+        }
+        for (final JsonNode round : json.path("rounds"))
+        {
+            final Map<String, Double> table = new LinkedHashMap<>();
+            for (final JsonNode step : round.path("steps"))
+            {
+                final String name = step.path("step").asText();
+                table.put(name.equals("bind") ? "bind addr" : name.replace('_', ' '), step.path("total_us").asLong() / 1000.0);
+            }
+            tables.add(table);
+        }
+        return tables;
+    }
+
+    /**
+     * Exit 0, one object as docs/json.md writes cmtime's, every round ok with every step, and every
+     * connection's time of every step there.
+     */
+    private static void assertCompletedInJson(final GuestResult client, final int rounds, final int connections)
+    {
+        assertEquals(0, client.exitStatus(), client.describe());
+        final JsonVocabulary vocabulary = JsonVocabulary.ofThisCheckout();
+        final JsonNode json = vocabulary.check(vocabulary.resultOf("cmtime"), client.stdout().strip());
+        assertTrue(json.get("ok").asBoolean(), client.describe());
+        assertEquals(rounds, json.get("rounds").size(), client.describe());
+        jsonTables(client.stdout()).forEach(table -> assertEquals(STEPS, List.copyOf(table.keySet()), client.describe()));
+        for (final JsonNode round : json.get("rounds"))
+        {
+            for (final JsonNode step : round.get("steps"))
+            {
+                assertEquals(connections, step.get("connections_us").size(), step.toString());
+                step.get("connections_us").forEach(us -> assertTrue(us.isIntegralNumber(), step.toString()));
+            }
+        }
+        assertEquals(List.of(), client.stderr().lines().filter(line -> line.startsWith("failure")).toList(), client.describe());
     }
 
     /** {@code command} in the background as its own process (exec'd, so the PID file names it), output in /run/NAME.{out,err}. */

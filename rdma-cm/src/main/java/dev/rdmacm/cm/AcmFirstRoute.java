@@ -45,7 +45,12 @@ public record AcmFirstRoute(boolean enabled, Path portFile, Path socket, Duratio
         }
     }
 
-    /** The service on {@code socket}, with no port file to prefer (a path that does not exist). */
+    /**
+     * The service on {@code socket}, with no port file to prefer (a path that does not exist).
+     *
+     * @param socket the service's unix socket.
+     * @return the route's options.
+     */
     public static AcmFirstRoute at(final Path socket)
     {
         return new AcmFirstRoute(true, socket.resolveSibling(socket.getFileName() + ".no-port-file"), socket,

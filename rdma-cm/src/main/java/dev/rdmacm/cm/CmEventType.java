@@ -49,7 +49,7 @@ public enum CmEventType
         this.value = value;
     }
 
-    /** The number librdmacm and the kernel give the event ({@code RDMA_CM_EVENT_ADDR_RESOLVED} is 0). */
+    /** {@return the number librdmacm and the kernel give the event ({@code RDMA_CM_EVENT_ADDR_RESOLVED} is 0)} */
     public int value()
     {
         return value;

@@ -55,7 +55,13 @@ public record ConnectionParameters(byte[] privateData, int responderResources, i
         }
     }
 
-    /** What rping asks for: one read each way, 7 retries of both kinds, no private data. */
+    /**
+     * What rping asks for: one read each way, 7 retries of both kinds, no private data.
+     *
+     * @param responderResources the RDMA reads and atomics the local QP answers at once, 0-255.
+     * @param initiatorDepth     the RDMA reads and atomics the local QP issues at once, 0-255.
+     * @return the parameters.
+     */
     public static ConnectionParameters of(final int responderResources, final int initiatorDepth)
     {
         return new ConnectionParameters(new byte[0], responderResources, initiatorDepth, false, 7, 7);

@@ -63,13 +63,13 @@ public final class RdmaCmException extends ErrnoException
         this.trace = null;
     }
 
-    /** The steps of the resolution that failed, or null when it never started. */
+    /** {@return the steps of the resolution that failed, or null when it never started} */
     public ResolutionTrace trace()
     {
         return trace;
     }
 
-    /** True when the call itself failed (no event was produced); false for an error event. */
+    /** {@return true when the call itself failed (no event was produced); false for an error event} */
     public boolean returnedByCall()
     {
         return returnedByCall;

@@ -59,13 +59,13 @@ public record AddressResolution(
         steps = List.copyOf(steps);
     }
 
-    /** The destination MAC for RoCE, as {@code ip neigh} prints it. */
+    /** {@return the destination MAC for RoCE, as {@code ip neigh} prints it} */
     public String destinationHardwareText()
     {
         return destinationHardwareAddress.toString();
     }
 
-    /** The source netdev's hardware address, as {@code ip link} prints it. */
+    /** {@return the source netdev's hardware address, as {@code ip link} prints it} */
     public String sourceHardwareText()
     {
         return sourceHardwareAddress.toString();

@@ -83,7 +83,13 @@ public final class ResolutionTrace
         return Instant.ofEpochSecond(0, startedAtEpochNanos);
     }
 
-    /** Records a step that began at {@code stepStartNanos} (System.nanoTime) and ends now. */
+    /**
+     * Records a step that began at {@code stepStartNanos} (System.nanoTime) and ends now.
+     *
+     * @param name           the step's name.
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param detail         what it found, or null.
+     */
     public void record(final String name, final long stepStartNanos, final String detail)
     {
         append(name, stepStartNanos, detail, false);
@@ -92,13 +98,22 @@ public final class ResolutionTrace
     /**
      * As {@link #record}, for a detail that many resolutions record alike (a netdev's description, a
      * port): it is kept once in the process, and the log holds its number.
+     *
+     * @param name           the step's name.
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param detail         what it found.
      */
     public void recordShared(final String name, final long stepStartNanos, final String detail)
     {
         append(name, stepStartNanos, detail, true);
     }
 
-    /** The step "route": the route's addresses and output ifindex, text when read. */
+    /**
+     * The step "route": the route's addresses and output ifindex, text when read.
+     *
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param route          the route the kernel answered.
+     */
     public void route(final long stepStartNanos, final Route route)
     {
         final long now = System.nanoTime();
@@ -137,31 +152,53 @@ public final class ResolutionTrace
         }
     }
 
-    /** The step "local address": the bound source and the netdev it is on, text when read. */
+    /**
+     * The step "local address": the bound source and the netdev it is on, text when read.
+     *
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param source         the bound source address.
+     * @param netdev         the netdev it is on.
+     */
     public void localAddress(final long stepStartNanos, final InetAddress source, final Link netdev)
     {
         appendValue("local address", stepStartNanos, new TraceText.LocalAddress(source, netdev));
     }
 
-    /** The step "link": the netdev the resolution goes through, text when read. */
+    /**
+     * The step "link": the netdev the resolution goes through, text when read.
+     *
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param link           the netdev.
+     */
     public void link(final long stepStartNanos, final Link link)
     {
         appendValue("link", stepStartNanos, link);
     }
 
-    /** The step "neighbour": the entry found for {@code nextHop}, or null when there is none; text when read. */
+    /**
+     * The step "neighbour": the entry found for {@code nextHop}, or null when there is none; text when read.
+     *
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param nextHop        the address whose entry was looked up.
+     * @param neighbour      the entry, or null.
+     */
     public void neighbour(final long stepStartNanos, final InetAddress nextHop, final Neighbour neighbour)
     {
         appendValue("neighbour", stepStartNanos, neighbour != null ? neighbour : nextHop);
     }
 
-    /** The step "gid match": the RDMA port the source's GID is on, text when read. */
+    /**
+     * The step "gid match": the RDMA port the source's GID is on, text when read.
+     *
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param binding        the port, GID index and GID.
+     */
     public void gidMatch(final long stepStartNanos, final RdmaPortBinding binding)
     {
         appendValue("gid match", stepStartNanos, binding);
     }
 
-    /** The steps in the order they began (a wait is recorded when it ends but began before the re-run). */
+    /** {@return the steps in the order they began (a wait is recorded when it ends but began before the re-run)} */
     public List<ResolutionStep> steps()
     {
         final byte[] steps;

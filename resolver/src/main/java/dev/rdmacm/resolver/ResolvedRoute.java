@@ -34,13 +34,23 @@ public record ResolvedRoute(Kind kind, List<RoutePath> paths)
         paths = List.copyOf(paths);
     }
 
-    /** One path. */
+    /**
+     * A route of one path.
+     *
+     * @param kind how it was found.
+     * @param path the path.
+     */
     public ResolvedRoute(final Kind kind, final RoutePath path)
     {
         this(kind, List.of(path));
     }
 
-    /** The first path, the one a connection uses ({@code route.path_rec[0]}). */
+    /**
+     * The first path, the one a connection uses ({@code route.path_rec[0]}).
+     *
+     * @return the primary path.
+     * @throws IllegalStateException when the route has no path.
+     */
     public RoutePath primary()
     {
         if (paths.isEmpty())

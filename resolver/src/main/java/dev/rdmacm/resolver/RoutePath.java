@@ -70,7 +70,12 @@ public record RoutePath(long flags, PathRecordValue record)
         }
     }
 
-    /** The path {@code ucma_query_path} makes of an SA PathRecord (64 bytes): flags GMP | PRIMARY | BIDIRECTIONAL. */
+    /**
+     * The path {@code ucma_query_path} makes of an SA PathRecord (64 bytes): flags GMP | PRIMARY | BIDIRECTIONAL.
+     *
+     * @param saRecord the PathRecord's 64 bytes, as the SA sent them.
+     * @return the path.
+     */
     public static RoutePath fromSaRecord(final byte[] saRecord)
     {
         if (saRecord.length < PathRecord.LENGTH)
@@ -81,7 +86,13 @@ public record RoutePath(long flags, PathRecordValue record)
         return new RoutePath(PATH_DATA_FLAGS, PathRecordValue.decode(saRecord));
     }
 
-    /** Reads the 72 bytes of one {@code ibv_path_data} at {@code offset}. */
+    /**
+     * Reads the 72 bytes of one {@code ibv_path_data} at {@code offset}.
+     *
+     * @param buffer holds the record.
+     * @param offset where it begins.
+     * @return the path.
+     */
     public static RoutePath decode(final DirectBuffer buffer, final int offset)
     {
         final IbvPathData data = new IbvPathData().wrap(buffer, offset, buffer.capacity() - offset);
@@ -90,7 +101,12 @@ public record RoutePath(long flags, PathRecordValue record)
         return new RoutePath(data.flags(), PathRecordValue.decode(path));
     }
 
-    /** Reads one {@code ibv_path_data}, which must be exactly 72 bytes. */
+    /**
+     * Reads one {@code ibv_path_data}, which must be exactly 72 bytes.
+     *
+     * @param pathData the record.
+     * @return the path.
+     */
     public static RoutePath fromPathData(final byte[] pathData)
     {
         if (pathData.length != IbvPathData.LENGTH)
@@ -104,6 +120,8 @@ public record RoutePath(long flags, PathRecordValue record)
     /**
      * Writes the 72 bytes of this path's {@code ibv_path_data} at {@code offset}.
      *
+     * @param buffer where to write, 72 bytes from {@code offset}.
+     * @param offset where the record begins.
      * @throws IllegalArgumentException naming the field when a value is wider than its field.
      */
     public void encode(final MutableDirectBuffer buffer, final int offset)
@@ -134,7 +152,7 @@ public record RoutePath(long flags, PathRecordValue record)
             .preference(r.preference());
     }
 
-    /** A new array with this path's {@code ibv_path_data}, 72 bytes. */
+    /** {@return a new array with this path's {@code ibv_path_data}, 72 bytes} */
     public byte[] toPathData()
     {
         final byte[] bytes = new byte[IbvPathData.LENGTH];
@@ -142,7 +160,7 @@ public record RoutePath(long flags, PathRecordValue record)
         return bytes;
     }
 
-    /** Whether {@code IBV_PATH_FLAG_PRIMARY} is set. */
+    /** {@return whether {@code IBV_PATH_FLAG_PRIMARY} is set} */
     public boolean isPrimary()
     {
         return (flags & IbvPathData.FLAG_PRIMARY) != 0;
@@ -151,13 +169,15 @@ public record RoutePath(long flags, PathRecordValue record)
     /**
      * {@code path_rec.flow_label} as librdmacm's {@code ucma_convert_path} hands it to an application:
      * {@code flowlabel_hoplimit >> 8}, 24 bits whose bit 23 is the RawTraffic bit the kernel packed.
+     *
+     * @return the flow label as the application sees it.
      */
     public int librdmacmFlowLabel()
     {
         return (record.rawTraffic() ? LIBRDMACM_RAW_TRAFFIC_BIT : 0) | record.flowLabel();
     }
 
-    /** {@code path_rec.preference} as {@code ucma_convert_path} fills it: the low byte of the flags (43 for 0x2b). */
+    /** {@return {@code path_rec.preference} as {@code ucma_convert_path} fills it: the low byte of the flags (43 for 0x2b)} */
     public int librdmacmPreference()
     {
         return (int)(flags & 0xff);

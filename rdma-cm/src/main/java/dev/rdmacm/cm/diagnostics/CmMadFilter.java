@@ -33,13 +33,19 @@ public interface CmMadFilter
      */
     boolean pass(Direction direction, CmAttribute attribute);
 
-    /** Every MAD through: the default. */
+    /** {@return a filter that lets every MAD through: the default} */
     static CmMadFilter none()
     {
         return (direction, attribute) -> true;
     }
 
-    /** Drops every {@code attribute} MAD going {@code direction}, e.g. every DREP received. */
+    /**
+     * Drops every {@code attribute} MAD going {@code direction}, e.g. every DREP received.
+     *
+     * @param direction which way the MADs to drop go.
+     * @param attribute the CM message to drop.
+     * @return the filter.
+     */
     static CmMadFilter dropping(final Direction direction, final CmAttribute attribute)
     {
         Objects.requireNonNull(direction, "direction");

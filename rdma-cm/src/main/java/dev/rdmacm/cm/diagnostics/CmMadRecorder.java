@@ -31,6 +31,8 @@ public interface CmMadRecorder
      * @param hopLimit      the GRH's hop limit.
      * @param flowLabel     the GRH's flow label.
      * @param mad           {@code length} bytes from {@code offset}: the MAD as umad took or gave it.
+     * @param offset        where the MAD begins in {@code mad}.
+     * @param length        its length in bytes.
      */
     void onMad(CmMadFilter.Direction direction, Gid source, Gid destination, int sourceQp, int destinationQp,
         int trafficClass, int hopLimit, int flowLabel, DirectBuffer mad, int offset, int length);

@@ -35,6 +35,8 @@ public final class PcapCmMadRecorder implements CmMadRecorder, AutoCloseable
     /**
      * Creates (or truncates) {@code file} and writes the pcap header.
      *
+     * @param file the pcap file.
+     * @return the recorder; close it to close the file.
      * @throws java.io.UncheckedIOException naming the file when it cannot be written.
      */
     public static PcapCmMadRecorder create(final Path file)
@@ -51,13 +53,13 @@ public final class PcapCmMadRecorder implements CmMadRecorder, AutoCloseable
             Gsi.QKEY, trafficClass, hopLimit, flowLabel, mad, offset, length, epochNanos));
     }
 
-    /** MADs written so far. */
+    /** {@return the MADs written so far} */
     public long written()
     {
         return capture.written();
     }
 
-    /** Write errors; after the first one nothing more is written. */
+    /** {@return the write errors; after the first one nothing more is written} */
     public long failures()
     {
         return capture.failures();

@@ -23,6 +23,7 @@ public interface GidDirectory
      * device's table in one call. No devices: an empty directory, libibverbs not loaded.
      *
      * @param environment where {@code SYSFS_PATH} is looked up (the process's: {@link System#getenv()}).
+     * @return the directory.
      * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
      */
     static GidDirectory live(final Map<String, String> environment)
@@ -71,18 +72,29 @@ public interface GidDirectory
         }
     };
 
-    /** The first InfiniBand port whose GID table holds {@code gid} (the IPoIB netdev's port GID). */
+    /**
+     * The first InfiniBand port whose GID table holds {@code gid} (the IPoIB netdev's port GID).
+     *
+     * @param gid the GID to find.
+     * @return its binding, or empty when no InfiniBand port has it.
+     */
     Optional<RdmaPortBinding> findInfinibandGid(Gid gid);
 
     /**
      * The first RoCE port with an entry equal to {@code gid} bound to {@code netdev}; where both a
      * RoCE v1 and a RoCE v2 entry match, the v2 one (the kernel's default RoCE mode).
+     *
+     * @param gid    the GID to find, the source address's.
+     * @param netdev the netdev the entry must be bound to.
+     * @return its binding, or empty when no RoCE port has it on {@code netdev}.
      */
     Optional<RdmaPortBinding> findRoceGid(Gid gid, String netdev);
 
     /**
      * For zero and loopback destinations: GID index 0 of the first device with an ACTIVE port,
      * else of port 1 of the first device; empty when there are no devices.
+     *
+     * @return that port's binding, or empty.
      */
     Optional<RdmaPortBinding> loopbackPort();
 
@@ -92,6 +104,10 @@ public interface GidDirectory
      * port and GID index order, the first entry that is {@code dgid} or, on an ACTIVE port, of its
      * subnet prefix, whatever its GID type (a RoCE port's fe80:: entry matches a link-local GID);
      * empty when none (ENODEV).
+     *
+     * @param dgid the AF_IB destination's GID.
+     * @param pkey the destination's P_Key.
+     * @return the binding, or empty.
      */
     Optional<RdmaPortBinding> findAfIbPort(Gid dgid, int pkey);
 
@@ -99,6 +115,8 @@ public interface GidDirectory
      * Every port of every device, in device and port order, each as the binding of its first GID
      * entry: what a listener on a wildcard address listens on ({@code cma_listen_on_all}'s walk of the
      * device list). A live directory reads the device list again first when it changed.
+     *
+     * @return the ports' bindings, none without devices.
      */
     List<RdmaPortBinding> ports();
 
@@ -106,6 +124,11 @@ public interface GidDirectory
      * The entry at {@code gidIndex} of {@code device}'s {@code port}: the binding of a connection
      * request that arrived there on a wildcard listener. A live directory reads that device again on a
      * miss (a GID added since the last read).
+     *
+     * @param device   the RDMA device's name.
+     * @param port     its port number.
+     * @param gidIndex the GID table index.
+     * @return the entry's binding, or empty when the table has no such entry.
      */
     Optional<RdmaPortBinding> entry(String device, int port, int gidIndex);
 }

@@ -27,6 +27,10 @@ public record HostsNeighbours(HostsFile hosts, RdmaPortBinding localPort)
      * {@code hosts} as the neighbour table of the port {@code sa} is attached to (port 1 of that node, its
      * GID, the default partition): what {@code rdmacm resolve-addr --fabric F --hosts FILE} hands the CM, for
      * {@code RdmaCm.Options.Builder#hostsNeighbours} beside {@code sa(sa)}.
+     *
+     * @param hosts the hosts file's entries.
+     * @param sa    the SA client whose local port the entries are the neighbours of.
+     * @return the neighbour table.
      */
     public static HostsNeighbours onPortOf(final HostsFile hosts, final SaClient sa)
     {
@@ -37,6 +41,9 @@ public record HostsNeighbours(HostsFile hosts, RdmaPortBinding localPort)
      * The ibacm hosts file at {@code file} ({@code ibacm_hosts.data}: an address and its GID per line) as
      * {@link #onPortOf} takes it.
      *
+     * @param file the hosts file.
+     * @param sa   the SA client whose local port the entries are the neighbours of.
+     * @return the neighbour table.
      * @throws IOException when the file cannot be read; a malformed line is an IllegalArgumentException naming it.
      */
     public static HostsNeighbours read(final Path file, final SaClient sa) throws IOException
@@ -44,7 +51,14 @@ public record HostsNeighbours(HostsFile hosts, RdmaPortBinding localPort)
         return onPortOf(HostsFile.read(file), sa);
     }
 
-    /** A port of an InfiniBand fabric known by its GID, e.g. the ibsim node the SA client attached as. */
+    /**
+     * A port of an InfiniBand fabric known by its GID, e.g. the ibsim node the SA client attached as.
+     *
+     * @param device the device's (or simulated node's) name.
+     * @param port   the port number.
+     * @param gid    the port's GID, at index 0 in the default partition.
+     * @return the port's binding.
+     */
     public static RdmaPortBinding infinibandPort(final String device, final int port, final Gid gid)
     {
         return new RdmaPortBinding(device, port, 0, gid, GidType.IB, null, PKey.of(DEFAULT_PKEY));

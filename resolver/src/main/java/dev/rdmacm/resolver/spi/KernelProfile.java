@@ -28,25 +28,31 @@ public enum KernelProfile
         this.checked = checked;
     }
 
-    /** The default: the kernel the comparison suite checks. */
+    /** {@return the default: the kernel the comparison suite checks} */
     public static KernelProfile defaultProfile()
     {
         return LINUX_6_1;
     }
 
-    /** {@code CMA_IBOE_PACKET_LIFETIME}: a RoCE path's packet lifetime when no ACK timeout was set. */
+    /** {@return {@code CMA_IBOE_PACKET_LIFETIME}: a RoCE path's packet lifetime when no ACK timeout was set} */
     public int iboePacketLifetime()
     {
         return iboePacketLifetime;
     }
 
-    /** Whether the comparison suite checks this profile against a running kernel. */
+    /** {@return whether the comparison suite checks this profile against a running kernel} */
     public boolean checkedAgainstARunningKernel()
     {
         return checked;
     }
 
-    /** The profile named {@code text} as the CLI spells it ({@code linux-6.1}, {@code mainline}). */
+    /**
+     * The profile named {@code text} as the CLI spells it ({@code linux-6.1}, {@code mainline}).
+     *
+     * @param text the name.
+     * @return the profile.
+     * @throws IllegalArgumentException naming the text and the names there are.
+     */
     public static KernelProfile parse(final String text)
     {
         for (final KernelProfile profile : values())

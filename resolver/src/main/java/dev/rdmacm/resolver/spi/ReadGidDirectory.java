@@ -63,7 +63,7 @@ abstract class ReadGidDirectory implements GidDirectory
     /** The device {@code name} under {@code sysfsRoot}, read again. */
     abstract RdmaDevice readDevice(Path sysfsRoot, String name);
 
-    /** The devices as last read. */
+    /** {@return the devices as last read} */
     public RdmaDevices devices()
     {
         return devices;

@@ -14,7 +14,11 @@ import java.nio.file.Path;
  */
 public final class SysfsGidDirectory extends ReadGidDirectory
 {
-    /** A directory of {@code devices}, however they were read: never read again. */
+    /**
+     * A directory of {@code devices}, however they were read: never read again.
+     *
+     * @param devices the devices and their GID tables.
+     */
     public SysfsGidDirectory(final RdmaDevices devices)
     {
         super(null, devices);
@@ -25,13 +29,23 @@ public final class SysfsGidDirectory extends ReadGidDirectory
         super(sysfsRoot, devices);
     }
 
-    /** The devices under a sysfs root as they are now, e.g. a recorded tree: never read again. */
+    /**
+     * The devices under a sysfs root as they are now, e.g. a recorded tree: never read again.
+     *
+     * @param sysfsRoot the root, {@code /sys} or a recorded tree.
+     * @return the directory.
+     */
     public static SysfsGidDirectory read(final Path sysfsRoot)
     {
         return new SysfsGidDirectory(SysfsDevices.read(sysfsRoot));
     }
 
-    /** The devices under a sysfs root ({@link SysfsDevices#root}), read again whenever a lookup misses. */
+    /**
+     * The devices under a sysfs root ({@link SysfsDevices#root}), read again whenever a lookup misses.
+     *
+     * @param sysfsRoot the root, {@code /sys} or a recorded tree.
+     * @return the directory.
+     */
     public static SysfsGidDirectory live(final Path sysfsRoot)
     {
         return new SysfsGidDirectory(sysfsRoot, SysfsDevices.read(sysfsRoot));

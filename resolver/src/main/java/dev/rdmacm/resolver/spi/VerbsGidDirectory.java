@@ -24,6 +24,9 @@ public final class VerbsGidDirectory extends ReadGidDirectory
     /**
      * The devices sysfs lists under {@code sysfsRoot} (the machine's {@code /sys}: libibverbs reads its
      * own), read now and again whenever a lookup misses.
+     *
+     * @param sysfsRoot where the device list is read.
+     * @return the directory.
      */
     public static VerbsGidDirectory live(final Path sysfsRoot)
     {
