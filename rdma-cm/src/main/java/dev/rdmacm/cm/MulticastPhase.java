@@ -114,6 +114,12 @@ final class MulticastPhase
             {
                 c.multicasts.remove(mc);
                 drop(mc);
+                if (c.id.channel() != null)
+                {
+                    // LEAVE_MCAST drops the group's events the application has not taken
+                    c.id.channel().discard(c.id, event -> event instanceof CmEvent.MulticastJoin j && j.group().equals(group) ||
+                        event instanceof CmEvent.MulticastError e && e.group().equals(group));
+                }
                 return;
             }
         }

@@ -15,6 +15,8 @@ import dev.rdmacm.sa.SaCounter;
 import dev.rdmacm.sa.multicast.McMemberRecordValue;
 import dev.rdmacm.sa.multicast.McMemberRecords;
 import dev.rdmacm.sa.testing.FabricPort;
+import dev.rdmacm.sa.testing.FaultInjectingTransport;
+import dev.rdmacm.sa.testing.Faults;
 import dev.rdmacm.sa.testing.SimulatedFabric;
 import dev.rdmacm.sa.transport.MadTransport;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
@@ -393,5 +395,55 @@ class MulticastOnSimulatedFabricTest
             .map(p -> p.get("infiniband.sa.componentmask") + " " + p.get("infiniband.mcmemberrecord.joinstate")).toList();
         assertEquals(List.of("[0x0000000000010003] [0x08]"), delete, mads.toString());
         assertNotEquals(0, mads.stream().filter(p -> List.of("0x81").equals(p.get("infiniband.mad.method"))).count());
+    }
+
+    @Test
+    void shouldLeaveNothingJoinedAndPostNoEventWhenLeavingWhileTheSetIsOut() throws Exception
+    {
+        final FabricPort port = fabric.port("Hca4");
+        // every answer 300 ms late, so that the leave comes while the Set is out
+        try (SaClient sa = attach(port, SaClientConfig.defaults(),
+                t -> new FaultInjectingTransport(t, Faults.NONE.withDelay(1.0, Duration.ofMillis(300)), 33));
+             RdmaCm cm = open(port, sa); EventChannel channel = cm.createEventChannel();
+             RdmaCmId id = boundUdId(cm, channel, port))
+        {
+            id.join(InetAddress.getByName("239.6.6.1"), MulticastJoinFlag.FULL_MEMBER, null);
+            assertInstanceOf(CmEvent.MulticastJoin.class, next(channel));
+            final long before = sa.counters().get(SaCounter.QUERIES_SUBMITTED);
+
+            id.join(InetAddress.getByName("239.6.6.2"), MulticastJoinFlag.FULL_MEMBER, null);
+            id.leave(InetAddress.getByName("239.6.6.2"));
+            id.join(InetAddress.getByName("239.6.6.3"), MulticastJoinFlag.FULL_MEMBER, null);
+
+            final CmEvent.MulticastJoin next = assertInstanceOf(CmEvent.MulticastJoin.class, next(channel));
+            assertEquals(InetAddress.getByName("239.6.6.3"), next.group());
+            assertTrue(sa.counters().get(SaCounter.QUERIES_SUBMITTED) >= before + 2);
+            assertNull(memberAfterLeave(Gid.parse("ff12:4001:ffff::f06:602"), port.gid()));
+            assertEquals(JoinState.FULL_MEMBER, joinState(member(Gid.parse("ff12:4001:ffff::f06:603"), port.gid())));
+        }
+    }
+
+    @Test
+    void shouldDropTheGroupsUntakenEventsOnLeave() throws Exception
+    {
+        final FabricPort port = fabric.port("Hca3");
+        try (SaClient sa = attach(port); RdmaCm cm = open(port, sa); EventChannel channel = cm.createEventChannel();
+             RdmaCmId id = boundUdId(cm, channel, port); RdmaCmId other = boundUdId(cm, channel, port))
+        {
+            id.join(InetAddress.getByName("239.6.7.1"), MulticastJoinFlag.FULL_MEMBER, null);
+            other.join(InetAddress.getByName("239.6.7.2"), MulticastJoinFlag.FULL_MEMBER, null);
+            while (channel.pendingEvents() < 2)
+            {
+                Thread.sleep(5);
+            }
+
+            id.leave(InetAddress.getByName("239.6.7.1"));
+
+            assertEquals(1, channel.pendingEvents());
+            final CmEvent.MulticastJoin left = assertInstanceOf(CmEvent.MulticastJoin.class, next(channel));
+            assertEquals(other, left.id());
+            assertEquals(InetAddress.getByName("239.6.7.2"), left.group());
+            other.leave(InetAddress.getByName("239.6.7.2"));
+        }
     }
 }
