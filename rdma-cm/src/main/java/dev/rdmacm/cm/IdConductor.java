@@ -105,6 +105,8 @@ final class IdConductor
         synchronized (this)
         {
             failQueued.run();
+            // as closing rdma_cm's file destroys its ids, every group an id still holds is left
+            contexts.values().forEach(multicast::destroyed);
         }
         ended.complete(null);
     }

@@ -446,4 +446,29 @@ class MulticastOnSimulatedFabricTest
             other.leave(InetAddress.getByName("239.6.7.2"));
         }
     }
+
+    @Test
+    void shouldLeaveEveryGroupWhenTheRdmaCmClosesWithItsIdsStillThere() throws Exception
+    {
+        final FabricPort port = fabric.port("Hca2");
+        final Gid mgid = Gid.parse("ff12:4001:ffff::f08:808");
+        try (SaClient sa = attach(port))
+        {
+            final RdmaCm cm = open(port, sa);
+            try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = boundUdId(cm, channel, port))
+            {
+                id.join(InetAddress.getByName("239.8.8.8"), MulticastJoinFlag.FULL_MEMBER, null);
+                assertInstanceOf(CmEvent.MulticastJoin.class, next(channel));
+                assertEquals(JoinState.FULL_MEMBER, joinState(member(mgid, port.gid())));
+
+                cm.close();
+
+                assertNull(memberAfterLeave(mgid, port.gid()));
+            }
+            finally
+            {
+                cm.close();
+            }
+        }
+    }
 }
