@@ -107,6 +107,7 @@ final class IdConductor
             failQueued.run();
             // as closing rdma_cm's file destroys its ids, every group an id still holds is left
             contexts.values().forEach(multicast::destroyed);
+            multicast.close();
         }
         ended.complete(null);
     }

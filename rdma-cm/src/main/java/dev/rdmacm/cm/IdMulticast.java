@@ -23,6 +23,8 @@ final class IdMulticast
     /** The MGID and MLID the id's QP is attached to (librdmacm's attach at JOIN), or null. */
     Gid attachedMgid;
     int attachedMlid;
+    /** RoCE: the netdev whose IPv4 membership of the group this join holds ({@code cma_igmp_send}), 0 for none. */
+    int igmpIfindex;
     boolean left;
 
     IdMulticast(final IdContext id, final InetAddress group, final MulticastJoinFlag flag, final Object context,

@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.libc.Errno;
+import dev.rdmacm.libc.NativeCallException;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.IbMulticastGid;
 import dev.rdmacm.protocol.PKey;
@@ -17,6 +18,7 @@ import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.UdQueuePair;
 import dev.rdmacm.verbs.VerbsException;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code rdma_join_multicast_ex} and {@code rdma_leave_multicast} on the conductor, InfiniBand only
+ * {@code rdma_join_multicast_ex} and {@code rdma_leave_multicast} on the conductor. On InfiniBand
  * ({@code cma_join_ib_multicast}, {@code cma_ib_mc_handler}): the id's checks, the MGID
  * ({@link IbMulticastGid}), the record the kernel sends (the port's IPoIB broadcast group's SL,
  * FlowLabel and TClass; the id's MGID, GID, P_Key and Q_Key), the port's refcounted SA memberships
@@ -36,6 +38,7 @@ import java.util.Optional;
  * the SA for that group's record (Get), and a join that waited for it gets MULTICAST_ERROR
  * -EADDRNOTAVAIL if there is none. The SA's answers come back as {@link IdCommand.MulticastAnswered}
  * and {@link IdCommand.BroadcastGroupAnswered}, so every change happens on the conductor's thread.
+ * On RoCE ({@code cma_iboe_join_multicast}) the join is local: see {@link #joinRoce}.
  */
 final class MulticastPhase
 {
@@ -44,8 +47,14 @@ final class MulticastPhase
     /** The QP number a datagram to a group is sent to ({@code cma_make_mc_event}). */
     static final int MULTICAST_QPN = 0xff_ffff;
 
+    /** The kernel's ENOTSUPP (524), which user space sees as "Unknown error 524". */
+    static final int ENOTSUPP = 524;
+    /** {@code cma_iboe_join_multicast}'s hop limit for IPv4 under RoCE v2 (measured TTL 64). */
+    static final int ROCE_V2_IPV4_HOP_LIMIT = 64;
+
     private final ConductorProxy conductor;
     private MulticastMemberships memberships;
+    private IgmpMemberships igmp;
     /** The IPoIB broadcast group's record by P_Key: null value while asked, absent before. */
     private final Map<Integer, McMemberRecordValue> broadcastGroups = new HashMap<>();
     private final Map<Integer, List<IdMulticast>> waitingForBroadcast = new HashMap<>();
@@ -76,8 +85,8 @@ final class MulticastPhase
         }
         if (binding.gidType() != GidType.IB)
         {
-            throw new RdmaCmException(call, Errno.EOPNOTSUPP, "the id is on RoCE (" + binding +
-                "): only InfiniBand multicast through the SA is implemented", true);
+            joinRoce(c, group, flag, context, binding);
+            return;
         }
         final SaClient sa = c.cm.options().sa();
         if (sa == null)
@@ -101,6 +110,90 @@ final class MulticastPhase
             broadcastGroups.put(pKey, null);
             McMemberRecords.group(sa, broadcastMgid(pKey), McMemberRecords.KERNEL_TIMEOUT).whenComplete((record, failure) ->
                 conductor.broadcastGroupAnswered(pKey, record, failure));
+        }
+    }
+
+    /**
+     * {@code cma_iboe_join_multicast}: no SA and no MAD. The MGID is {@code cma_iboe_set_mgid}'s, the
+     * record the kernel builds (P_Key 0xffff, MLID 0, SL, TClass, flow label and rate 0, hop limit 64 for
+     * RoCE v2 and IPv4, else 1), an IPv4 join under RoCE v2 that is not send-only holds the group on the
+     * netdev ({@link IgmpMemberships}), and MULTICAST_JOIN is posted at once.
+     */
+    private void joinRoce(final IdContext c, final InetAddress group, final MulticastJoinFlag flag, final Object context,
+        final RdmaPortBinding binding) throws RdmaCmException
+    {
+        final String call = "rdma_join_multicast";
+        if (group.isAnyLocalAddress())
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "RoCE has no SA to make a group for " + group.getHostAddress(), true);
+        }
+        final int ifindex = c.resolution != null ? c.resolution.ifindex() : c.boundIfindex;
+        if (ifindex == 0)
+        {
+            throw new RdmaCmException(call, Errno.ENODEV, "the id is bound to no netdev", true);
+        }
+        final boolean v4 = group instanceof Inet4Address;
+        final boolean v2 = binding.gidType() == GidType.ROCE_V2;
+        if (v2 && !v4)
+        {
+            throw new RdmaCmException(call, ENOTSUPP, "an IPv6 group under RoCE v2 (the kernel's ENOTSUPP)", true);
+        }
+        final Gid mgid = roceMgid(group, v2);
+        final IdMulticast mc = new IdMulticast(c, group, flag, context, mgid);
+        if (v4 && v2 && !flag.sendOnly())
+        {
+            try
+            {
+                igmp().join(ifindex, (Inet4Address)group);
+            }
+            catch (final NativeCallException ex)
+            {
+                throw new RdmaCmException(call, ex.errno(), "joining " + group.getHostAddress() + " on ifindex " + ifindex +
+                    ": " + ex.getMessage(), true);
+            }
+            mc.igmpIfindex = ifindex;
+        }
+        c.multicasts.add(mc);
+        final int hopLimit = v4 && v2 ? ROCE_V2_IPV4_HOP_LIMIT : 1;
+        joined(mc, new McMemberRecordValue(mgid, binding.gid(), RDMA_UDP_QKEY, 0, Selector.EXACTLY.code(), 0, 0,
+            PKey.DEFAULT, Selector.EXACTLY.code(), 0, 0, 0, 0, 0, hopLimit, 0, flag.joinState()));
+    }
+
+    /** {@code cma_iboe_set_mgid}: IPv4 as ::ffff:a.b.c.d (RoCE v2) or ff0e::ffff:a.b.c.d (RoCE v1), IPv6 as it is. */
+    static Gid roceMgid(final InetAddress group, final boolean roceV2)
+    {
+        final byte[] address = group.getAddress();
+        if (address.length == Gid.LENGTH)
+        {
+            return Gid.fromBytes(address, 0);
+        }
+        final byte[] mgid = new byte[Gid.LENGTH];
+        if (!roceV2)
+        {
+            mgid[0] = (byte)0xff;
+            mgid[1] = 0x0e;
+        }
+        mgid[10] = (byte)0xff;
+        mgid[11] = (byte)0xff;
+        System.arraycopy(address, 0, mgid, 12, 4);
+        return Gid.fromBytes(mgid, 0);
+    }
+
+    private IgmpMemberships igmp()
+    {
+        if (igmp == null)
+        {
+            igmp = new IgmpMemberships();
+        }
+        return igmp;
+    }
+
+    /** The RdmaCm closes: the netdev memberships go with their sockets. */
+    void close()
+    {
+        if (igmp != null)
+        {
+            igmp.close();
         }
     }
 
@@ -265,6 +358,10 @@ final class MulticastPhase
         if (mc.member != null)
         {
             memberships.leave(mc.member);
+        }
+        if (mc.igmpIfindex != 0)
+        {
+            igmp.leave(mc.igmpIfindex, (Inet4Address)mc.group);
         }
     }
 
