@@ -14,6 +14,7 @@ import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
+import dev.rdmacm.cm.kernel.MulticastAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestSpec;
@@ -47,7 +48,7 @@ final class KernelGuestSuite
     /** Every class this guest runs, in this order (a new {@code *InGuest} class of the kernel guest goes here; GuestSuiteMembershipTest checks that none is left out). */
     static final List<Class<?>> IN_GUEST = List.of(
         ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
-        GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
+        GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class, MulticastAgainstKernelCmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
@@ -67,6 +68,7 @@ final class KernelGuestSuite
     static void prepare(final Path share)
     {
         KernelCmOracle.compile(share);
+        MulticastAgainstKernelCmInGuest.compile(share);
         AddrinfoOracle.compileIfAvailable(share);
         GetAddrInfoOnRealDevicesInGuest.compileHarness(share);
     }
