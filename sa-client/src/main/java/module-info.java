@@ -1,4 +1,4 @@
-/** SA queries (PathRecord, MultiPathRecord, ServiceRecord) over the ibsim and verbs MAD transports. */
+/** SA queries (PathRecord, MultiPathRecord, ServiceRecord, MCMemberRecord) over the ibsim and verbs MAD transports. */
 module dev.rdmacm.sa
 {
     requires transitive dev.rdmacm.loop;
@@ -6,6 +6,7 @@ module dev.rdmacm.sa
     requires dev.rdmacm.files;
 
     exports dev.rdmacm.sa;
+    exports dev.rdmacm.sa.multicast;
     exports dev.rdmacm.sa.path;
     exports dev.rdmacm.sa.service;
     exports dev.rdmacm.sa.transport;

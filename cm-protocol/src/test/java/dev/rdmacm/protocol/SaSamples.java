@@ -6,6 +6,8 @@ import dev.rdmacm.protocol.mad.MadMethod;
 import dev.rdmacm.protocol.mad.RmppHeader;
 import dev.rdmacm.protocol.mad.RmppType;
 import dev.rdmacm.protocol.sa.ClassPortInfo;
+import dev.rdmacm.protocol.sa.McMemberRecord;
+import dev.rdmacm.protocol.sa.McMemberRecordComponentMask;
 import dev.rdmacm.protocol.sa.MultiPathRecord;
 import dev.rdmacm.protocol.sa.NodeRecord;
 import dev.rdmacm.protocol.sa.PathRecord;
@@ -37,7 +39,8 @@ final class SaSamples
     static List<Sample> all()
     {
         return List.of(pathRecordGet(), pathRecordGetResp(), pathRecordGetTable(), pathRecordGetTableResp(),
-            multiPathRecordGetMulti(), serviceRecordGetResp(), nodeRecordGetResp(), classPortInfoGetResp());
+            multiPathRecordGetMulti(), serviceRecordGetResp(), nodeRecordGetResp(), classPortInfoGetResp(),
+            mcMemberRecordSet(), mcMemberRecordDelete());
     }
 
     private static ExpectedFields saFields(final String method, final String transactionId, final String attributeId,
@@ -309,5 +312,58 @@ final class SaSamples
                 .put("infiniband.classportinfo.trapqp", "0x000def")
                 .put("infiniband.classportinfo.trapqkey", "0x80010001").map(),
             Map.of(SaMad.DATA_OFFSET + 64, "40000def")); // TrapHL is not shown by tshark
+    }
+
+    /** A join as cma_join_ib_multicast sends it, every field set to a value that is not a default. */
+    static Sample mcMemberRecordSet()
+    {
+        final UnsafeBuffer mad = newMad();
+        final SaMad sa = new SaMad().wrap(mad, 0).initRequest(MadMethod.SET, 0x0000_0001_0000_0007L,
+            SaAttribute.MC_MEMBER_RECORD).componentMask(McMemberRecordComponentMask.KERNEL_JOIN_IPOIB);
+        new McMemberRecord().wrap(mad, sa.dataOffset()).clear()
+            .mgid(Gid.parse("ff12:4001:ffff::f01:203")).portGid(new Gid(GID_PREFIX, SGID_INTERFACE)).qkey(0x0123_4567L)
+            .mlid(0xc001).mtuSelector(Selector.EXACTLY).mtu(4).tClass(0x20).pKey(0xffff)
+            .rateSelector(Selector.LESS_THAN).rate(3).packetLifeTimeSelector(Selector.LARGEST_AVAILABLE).packetLifeTime(18)
+            .sl(5).flowLabel(0x12345).hopLimit(0x40).scope(2).joinState(McMemberRecord.JoinState.SEND_ONLY_FULL_MEMBER);
+        return new Sample("SA Set(MCMemberRecord)", CaptureDirection.SENT, mad,
+            saFields("0x02", "0x0000000100000007", "0x0038", "0x00000000000173f7")
+                .put("infiniband.mcmemberrecord.mgid", "ff12:4001:ffff::f01:203")
+                .put("infiniband.mcmemberrecord.portgid", SGID_TEXT)
+                .put("infiniband.mcmemberrecord.q_key", "0x01234567")
+                .put("infiniband.mcmemberrecord.mlid", "0xc001")
+                .put("infiniband.mcmemberrecord.mtuselector", "0x02")
+                .put("infiniband.mcmemberrecord.mtu", "0x04")
+                .put("infiniband.mcmemberrecord.tclass", "0x20")
+                .put("infiniband.mcmemberrecord.p_key", "0xffff")
+                .put("infiniband.mcmemberrecord.rateselector", "0x01")
+                .put("infiniband.mcmemberrecord.rate", "0x03")
+                .put("infiniband.mcmemberrecord.packetlifetimeselector", "0x03")
+                .put("infiniband.mcmemberrecord.packetlifetime", "0x12")
+                .put("infiniband.mcmemberrecord.sl", "0x05")
+                .put("infiniband.mcmemberrecord.flowlabel", "0x012345")
+                .put("infiniband.mcmemberrecord.hoplimit", "0x40")
+                .put("infiniband.mcmemberrecord.scope", "0x02")
+                .put("infiniband.mcmemberrecord.joinstate", "0x08")
+                .put("infiniband.mcmemberrecord.proxyjoin", "0x00").map(),
+            Map.of());
+    }
+
+    /** A leave as multicast.c's send_leave sends it, by proxy: ProxyJoin is the first bit after JoinState. */
+    static Sample mcMemberRecordDelete()
+    {
+        final UnsafeBuffer mad = newMad();
+        final SaMad sa = new SaMad().wrap(mad, 0).initRequest(MadMethod.DELETE, 0x0000_0001_0000_0008L,
+            SaAttribute.MC_MEMBER_RECORD).componentMask(McMemberRecordComponentMask.KERNEL_LEAVE);
+        new McMemberRecord().wrap(mad, sa.dataOffset()).clear()
+            .mgid(Gid.parse("ff12:401b:ffff::ffff:ffff")).portGid(new Gid(GID_PREFIX, DGID_INTERFACE))
+            .joinState(McMemberRecord.JoinState.FULL_MEMBER | McMemberRecord.JoinState.NON_MEMBER).proxyJoin(true);
+        return new Sample("SA Delete(MCMemberRecord)", CaptureDirection.SENT, mad,
+            saFields("0x15", "0x0000000100000008", "0x0038", "0x0000000000010003")
+                .put("infiniband.mcmemberrecord.mgid", "ff12:401b:ffff::ffff:ffff")
+                .put("infiniband.mcmemberrecord.portgid", DGID_TEXT)
+                .put("infiniband.mcmemberrecord.scope", "0x00")
+                .put("infiniband.mcmemberrecord.joinstate", "0x03")
+                .put("infiniband.mcmemberrecord.proxyjoin", "0x01").map(),
+            Map.of(SaMad.DATA_OFFSET + McMemberRecord.SCOPE_JOIN_STATE_OFFSET, "03800000"));
     }
 }

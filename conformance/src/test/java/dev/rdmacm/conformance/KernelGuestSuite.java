@@ -14,6 +14,7 @@ import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
+import dev.rdmacm.cm.kernel.MulticastAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.resolver.engine.RouteDifferentialVrfInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
@@ -50,7 +51,7 @@ final class KernelGuestSuite
     static final List<Class<?>> IN_GUEST = List.of(
         ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
         RouteDifferentialVrfInGuest.class,
-        GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
+        GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class, MulticastAgainstKernelCmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
@@ -70,6 +71,7 @@ final class KernelGuestSuite
     static void prepare(final Path share)
     {
         KernelCmOracle.compile(share);
+        MulticastAgainstKernelCmInGuest.compile(share);
         AddrinfoOracle.compileIfAvailable(share);
         GetAddrInfoOnRealDevicesInGuest.compileHarness(share);
     }

@@ -14,6 +14,7 @@ import dev.rdmacm.testing.guest.KernelPackage;
 import dev.rdmacm.umad.UmadBesideKernelCmInGuest;
 import dev.rdmacm.umad.UmadInGuest;
 import dev.rdmacm.verbs.DeviceQueriesInGuest;
+import dev.rdmacm.verbs.MulticastAttachInGuest;
 import dev.rdmacm.verbs.PortQueriesInGuest;
 import dev.rdmacm.verbs.PrivilegedQkeyInGuest;
 import dev.rdmacm.verbs.QueuePairStatesInGuest;
@@ -70,7 +71,7 @@ final class UserspaceGuestSuite
     private static final Duration JOB = Duration.ofSeconds(20);
     /** Every class this guest runs, in this order (a new {@code *InGuest} class of the userspace-CM guest goes here; GuestSuiteMembershipTest checks that none is left out). */
     static final List<Class<?>> IN_GUEST = List.of(FixtureInGuest.class, DeviceQueriesInGuest.class, PortQueriesInGuest.class,
-        ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class,
+        ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class, MulticastAttachInGuest.class,
         PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
         RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, ConductorThreadsInGuest.class,
         AttachQpInGuest.class, UmadBesideKernelCmInGuest.class);

@@ -5,6 +5,7 @@ import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.ResolvedRoute;
 
+import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -332,13 +333,28 @@ public sealed interface CmEvent
     {
     }
 
-    /** MULTICAST_JOIN: the id joined its multicast group. */
-    record MulticastJoin(RdmaCmId id) implements CmEvent
+    /**
+     * MULTICAST_JOIN: the id joined {@code group} ({@link RdmaCmId#join}); {@code context} is what the join
+     * was given (librdmacm's {@code param.ud.private_data}), {@code ud} how to send to the group: the address
+     * handle attributes from the group's record (DLID the MLID, SL, rate, a GRH to the MGID from the id's
+     * GID index with the group's hop limit, traffic class and flow label), QP number 0xFFFFFF and the id's
+     * Q_Key.
+     */
+    record MulticastJoin(RdmaCmId id, InetAddress group, Object context, UdParameters ud) implements CmEvent
     {
+        @Override
+        public String toString()
+        {
+            return describe(this, group.getHostAddress() + " " + ud);
+        }
     }
 
-    /** MULTICAST_ERROR: joining, or staying in, the group failed (status a negative errno). */
-    record MulticastError(RdmaCmId id, int status) implements CmEvent
+    /**
+     * MULTICAST_ERROR: joining, or staying in, {@code group} failed; status the kernel's negative errno
+     * (-EINVAL for any SA refusal, -ETIMEDOUT for no answer, -ENETRESET after a port event), or -1 when
+     * librdmacm's {@code ibv_attach_mcast} failed.
+     */
+    record MulticastError(RdmaCmId id, int status, InetAddress group, Object context) implements CmEvent
     {
         /**
          * Checks the status.
@@ -348,6 +364,12 @@ public sealed interface CmEvent
         public MulticastError
         {
             requireError(status);
+        }
+
+        @Override
+        public String toString()
+        {
+            return describe(this, group.getHostAddress());
         }
     }
 

@@ -6,6 +6,8 @@ import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.sa.multicast.McMemberRecordValue;
+import dev.rdmacm.sa.multicast.MulticastMemberships;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.UdQueuePair;
 
@@ -199,6 +201,31 @@ final class ConductorProxy
         final String addresses)
     {
         conductor.send(new IdCommand.AcmAnswered(id, route, answer, startNanos, addresses));
+    }
+
+    CompletableFuture<Void> joinMulticast(final RdmaCmId id, final InetAddress group, final MulticastJoinFlag flag,
+        final Object context)
+    {
+        final CompletableFuture<Void> reply = new CompletableFuture<>();
+        conductor.send(new IdCommand.JoinMulticast(id, group, flag, context, reply));
+        return reply;
+    }
+
+    CompletableFuture<Void> leaveMulticast(final RdmaCmId id, final InetAddress group)
+    {
+        final CompletableFuture<Void> reply = new CompletableFuture<>();
+        conductor.send(new IdCommand.LeaveMulticast(id, group, reply));
+        return reply;
+    }
+
+    void multicastAnswered(final MulticastMemberships.Answer answer)
+    {
+        conductor.send(new IdCommand.MulticastAnswered(answer));
+    }
+
+    void broadcastGroupAnswered(final int pKey, final McMemberRecordValue record, final Throwable failure)
+    {
+        conductor.send(new IdCommand.BroadcastGroupAnswered(pKey, record, failure));
     }
 
     void saAnswered(final RdmaCmId id, final PendingRoute route, final ResolvedRoute resolved, final Throwable failure)

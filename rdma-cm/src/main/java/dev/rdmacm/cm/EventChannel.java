@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -157,6 +158,26 @@ public final class EventChannel implements AutoCloseable
                     queued.remove();
                     decrement();
                     returnBacklogPlace(event);
+                }
+            }
+        }
+    }
+
+    /**
+     * Drops the queued events of {@code id} that {@code which} picks: {@code LEAVE_MCAST} frees the events
+     * of the group it leaves ({@code ucma_cleanup_mc_events}) before the application sees them.
+     */
+    void discard(final RdmaCmId id, final Predicate<CmEvent> which)
+    {
+        synchronized (counterLock)
+        {
+            for (final Iterator<CmEvent> queued = events.iterator(); queued.hasNext(); )
+            {
+                final CmEvent event = queued.next();
+                if (event.id() == id && which.test(event))
+                {
+                    queued.remove();
+                    decrement();
                 }
             }
         }

@@ -6,6 +6,8 @@ import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.engine.AddressQuery;
 import dev.rdmacm.resolver.ResolvedRoute;
+import dev.rdmacm.sa.multicast.McMemberRecordValue;
+import dev.rdmacm.sa.multicast.MulticastMemberships;
 import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.UdQueuePair;
 
@@ -112,6 +114,17 @@ sealed interface IdCommand
     {
     }
 
+    /** {@code rdma_join_multicast_ex}: the group by its address, the join flag, the application's context. */
+    record JoinMulticast(RdmaCmId id, InetAddress group, MulticastJoinFlag flag, Object context,
+        CompletableFuture<Void> reply) implements Call
+    {
+    }
+
+    /** {@code rdma_leave_multicast}. */
+    record LeaveMulticast(RdmaCmId id, InetAddress group, CompletableFuture<Void> reply) implements Call
+    {
+    }
+
     /** {@code rdma_connect}. */
     record Connect(RdmaCmId id, ConnectionParameters parameters, CompletableFuture<Void> reply) implements Call
     {
@@ -172,6 +185,16 @@ sealed interface IdCommand
 
     /** The SA's answer to a route's path query. */
     record SaAnswered(RdmaCmId id, PendingRoute route, ResolvedRoute resolved, Throwable failure) implements IdCommand
+    {
+    }
+
+    /** The SA's answer to a Set or Delete of the port's multicast memberships. */
+    record MulticastAnswered(MulticastMemberships.Answer answer) implements IdCommand
+    {
+    }
+
+    /** The SA's answer to the question for the IPoIB broadcast group of {@code pKey} (null record: none). */
+    record BroadcastGroupAnswered(int pKey, McMemberRecordValue record, Throwable failure) implements IdCommand
     {
     }
 

@@ -28,6 +28,7 @@ final class IdConductor
 {
     private final ConductorAgent agent;
     private final RoutePhase routes;
+    private final MulticastPhase multicast;
     /**
      * Every id not destroyed that a command has reached, by number (an id no command reached is IDLE with
      * its defaults, and gets its context with its first command): those bound to a device that goes away
@@ -43,7 +44,9 @@ final class IdConductor
     {
         this.cm = cm;
         this.agent = agent;
-        this.routes = new RoutePhase(new ConductorProxy(this), acm, clock, routeTransitions);
+        final ConductorProxy proxy = new ConductorProxy(this);
+        this.routes = new RoutePhase(proxy, acm, clock, routeTransitions);
+        this.multicast = new MulticastPhase(proxy);
     }
 
     /**
@@ -102,6 +105,9 @@ final class IdConductor
         synchronized (this)
         {
             failQueued.run();
+            // as closing rdma_cm's file destroys its ids, every group an id still holds is left
+            contexts.values().forEach(multicast::destroyed);
+            multicast.close();
         }
         ended.complete(null);
     }
@@ -202,6 +208,18 @@ final class IdConductor
             }
             case IdCommand.AttachRcQp c -> ConnectionPhase.attachQp(context(c.id()), c.queuePair());
             case IdCommand.AttachUdQp c -> ConnectionPhase.attachQp(context(c.id()), c.queuePair());
+            case IdCommand.JoinMulticast c ->
+            {
+                multicast.join(context(c.id()), c.group(), c.flag(), c.context());
+                c.reply().complete(null);
+            }
+            case IdCommand.LeaveMulticast c ->
+            {
+                multicast.leave(context(c.id()), c.group());
+                c.reply().complete(null);
+            }
+            case IdCommand.MulticastAnswered c -> multicast.onAnswer(c.answer());
+            case IdCommand.BroadcastGroupAnswered c -> multicast.onBroadcastGroup(c.pKey(), c.record(), c.failure());
             case IdCommand.Connect c ->
             {
                 ConnectionPhase.connect(context(c.id()), c.parameters());
@@ -310,6 +328,7 @@ final class IdConductor
             c.connection.close();
         }
         c.portListens.forEach(IdConnection::close);
+        multicast.destroyed(c);
         c.releasePort();
         contexts.remove(c.id.number());
         final PendingResolution p = c.pending;

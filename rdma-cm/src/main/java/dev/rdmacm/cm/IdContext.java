@@ -14,6 +14,7 @@ import dev.rdmacm.verbs.UdQueuePair;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -64,6 +65,8 @@ final class IdContext
     /** A UD id's QP (RDMA_PS_UDP). */
     UdQueuePair attachedUdQp;
     InetAddress peerAddress;
+    /** The groups the id joined and has not left ({@code mc_list}), in join order. */
+    final List<IdMulticast> multicasts = new ArrayList<>(0);
     /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
     PortSpace boundSpace;
     /** An AF_IB id's {@code src_addr}, as the kernel holds it (null for an IP id). */

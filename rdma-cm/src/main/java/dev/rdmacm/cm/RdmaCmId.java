@@ -40,7 +40,6 @@ import java.util.concurrent.ExecutionException;
  */
 public final class RdmaCmId implements AutoCloseable
 {
-    private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
 
     private final RdmaCm cm;
     private final ConductorProxy proxy;
@@ -224,7 +223,7 @@ public final class RdmaCmId implements AutoCloseable
      * synchronous id waits for it and returns normally only on ROUTE_RESOLVED.
      *
      * @param timeout bounds the SA query with its retries; it is rounded up to whole milliseconds, as
-     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}), and must be
+     *                librdmacm's {@code int timeout_ms} holds it (see {@code CmTimeout.timeoutMs}), and must be
      *                at least one.
      * @throws RdmaCmException EINVAL for a timeout that is null, not positive or above
      *                {@link Integer#MAX_VALUE} ms.
@@ -237,7 +236,7 @@ public final class RdmaCmId implements AutoCloseable
             // this call would wait for the loop: for the outcome, or for the RoCE path built there
             cm.requireNotLoopThread("rdma_resolve_route");
         }
-        final int timeoutMs = timeoutMs("rdma_resolve_route", timeout);
+        final int timeoutMs = CmTimeout.timeoutMs("rdma_resolve_route", timeout);
         final CompletableFuture<Void> accepted = new CompletableFuture<>();
         final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
         // on the loop (an InfiniBand id with a channel) ACM's answer could not come back while the call waits
@@ -261,7 +260,7 @@ public final class RdmaCmId implements AutoCloseable
         final int timeoutMs;
         try
         {
-            timeoutMs = timeoutMs("rdma_resolve_route", timeout);
+            timeoutMs = CmTimeout.timeoutMs("rdma_resolve_route", timeout);
         }
         catch (final RdmaCmException ex)
         {
@@ -466,7 +465,7 @@ public final class RdmaCmId implements AutoCloseable
     public void resolveAddr(final IbSockaddr source, final IbSockaddr destination, final Duration timeout)
         throws RdmaCmException
     {
-        timeoutMs("rdma_resolve_addr", timeout);
+        CmTimeout.timeoutMs("rdma_resolve_addr", timeout);
         if (destination == null)
         {
             throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
@@ -497,7 +496,7 @@ public final class RdmaCmId implements AutoCloseable
      *
      * @param source  null or a wildcard to let the route choose; ignored when the id is already bound.
      * @param timeout bounds only the wait for the neighbour (ARP/ND); rounded up to whole milliseconds as
-     *                librdmacm's {@code int timeout_ms} holds it (see {@link #timeoutMs}); zero is allowed.
+     *                librdmacm's {@code int timeout_ms} holds it (see {@code CmTimeout.timeoutMs}); zero is allowed.
      * @throws RdmaCmException EINVAL for a timeout that is null, negative or above {@link Integer#MAX_VALUE} ms.
      */
     public void resolveAddr(final InetAddress source, final InetAddress destination, final Duration timeout)
@@ -516,7 +515,7 @@ public final class RdmaCmId implements AutoCloseable
         final int destinationPort, final Duration timeout) throws RdmaCmException
     {
         cm.requireNotLoopThread("rdma_resolve_addr");
-        final int timeoutMs = timeoutMs("rdma_resolve_addr", timeout);
+        final int timeoutMs = CmTimeout.timeoutMs("rdma_resolve_addr", timeout);
         if (destination == null)
         {
             throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
@@ -546,7 +545,7 @@ public final class RdmaCmId implements AutoCloseable
         final int timeoutMs;
         try
         {
-            timeoutMs = timeoutMs("rdma_resolve_addr", timeout);
+            timeoutMs = CmTimeout.timeoutMs("rdma_resolve_addr", timeout);
             if (destination == null)
             {
                 throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
@@ -627,6 +626,32 @@ public final class RdmaCmId implements AutoCloseable
             queuePair.activate(device.port(), 0, IdConnection.RDMA_UDP_QKEY);
         }
         proxy.attachQp(this, queuePair);
+    }
+
+    /**
+     * {@code rdma_join_multicast_ex} on a UD id that is ADDR_BOUND or ADDR_RESOLVED, on InfiniBand: the group's
+     * MGID as the kernel maps {@code group} (a wildcard asks the SA for a new one), the SA membership shared by
+     * every id of the port. MULTICAST_JOIN follows with the UD parameters and {@code context} (the id's UD QP,
+     * if attached, joined to the group unless send-only), or MULTICAST_ERROR with the kernel's status.
+     * EINVAL for an id that is unbound, not UD or in another state, as the kernel returns it.
+     */
+    public void join(final InetAddress group, final MulticastJoinFlag flag, final Object context) throws RdmaCmException
+    {
+        if (group == null || flag == null)
+        {
+            throw new RdmaCmException("rdma_join_multicast", Errno.EINVAL, "no group address or join flag given", true);
+        }
+        await(proxy.joinMulticast(this, group, flag, context));
+    }
+
+    /** {@code rdma_leave_multicast} of a group {@link #join} joined by {@code group}: EADDRNOTAVAIL for any other. */
+    public void leave(final InetAddress group) throws RdmaCmException
+    {
+        if (group == null)
+        {
+            throw new RdmaCmException("rdma_leave_multicast", Errno.EINVAL, "no group address given", true);
+        }
+        await(proxy.leaveMulticast(this, group));
     }
 
     /**
@@ -920,32 +945,6 @@ public final class RdmaCmId implements AutoCloseable
                 acknowledgements.notifyAll();
             }
         }
-    }
-
-    /**
-     * The {@code int timeout_ms} librdmacm would pass the kernel for {@code timeout}: a sub-millisecond
-     * remainder rounds up, so that a positive timeout never becomes 0 (which rdma_resolve_route refuses
-     * and which rdma_resolve_addr takes as "no wait"), and every deadline the resolver then keeps is the
-     * whole number of milliseconds the kernel would keep. Null, negative and beyond {@code int} range are
-     * EINVAL, returned by the call, as librdmacm would refuse the int it cannot be given.
-     */
-    static int timeoutMs(final String call, final Duration timeout) throws RdmaCmException
-    {
-        if (timeout == null)
-        {
-            throw new RdmaCmException(call, Errno.EINVAL, "timeout is null", true);
-        }
-        if (timeout.compareTo(MAX_TIMEOUT) > 0)
-        {
-            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout + " exceeds librdmacm's int timeout_ms (" +
-                Integer.MAX_VALUE + " ms)", true);
-        }
-        if (timeout.isNegative())
-        {
-            throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout.toMillis() + " ms is negative", true);
-        }
-        final long millis = timeout.toMillis();
-        return (int)(timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1);
     }
 
     /**

@@ -15,6 +15,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * Every method handle into libibverbs, looked up once, here, in the manner of Lucene's
@@ -51,7 +52,8 @@ final class LibIbverbs
         "ibv_query_port", "_ibv_query_gid_ex", "_ibv_query_gid_table", "ibv_query_pkey", "ibv_alloc_pd",
         "ibv_dealloc_pd", "ibv_reg_mr", "ibv_dereg_mr", "ibv_create_comp_channel", "ibv_destroy_comp_channel",
         "ibv_create_cq", "ibv_destroy_cq", "ibv_get_cq_event", "ibv_ack_cq_events", "ibv_create_qp", "ibv_modify_qp",
-        "ibv_query_qp", "ibv_destroy_qp", "ibv_create_ah", "ibv_destroy_ah", "ibv_init_ah_from_wc");
+        "ibv_query_qp", "ibv_destroy_qp", "ibv_create_ah", "ibv_destroy_ah", "ibv_init_ah_from_wc", "ibv_attach_mcast",
+        "ibv_detach_mcast");
 
     /** The loaded library, or null when it cannot be used ({@link #UNAVAILABLE_REASON} says why). */
     private static final SymbolLookup LOOKUP;
@@ -163,6 +165,10 @@ final class LibIbverbs
         static final MethodHandle DESTROY_AH = errno("ibv_destroy_ah", JAVA_INT, ADDRESS);
         /** {@code int ibv_init_ah_from_wc(struct ibv_context *, uint8_t port, struct ibv_wc *, struct ibv_grh *, struct ibv_ah_attr *)} */
         static final MethodHandle INIT_AH_FROM_WC = errno("ibv_init_ah_from_wc", JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS);
+        /** {@code int ibv_attach_mcast(struct ibv_qp *, const union ibv_gid *, uint16_t lid)} */
+        static final MethodHandle ATTACH_MCAST = errno("ibv_attach_mcast", JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT);
+        /** {@code int ibv_detach_mcast(struct ibv_qp *, const union ibv_gid *, uint16_t lid)} */
+        static final MethodHandle DETACH_MCAST = errno("ibv_detach_mcast", JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT);
 
         private QueuePairs()
         {

@@ -1,7 +1,10 @@
 package dev.rdmacm.verbs;
 
+import dev.rdmacm.protocol.Gid;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.util.function.Consumer;
 
 import static dev.rdmacm.verbs.IbvConstants.IBV_QPT_UD;
@@ -206,6 +209,46 @@ public final class UdQueuePair extends NativeResource
             throw new IllegalStateException("ibv_post_recv: " + this + " is in RESET; receiving needs INIT or later");
         }
         workRequests.postRecv(wrId, slice(region, offset, length, "ibv_post_recv"), region.rawLkey());
+    }
+
+    /**
+     * {@code ibv_attach_mcast}: datagrams to the multicast group {@code mgid} (on InfiniBand through the
+     * group's {@code mlid}; RoCE ignores the LID) reach this QP from now on. Attaching the same pair twice
+     * is no error (the kernel counts it once).
+     *
+     * @throws VerbsException EINVAL when the GID is not multicast (ff..., or ::ffff: and an IPv4 multicast
+     *                        address), the LID is not a multicast LID on InfiniBand, or the QP is not UD;
+     *                        EOPNOTSUPP when the device has no multicast.
+     */
+    public void attachMulticast(final Gid mgid, final int mlid)
+    {
+        multicast("ibv_attach_mcast", LibIbverbs.QueuePairs.ATTACH_MCAST, mgid, mlid);
+    }
+
+    /**
+     * {@code ibv_detach_mcast}: undoes {@link #attachMulticast}; destroying the QP detaches everything.
+     *
+     * @throws VerbsException EINVAL for a pair that was never attached.
+     */
+    public void detachMulticast(final Gid mgid, final int mlid)
+    {
+        multicast("ibv_detach_mcast", LibIbverbs.QueuePairs.DETACH_MCAST, mgid, mlid);
+    }
+
+    private void multicast(final String call, final MethodHandle handle, final Gid mgid, final int mlid)
+    {
+        requireOpen(call);
+        if (mlid < 0 || mlid > 0xffff)
+        {
+            throw new IllegalArgumentException(call + ": LID 0x" + Integer.toHexString(mlid) + " is not 16 bits");
+        }
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment gid = arena.allocate(Gid.LENGTH);
+            gid.copyFrom(MemorySegment.ofArray(mgid.toBytes()));
+            LibIbverbs.check(call, this + " group " + mgid + " LID 0x" + Integer.toHexString(mlid),
+                errno -> (int)handle.invokeExact(errno, qp, gid, (short)mlid));
+        }
     }
 
     /** The one place a state change happens: {@code ibv_modify_qp} from {@code from} to {@code to}. */
