@@ -10,5 +10,6 @@ module dev.rdmacm.ucma
     requires transitive dev.rdmacm.addrinfo;
 
     // a back-end of the CM, as umad and ib-cm are: rdma-cm's conductor will drive it
+    exports dev.rdmacm.ucma to dev.rdmacm.cm;
     exports dev.rdmacm.ucma.abi to dev.rdmacm.cm;
 }

@@ -11,7 +11,7 @@ import dev.rdmacm.protocol.path.IbvPathData;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +---------------------------------------------------------------+
- *  |                   num_paths (written, not held)               |  0
+ *  |                  num_paths (the id's paths)                   |  0
  *  +---------------------------------------------------------------+
  *  |                           reserved                            |  4
  *  +---------------------------------------------------------------+
@@ -19,8 +19,8 @@ import dev.rdmacm.protocol.path.IbvPathData;
  *  ~                       path_data[1] ...                        ~
  *  +---------------------------------------------------------------+
  * </pre>
- * The kernel writes {@code num_paths} paths, stopping early (with the count of those it wrote) when the
- * room runs out; librdmacm gives room for 6.
+ * {@code num_paths} is how many paths the id has (primary and alternate: at most 2); the kernel writes as
+ * many of them as the header's {@code out} leaves room for, so the room is sized for more (librdmacm: 6).
  */
 public final class QueryPathResponse extends UcmaStruct<QueryPathResponse>
 {
