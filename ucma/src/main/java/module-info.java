@@ -8,6 +8,7 @@ module dev.rdmacm.ucma
     requires transitive dev.rdmacm.libc;
     requires transitive dev.rdmacm.protocol;
     requires transitive dev.rdmacm.addrinfo;
+    requires transitive dev.rdmacm.verbs;
 
     // a back-end of the CM, as umad and ib-cm are: rdma-cm's conductor will drive it
     exports dev.rdmacm.ucma to dev.rdmacm.cm;
