@@ -44,4 +44,21 @@ class CmtimeTablesTest
 
         assertEquals(List.of(Map.of("connect", 50725.48)), tables.stream().map(Map::copyOf).toList());
     }
+
+    @Test
+    void shouldReadRdmacmCmtimesJsonRoundsUnderTheTablesLabels()
+    {
+        // two rounds of rdmacm cmtime -b ... --json, cut to three steps, as docs/json.md's cmtime object writes them
+        final List<Map<String, Double>> tables = CmtimeAcrossTheWire.jsonTables("""
+            {"server":"10.9.0.2","port":7181,"connections":1,"rounds":[
+            {"ok":true,"steps":[{"step":"create_id","total_us":1250,"max_us":1250,"min_us":1250,"us_per_conn":1250.00,
+            "connections_us":[1250]},{"step":"bind","total_us":40,"max_us":40,"min_us":40,"us_per_conn":40.00,"connections_us":[40]},
+            {"step":"resolve_addr","total_us":900,"max_us":900,"min_us":900,"us_per_conn":900.00,"connections_us":[900]}]},
+            {"ok":true,"steps":[{"step":"create_id","total_us":20,"max_us":20,"min_us":20,"us_per_conn":20.00,"connections_us":[20]}]}],
+            "ok":true}
+            """);
+
+        assertEquals(List.of(Map.of("create id", 1.25, "bind addr", 0.04, "resolve addr", 0.9), Map.of("create id", 0.02)),
+            tables.stream().map(Map::copyOf).toList());
+    }
 }
