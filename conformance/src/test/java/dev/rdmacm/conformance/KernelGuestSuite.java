@@ -15,6 +15,9 @@ import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.UcmaAgainstLibrdmacmInGuest;
+import dev.rdmacm.cm.kernel.UcmaChannelInGuest;
+import dev.rdmacm.cm.kernel.UcmaConnectionInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestSpec;
 import dev.rdmacm.testing.guest.GuestTestOutcome;
@@ -49,6 +52,7 @@ final class KernelGuestSuite
         ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
         GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
+        UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
     private KernelGuestSuite()
