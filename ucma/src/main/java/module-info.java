@@ -1,7 +1,7 @@
 /**
  * The kernel's RDMA CM driven through {@code /dev/infiniband/rdma_cm}: the ucma ABI
- * ({@code rdma_user_cm.h}) as flyweights and the device as a resource. No librdmacm. Needs
- * {@code --enable-native-access=dev.rdmacm.libc}.
+ * ({@code rdma_user_cm.h}) as flyweights, the device as a resource, and the moves of a verbs QP with the
+ * kernel's attributes. No librdmacm. Needs {@code --enable-native-access=dev.rdmacm.libc,dev.rdmacm.verbs}.
  */
 module dev.rdmacm.ucma
 {

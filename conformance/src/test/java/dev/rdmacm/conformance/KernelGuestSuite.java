@@ -16,6 +16,9 @@ import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
 import dev.rdmacm.cm.kernel.MulticastAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.UcmaAgainstLibrdmacmInGuest;
+import dev.rdmacm.cm.kernel.UcmaChannelInGuest;
+import dev.rdmacm.cm.kernel.UcmaConnectionInGuest;
 import dev.rdmacm.resolver.engine.RouteDifferentialVrfInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestSpec;
@@ -53,6 +56,7 @@ final class KernelGuestSuite
         RouteDifferentialVrfInGuest.class,
         GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class, MulticastAgainstKernelCmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
+        UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
     private KernelGuestSuite()
