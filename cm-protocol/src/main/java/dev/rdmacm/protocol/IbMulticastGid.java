@@ -9,7 +9,7 @@ import java.net.InetAddress;
  * makes it from {@code ip_ib_mc_map} and {@code ipv6_ib_mc_map} and the IPoIB netdev's broadcast
  * address (its scope nibble and its P_Key, full bit set):
  * <pre>
- *   IPv4 a.b.c.d:  ff 1S | s0 s1 | PP PP | 00 00 00 00 00 00 | a&0x0f b c d
+ *   IPv4 a.b.c.d:  ff 1S | s0 s1 | PP PP | 00 00 00 00 00 00 | (a AND 0x0f) b c d
  *   IPv6 address:  ff 1S | s0 s1 | PP PP | address bytes 6..15
  * </pre>
  * where the signature s0 s1 is 40 1b (IPv4) or 60 1b (IPv6), its second byte 01 for RDMA_PS_UDP (the

@@ -13,6 +13,7 @@ import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.AddressVector;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import java.net.InetAddress;
@@ -64,6 +65,15 @@ public class MulticastAgainstKernelCmInGuest
         final String output = HostCommand.run(Duration.ofMinutes(2), "sh", "-c",
             "'" + Path.of(share, "mc_oracle") + "' < '" + input + "'").orFail("the multicast oracle").output();
         kernel = KernelCmOracle.parse(output);
+    }
+
+    /** The oracle's answers are the kernel's measured ones, so that the comparison below compares real joins. */
+    @Test
+    void shouldHearTheKernelJoinTheIpv4GroupAndRefuseTheIpv6One()
+    {
+        assertEquals("RDMA_CM_EVENT_MULTICAST_JOIN", kernel.get("ipv4_full").get("event"), kernel.toString());
+        assertEquals("00000000000000000000ffffef010203", kernel.get("ipv4_full").get("dgid"), kernel.toString());
+        assertEquals("524", kernel.get("ipv6_group").get("join_errno"), kernel.toString());
     }
 
     @TestFactory
