@@ -7,6 +7,7 @@ import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecords;
 import dev.rdmacm.sa.transport.LocalPort;
 import dev.rdmacm.sa.transport.MadTransportException;
+import dev.rdmacm.sa.transport.ibsim.IbsimCommandLines;
 import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
 import dev.rdmacm.sa.transport.ibsim.IbsimTransport;
 import dev.rdmacm.sa.transport.ibsim.Umad2simLibrary;
@@ -41,7 +42,7 @@ import java.util.stream.Stream;
  */
 public final class DemoFabric implements AutoCloseable
 {
-    public static final String HOST = "127.0.0.1";
+    public static final String HOST = IbsimCommandLines.HOST;
     public static final String SM_NODE = "Hca1";
     public static final List<String> HCAS = List.of("Hca1", "Hca2", "Hca3", "Hca4");
     public static final String UMAD2SIM = Umad2simLibrary.find().toString();
@@ -127,11 +128,10 @@ public final class DemoFabric implements AutoCloseable
         {
             Files.copy(in, topology, StandardCopyOption.REPLACE_EXISTING);
         }
-        final DemoProcess ibsim = DemoProcess.start("ibsim",
-            List.of("ibsim", "-s", "-n", "-r", "-l", Integer.toString(ctlPort), topology.toString()), dir, Map.of(),
-            dir.resolve("ibsim.log"), kept);
+        final DemoProcess ibsim = DemoProcess.start("ibsim", IbsimCommandLines.ibsim(ctlPort, List.of(), topology), dir,
+            Map.of(), dir.resolve("ibsim.log"), kept);
         started.add(ibsim);
-        awaitLog(ibsim, "Network simulator ready");
+        awaitLog(ibsim, IbsimCommandLines.READY_LINE);
         say.accept("ibsim started (" + ibsim + "), UDP port " + ctlPort + ", topology " + HCAS.size() +
             " HCAs and 2 switches");
 
@@ -141,12 +141,8 @@ public final class DemoFabric implements AutoCloseable
                 "install libumad2sim0 (ibsim-utils)");
         }
         final Path smDir = Files.createDirectories(dir.resolve("opensm"));
-        final DemoProcess openSm = DemoProcess.start("opensm",
-            List.of("opensm", "-f", smDir.resolve("osm.log").toString(), "-e"), smDir,
-            Map.of("LD_PRELOAD", UMAD2SIM, "SIM_HOST", SM_NODE, "IBSIM_SERVER_NAME", HOST,
-                "IBSIM_SERVER_PORT", Integer.toString(ctlPort), "OSM_CACHE_DIR", smDir.toString(),
-                "OSM_TMP_DIR", smDir.toString()),
-            smDir.resolve("opensm.out"), kept);
+        final DemoProcess openSm = DemoProcess.start("opensm", IbsimCommandLines.openSm(smDir), smDir,
+            IbsimCommandLines.openSmEnvironment(ctlPort, SM_NODE, smDir), smDir.resolve("opensm.out"), kept);
         started.add(openSm);
         final long start = System.nanoTime();
         awaitSubnetAdministrator(openSm);
