@@ -12,6 +12,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,6 +102,14 @@ public final class FabricCommand implements Runnable
             try
             {
                 return run(FabricState.read(dir));
+            }
+            catch (final FileSystemException ex)
+            {
+                // its message is the bare path; the reason, or the kind of failure, is the rule broken
+                final String reason = ex instanceof AccessDeniedException ? "permission denied"
+                    : ex instanceof FileAlreadyExistsException ? "exists and is no directory"
+                    : ex.getReason() != null ? ex.getReason() : ex.getClass().getSimpleName();
+                return error(Errno.EIO, where() + ": " + (dir.toString().equals(ex.getFile()) ? "" : ex.getFile() + ": ") + reason);
             }
             catch (final IOException ex)
             {

@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.cli.demo.DemoFabric;
 import dev.rdmacm.cli.json.JsonArray;
 import dev.rdmacm.cli.json.JsonObject;
 
@@ -120,7 +121,7 @@ record FabricState(Path dir, long ibsimPid, long ibsimStartMillis, long openSmPi
     /** {@code --hosts}'s value. */
     Path hostsFile()
     {
-        return dir.resolve(dev.rdmacm.cli.demo.DemoFabric.HOSTS_FILE);
+        return dir.resolve(DemoFabric.HOSTS_FILE);
     }
 
     /** The dead of the two, as {@code ibsim pid N and OpenSM pid M}; empty when both run. */

@@ -80,9 +80,15 @@ class FabricCommandTest
         assertEquals(Main.EXIT_OK, run.exit(), run.err());
         final FabricState recorded = FabricState.read(state);
         assertTrue(alive(recorded.ibsimPid()) && alive(recorded.openSmPid()), run.out());
-        assertEquals(ProcessHandle.of(recorded.ibsimPid()).orElseThrow().parent().map(ProcessHandle::pid).orElse(1L),
-            ProcessHandle.of(recorded.openSmPid()).orElseThrow().parent().map(ProcessHandle::pid).orElse(1L),
-            "both orphaned alike, the JVM that started them gone");
+        assertEquals(recorded.ibsimPid(), session(recorded.ibsimPid()), "ibsim leads a session of its own");
+        assertEquals(recorded.openSmPid(), session(recorded.openSmPid()), "OpenSM leads a session of its own");
+    }
+
+    /** The session id of a process: the 6th field of /proc/PID/stat, the 4th after the command's closing parenthesis. */
+    private static long session(final long pid) throws IOException
+    {
+        final String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[3]);
     }
 
     @Test
@@ -231,6 +237,17 @@ class FabricCommandTest
             assertEquals("rdmacm fabric start: EADDRINUSE (98): --port " + port + ": UDP ports " + port + " to " + (port + 11)
                 + " are not all free, and ibsim needs them; give another --port\n", run.err());
         }
+    }
+
+    @Test
+    void shouldNameTheStateDirectoryWhenItIsAFile() throws Exception
+    {
+        Files.writeString(state, "not a directory");
+
+        final CommandRun run = fabric("start");
+
+        assertEquals(Main.EXIT_RESOLUTION_FAILURE, run.exit());
+        assertEquals("rdmacm fabric start: EIO (5): --state-dir " + state + ": exists and is no directory\n", run.err());
     }
 
     /** A PID that ran and no longer runs: a `true` this test started and waited for. */
