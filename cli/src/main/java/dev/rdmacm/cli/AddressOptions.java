@@ -33,14 +33,7 @@ final class AddressOptions
         @Override
         public KernelProfile convert(final String text)
         {
-            try
-            {
-                return KernelProfile.parse(text);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.TypeConversionException(ex.getMessage());
-            }
+            return GetAddrInfoCommand.usage(text, () -> KernelProfile.parse(text));
         }
     }
 

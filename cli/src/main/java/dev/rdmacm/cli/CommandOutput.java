@@ -49,10 +49,15 @@ final class CommandOutput
         return new CommandOutput(name(spec), spec.commandLine().getOut(), spec.commandLine().getErr(), json || pretty, pretty);
     }
 
-    /** {@code rdmacm} and the subcommand's name, also for a subcommand run on its own (as tests do). */
+    /** {@code rdmacm} and the subcommand's names ({@code rdmacm fabric start}), also for a subcommand run on its own (as tests do). */
     static String name(final CommandLine.Model.CommandSpec spec)
     {
-        return spec.userObject() instanceof Main ? "rdmacm" : "rdmacm " + spec.name();
+        if (spec.userObject() instanceof Main)
+        {
+            return "rdmacm";
+        }
+        final CommandLine.Model.CommandSpec parent = spec.parent();
+        return (parent == null || parent.userObject() instanceof Main ? "rdmacm" : name(parent)) + " " + spec.name();
     }
 
     boolean json()

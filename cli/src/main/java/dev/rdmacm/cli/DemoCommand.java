@@ -38,7 +38,6 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URISyntaxException;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -167,19 +166,14 @@ public final class DemoCommand implements Callable<Integer>
     private boolean walk(final DemoFabric fabric) throws IOException, InterruptedException
     {
         heading("hosts");
-        final List<String> lines = new ArrayList<>();
-        lines.add("# ibacm_hosts.data: address GID, one host per HCA of the simulated fabric");
         final JsonArray hostsJson = report.putArray("hosts");
         for (final LocalPort port : fabric.hcaPorts())
         {
-            lines.add(address(port).getHostAddress() + " " + port.gid());
-            hostsJson.addObject().put("node", port.name()).put("lid", port.lid())
-                .put("gid", port.gid().toString()).put("address", address(port).getHostAddress());
+            hostsJson.add(host(port));
             say(String.format("%-5s lid %-2d port guid 0x%016x  ->  %s %s", port.name(), port.lid(), port.portGuid(),
                 address(port).getHostAddress(), port.gid()));
         }
-        final Path file = fabric.dir().resolve("ibacm_hosts.data");
-        Files.write(file, lines);
+        final Path file = fabric.hostsFile();
         say("wrote " + file + ": it stands in for IPoIB's neighbour table (there is no IP layer on ibsim)");
         final HostsFile hosts = HostsFile.read(file);
 
@@ -329,14 +323,14 @@ public final class DemoCommand implements Callable<Integer>
 
     private static InetAddress address(final LocalPort port)
     {
-        try
-        {
-            return InetAddress.getByAddress(new byte[] {10, 0, 0, (byte)port.lid()});
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
+        return DemoFabric.address(port);
+    }
+
+    /** One HCA as the hosts file lists it, the {@code demo_host} object of docs/json.md. */
+    static JsonObject host(final LocalPort port)
+    {
+        return new JsonObject().put("node", port.name()).put("lid", port.lid())
+            .put("gid", port.gid().toString()).put("address", address(port).getHostAddress());
     }
 
     /** The checkout this command runs from: the first parent of its classes or jar with scripts/setup. */

@@ -74,7 +74,7 @@ public final class GetAddrInfoCommand implements Callable<Integer>
                 // reported below with the rule
             }
             throw new CommandLine.TypeConversionException(
-                "--flags '" + text + "' is not a number from 0 to 0xffffffff (decimal or 0x hex)");
+                "'" + text + "' is not a number from 0 to 0xffffffff (decimal or 0x hex)");
         }
     }
 
@@ -83,7 +83,7 @@ public final class GetAddrInfoCommand implements Callable<Integer>
         @Override
         public Integer convert(final String text)
         {
-            return usage(() -> AddressFamily.parse(text));
+            return usage(text, () -> AddressFamily.parse(text));
         }
     }
 
@@ -92,7 +92,7 @@ public final class GetAddrInfoCommand implements Callable<Integer>
         @Override
         public Integer convert(final String text)
         {
-            return usage(() -> QpType.parse(text));
+            return usage(text, () -> QpType.parse(text));
         }
     }
 
@@ -108,7 +108,7 @@ public final class GetAddrInfoCommand implements Callable<Integer>
                     return space.code();
                 }
             }
-            throw new CommandLine.TypeConversionException("port space '" + text + "' is not one of tcp, udp, ib, ipoib");
+            throw new CommandLine.TypeConversionException("'" + text + "' is not one of tcp, udp, ib, ipoib");
         }
     }
 
@@ -117,12 +117,16 @@ public final class GetAddrInfoCommand implements Callable<Integer>
         @Override
         public RdmaSockaddr convert(final String text)
         {
-            return usage(() -> RdmaSockaddr.parse(text, "address"));
+            return usage(text, () -> RdmaSockaddr.parse(text, "address"));
         }
     }
 
-    /** Turns the parsers' IllegalArgumentException into picocli's usage error (exit 2, message, usage). */
-    private static <T> T usage(final Supplier<T> parse)
+    /**
+     * Turns the parsers' IllegalArgumentException into picocli's usage error (exit 2, message, usage).
+     * picocli names the option ({@code Invalid value for option '--family': }), so the message starts at
+     * the quoted value: the parser's own name for what it parses ({@code family 'ipx'}) would say it twice.
+     */
+    static <T> T usage(final String text, final Supplier<T> parse)
     {
         try
         {
@@ -130,7 +134,10 @@ public final class GetAddrInfoCommand implements Callable<Integer>
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new CommandLine.TypeConversionException(ex.getMessage());
+            final String message = String.valueOf(ex.getMessage());
+            final int value = message.indexOf("'" + text + "'");
+            final boolean named = value > 0 && message.substring(0, value).matches("[A-Za-z][A-Za-z -]* ");
+            throw new CommandLine.TypeConversionException(named ? message.substring(value) : message);
         }
     }
 }

@@ -31,7 +31,7 @@ public final class Main implements Runnable
      * and {@link #commandLine(String[])} gives picocli only that one.
      */
     static final List<String> SUBCOMMANDS = List.of("help", "getaddrinfo", "devices", "resolve-addr",
-        "resolve-addrinfo", "path", "resolve-route", "rping", "cmtime", "demo", "acm-server");
+        "resolve-addrinfo", "path", "resolve-route", "rping", "cmtime", "demo", "fabric", "acm-server");
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -56,6 +56,7 @@ public final class Main implements Runnable
             case "rping" -> new RpingCommand();
             case "cmtime" -> new CmtimeCommand();
             case "demo" -> new DemoCommand();
+            case "fabric" -> new FabricCommand();
             case "acm-server" -> new AcmServerCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };

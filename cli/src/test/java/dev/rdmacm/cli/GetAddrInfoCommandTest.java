@@ -175,7 +175,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--family", "ipx", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--family': family 'ipx' is not one of unspec, inet, inet6, ib\n"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--family': 'ipx' is not one of unspec, inet, inet6, ib\n"),
             run.err());
     }
 
@@ -195,7 +195,7 @@ class GetAddrInfoCommandTest
         final CommandRun run = run("getaddrinfo", "--flags", "0x100000000", "x");
 
         assertEquals(2, run.exit());
-        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--flags': --flags '0x100000000' is not a number from 0 to 0xffffffff"),
+        assertTrue(run.err().startsWith("rdmacm getaddrinfo: Invalid value for option '--flags': '0x100000000' is not a number from 0 to 0xffffffff"),
             run.err());
     }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rdmacm.sa.testing.FabricPort;
 import dev.rdmacm.sa.testing.SimulatedFabricExtension;
 import dev.rdmacm.verbs.sysfs.RecordedSysfsTrees;
+import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,6 +43,17 @@ class JsonContractTest
 
     @TempDir
     Path dir;
+
+    /** A {@code fabric start} of a test leaves its processes running: stopped here, by the PIDs its state file records. */
+    @AfterEach
+    void stopAKeptFabric() throws Exception
+    {
+        final FabricState kept = FabricState.read(dir.resolve("fabric"));
+        if (kept != null)
+        {
+            kept.stop();
+        }
+    }
 
     private static CommandRun resolve(final CommandLine commandLine, final String... args)
     {
@@ -111,6 +124,32 @@ class JsonContractTest
 
         result("path", CommandRun.run("path", "--fabric", "ibsim:" + FABRIC.fabric().host() + ":" + FABRIC.fabric().ctlPort() + ":Hca2",
             "--dgid", destination.gid().toString(), "--reversible", "--json"));
+    }
+
+    @Test
+    void shouldPrintFabricStartAndStatusAsTheirDocumentedObject()
+    {
+        final String state = dir.resolve("fabric").toString();
+
+        final JsonNode started = result("fabric", CommandRun.run("fabric", "start", "--json", "--state-dir", state,
+            "--port", Integer.toString(IbsimPorts.freeRange())));
+        final JsonNode status = result("fabric", CommandRun.run("fabric", "status", "--json", "--state-dir", state));
+
+        assertEquals(started, status);
+        assertEquals(4, status.get("hosts").size());
+    }
+
+    @Test
+    void shouldPrintFabricStopAsItsDocumentedObject()
+    {
+        final String state = dir.resolve("fabric").toString();
+        assertEquals(Main.EXIT_OK, CommandRun.run("fabric", "start", "--state-dir", state, "--port",
+            Integer.toString(IbsimPorts.freeRange())).exit());
+
+        final CommandRun stop = CommandRun.run("fabric", "stop", "--json", "--state-dir", state);
+
+        assertEquals(Main.EXIT_OK, stop.exit(), stop.err());
+        assertEquals(2, VOCABULARY.check("fabric_stopped", stop.out()).get("stopped_pids").size());
     }
 
     @Test

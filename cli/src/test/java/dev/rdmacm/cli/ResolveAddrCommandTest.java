@@ -166,7 +166,7 @@ class ResolveAddrCommandTest
         final Run run = resolve("192.0.2.2", "--kernel-profile", "linux-5.4");
 
         assertEquals(Main.EXIT_USAGE, run.exit());
-        assertTrue(run.err().contains("kernel profile 'linux-5.4': expected linux-6.1 or mainline"), run.err());
+        assertTrue(run.err().contains("Invalid value for option '--kernel-profile': 'linux-5.4': expected linux-6.1 or mainline"), run.err());
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.sa.testing.SimulatedFabric;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +25,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The README's two command lines for its API example, run as printed: the {@code ```java} block saved as
+ * The README's command lines, run as printed. The fabric example: the {@code ```sh} block that begins
+ * with {@code rdmacm fabric start}, each line run by {@code sh} with an {@code rdmacm} on the PATH that
+ * starts this build's CLI and a {@code XDG_RUNTIME_DIR} of the test's own. The two command lines for
+ * its API example: the {@code ```java} block saved as
  * {@code ResolveExample.java}, each {@code java ...} line of a {@code ```sh} block started from the
  * checkout with this JDK's launcher, against 127.0.0.1. The jars are what the build left in
  * {@code rdma-cm/target/lib}; this module's tests run after that module is packaged. A JVM that lacks a
@@ -34,8 +41,79 @@ class ReadmeCommandLinesTest
     private static final Pattern SHELL_BLOCK = Pattern.compile("(?s)```sh\\n(.*?)```");
     private static final String EXAMPLE_FILE = "ResolveExample.java";
 
+    private static final String FABRIC_EXAMPLE = "rdmacm fabric start\n";
+
     @TempDir
     Path dir;
+
+    /** The fabric example's processes, should a line after its start have failed: stopped by their recorded PIDs. */
+    @AfterEach
+    void stopTheExamplesFabric() throws IOException
+    {
+        final Path state = dir.resolve("run/rdmacm-fabric/fabric.properties");
+        if (!Files.exists(state))
+        {
+            return;
+        }
+        final Properties recorded = new Properties();
+        try (var in = Files.newBufferedReader(state))
+        {
+            recorded.load(in);
+        }
+        for (final String key : List.of("opensm_pid", "ibsim_pid"))
+        {
+            ProcessHandle.of(Long.parseLong(recorded.getProperty(key))).ifPresent(ProcessHandle::destroy);
+        }
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldRunTheReadmeFabricExampleAsPrinted() throws Exception
+    {
+        SimulatedFabric.requirePeers();
+        final String readme = Files.readString(repositoryRoot().resolve("README.md"), StandardCharsets.UTF_8);
+        String example = null;
+        final Matcher block = SHELL_BLOCK.matcher(readme);
+        while (block.find())
+        {
+            if (block.group(1).startsWith(FABRIC_EXAMPLE))
+            {
+                example = block.group(1);
+            }
+        }
+        assertNotNull(example, "README.md has a ```sh block that begins with " + FABRIC_EXAMPLE);
+        final Path bin = Files.createDirectories(dir.resolve("bin"));
+        final Path launcher = Files.writeString(bin.resolve("rdmacm"), "#!/bin/sh\nexec '"
+            + Path.of(System.getProperty("java.home"), "bin", "java") + "' --enable-native-access=ALL-UNNAMED "
+            + "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp '" + System.getProperty("java.class.path")
+            + "' dev.rdmacm.cli.Main \"$@\"\n");
+        assertTrue(launcher.toFile().setExecutable(true));
+        final Path runtime = Files.createDirectories(dir.resolve("run"));
+
+        final List<String> lines = example.lines().toList();
+        final List<String> outputs = new ArrayList<>();
+        for (final String line : lines)
+        {
+            final ProcessBuilder builder = new ProcessBuilder("sh", "-c", line).directory(dir.toFile())
+                .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
+            builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+            builder.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+            final Process process = builder.start();
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the line ended: " + line);
+            final String out = Files.readString(dir.resolve("out"));
+            assertEquals(0, process.exitValue(), line + "\n" + out + Files.readString(dir.resolve("err")));
+            outputs.add(out);
+        }
+
+        // the values the resolve-route line passes are those fabric start printed as its last line
+        final List<String> started = outputs.get(0).lines().toList();
+        final String route = lines.get(1).replace("$XDG_RUNTIME_DIR", runtime.toString());
+        assertTrue(route.endsWith(" " + started.get(started.size() - 1)), route + " ends with: " + started);
+        assertTrue(outputs.get(1).contains("  dlid                       5\n"), outputs.get(1));
+        assertTrue(outputs.get(2).contains("  dlid                       6\n"), outputs.get(2));
+        assertTrue(outputs.get(lines.size() - 1).startsWith("stopped 2 processes"), outputs.get(lines.size() - 1));
+        assertFalse(Files.exists(runtime.resolve("rdmacm-fabric")), "stop removed the state directory");
+    }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"-cp", "--module-path"})

@@ -1,9 +1,12 @@
 package dev.rdmacm.cli.demo;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,11 +28,26 @@ final class DemoProcess implements AutoCloseable
         this.log = log;
     }
 
+    /**
+     * Starts {@code command}; a {@code kept} process is started through {@code setsid}, which execs it in
+     * a session of its own (same PID, no terminal, stdin /dev/null), so that it outlives this JVM and
+     * its terminal, and the signals sent to the process group of the command that started it.
+     */
     static DemoProcess start(final String name, final List<String> command, final Path dir,
-        final Map<String, String> environment, final Path log) throws IOException
+        final Map<String, String> environment, final Path log, final boolean kept) throws IOException
     {
-        final ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+        final List<String> words = new ArrayList<>();
+        if (kept)
+        {
+            words.add("setsid");
+        }
+        words.addAll(command);
+        final ProcessBuilder builder = new ProcessBuilder(words).directory(dir.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile());
+        if (kept)
+        {
+            builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        }
         builder.environment().putAll(environment);
         return new DemoProcess(name, builder.start(), log);
     }
@@ -37,6 +55,12 @@ final class DemoProcess implements AutoCloseable
     long pid()
     {
         return process.pid();
+    }
+
+    /** When the kernel started it, in ms since the epoch: with the PID, what tells it from a later process given the same PID. */
+    long startMillis()
+    {
+        return process.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
     }
 
     boolean isAlive()

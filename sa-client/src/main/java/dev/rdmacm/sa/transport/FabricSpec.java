@@ -98,7 +98,9 @@ public sealed interface FabricSpec permits FabricSpec.Verbs, FabricSpec.Ibsim
                 }
                 return new Ibsim(parts[1], port(text, parts[2], 1, 0xffff - 11), parts[3]);
             }
-            default -> throw new IllegalArgumentException("fabric '" + text + "': unknown kind '" + parts[0] + "', " + forms);
+            default -> throw new IllegalArgumentException("fabric '" + text + "': "
+                // a text with no colon is all kind: naming it again would say it twice
+                + (parts.length > 1 ? "unknown kind '" + parts[0] + "', " : "") + forms);
         }
     }
 

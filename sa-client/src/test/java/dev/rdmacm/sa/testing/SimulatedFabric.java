@@ -1,5 +1,6 @@
 package dev.rdmacm.sa.testing;
 
+import dev.rdmacm.sa.transport.ibsim.IbsimCommandLines;
 import dev.rdmacm.sa.transport.ibsim.IbsimPorts;
 import dev.rdmacm.sa.transport.ibsim.Umad2simLibrary;
 import dev.rdmacm.testing.Peers;
@@ -10,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +38,7 @@ public final class SimulatedFabric implements AutoCloseable
     public static final String SM_NODE = "Hca1";
     /** The HCA names of {@code topo.net}. */
     public static final List<String> HCAS = FabricTopology.twoSwitches().hcas();
-    public static final String HOST = "127.0.0.1";
+    public static final String HOST = IbsimCommandLines.HOST;
 
     private static final long IBSIM_READY_MILLIS = 10_000;
     private static final int SM_START_ATTEMPTS = 3;
@@ -126,16 +126,14 @@ public final class SimulatedFabric implements AutoCloseable
         for (int attempt = 0; attempt < 5; attempt++)
         {
             final int port = IbsimPorts.freeRange();
-            final List<String> command = new ArrayList<>(List.of("ibsim", "-s", "-n", "-r", "-l", Integer.toString(port)));
-            command.addAll(topology.ibsimCapacity());
-            command.add(netFile.toString());
+            final List<String> command = IbsimCommandLines.ibsim(port, topology.ibsimCapacity(), netFile);
             final StartedProcess ibsim = StartedProcess.start("ibsim", command, dir, Map.of(), dir.resolve("ibsim-" + attempt + ".log"));
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(IBSIM_READY_MILLIS);
-            while (ibsim.isAlive() && !ibsim.log().contains("Network simulator ready") && System.nanoTime() < deadline)
+            while (ibsim.isAlive() && !ibsim.log().contains(IbsimCommandLines.READY_LINE) && System.nanoTime() < deadline)
             {
                 sleep(5);
             }
-            if (ibsim.isAlive() && ibsim.log().contains("Network simulator ready"))
+            if (ibsim.isAlive() && ibsim.log().contains(IbsimCommandLines.READY_LINE))
             {
                 return new SimulatedFabric(topology, dir, port, ibsim);
             }
@@ -184,12 +182,8 @@ public final class SimulatedFabric implements AutoCloseable
         {
             throw new AssertionError("cannot create " + smDir, ex);
         }
-        final Map<String, String> env = new HashMap<>(umadEnvironment(SM_NODE));
-        env.put("OSM_CACHE_DIR", smDir.toString());
-        env.put("OSM_TMP_DIR", smDir.toString());
-        openSm = StartedProcess.start(
-            "opensm", List.of("opensm", "-f", smDir.resolve("osm.log").toString(), "-e"), smDir, env,
-            smDir.resolve("opensm.out"));
+        openSm = StartedProcess.start("opensm", IbsimCommandLines.openSm(smDir), smDir,
+            IbsimCommandLines.openSmEnvironment(ctlPort, SM_NODE, smDir), smDir.resolve("opensm.out"));
     }
 
     /** Stops OpenSM with SIGTERM (by PID) and waits for it. */
@@ -273,11 +267,7 @@ public final class SimulatedFabric implements AutoCloseable
     /** The environment a umad2sim program needs to attach to this fabric as {@code node}. */
     public Map<String, String> umadEnvironment(final String node)
     {
-        return Map.of(
-            "LD_PRELOAD", UMAD2SIM,
-            "SIM_HOST", node,
-            "IBSIM_SERVER_NAME", HOST,
-            "IBSIM_SERVER_PORT", Integer.toString(ctlPort));
+        return IbsimCommandLines.umadEnvironment(ctlPort, node);
     }
 
     /** ibsim's ctl UDP port. */

@@ -33,7 +33,8 @@ public final class IbsimPorts
         throw new MadTransportException("no range of " + PER_SIMULATOR + " free UDP ports found for ibsim");
     }
 
-    private static boolean free(final int base)
+    /** Whether P..P+11 are free UDP ports right now. */
+    public static boolean free(final int base)
     {
         for (int port = base; port < base + PER_SIMULATOR; port++)
         {
