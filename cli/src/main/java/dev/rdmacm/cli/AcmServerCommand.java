@@ -8,6 +8,7 @@ import dev.rdmacm.acm.AcmPort;
 import dev.rdmacm.acm.AcmPortDiscovery;
 import dev.rdmacm.acm.AcmPortEndpoints;
 import dev.rdmacm.acm.AcmShutdownWatchdog;
+import dev.rdmacm.acm.AcmUncaughtErrors;
 import dev.rdmacm.acm.backend.CmBackedAcmServer;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.resolver.spi.SysfsGidDirectory;
@@ -250,14 +251,7 @@ final class AcmServerCommand implements Callable<Integer>
         final CountDownLatch done = new CountDownLatch(1);
         // An Error on any thread (the SA client's included) ends the service, never a deaf process; the
         // server thread's own are handled by AcmServer. The hook is bounded: SIGTERM is always honoured.
-        Thread.setDefaultUncaughtExceptionHandler((thread, error) ->
-        {
-            if (error instanceof Error)
-            {
-                System.err.println("rdmacm acm-server: fatal: " + error + " on thread " + thread.getName());
-                System.exit(70);
-            }
-        });
+        AcmUncaughtErrors.exitOnError("rdmacm acm-server", System.err);
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {
             final AcmShutdownWatchdog watchdog = AcmShutdownWatchdog.arm("rdmacm acm-server", System.err);
