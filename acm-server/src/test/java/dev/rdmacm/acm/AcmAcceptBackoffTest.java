@@ -68,8 +68,10 @@ class AcmAcceptBackoffTest
             """.formatted(dir, MAX_CLIENTS));
         log = dir.resolve("server.log");
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        server = new ProcessBuilder("prlimit", "--nofile=" + NOFILE + ":" + NOFILE, java, "--enable-native-access=ALL-UNNAMED",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), ClockedServerMain.class.getName(), options.toString())
+        // prlimit execs the JVM: the process's PID is the server's, which teardown stops
+        server = new ProcessBuilder("prlimit", "--nofile=" + NOFILE + ":" + NOFILE, java,
+            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"), ClockedServerMain.class.getName(), options.toString())
             .redirectError(log.toFile()).start();
         said = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII));
         tell = new PrintStream(server.getOutputStream(), true, StandardCharsets.US_ASCII);
