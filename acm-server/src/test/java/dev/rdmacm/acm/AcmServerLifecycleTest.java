@@ -189,10 +189,108 @@ class AcmServerLifecycleTest
             {
                 assertFalse(Files.exists(dir.resolve("run").resolve(name), LinkOption.NOFOLLOW_LINKS), name + " removed");
             }
+            assertNextServerStarts(optionsFile);
         }
         finally
         {
             process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void shouldHaltAProcessWhoseCloseHangsAfterSigtermWithStatusOneAndOneLine() throws Exception
+    {
+        final Path optionsFile = options("");
+        final Path errors = dir.resolve("server.err");
+        final Process process = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED",
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+            HangingCloseServerMain.class.getName(), optionsFile.toString(), "1000")
+            .redirectError(errors.toFile()).start();
+        try
+        {
+            final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            for (String line = out.readLine(); !"ready".equals(line); line = out.readLine())
+            {
+                assertTrue(line != null, () -> "the server did not start: " + readQuietly(errors));
+            }
+            assertTrue(answers(dir.resolve("run").resolve(AcmServerFiles.UNIX_SOCKET)), "serving before the signal");
+            process.destroy(); // SIGTERM
+            assertTrue(process.waitFor(WAIT_S, TimeUnit.SECONDS), "SIGTERM ends the process although its close hangs");
+            assertEquals(AcmShutdownWatchdog.EXIT_HUNG, process.exitValue());
+            assertEquals(List.of("hanging-close server: not closed within 1000 ms of the signal; halting"),
+                Files.readAllLines(errors));
+            for (final String name : List.of(AcmServerFiles.UNIX_SOCKET, AcmServerFiles.UNIX_SOCKET_LINK))
+            {
+                assertFalse(Files.exists(dir.resolve("run").resolve(name), LinkOption.NOFOLLOW_LINKS),
+                    name + " removed before the close hung");
+            }
+            assertNextServerStarts(optionsFile);
+        }
+        finally
+        {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void shouldEndTheProcessWithStatus70AndOneLineOnAnErrorInAnotherThread() throws Exception
+    {
+        final Path optionsFile = options("");
+        final Path errors = dir.resolve("server.err");
+        final Process process = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED",
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+            ErrorElsewhereServerMain.class.getName(), optionsFile.toString())
+            .redirectError(errors.toFile()).start();
+        try
+        {
+            final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            for (String line = out.readLine(); !"ready".equals(line); line = out.readLine())
+            {
+                assertTrue(line != null, () -> "the server did not start: " + readQuietly(errors));
+            }
+            assertTrue(answers(dir.resolve("run").resolve(AcmServerFiles.UNIX_SOCKET)), "serving before the Error");
+            process.getOutputStream().write('\n');
+            process.getOutputStream().flush();
+            assertTrue(process.waitFor(WAIT_S, TimeUnit.SECONDS), "the process ends");
+            assertEquals(AcmServer.EXIT_FATAL, process.exitValue());
+            assertEquals(List.of("error-elsewhere server: fatal: java.lang.OutOfMemoryError: Java heap space (thrown by the test)"
+                + " on thread sa-client"), Files.readAllLines(errors), "one line, no stack trace");
+            for (final String name : List.of(AcmServerFiles.UNIX_SOCKET, AcmServerFiles.UNIX_SOCKET_LINK))
+            {
+                assertFalse(Files.exists(dir.resolve("run").resolve(name), LinkOption.NOFOLLOW_LINKS), name + " removed");
+            }
+            assertNextServerStarts(optionsFile);
+        }
+        finally
+        {
+            process.destroyForcibly();
+        }
+    }
+
+    /** The lock on ibacm.pid went with the process and no socket of it is in the way: the next server starts. */
+    private void assertNextServerStarts(final Path optionsFile) throws Exception
+    {
+        try (AcmServer next = start(optionsFile))
+        {
+            assertEquals(ProcessHandle.current().pid() + "\n", Files.readString(dir.resolve("run").resolve("ibacm.pid")));
+            assertTrue(answers(next.files().unixSocket()));
+        }
+    }
+
+    private static String java()
+    {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String readQuietly(final Path file)
+    {
+        try
+        {
+            return Files.readString(file);
+        }
+        catch (final IOException ex)
+        {
+            return "(nothing: " + ex + ")";
         }
     }
 }

@@ -165,4 +165,30 @@ class AcmServerUnderAbuseTest
         }
         assertTrue(fixture.log().contains("no request within client_timeout 1000 ms"), fixture.log());
     }
+
+    @Test
+    void shouldCloseAClientThatTricklesARequestForLongerThanClientTimeoutFromItsFirstByte() throws Exception
+    {
+        final ManualNanoClock clock = new ManualNanoClock();
+        fixture = AcmServerFixture.start("client_timeout 1000\n", AcmPathQuerier.NONE, AcmGidLookup.NONE, clock);
+        final byte[] request = AcmRequests.perfQuery();
+        try (RawAcmClient marker = new RawAcmClient(fixture.unixSocket());
+             RawAcmClient trickle = new RawAcmClient(fixture.unixSocket()))
+        {
+            assertTrue(trickle.nothingBeforeMarker(TIMEOUT_MS), "one request done: between requests");
+            // each byte is written before the marker's request, so the server has read it once the marker is answered
+            trickle.send(new byte[] {request[0]});
+            assertTrue(marker.nothingBeforeMarker(TIMEOUT_MS));
+            fixture.advance(clock, Duration.ofMillis(600));
+            trickle.send(new byte[] {request[1]});
+            assertTrue(marker.nothingBeforeMarker(TIMEOUT_MS));
+            assertEquals(2, fixture.server.connectionCount(), "600 ms after the first byte: open");
+            fixture.advance(clock, Duration.ofMillis(600));
+            await(fixture.server::connectionCount, 1, "1200 ms after the first byte, 600 ms after the last: closed");
+            final IOException closed = assertThrows(IOException.class, () -> trickle.receive(TIMEOUT_MS));
+            assertFalse(closed.getMessage().startsWith("no reply within"), closed.toString());
+            assertTrue(marker.nothingBeforeMarker(TIMEOUT_MS), "the other client is served");
+        }
+        assertTrue(fixture.log().contains("no request within client_timeout 1000 ms"), fixture.log());
+    }
 }

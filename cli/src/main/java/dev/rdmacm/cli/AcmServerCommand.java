@@ -7,6 +7,8 @@ import dev.rdmacm.acm.AcmOptions;
 import dev.rdmacm.acm.AcmPort;
 import dev.rdmacm.acm.AcmPortDiscovery;
 import dev.rdmacm.acm.AcmPortEndpoints;
+import dev.rdmacm.acm.AcmShutdownWatchdog;
+import dev.rdmacm.acm.AcmUncaughtErrors;
 import dev.rdmacm.acm.backend.CmBackedAcmServer;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.resolver.spi.SysfsGidDirectory;
@@ -55,9 +57,6 @@ final class AcmServerCommand implements Callable<Integer>
 
     /** The service waits this long for its fabric at start: a fabric that does not open then is a failed start. */
     private static final long FABRIC_OPEN_MS = 5_000;
-
-    /** How long the shutdown may take (the server's thread, the SA client, the CM) before the process halts. */
-    private static final long SHUTDOWN_MS = 20_000;
 
     @Option(names = {"-O", "--options"}, paramLabel = "FILE",
         description = "options file in ibacm_opts.cfg format (default: ${DEFAULT-VALUE}; missing = defaults)")
@@ -252,29 +251,10 @@ final class AcmServerCommand implements Callable<Integer>
         final CountDownLatch done = new CountDownLatch(1);
         // An Error on any thread (the SA client's included) ends the service, never a deaf process; the
         // server thread's own are handled by AcmServer. The hook is bounded: SIGTERM is always honoured.
-        Thread.setDefaultUncaughtExceptionHandler((thread, error) ->
-        {
-            if (error instanceof Error)
-            {
-                System.err.println("rdmacm acm-server: fatal: " + error + " on thread " + thread.getName());
-                System.exit(70);
-            }
-        });
+        AcmUncaughtErrors.exitOnError("rdmacm acm-server", System.err);
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {
-            final Thread watchdog = Thread.ofPlatform().daemon().start(() ->
-            {
-                try
-                {
-                    Thread.sleep(SHUTDOWN_MS);
-                    System.err.println("rdmacm acm-server: not closed within " + SHUTDOWN_MS + " ms of the signal; halting");
-                    Runtime.getRuntime().halt(1);
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            final AcmShutdownWatchdog watchdog = AcmShutdownWatchdog.arm("rdmacm acm-server", System.err);
             try
             {
                 startFinished.await(30, TimeUnit.SECONDS);
@@ -293,7 +273,7 @@ final class AcmServerCommand implements Callable<Integer>
                 }
             }
             log.close();
-            watchdog.interrupt();
+            watchdog.close();
             done.countDown();
         }, "acm-server-shutdown"));
         try
