@@ -32,10 +32,10 @@ import java.util.Optional;
  */
 public sealed interface CmEvent
 {
-    /** The id the event concerns. */
+    /** {@return the id the event concerns} */
     RdmaCmId id();
 
-    /** The {@code enum rdma_cm_event_type} value this record stands for. */
+    /** {@return the {@code enum rdma_cm_event_type} value this record stands for} */
     default CmEventType type()
     {
         return switch (this)
@@ -63,8 +63,8 @@ public sealed interface CmEvent
     }
 
     /**
-     * 0, a negative errno, or (REJECTED) the reject reason, as {@code rdma_cm_event.status}; the
-     * kinds that carry a status have it as a component, the others are always 0.
+     * {@return 0, a negative errno, or (REJECTED) the reject reason, as {@code rdma_cm_event.status}}
+     * The kinds that carry a status have it as a component, the others are always 0.
      */
     default int status()
     {
@@ -80,11 +80,17 @@ public sealed interface CmEvent
     /** An event of address or route resolution: it has the steps that produced it. */
     sealed interface ResolutionEvent extends CmEvent
     {
-        /** The steps of the resolution that produced this event. */
+        /** {@return the steps of the resolution that produced this event} */
         ResolutionTrace trace();
     }
 
-    /** ADDR_RESOLVED: the id is bound to an RDMA port and knows both GIDs. */
+    /**
+     * ADDR_RESOLVED: the id is bound to an RDMA port and knows both GIDs.
+     *
+     * @param id         the id the event concerns.
+     * @param resolution the address resolution: the port, the GIDs, the netdev and the next hop.
+     * @param trace      the steps that produced it.
+     */
     record AddrResolved(RdmaCmId id, AddressResolution resolution, ResolutionTrace trace) implements ResolutionEvent
     {
         @Override
@@ -94,7 +100,14 @@ public sealed interface CmEvent
         }
     }
 
-    /** ADDR_ERROR: the resolution failed after the call had returned; the id is back in ADDR_BOUND. */
+    /**
+     * ADDR_ERROR: the resolution failed after the call had returned; the id is back in ADDR_BOUND.
+     *
+     * @param id     the id the event concerns.
+     * @param status the negative errno, e.g. -110 (ETIMEDOUT).
+     * @param detail what failed, in words.
+     * @param trace  the steps that led to the failure.
+     */
     record AddrError(RdmaCmId id, int status, String detail, ResolutionTrace trace) implements ResolutionEvent
     {
         /**
@@ -107,7 +120,7 @@ public sealed interface CmEvent
             requireError(status);
         }
 
-        /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
+        /** {@return the positive errno, e.g. {@link Errno#ETIMEDOUT}} */
         public int errno()
         {
             return -status;
@@ -120,7 +133,14 @@ public sealed interface CmEvent
         }
     }
 
-    /** ROUTE_RESOLVED: the id has its path(s). */
+    /**
+     * ROUTE_RESOLVED: the id has its path(s).
+     *
+     * @param id         the id the event concerns.
+     * @param resolution the address resolution the route was asked for.
+     * @param route      the path(s) and what they were made from.
+     * @param trace      the steps that produced it.
+     */
     record RouteResolved(RdmaCmId id, AddressResolution resolution, ResolvedRoute route, ResolutionTrace trace)
         implements ResolutionEvent
     {
@@ -134,6 +154,12 @@ public sealed interface CmEvent
     /**
      * ROUTE_ERROR: the route query failed (-EINVAL for an SA error status, -ETIMEDOUT when the SA never
      * answered); the id is back in ADDR_RESOLVED with the resolution it had.
+     *
+     * @param id         the id the event concerns.
+     * @param status     the negative errno.
+     * @param resolution the address resolution the id keeps.
+     * @param detail     what failed, in words.
+     * @param trace      the steps that led to the failure.
      */
     record RouteError(RdmaCmId id, int status, AddressResolution resolution, String detail, ResolutionTrace trace)
         implements ResolutionEvent
@@ -148,7 +174,7 @@ public sealed interface CmEvent
             requireError(status);
         }
 
-        /** The positive errno, e.g. {@link Errno#ETIMEDOUT}. */
+        /** {@return the positive errno, e.g. {@link Errno#ETIMEDOUT}} */
         public int errno()
         {
             return -status;
@@ -168,6 +194,11 @@ public sealed interface CmEvent
      * that accepting with them is what librdmacm's {@code rdma_accept(id, NULL)} asks for (its responder
      * resources are the REQ's initiator depth, its initiator depth the REQ's responder resources, then
      * flow control, retry and RNR retry counts, and the same private data).
+     *
+     * @param id          the new id, for the request.
+     * @param listenId    the listening id the request arrived on.
+     * @param privateData the REQ's private data after the IP CM header (copied).
+     * @param parameters  the request's connection parameters, seen from this side.
      */
     record ConnectRequest(RdmaCmId id, RdmaCmId listenId, byte[] privateData, ConnectionParameters parameters) implements CmEvent
     {
@@ -178,7 +209,13 @@ public sealed interface CmEvent
             parameters = parameters == null ? new ConnectionParameters(privateData, 0, 0, false, 0, 0) : parameters;
         }
 
-        /** A request whose REQ values are not known: all zero, as a SIDR request's {@code param.conn} is. */
+        /**
+         * A request whose REQ values are not known: all zero, as a SIDR request's {@code param.conn} is.
+         *
+         * @param id          the new id, for the request.
+         * @param listenId    the listening id the request arrived on.
+         * @param privateData the request's private data (copied).
+         */
         public ConnectRequest(final RdmaCmId id, final RdmaCmId listenId, final byte[] privateData)
         {
             this(id, listenId, privateData, null);
@@ -205,12 +242,21 @@ public sealed interface CmEvent
         }
     }
 
-    /** CONNECT_RESPONSE: the peer replied to an id without a QP, which must accept or reject. */
+    /**
+     * CONNECT_RESPONSE: the peer replied to an id without a QP, which must accept or reject.
+     *
+     * @param id the id the event concerns.
+     */
     record ConnectResponse(RdmaCmId id) implements CmEvent
     {
     }
 
-    /** CONNECT_ERROR: the connection could not be established (status a negative errno). */
+    /**
+     * CONNECT_ERROR: the connection could not be established.
+     *
+     * @param id     the id the event concerns.
+     * @param status the negative errno.
+     */
     record ConnectError(RdmaCmId id, int status) implements CmEvent
     {
         /**
@@ -228,6 +274,9 @@ public sealed interface CmEvent
      * UNREACHABLE: the peer did not answer (status a negative errno, e.g. -ETIMEDOUT), or, on a UD id,
      * its SIDR_REP refused: then the status is the SIDR_REP's, positive (1 no listener, 2 rejected,
      * ...), as rdma_cm's {@code cma_sidr_rep_handler} reports it.
+     *
+     * @param id     the id the event concerns.
+     * @param status a negative errno, or a SIDR_REP status.
      */
     record Unreachable(RdmaCmId id, int status) implements CmEvent
     {
@@ -248,6 +297,10 @@ public sealed interface CmEvent
     /**
      * REJECTED: the peer rejected; {@code status} is the IB CM reject reason (positive, e.g. 8 no
      * listener, 28 consumer defined) and {@code privateData} the REJ's 148 bytes.
+     *
+     * @param id          the id the event concerns.
+     * @param status      the IB CM reject reason.
+     * @param privateData the REJ's private data (copied).
      */
     record Rejected(RdmaCmId id, int status, byte[] privateData) implements CmEvent
     {
@@ -283,6 +336,10 @@ public sealed interface CmEvent
      * On a UD id it ends a SIDR resolution instead, and {@code ud} is librdmacm's {@code param.ud}: the
      * remote QP, its Q_Key and the address handle attributes to reach it; {@code privateData} is then
      * the SIDR_REP's (136 bytes), as {@code ud}'s.
+     *
+     * @param id          the id the event concerns.
+     * @param privateData the REP's or SIDR_REP's private data (copied).
+     * @param ud          on a UD id, how to reach the remote QP; empty on an RC id.
      */
     record Established(RdmaCmId id, byte[] privateData, Optional<UdParameters> ud) implements CmEvent
     {
@@ -293,7 +350,12 @@ public sealed interface CmEvent
             ud = ud == null ? Optional.empty() : ud;
         }
 
-        /** An RC connection's: no UD parameters. */
+        /**
+         * An RC connection's: no UD parameters.
+         *
+         * @param id          the id the event concerns.
+         * @param privateData the REP's private data (copied).
+         */
         public Established(final RdmaCmId id, final byte[] privateData)
         {
             this(id, privateData, Optional.empty());
@@ -323,12 +385,19 @@ public sealed interface CmEvent
     /**
      * DISCONNECTED: the connection is down; {@code status} 0, or -110 (ETIMEDOUT) when this side's DREQ
      * had no DREP after every retry (rdma_cm's IB_CM_DREQ_ERROR).
+     *
+     * @param id     the id the event concerns.
+     * @param status 0 or -110.
      */
     record Disconnected(RdmaCmId id, int status) implements CmEvent
     {
     }
 
-    /** DEVICE_REMOVAL: the RDMA device of the id went away. */
+    /**
+     * DEVICE_REMOVAL: the RDMA device of the id went away.
+     *
+     * @param id the id the event concerns.
+     */
     record DeviceRemoval(RdmaCmId id) implements CmEvent
     {
     }
@@ -339,6 +408,11 @@ public sealed interface CmEvent
      * handle attributes from the group's record (DLID the MLID, SL, rate, a GRH to the MGID from the id's
      * GID index with the group's hop limit, traffic class and flow label), QP number 0xFFFFFF and the id's
      * Q_Key.
+     *
+     * @param id      the id the event concerns.
+     * @param group   the group's IP address, as joined.
+     * @param context what the join was given.
+     * @param ud      how to send to the group.
      */
     record MulticastJoin(RdmaCmId id, InetAddress group, Object context, UdParameters ud) implements CmEvent
     {
@@ -353,6 +427,11 @@ public sealed interface CmEvent
      * MULTICAST_ERROR: joining, or staying in, {@code group} failed; status the kernel's negative errno
      * (-EINVAL for any SA refusal, -ETIMEDOUT for no answer, -ENETRESET after a port event), or -1 when
      * librdmacm's {@code ibv_attach_mcast} failed.
+     *
+     * @param id      the id the event concerns.
+     * @param status  the negative errno, or -1.
+     * @param group   the group's IP address, as joined.
+     * @param context what the join was given.
      */
     record MulticastError(RdmaCmId id, int status, InetAddress group, Object context) implements CmEvent
     {
@@ -373,12 +452,20 @@ public sealed interface CmEvent
         }
     }
 
-    /** ADDR_CHANGE: the netdev the id's address is on changed (bonding failover). */
+    /**
+     * ADDR_CHANGE: the netdev the id's address is on changed (bonding failover).
+     *
+     * @param id the id the event concerns.
+     */
     record AddrChange(RdmaCmId id) implements CmEvent
     {
     }
 
-    /** TIMEWAIT_EXIT: the QP of a disconnected id left timewait and may be reused. */
+    /**
+     * TIMEWAIT_EXIT: the QP of a disconnected id left timewait and may be reused.
+     *
+     * @param id the id the event concerns.
+     */
     record TimewaitExit(RdmaCmId id) implements CmEvent
     {
     }
@@ -386,6 +473,8 @@ public sealed interface CmEvent
     /**
      * ADDRINFO_RESOLVED (rdma-core HEAD): {@link RdmaCmId#resolveAddrinfo} succeeded and
      * {@link RdmaCmId#queryAddrinfo} hands over the entries, once.
+     *
+     * @param id the id the event concerns.
      */
     record AddrinfoResolved(RdmaCmId id) implements CmEvent
     {
@@ -395,6 +484,9 @@ public sealed interface CmEvent
      * ADDRINFO_ERROR (rdma-core HEAD): the IB service resolution of {@code rdma_resolve_addrinfo} failed.
      * Unlike every other error event its status is librdmacm's positive {@code errno} ({@code cma.c}
      * sets {@code evt->event.status = errno}), e.g. 2 (ENOENT) for no ServiceRecord.
+     *
+     * @param id     the id the event concerns.
+     * @param status the positive errno.
      */
     record AddrinfoError(RdmaCmId id, int status) implements CmEvent
     {
@@ -421,6 +513,10 @@ public sealed interface CmEvent
     /**
      * USER (rdma-core HEAD): an event the application wrote with {@link RdmaCmId#writeCmEvent}, with the
      * status and the 64-bit {@code param.arg} it gave, unchanged (any status, positive or not).
+     *
+     * @param id     the id the event concerns.
+     * @param status the status the application gave.
+     * @param arg    the 64-bit argument the application gave.
      */
     record User(RdmaCmId id, int status, long arg) implements CmEvent
     {

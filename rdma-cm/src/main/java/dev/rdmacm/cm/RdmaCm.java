@@ -718,16 +718,16 @@ public final class RdmaCm implements AutoCloseable
         agent.wake();
     }
 
-    /**
-     * Refuses a blocking call made on the event loop itself (e.g. from a future's callback), which would
-     * wait for work only that thread can do.
-     */
     /** The lookup callers run on their own threads, or null (not started, a hosts file). */
     CallerAddressLookup callerLookup()
     {
         return agent.callerLookup();
     }
 
+    /**
+     * Refuses a blocking call made on the event loop itself (e.g. from a future's callback), which would
+     * wait for work only that thread can do.
+     */
     void requireNotLoopThread(final String call)
     {
         if (agent.isLoopThread())

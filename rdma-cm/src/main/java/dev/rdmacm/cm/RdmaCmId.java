@@ -22,7 +22,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * {@code struct rdma_cm_id}: a handle. It holds the id's number, channel and port space, the conductor's
@@ -72,9 +71,8 @@ public final class RdmaCmId implements AutoCloseable
     final ListenBacklog backlog = new ListenBacklog();
     /** A synchronous id's connect, waiting for its connection's first event ({@code ucma_complete}); else null. */
     private volatile CompletableFuture<CmEvent> synchronousConnect;
-    /** Guards {@link #unacknowledged}, which application threads count; destroy waits on it. */
-    private final Object acknowledgements = new Object();
-    private int unacknowledged;
+    /** Counted by application threads; destroy waits on it. */
+    private final EventAcknowledgements acknowledgements = new EventAcknowledgements();
 
     RdmaCmId(final RdmaCm cm, final ConductorProxy proxy, final EventChannel channel, final long number,
         final PortSpace portSpace)
@@ -86,7 +84,7 @@ public final class RdmaCmId implements AutoCloseable
         this.portSpace = portSpace;
     }
 
-    /** The port space the id was created in ({@code RDMA_PS_TCP} unless another was asked for). */
+    /** {@return the port space the id was created in ({@code RDMA_PS_TCP} unless another was asked for)} */
     public PortSpace portSpace()
     {
         return portSpace;
@@ -109,7 +107,7 @@ public final class RdmaCmId implements AutoCloseable
         return view;
     }
 
-    /** The route after ROUTE_RESOLVED, or null. */
+    /** {@return the route after ROUTE_RESOLVED, or null} */
     public ResolvedRoute route()
     {
         return view.route();
@@ -118,6 +116,8 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * {@code rdma_set_service_type}: the ToS, which becomes the QoS class of an IPv4 InfiniBand path
      * query and the traffic class (and, through the priority, the SL) of a RoCE path.
+     *
+     * @param typeOfService the ToS, 0-255.
      */
     public void setServiceType(final int typeOfService)
     {
@@ -128,7 +128,11 @@ public final class RdmaCmId implements AutoCloseable
         set(new IdOption.ServiceType(typeOfService));
     }
 
-    /** {@code rdma_set_ack_timeout}: a non-zero value makes a RoCE path's packet lifetime {@code timeout - 1}. */
+    /**
+     * {@code rdma_set_ack_timeout}: a non-zero value makes a RoCE path's packet lifetime {@code timeout - 1}.
+     *
+     * @param timeout an IBA time exponent, 0-255 (0: the path's own).
+     */
     public void setAckTimeout(final int timeout)
     {
         if (timeout < 0 || timeout > 0xff)
@@ -145,6 +149,9 @@ public final class RdmaCmId implements AutoCloseable
      * (twice the path's packet lifetime plus the remote response timeout, {@code maxRetries + 1} tries,
      * about 98 s on RoCE with rdma_cm's values) and, through the REQ, how long the peer's CM waits for
      * this side's answers. Set before {@link #connect}.
+     *
+     * @param timeout    the CM response timeouts, an IBA time exponent, 0-31.
+     * @param maxRetries the REQ's Max CM Retries, 0-15.
      */
     public void setCmResponseTimeout(final int timeout, final int maxRetries)
     {
@@ -162,6 +169,8 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * {@code rdma_set_option(RDMA_OPTION_ID_REUSEADDR)}: ids that all set it may share a bound port.
      * Allowed while IDLE ({@code rdma_set_reuseaddr}).
+     *
+     * @param reuse whether the port may be shared.
      */
     public void setReuseAddr(final boolean reuse) throws RdmaCmException
     {
@@ -171,25 +180,31 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * {@code rdma_set_option(RDMA_OPTION_ID_AFONLY)}: a port bound by ids of one family only, so an
      * IPv4 and an IPv6 id that both set it may share it. Allowed while IDLE or ADDR_BOUND.
+     *
+     * @param value whether the port is bound for this id's family only.
      */
     public void setAfOnly(final boolean value) throws RdmaCmException
     {
         set(new IdOption.AfOnly(value));
     }
 
-    /** {@code rdma_get_src_port}: the port the id is bound to (a random one unless given), 0 while unbound. */
+    /** {@return {@code rdma_get_src_port}: the port the id is bound to (a random one unless given), 0 while unbound} */
     public int sourcePort()
     {
         return view.sourcePort();
     }
 
-    /** {@code rdma_get_dst_port}: the destination port given to resolveAddr, 0 if none. */
+    /** {@return {@code rdma_get_dst_port}: the destination port given to resolveAddr, 0 if none} */
     public int destinationPort()
     {
         return view.destinationPort();
     }
 
-    /** The {@code sin6_flowinfo} of an IPv6 source (host order): its traffic class and flow label. */
+    /**
+     * The {@code sin6_flowinfo} of an IPv6 source (host order): its traffic class and flow label.
+     *
+     * @param flowinfo the traffic class (bits 20-27) and flow label (bits 0-19).
+     */
     public void setSourceFlowinfo(final int flowinfo)
     {
         set(new IdOption.SourceFlowinfo(flowinfo));
@@ -206,7 +221,10 @@ public final class RdmaCmId implements AutoCloseable
      * source port of 0 (or no source) gets a random free one from the namespace's local port range,
      * as {@code cma_alloc_any_port} chooses it.
      *
-     * @param timeout as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
+     * @param source      null or a wildcard to let the route choose, with the source port.
+     * @param destination the address to resolve, with the destination port.
+     * @param timeout     as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
+     * @throws RdmaCmException as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
      */
     public void resolveAddr(final InetSocketAddress source, final InetSocketAddress destination, final Duration timeout)
         throws RdmaCmException
@@ -254,6 +272,9 @@ public final class RdmaCmId implements AutoCloseable
      * {@link #resolveAddrAsync}): the future completes with the route or an {@link RdmaCmException}
      * (up-front errors included, {@link RdmaCmException#returnedByCall()} true). Events are still posted
      * to the channel.
+     *
+     * @param timeout as {@link #resolveRoute(Duration)}.
+     * @return the route, or the call's failure.
      */
     public CompletableFuture<ResolvedRoute> resolveRouteAsync(final Duration timeout)
     {
@@ -327,6 +348,7 @@ public final class RdmaCmId implements AutoCloseable
      * over once (the id forgets them, and may resolve again). Available as soon as the resolve call
      * returned, before ADDRINFO_RESOLVED is read, as in librdmacm's DNS branch.
      *
+     * @return the entries, in librdmacm's order.
      * @throws RdmaCmException ENOENT when no successful resolution waits (none, taken already, failed, or
      *                still in progress on another thread).
      */
@@ -341,6 +363,9 @@ public final class RdmaCmId implements AutoCloseable
      * arrives as {@link CmEvent.User} with {@code status} and {@code arg} unchanged; a synchronous id has
      * no channel the application reads, so its event goes nowhere, as librdmacm's goes to the private one.
      *
+     * @param event  {@link CmEventType#USER}.
+     * @param status the event's status, any value.
+     * @param arg    the event's 64-bit {@code param.arg}.
      * @throws RdmaCmException EINVAL for any event but {@link CmEventType#USER}, as librdmacm refuses
      *                them before the kernel sees them, and on a destroyed id.
      */
@@ -354,40 +379,41 @@ public final class RdmaCmId implements AutoCloseable
         await(proxy.writeEvent(this, status, arg));
     }
 
-    /** The id's state now ({@code DESTROYING} once destroyed), as the conductor last published it. */
+    /** {@return the id's state now ({@code DESTROYING} once destroyed), as the conductor last published it} */
     public CmIdState state()
     {
         return destroyed ? CmIdState.DESTROYING : view.state();
     }
 
-    /** The event channel, or null for a synchronous id. */
+    /** {@return the event channel, or null for a synchronous id} */
     public EventChannel channel()
     {
         return channel;
     }
 
-    /** The last successful resolution, or null. */
+    /** {@return the last successful resolution, or null} */
     public AddressResolution resolution()
     {
         return view.resolution();
     }
 
-    /** The bound source address (a wildcard after auto-binding to one), or null while IDLE. */
+    /** {@return the bound source address (a wildcard after auto-binding to one), or null while IDLE} */
     public InetAddress boundSource()
     {
         return view.boundSource();
     }
 
-    /** Events the application took from the channel and has not acknowledged yet. */
+    /** {@return events the application took from the channel and has not acknowledged yet} */
     public int unacknowledgedEvents()
     {
-        synchronized (acknowledgements)
-        {
-            return unacknowledged;
-        }
+        return acknowledgements.pending();
     }
 
-    /** {@code rdma_bind_addr} with a port: 0 takes a random free one, another must be free (EADDRINUSE). */
+    /**
+     * {@code rdma_bind_addr} with a port: 0 takes a random free one, another must be free (EADDRINUSE).
+     *
+     * @param source the address and port to bind to.
+     */
     public void bindAddr(final InetSocketAddress source) throws RdmaCmException
     {
         bind(source.getAddress(), source.getPort());
@@ -396,6 +422,8 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * {@code rdma_bind_addr}: a wildcard binds at once; a concrete address must be configured on a
      * netdev (else EADDRNOTAVAIL) that has an RDMA port with its GID (else ENODEV).
+     *
+     * @param source the address to bind to, or a wildcard.
      */
     public void bindAddr(final InetAddress source) throws RdmaCmException
     {
@@ -428,6 +456,7 @@ public final class RdmaCmId implements AutoCloseable
      *     ({@link #ibSource()}).</li>
      * </ul>
      *
+     * @param source the {@code sockaddr_ib} to bind to.
      * @throws RdmaCmException EINVAL when the id is not IDLE, ENODEV, EPROTONOSUPPORT, and the port errors
      *                         of {@link #bindAddr(InetSocketAddress)}.
      */
@@ -459,6 +488,8 @@ public final class RdmaCmId implements AutoCloseable
      * destination's {@code sib_sid} as the Service ID and the traffic class of the source's
      * {@code sib_flowinfo}; on RoCE it fails with ENODEV, as an AF_IB id has no netdev.
      *
+     * @param source      null to use the bound source, or the {@code sockaddr_ib} to bind first.
+     * @param destination the destination's GID, P_Key and Service ID.
      * @param timeout validated as {@link #resolveAddr(InetAddress, InetAddress, Duration)}; AF_IB has
      *                nothing to wait for.
      */
@@ -476,13 +507,15 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * {@code rdma_get_local_addr} of an AF_IB id: the {@code sockaddr_ib} the kernel holds, with its
      * bound Service ID (and, once resolved, the SGID); null for an IP id.
+     *
+     * @return the bound {@code sockaddr_ib}, or null.
      */
     public IbSockaddr ibSource()
     {
         return view.ibSource();
     }
 
-    /** {@code rdma_get_peer_addr} of an AF_IB id: the destination given to resolveAddr; null for an IP id. */
+    /** {@return {@code rdma_get_peer_addr} of an AF_IB id: the destination given to resolveAddr; null for an IP id} */
     public IbSockaddr ibDestination()
     {
         return view.ibDestination();
@@ -495,6 +528,7 @@ public final class RdmaCmId implements AutoCloseable
      * channel) waits for that event and returns normally only on ADDR_RESOLVED.
      *
      * @param source  null or a wildcard to let the route choose; ignored when the id is already bound.
+     * @param destination the address to resolve.
      * @param timeout bounds only the wait for the neighbour (ARP/ND); rounded up to whole milliseconds as
      *                librdmacm's {@code int timeout_ms} holds it (see {@code CmTimeout.timeoutMs}); zero is allowed.
      * @throws RdmaCmException EINVAL for a timeout that is null, negative or above {@link Integer#MAX_VALUE} ms.
@@ -538,6 +572,11 @@ public final class RdmaCmId implements AutoCloseable
      * The same resolution, without blocking: the future completes with the result or exceptionally with
      * an {@link RdmaCmException} (up-front errors included). Events are still posted to the channel.
      * The future completes on the event-loop thread: callbacks attached to it must not block.
+     *
+     * @param source      as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
+     * @param destination the address to resolve.
+     * @param timeout     as {@link #resolveAddr(InetAddress, InetAddress, Duration)}.
+     * @return the resolution, or the call's failure.
      */
     public CompletableFuture<AddressResolution> resolveAddrAsync(
         final InetAddress source, final InetAddress destination, final Duration timeout)
@@ -574,6 +613,9 @@ public final class RdmaCmId implements AutoCloseable
      * read the id's {@link IdView}, a QP in RESET moves to INIT ({@code ucma_init_conn_qp}) here, and the
      * conductor is handed the QP without a reply to wait for. A call this thread makes next finds it
      * attached, as the conductor runs its commands in order (docs/decisions.md, "rdma_create_qp").
+     *
+     * @param queuePair an RC QP in RESET, on the id's device.
+     * @throws RdmaCmException EINVAL for no QP, a UD id, or an id destroyed or with no device yet.
      */
     public void attachQp(final RcQueuePair queuePair) throws RdmaCmException
     {
@@ -602,6 +644,10 @@ public final class RdmaCmId implements AutoCloseable
      * {@code RDMA_UDP_QKEY} 0x01234567, which the kernel's {@code rdma_init_qp_attr} gives) -> RTR -> RTS
      * (send PSN 0). It must live on the id's device ({@link #binding()}). Its number is what
      * {@link #accept} answers a SIDR_REQ with. Done on this thread, as the RC one.
+     *
+     * @param queuePair a UD QP in RESET, on the id's device.
+     * @throws RdmaCmException EINVAL for no QP, an RC id, or an id destroyed or with no device yet;
+     *                         EOPNOTSUPP on an RDMA_PS_IPOIB id.
      */
     public void attachQp(final UdQueuePair queuePair) throws RdmaCmException
     {
@@ -634,6 +680,11 @@ public final class RdmaCmId implements AutoCloseable
      * every id of the port. MULTICAST_JOIN follows with the UD parameters and {@code context} (the id's UD QP,
      * if attached, joined to the group unless send-only), or MULTICAST_ERROR with the kernel's status.
      * EINVAL for an id that is unbound, not UD or in another state, as the kernel returns it.
+     *
+     * @param group   the group's IP address, or a wildcard.
+     * @param flag    the join state asked for.
+     * @param context handed back in the group's events.
+     * @throws RdmaCmException EINVAL, as above.
      */
     public void join(final InetAddress group, final MulticastJoinFlag flag, final Object context) throws RdmaCmException
     {
@@ -644,7 +695,12 @@ public final class RdmaCmId implements AutoCloseable
         await(proxy.joinMulticast(this, group, flag, context));
     }
 
-    /** {@code rdma_leave_multicast} of a group {@link #join} joined by {@code group}: EADDRNOTAVAIL for any other. */
+    /**
+     * {@code rdma_leave_multicast} of a group {@link #join} joined by {@code group}.
+     *
+     * @param group the group's IP address, as joined.
+     * @throws RdmaCmException EADDRNOTAVAIL for a group this id did not join.
+     */
     public void leave(final InetAddress group) throws RdmaCmException
     {
         if (group == null)
@@ -679,7 +735,7 @@ public final class RdmaCmId implements AutoCloseable
         return portSpace == PortSpace.UDP || portSpace == PortSpace.IPOIB;
     }
 
-    /** The RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request. */
+    /** {@return the RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request} */
     public RdmaPortBinding binding()
     {
         return view.binding();
@@ -696,6 +752,8 @@ public final class RdmaCmId implements AutoCloseable
      * A synchronous RC id's call waits for that outcome and moves the QP on this thread, as librdmacm's
      * {@code ucma_complete} does: it returns on ESTABLISHED, and throws ECONNREFUSED on REJECTED, else the
      * error event's errno (ETIMEDOUT for UNREACHABLE, EPERM for CONNECT_ERROR's -1).
+     *
+     * @param parameters the REQ's private data, resources, retry counts and flow control.
      */
     public void connect(final ConnectionParameters parameters) throws RdmaCmException
     {
@@ -773,6 +831,8 @@ public final class RdmaCmId implements AutoCloseable
      * </ul>
      * At most {@code backlog} requests wait with their CONNECT_REQUEST not taken; beyond, a REQ is dropped as the kernel
      * drops it (0, or above {@link RdmaCm.Options#maxBacklog()}: that; {@link ListenBacklog}).
+     *
+     * @param backlog how many requests may wait; 0 or above the maximum: the maximum.
      */
     public void listen(final int backlog) throws RdmaCmException
     {
@@ -784,6 +844,8 @@ public final class RdmaCmId implements AutoCloseable
      * with the attributes the CM gives ({@code rdma_init_qp_attr}), then the REP goes ({@code UCMA_CMD_ACCEPT});
      * ESTABLISHED follows. A move that fails throws its errno and sends nothing; a REP that cannot go moves the QP
      * to ERR and throws.
+     *
+     * @param parameters the REP's private data, resources and retry counts.
      */
     public void accept(final ConnectionParameters parameters) throws RdmaCmException
     {
@@ -808,6 +870,8 @@ public final class RdmaCmId implements AutoCloseable
     /**
      * {@code rdma_reject}: a REJ, consumer defined (reason 28), with at most 148 bytes of private data;
      * on a UD request's id a SIDR_REP with status 2 ({@code IB_SIDR_REJECT}) and at most 136.
+     *
+     * @param privateData the REJ's or SIDR_REP's private data, or null.
      */
     public void reject(final byte[] privateData) throws RdmaCmException
     {
@@ -882,7 +946,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             // After the flag: an event posted or counted from now on is dropped by the channel itself.
             channel.discard(this);
-            awaitAcknowledgements();
+            acknowledgements.awaitAll(cm);
         }
     }
 
@@ -890,34 +954,6 @@ public final class RdmaCmId implements AutoCloseable
     boolean isDestroyed()
     {
         return destroyed;
-    }
-
-    private void awaitAcknowledgements()
-    {
-        boolean interrupted = false;
-        synchronized (acknowledgements)
-        {
-            if (unacknowledged > 0)
-            {
-                cm.requireNotLoopThread("rdma_destroy_id with unacknowledged events");
-            }
-            while (unacknowledged > 0)
-            {
-                try
-                {
-                    acknowledgements.wait();
-                }
-                catch (final InterruptedException ex)
-                {
-                    // rdma_destroy_id is not interruptible either: keep waiting, restore the flag after.
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override
@@ -929,66 +965,18 @@ public final class RdmaCmId implements AutoCloseable
     /** The channel handed one of this id's events to the application. */
     void retrieved()
     {
-        synchronized (acknowledgements)
-        {
-            unacknowledged++;
-        }
+        acknowledgements.retrieved();
     }
 
     void acknowledge(final CmEvent event)
     {
-        synchronized (acknowledgements)
-        {
-            if (unacknowledged > 0)
-            {
-                unacknowledged--;
-                acknowledgements.notifyAll();
-            }
-        }
+        acknowledgements.acknowledged();
     }
 
-    /**
-     * Waits for the conductor's reply: spinning first ({@link RdmaCm.Options#spin}), since the loop answers
-     * most calls within microseconds and parking costs a scheduler wake-up on each side. The call's
-     * {@link RdmaCmException}, or any other unchecked failure, is thrown as the conductor gave it.
-     */
+    /** Waits for the conductor's reply, spinning first ({@link RdmaCm.Options#spin}). */
     private <T> T await(final CompletableFuture<T> future) throws RdmaCmException
     {
-        final long spinUntil = System.nanoTime() + cm.spinNanos();
-        while (!future.isDone() && System.nanoTime() - spinUntil < 0)
-        {
-            Thread.onSpinWait();
-        }
-        boolean interrupted = false;
-        try
-        {
-            while (true)
-            {
-                try
-                {
-                    return future.get();
-                }
-                catch (final InterruptedException ex)
-                {
-                    interrupted = true; // the conductor completes every future; finish the call first
-                }
-                catch (final ExecutionException ex)
-                {
-                    if (ex.getCause() instanceof RuntimeException failure)
-                    {
-                        throw failure;
-                    }
-                    throw new IllegalStateException(ex.getCause());
-                }
-            }
-        }
-        finally
-        {
-            if (interrupted)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return ConductorReply.await(future, cm.spinNanos());
     }
 
     @Override
