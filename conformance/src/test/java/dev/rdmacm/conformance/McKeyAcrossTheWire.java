@@ -28,6 +28,11 @@ final class McKeyAcrossTheWire
     private static final Duration JVM_START = Duration.ofSeconds(90);
     private static final Duration EXCHANGE = Duration.ofSeconds(75);
     private static final int MESSAGES = 4;
+    /**
+     * A receiver waits for every datagram as long as it takes, as mckey does: {@code timeout} ends one whose
+     * datagrams never come (status 124), so that nothing of this case runs on in the guests.
+     */
+    private static final String RECEIVER_LIMIT = "timeout 150 ";
     private static final String TO_OURS = "239.255.33.1";
     private static final String TO_KERNEL = "239.255.33.2";
     /** The Ethernet multicast addresses of the two groups (01:00:5e and the low 23 bits), as {@code ip maddr} lists them. */
@@ -48,9 +53,11 @@ final class McKeyAcrossTheWire
         // both receivers first, until joined: ours says so on stdout, the kernel's mckey (stdout to a file, buffered) by
         // the group's Ethernet address on the netdev, which the kernel's join adds
         final GuestPair.Both<GuestResult> joined = guests.inBoth(
-            guest -> guest.run(JVM_START, background(java(ours, "mckey-r", "mckey", "-m", TO_OURS, "-b", ourAddress, "-C", count),
+            guest -> guest.run(JVM_START, background(RECEIVER_LIMIT + java(ours, "mckey-r", "mckey", "-m", TO_OURS, "-b", ourAddress,
+                "-C", count),
                 "our-mckey-r") + "\n" + until("grep -q 'mckey: joined' /run/our-mckey-r.out", "our-mckey-r")),
-            guest -> guest.run(JOB, background("mckey -m " + TO_KERNEL + " -b " + kernelAddress + " -C " + count, "kernel-mckey-r")
+            guest -> guest.run(JOB, background(RECEIVER_LIMIT + "mckey -m " + TO_KERNEL + " -b " + kernelAddress + " -C " + count,
+                "kernel-mckey-r")
                 + "\n" + until("ip maddr show dev " + GuestWire.NETDEV + " | grep -q " + TO_KERNEL_MAC, "kernel-mckey-r")));
         final boolean ready = joined.userspace().succeeded() && joined.kernel().succeeded();
         // then each sender, and each receiver's end
