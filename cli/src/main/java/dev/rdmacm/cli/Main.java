@@ -31,7 +31,7 @@ public final class Main implements Runnable
      * and {@link #commandLine(String[])} gives picocli only that one.
      */
     static final List<String> SUBCOMMANDS = List.of("help", "getaddrinfo", "devices", "resolve-addr",
-        "resolve-addrinfo", "path", "resolve-route", "rping", "cmtime", "demo", "fabric", "acm-server");
+        "resolve-addrinfo", "path", "resolve-route", "rping", "cmtime", "mckey", "demo", "fabric", "acm-server");
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -55,6 +55,7 @@ public final class Main implements Runnable
             case "resolve-route" -> new ResolveRouteCommand();
             case "rping" -> new RpingCommand();
             case "cmtime" -> new CmtimeCommand();
+            case "mckey" -> new McKeyCommand();
             case "demo" -> new DemoCommand();
             case "fabric" -> new FabricCommand();
             case "acm-server" -> new AcmServerCommand();

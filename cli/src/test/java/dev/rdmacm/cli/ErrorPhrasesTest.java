@@ -101,6 +101,8 @@ class ErrorPhrasesTest
             BadInput.of("no-such-host.invalid", "cmtime", "-s", "no-such-host.invalid"),
             BadInput.of("abc", "rping", "-c", "-C", "abc"),
             BadInput.of("no-such-host.invalid", "rping", "-c", "-a", "no-such-host.invalid"),
+            BadInput.of("-c 0", "mckey", "-m", "239.1.2.3", "-c", "0"),
+            BadInput.of("0x106", "mckey", "-m", "239.1.2.3", "-p", "0x106"),
             BadInput.of("--timeout-ms 0", "demo", "--no-setup", "--timeout-ms", "0"),
             BadInput.of("--port 0", "fabric", "start", "--port", "0"),
             BadInput.of("--node Hca1", "fabric", "start", "--node", "Hca1"));

@@ -33,6 +33,8 @@ class JsonUsageErrorTest
         "rping -s -c",
         "rping -c -a 192.0.2.1 -S 1",
         "cmtime -c 0",
+        "mckey -s",
+        "mckey -m 239.1.2.3 -c 0",
         "demo --no-such-option",
         "acm-server --server-port x",
     })

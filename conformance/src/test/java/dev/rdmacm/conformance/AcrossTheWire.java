@@ -40,6 +40,7 @@ final class AcrossTheWire
         new Case(CmFaultsAcrossTheWire.class, CmFaultsAcrossTheWire::checks),
         new Case(ClientsAcrossTheWire.class, ClientsAcrossTheWire::checks),
         new Case(UdaddyAcrossTheWire.class, UdaddyAcrossTheWire::checks),
+        new Case(McKeyAcrossTheWire.class, McKeyAcrossTheWire::checks),
         new Case(CmtimeAcrossTheWire.class, CmtimeAcrossTheWire::checks),
         new Case(BesideKernelCmAcrossTheWire.class, BesideKernelCmAcrossTheWire::checks));
 
