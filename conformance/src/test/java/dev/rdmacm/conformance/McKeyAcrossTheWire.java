@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 /**
  * {@code rdmacm mckey} in the userspace-CM guest against librdmacm 44's {@code mckey} over the kernel CM
  * in the other, on RoCE, both ways at once on two groups: the kernel guest's mckey sends to
- * {@link #TO_OURS} while ours receives, ours sends to {@link #TO_KERNEL} while the kernel's receives.
+ * {@link #TO_OURS} while two of ours receive, in two processes on one host (two memberships of one
+ * group on one port, each QP attached), ours sends to {@link #TO_KERNEL} while the kernel's receives.
  * A receiver ends only when every datagram came ({@code poll_cqs} counts them), so its exit status and
  * lines are the verdict; each side's {@code joined} line for a group is compared with the other side's.
  */
@@ -50,12 +51,13 @@ final class McKeyAcrossTheWire
         final String count = Integer.toString(MESSAGES);
         final long start = System.nanoTime();
 
-        // both receivers first, until joined: ours says so on stdout, the kernel's mckey (stdout to a file, buffered) by
+        // the receivers first, until joined: ours say so on stdout, the kernel's mckey (stdout to a file, buffered) by
         // the group's Ethernet address on the netdev, which the kernel's join adds
         final GuestPair.Both<GuestResult> joined = guests.inBoth(
-            guest -> guest.run(JVM_START, background(RECEIVER_LIMIT + java(ours, "mckey-r", "mckey", "-m", TO_OURS, "-b", ourAddress,
-                "-C", count),
-                "our-mckey-r") + "\n" + until("grep -q 'mckey: joined' /run/our-mckey-r.out", "our-mckey-r")),
+            guest -> guest.run(JVM_START, ourReceiver(ours, "our-mckey-r", ourAddress, count) + "\n" +
+                ourReceiver(ours, "our-mckey-r2", ourAddress, count) + "\n" +
+                until("grep -q 'mckey: joined' /run/our-mckey-r.out", "our-mckey-r") + "\n" +
+                until("grep -q 'mckey: joined' /run/our-mckey-r2.out", "our-mckey-r2")),
             guest -> guest.run(JOB, background(RECEIVER_LIMIT + "mckey -m " + TO_KERNEL + " -b " + kernelAddress + " -C " + count,
                 "kernel-mckey-r")
                 + "\n" + until("ip maddr show dev " + GuestWire.NETDEV + " | grep -q " + TO_KERNEL_MAC, "kernel-mckey-r")));
@@ -68,6 +70,7 @@ final class McKeyAcrossTheWire
         final GuestPair.Both<GuestResult> received = guests.inBoth(
             guest -> guest.run(EXCHANGE, collect("our-mckey-r", EXCHANGE.minusSeconds(10))),
             guest -> guest.run(EXCHANGE, collect("kernel-mckey-r", EXCHANGE.minusSeconds(10))));
+        final GuestResult ourSecondReceiver = ours.run(EXCHANGE, collect("our-mckey-r2", EXCHANGE.minusSeconds(10)));
         final long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
         System.out.println("McKeyAcrossTheWire: " + seconds + " s in the guests");
 
@@ -84,6 +87,13 @@ final class McKeyAcrossTheWire
                 assertMckeyLines("client", "initiating data transfers", kernelSender);
                 assertEquals(joinedLine(kernelSender), joinedLine(ourReceiver), "the group's dgid, mlid and sl");
             }),
+            dynamicTest("shouldReceiveEveryDatagramTheKernelsMckeySendsWithASecondRdmacmMckeyOnTheSameHost()", () ->
+            {
+                assertEquals(0, kernelSender.exitStatus(), kernelSender.describe());
+                assertEquals(0, ourSecondReceiver.exitStatus(), ourSecondReceiver.describe());
+                assertMckeyLines("server", "receiving data transfers", ourSecondReceiver);
+                assertEquals(joinedLine(kernelSender), joinedLine(ourSecondReceiver), "the group's dgid, mlid and sl");
+            }),
             dynamicTest("shouldSendEveryDatagramTheKernelsMckeyReceivesWithRdmacmMckey()", () ->
             {
                 assertEquals(0, ourSender.exitStatus(), ourSender.describe());
@@ -92,6 +102,13 @@ final class McKeyAcrossTheWire
                 assertMckeyLines("server", "receiving data transfers", kernelReceiver);
                 assertEquals(joinedLine(kernelReceiver), joinedLine(ourSender), "the group's dgid, mlid and sl");
             }));
+    }
+
+    /** One of our receivers of {@link #TO_OURS}, in the background as {@code name}. */
+    private static String ourReceiver(final KernelGuest ours, final String name, final String ourAddress, final String count)
+    {
+        return background(RECEIVER_LIMIT + java(ours, name.replace("our-", ""), "mckey", "-m", TO_OURS, "-b", ourAddress, "-C",
+            count), name);
     }
 
     /** mckey's lines from start to end: each one once, in mckey's order, the transfer's as its role prints it. */
