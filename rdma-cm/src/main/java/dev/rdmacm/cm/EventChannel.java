@@ -52,7 +52,7 @@ public final class EventChannel implements AutoCloseable
         fd = created;
     }
 
-    /** {@code channel->fd}: readable while an event is queued. Do not read it: the channel does. */
+    /** {@return {@code channel->fd}: readable while an event is queued} Do not read it: the channel does. */
     public int fd()
     {
         return fd;
@@ -63,6 +63,9 @@ public final class EventChannel implements AutoCloseable
      * asks of the application's side ({@link RdmaCmId#taken}): a CONNECT_RESPONSE of an id with an RC QP becomes
      * ESTABLISHED once this thread has moved the QP to RTR and RTS and the RTU is out (or CONNECT_ERROR), and a
      * REJECTED moves the QP to ERR.
+     *
+     * @return the event.
+     * @throws InterruptedException when interrupted while waiting.
      */
     public CmEvent getEvent() throws InterruptedException
     {
@@ -77,7 +80,11 @@ public final class EventChannel implements AutoCloseable
 
     /**
      * Waits at most {@code timeout} (to the nanosecond; zero or negative does not wait, one beyond
-     * {@code Long.MAX_VALUE} ns waits as long as that); null when none arrived.
+     * {@code Long.MAX_VALUE} ns waits as long as that).
+     *
+     * @param timeout the longest wait.
+     * @return the event, or null when none arrived.
+     * @throws InterruptedException when interrupted while waiting.
      */
     public CmEvent getEvent(final Duration timeout) throws InterruptedException
     {
@@ -101,7 +108,7 @@ public final class EventChannel implements AutoCloseable
         }
     }
 
-    /** The next event if one is queued (a non-blocking channel), else null. */
+    /** {@return the next event if one is queued (a non-blocking channel), else null} */
     public CmEvent pollEvent()
     {
         CmEvent queued;

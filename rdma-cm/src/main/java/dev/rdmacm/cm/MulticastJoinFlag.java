@@ -23,18 +23,19 @@ public enum MulticastJoinFlag
         this.joinState = joinState;
     }
 
-    /** The {@code join_flags} value. */
+    /** {@return the {@code join_flags} value} */
     public int value()
     {
         return value;
     }
 
-    /** The MCMemberRecord JoinState bit this flag joins with. */
+    /** {@return the MCMemberRecord JoinState bit this flag joins with} */
     public int joinState()
     {
         return joinState;
     }
 
+    /** {@return whether this flag is a send-only join} */
     public boolean sendOnly()
     {
         return this == SEND_ONLY_FULL_MEMBER;

@@ -107,7 +107,7 @@ public final class RdmaCm implements AutoCloseable
             this.maxBacklog = builder.maxBacklog;
         }
 
-        /** A builder holding the defaults ({@link #defaults()}). */
+        /** {@return a builder holding the defaults ({@link #defaults()})} */
         public static Builder builder()
         {
             return new Builder();
@@ -120,61 +120,63 @@ public final class RdmaCm implements AutoCloseable
          * SA, ACM asked first as librdmacm does, a spin of {@link #DEFAULT_SPIN}, no route cache, a
          * {@link #maxBacklog()} of 1024. Nothing
          * is read here: options given other tables ({@link Builder#gids}) never read this machine's.
+         *
+         * @return the options by default.
          */
         public static Options defaults()
         {
             return builder().build();
         }
 
-        /** A builder that starts from these options. */
+        /** {@return a builder that starts from these options} */
         public Builder toBuilder()
         {
             return new Builder(this);
         }
 
-        /** The namespace to resolve in, or null for the caller's. */
+        /** {@return the namespace to resolve in, or null for the caller's} */
         public Path networkNamespace()
         {
             return networkNamespace;
         }
 
-        /** The RDMA devices' GID tables; null: this machine's, read when the CM opens. */
+        /** {@return the RDMA devices' GID tables; null: this machine's, read when the CM opens} */
         public GidDirectory gids()
         {
             return gids;
         }
 
-        /** How neighbour resolution is started. */
+        /** {@return how neighbour resolution is started} */
         public NeighbourTriggerMode trigger()
         {
             return trigger;
         }
 
-        /** Sees every id state transition. */
+        /** {@return sees every id state transition} */
         public StateTransitionListener listener()
         {
             return listener;
         }
 
-        /** An ibacm hosts file standing in for IPoIB and the IP stack, or null. */
+        /** {@return an ibacm hosts file standing in for IPoIB and the IP stack, or null} */
         public HostsNeighbours hostsNeighbours()
         {
             return hostsNeighbours;
         }
 
-        /** The SA that InfiniBand routes are asked of, or null. */
+        /** {@return the SA that InfiniBand routes are asked of, or null} */
         public SaClient sa()
         {
             return sa;
         }
 
-        /** The kernel whose rules apply where kernels differ. */
+        /** {@return the kernel whose rules apply where kernels differ} */
         public KernelProfile kernelProfile()
         {
             return kernelProfile;
         }
 
-        /** Whether and where {@code resolveRoute} asks an ACM service first, as librdmacm does. */
+        /** {@return whether and where {@code resolveRoute} asks an ACM service first, as librdmacm does} */
         public AcmFirstRoute acmFirstRoute()
         {
             return acmFirstRoute;
@@ -183,6 +185,8 @@ public final class RdmaCm implements AutoCloseable
         /**
          * How long the event loop, after a request, and a caller of a synchronous call spin before they
          * block: a hand-off between two threads that are awake costs no scheduler wake-up.
+         *
+         * @return the spin; zero never spins.
          */
         public Duration spin()
         {
@@ -194,6 +198,8 @@ public final class RdmaCm implements AutoCloseable
          * destinations) until a route, rule, nexthop, link, address, netconf or neighbour notification,
          * or lost notifications (ENOBUFS), may have changed them (off by default; docs/decisions.md,
          * resolver: "an opt-in route cache").
+         *
+         * @return whether the route cache is on.
          */
         public boolean routeCache()
         {
@@ -205,6 +211,8 @@ public final class RdmaCm implements AutoCloseable
          * than this, as the kernel's {@code ucma_listen} takes it. A listener keeps at most its backlog of
          * connect requests whose CONNECT_REQUEST the application has not taken; the REQs beyond are
          * dropped (docs/decisions.md, rdma-cm: "a listener's backlog").
+         *
+         * @return the largest backlog a listener keeps.
          */
         public int maxBacklog()
         {
@@ -254,35 +262,60 @@ public final class RdmaCm implements AutoCloseable
                 this.maxBacklog = options.maxBacklog;
             }
 
-            /** Resolve in the namespace at {@code path} (e.g. /run/netns/NAME); null: the caller's. */
+            /**
+             * Resolve in the namespace at {@code path}.
+             *
+             * @param path the namespace's file (e.g. /run/netns/NAME); null: the caller's.
+             * @return this builder.
+             */
             public Builder networkNamespace(final Path path)
             {
                 this.networkNamespace = path;
                 return this;
             }
 
-            /** Take the GID tables from {@code directory} instead of this machine's; null: this machine's. */
+            /**
+             * Take the GID tables from {@code directory} instead of this machine's.
+             *
+             * @param directory the GID tables; null: this machine's.
+             * @return this builder.
+             */
             public Builder gids(final GidDirectory directory)
             {
                 this.gids = directory;
                 return this;
             }
 
-            /** How a missing neighbour entry is made to resolve: NTF_USE else a UDP datagram (the default), or always the datagram. */
+            /**
+             * How a missing neighbour entry is made to resolve.
+             *
+             * @param mode NTF_USE else a UDP datagram (the default), or always the datagram.
+             * @return this builder.
+             */
             public Builder trigger(final NeighbourTriggerMode mode)
             {
                 this.trigger = Objects.requireNonNull(mode, "trigger");
                 return this;
             }
 
-            /** Told every id state transition, on the conductor thread ({@link StateTransitionListener}); default none. */
+            /**
+             * Told every id state transition, on the conductor thread; default none.
+             *
+             * @param transitionListener the listener.
+             * @return this builder.
+             */
             public Builder listener(final StateTransitionListener transitionListener)
             {
                 this.listener = Objects.requireNonNull(transitionListener, "listener");
                 return this;
             }
 
-            /** Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim). */
+            /**
+             * Resolve addresses through {@code neighbours} instead of the IP stack (IPoIB on ibsim).
+             *
+             * @param neighbours an ibacm hosts file's entries, or null for the IP stack.
+             * @return this builder.
+             */
             public Builder hostsNeighbours(final HostsNeighbours neighbours)
             {
                 this.hostsNeighbours = neighbours;
@@ -293,6 +326,9 @@ public final class RdmaCm implements AutoCloseable
              * Ask InfiniBand routes of {@code client}'s SA. The caller keeps ownership: {@link RdmaCm#close()}
              * never closes it, so one client may serve several RdmaCm instances, one after another or at once,
              * and must be closed by the caller after the last of them.
+             *
+             * @param client the SA client, or null for none.
+             * @return this builder.
              */
             public Builder sa(final SaClient client)
             {
@@ -300,7 +336,12 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
-            /** Follow {@code profile}'s rules where kernels differ (the default: {@link KernelProfile#defaultProfile()}). */
+            /**
+             * Follow {@code profile}'s rules where kernels differ.
+             *
+             * @param profile the kernel's rules (the default: {@link KernelProfile#defaultProfile()}).
+             * @return this builder.
+             */
             public Builder kernelProfile(final KernelProfile profile)
             {
                 this.kernelProfile = Objects.requireNonNull(profile, "kernelProfile");
@@ -310,6 +351,9 @@ public final class RdmaCm implements AutoCloseable
             /**
              * Ask an ACM service for the route first, as librdmacm 44's {@code rdma_resolve_route} does
              * (the default: {@link AcmFirstRoute#LIBRDMACM}); {@link AcmFirstRoute#OFF} never asks.
+             *
+             * @param acm whether and where to ask.
+             * @return this builder.
              */
             public Builder acmFirstRoute(final AcmFirstRoute acm)
             {
@@ -317,7 +361,12 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
-            /** Spin for {@code duration} before blocking ({@link Options#spin()}); zero never spins. */
+            /**
+             * Spin for {@code duration} before blocking ({@link Options#spin()}).
+             *
+             * @param duration zero or positive; zero never spins.
+             * @return this builder.
+             */
             public Builder spin(final Duration duration)
             {
                 if (duration == null || duration.isNegative())
@@ -333,6 +382,9 @@ public final class RdmaCm implements AutoCloseable
              * changed it ({@link Options#routeCache()}); the default, false, asks the kernel at every
              * resolution. Shown equal to the kernel's answers by the resolver's differential test, run
              * through the cache.
+             *
+             * @param enabled whether to keep them.
+             * @return this builder.
              */
             public Builder routeCache(final boolean enabled)
             {
@@ -340,7 +392,12 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
-            /** {@link Options#maxBacklog()}: 0 or more (0 refuses every request, as the sysctl set to 0 does). */
+            /**
+             * {@link Options#maxBacklog()}.
+             *
+             * @param max 0 or more (0 refuses every request, as the sysctl set to 0 does).
+             * @return this builder.
+             */
             public Builder maxBacklog(final int max)
             {
                 if (max < 0)
@@ -351,7 +408,7 @@ public final class RdmaCm implements AutoCloseable
                 return this;
             }
 
-            /** The options as set; what was not set keeps its default. */
+            /** {@return the options as set; what was not set keeps its default} */
             public Options build()
             {
                 return new Options(this);
@@ -408,6 +465,8 @@ public final class RdmaCm implements AutoCloseable
      * Starts the event loop and waits until it has its netlink sockets; reads this machine's GID tables
      * first when {@code options} has none ({@link Options#defaults()}).
      *
+     * @param options what to resolve with, and where.
+     * @return the running CM; close it to stop the loop and release everything.
      * @throws RdmaCmException when the namespace cannot be entered or a socket cannot be opened.
      * @throws dev.rdmacm.verbs.sysfs.SysfsFormatException naming a sysfs file the kernel never writes so.
      */
@@ -475,19 +534,30 @@ public final class RdmaCm implements AutoCloseable
         return open(Options.defaults());
     }
 
-    /** {@code rdma_create_event_channel}. */
+    /** {@return a new event channel ({@code rdma_create_event_channel})} */
     public EventChannel createEventChannel()
     {
         return new EventChannel();
     }
 
-    /** {@code rdma_create_id}; a null channel makes a synchronous id. */
+    /**
+     * {@code rdma_create_id} in RDMA_PS_TCP.
+     *
+     * @param channel where the id's events go; null makes a synchronous id.
+     * @return the new id, IDLE.
+     */
     public RdmaCmId createId(final EventChannel channel)
     {
         return createId(channel, PortSpace.TCP);
     }
 
-    /** {@code rdma_create_id} in a port space (its Service IDs are {@code (ps << 16) + port}). */
+    /**
+     * {@code rdma_create_id} in a port space (its Service IDs are {@code (ps << 16) + port}).
+     *
+     * @param channel   where the id's events go; null makes a synchronous id.
+     * @param portSpace the port space.
+     * @return the new id, IDLE.
+     */
     public RdmaCmId createId(final EventChannel channel, final PortSpace portSpace)
     {
         return new RdmaCmId(this, proxy, channel, ids.incrementAndGet(), portSpace);
@@ -512,6 +582,8 @@ public final class RdmaCm implements AutoCloseable
     /**
      * Sees every state change of every CM connection (ib_cm's states), on the conductor thread;
      * set it before the first connect or listen.
+     *
+     * @param listener the listener.
      */
     public synchronized void connectionTransitions(final ConnectionTransitionListener listener)
     {
@@ -521,6 +593,8 @@ public final class RdmaCm implements AutoCloseable
     /**
      * The {@link CmMadFilter} of every port's CM, from the next MAD on: fault injection, e.g. every DREP
      * received lost.
+     *
+     * @param filter the filter.
      */
     public void cmMadFilter(final CmMadFilter filter)
     {
@@ -531,6 +605,8 @@ public final class RdmaCm implements AutoCloseable
      * Every CM MAD every port's CM sends or receives from the next one on, to {@code recorder}
      * ({@link dev.rdmacm.cm.diagnostics.PcapCmMadRecorder}: a capture), or to none again with {@link CmMadRecorder#NONE}. The
      * caller closes a recorder it opened after this RdmaCm, whose close sends the last MADs.
+     *
+     * @param recorder the recorder, or {@link CmMadRecorder#NONE}.
      */
     public synchronized void cmMadRecorder(final CmMadRecorder recorder)
     {
@@ -637,6 +713,8 @@ public final class RdmaCm implements AutoCloseable
      * The index of the interface called {@code name} in the resolver's network namespace, e.g. to turn
      * {@code fe80::2%eth0} into a scope id.
      *
+     * @param name the interface's name.
+     * @return its ifindex.
      * @throws RdmaCmException ENODEV when there is no such interface.
      */
     public int interfaceIndex(final String name) throws RdmaCmException

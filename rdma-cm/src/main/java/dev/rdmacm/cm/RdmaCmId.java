@@ -916,7 +916,7 @@ public final class RdmaCmId implements AutoCloseable
         proxy.connectionRequest(this, child, connection, from, privateData);
     }
 
-    /** The peer's address of an id a connection request made ({@code rdma_get_peer_addr}), or null. */
+    /** {@return the peer's address of an id a connection request made ({@code rdma_get_peer_addr}), or null} */
     public InetAddress peerAddress()
     {
         final IdView now = view;
