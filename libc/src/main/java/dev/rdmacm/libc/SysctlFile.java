@@ -50,6 +50,15 @@ public final class SysctlFile implements AutoCloseable
         return parse();
     }
 
+    /**
+     * {@return whether the descriptor is open} A reader on another thread, which may be in another
+     * network namespace, reads only a descriptor its owner opened.
+     */
+    public boolean isOpen()
+    {
+        return channel != null;
+    }
+
     private int parse() throws IOException
     {
         final int length = bytes.position();

@@ -173,6 +173,29 @@ final class AddressPhase
         final long startNanos, final AddressQuery early, final CompletableFuture<Void> accepted,
         final CompletableFuture<AddressResolution> completion) throws RdmaCmException
     {
+        final CmIdState before = c.state;
+        final PendingResolution p = begin(c, source, destination, sourcePort, destinationPort, timeoutMs, startNanos, early,
+            accepted, completion);
+        c.pending = p;
+        if (loopEnded)
+        {
+            c.pending = null;
+            c.transition(before, "resolve_addr refused: this RdmaCm is closed");
+            throw new IllegalStateException("this RdmaCm is closed");
+        }
+        agent.start(p);
+    }
+
+    /**
+     * The call's part before the lookup, wherever it runs (the conductor, or a caller that holds the id's
+     * {@link IdGuard}, {@link CallerResolution}): the ports, the state's checks and errors, the auto-bind,
+     * IDLE -> ADDR_BOUND -> ADDR_QUERY; the resolution it returns is not pending yet.
+     */
+    static PendingResolution begin(final IdContext c, final InetAddress source, final InetAddress destination,
+        final int sourcePort, final int destinationPort, final int timeoutMs, final long startNanos, final AddressQuery early,
+        final CompletableFuture<Void> accepted, final CompletableFuture<AddressResolution> completion)
+        throws RdmaCmException
+    {
         if (c.state == CmIdState.IDLE && sourcePort >= 0)
         {
             c.sourcePort = sourcePort;
@@ -181,7 +204,6 @@ final class AddressPhase
         {
             c.destinationPort = destinationPort;
         }
-        final CmIdState before = c.state;
         if (destination == null)
         {
             throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL, "destination address is null", true);
@@ -238,14 +260,7 @@ final class AddressPhase
             throw new RdmaCmException("rdma_resolve_addr", Errno.EINVAL,
                 "id is " + c.state + "; resolving needs IDLE or ADDR_BOUND", true);
         }
-        c.pending = p;
-        if (loopEnded)
-        {
-            c.pending = null;
-            c.transition(before, "resolve_addr refused: this RdmaCm is closed");
-            throw new IllegalStateException("this RdmaCm is closed");
-        }
-        agent.start(p);
+        return p;
     }
 
     /** The caller's attempted query if it asks the same as the id's state does, else a new one. */

@@ -1,13 +1,17 @@
 package dev.rdmacm.cm;
 
+import dev.rdmacm.netlink.NetlinkMirror;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.RtnetlinkPool;
 import dev.rdmacm.resolver.engine.AddressQuery;
+import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.engine.AddressResolver;
+import dev.rdmacm.resolver.engine.ResolutionFailure;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.function.BiConsumer;
 
 /**
  * {@code rdma_resolve_addr}'s lookup on the caller's thread, as the kernel does it inside the caller's
@@ -28,11 +32,41 @@ final class CallerAddressLookup implements AutoCloseable
 
     private final AddressResolver resolver;
     private final RtnetlinkPool pool;
+    private final NetlinkMirror mirror;
+    /** The conductor's one place a pending resolution changes state, for one a caller finishes. */
+    private final BiConsumer<PendingResolution, PendingResolution.State> transition;
 
-    CallerAddressLookup(final AddressResolver resolver, final RtnetlinkPool pool)
+    CallerAddressLookup(final AddressResolver resolver, final RtnetlinkPool pool, final NetlinkMirror mirror,
+        final BiConsumer<PendingResolution, PendingResolution.State> transition)
     {
         this.resolver = resolver;
         this.pool = pool;
+        this.mirror = mirror;
+        this.transition = transition;
+    }
+
+    /**
+     * {@code addr_handler}'s completion of an attempted query with status 0, on the caller's thread
+     * ({@link CallerResolution}): the resolution, or null when only the conductor can make it.
+     */
+    AddressResolution complete(final AddressQuery query) throws ResolutionFailure
+    {
+        return resolver.completeOnCaller(query);
+    }
+
+    /**
+     * Whether the conductor's mirror is filled and whole: the conductor fills it when it starts a
+     * resolution (and again after lost notifications), so while it is not, resolutions go its way.
+     */
+    boolean mirrorLive()
+    {
+        return (mirror.generation() & 1) == 0;
+    }
+
+    /** A resolution the caller finished moves as the conductor moves one, through its transition. */
+    void transition(final PendingResolution p, final PendingResolution.State next)
+    {
+        transition.accept(p, next);
     }
 
     /**

@@ -219,7 +219,8 @@ final class ConductorAgent implements Agent
                     routeCache ? RouteCache.open() : null);
                 resolver = ipResolver;
                 // opened here, in the namespace: a socket stays in the namespace it was opened in
-                callerLookup = new CallerAddressLookup(ipResolver, RtnetlinkPool.open(CallerAddressLookup.POOL_SIZE));
+                callerLookup = new CallerAddressLookup(ipResolver, RtnetlinkPool.open(CallerAddressLookup.POOL_SIZE),
+                    mirror, this::transition);
             }
             pollSet.add(events.fd(), (fd, revents) -> drainEvents());
             // /proc/sys/net shows the namespace of the thread that reads it: this one is in the resolver's.
@@ -528,8 +529,19 @@ final class ConductorAgent implements Agent
         }
     }
 
-    /** One {@code process_one_req}: attempt, then finish, keep waiting or fail. */
+    /**
+     * One {@code process_one_req}: attempt, then finish, keep waiting or fail; holding the id's
+     * {@link IdGuard}, as for a command, since a neighbour's event or a deadline brings this work.
+     */
     private void run(final PendingResolution p, final boolean atDeadline)
+    {
+        synchronized (p.id.id.guard)
+        {
+            attempt(p, atDeadline);
+        }
+    }
+
+    private void attempt(final PendingResolution p, final boolean atDeadline)
     {
         int status = p.query.earlyStatus();
         String detail = p.query.earlyDetail();
@@ -836,9 +848,12 @@ final class ConductorAgent implements Agent
     {
         for (final PendingResolution p : timers.subjects())
         {
-            forget(p);
-            transition(p, PendingResolution.State.FAILED);
-            p.id.resolutionFailed(p, Errno.EINTR, "the RdmaCm was closed");
+            synchronized (p.id.id.guard)
+            {
+                forget(p);
+                transition(p, PendingResolution.State.FAILED);
+                p.id.resolutionFailed(p, Errno.EINTR, "the RdmaCm was closed");
+            }
         }
         Consumer<ConductorAgent> command;
         while ((command = commands.poll()) != null)

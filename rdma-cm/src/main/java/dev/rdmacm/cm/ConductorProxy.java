@@ -59,6 +59,12 @@ final class ConductorProxy
             early, accepted, completion));
     }
 
+    /** A caller resolved an id no command had reached, on its own thread: not a command, nothing waits ({@link IdConductor#adopt}). */
+    void adopt(final RdmaCmId id)
+    {
+        conductor.adopt(id);
+    }
+
     CompletableFuture<Void> resolveIb(final RdmaCmId id, final IbSockaddr source, final IbSockaddr destination)
     {
         final CompletableFuture<Void> reply = new CompletableFuture<>();

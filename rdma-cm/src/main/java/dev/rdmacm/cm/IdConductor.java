@@ -57,16 +57,22 @@ final class IdConductor
      */
     void send(final IdCommand command)
     {
+        final ThreadCommands sender = ThreadCommands.ofThisThread();
+        sender.sending();
         if (agent.isLoopThread() && inCallersOrder(command))
         {
-            onCommand(command);
+            onCommand(command, sender);
         }
-        else if (!cm.trySubmit(loop -> onCommand(command)))
+        else if (!cm.trySubmit(loop -> onCommand(command, sender)))
         {
-            ended.join();
+            // the loop's own last cycle (a destroy's leave answered at once) cannot wait for its end
+            if (!agent.isLoopThread())
+            {
+                ended.join();
+            }
             synchronized (this)
             {
-                onCommand(command);
+                onCommand(command, sender);
             }
         }
     }
@@ -78,18 +84,81 @@ final class IdConductor
      */
     void handOver(final IdCommand.InCallersOrder command)
     {
+        final ThreadCommands sender = ThreadCommands.ofThisThread();
+        sender.sending();
         if (agent.isLoopThread())
         {
-            onCommand(command);
+            onCommand(command, sender);
         }
-        else if (!cm.tryEnqueue(loop -> onCommand(command)))
+        else if (!cm.tryEnqueue(loop -> onCommand(command, sender)))
         {
             ended.join();
             synchronized (this)
             {
-                onCommand(command);
+                onCommand(command, sender);
             }
         }
+    }
+
+    /**
+     * Any thread, after a caller finished a resolution on its own thread ({@link CallerResolution}) on an
+     * id no command had reached: the conductor takes the id's context into its map at its next duty cycle,
+     * without being woken (a device removal must find the id; nothing else waits for it).
+     */
+    void adopt(final RdmaCmId id)
+    {
+        cm.tryEnqueue(loop -> adopted(id));
+    }
+
+    private void adopted(final RdmaCmId id)
+    {
+        synchronized (id.guard)
+        {
+            context(id);
+        }
+    }
+
+    /**
+     * The id a command works on, whose {@link IdGuard} the conductor holds while it runs; null for one
+     * that names none (a device, a group's answer). Exhaustive: a new command must say.
+     */
+    private static RdmaCmId target(final IdCommand command)
+    {
+        return switch (command)
+        {
+            case IdCommand.SetOption c -> c.id();
+            case IdCommand.BindIp c -> c.id();
+            case IdCommand.BindIb c -> c.id();
+            case IdCommand.ResolveIp c -> c.id();
+            case IdCommand.ResolveIb c -> c.id();
+            case IdCommand.ResolveRoute c -> c.id();
+            case IdCommand.SetIbPath c -> c.id();
+            case IdCommand.AddrinfoBegin c -> c.id();
+            case IdCommand.AddrinfoEnd c -> c.id();
+            case IdCommand.AddrinfoTake c -> c.id();
+            case IdCommand.WriteEvent c -> c.id();
+            case IdCommand.AttachRcQp c -> c.id();
+            case IdCommand.AttachUdQp c -> c.id();
+            case IdCommand.JoinMulticast c -> c.id();
+            case IdCommand.LeaveMulticast c -> c.id();
+            case IdCommand.Connect c -> c.id();
+            case IdCommand.Listen c -> c.id();
+            case IdCommand.PrepareAccept c -> c.id();
+            case IdCommand.Accept c -> c.id();
+            case IdCommand.ReadyToUse c -> c.id();
+            case IdCommand.RtuSent c -> c.id();
+            case IdCommand.Reject c -> c.id();
+            case IdCommand.Disconnect c -> c.id();
+            case IdCommand.Destroy c -> c.id();
+            case IdCommand.AcmAnswered c -> c.id();
+            case IdCommand.SaAnswered c -> c.id();
+            case IdCommand.ConnectionEvent c -> c.id();
+            case IdCommand.ConnectionRequest c -> c.id();
+            case IdCommand.MulticastAnswered c -> null;
+            case IdCommand.BroadcastGroupAnswered c -> null;
+            case IdCommand.DeviceRemoved c -> null;
+            case IdCommand.BondFailedOver c -> null;
+        };
     }
 
     private static boolean inCallersOrder(final IdCommand command)
@@ -112,7 +181,29 @@ final class IdConductor
         ended.complete(null);
     }
 
-    void onCommand(final IdCommand command)
+    /** Runs {@code command} holding its id's {@link IdGuard}, and counts it run for its sender. */
+    private void onCommand(final IdCommand command, final ThreadCommands sender)
+    {
+        try
+        {
+            final RdmaCmId target = target(command);
+            if (target == null)
+            {
+                run(command);
+                return;
+            }
+            synchronized (target.guard)
+            {
+                run(command);
+            }
+        }
+        finally
+        {
+            sender.ran();
+        }
+    }
+
+    private void run(final IdCommand command)
     {
         try
         {
@@ -265,12 +356,18 @@ final class IdConductor
         IdContext c = contexts.get(id.number());
         if (c == null)
         {
-            c = new IdContext(id, cm, id.portSpace());
-            if (id.view().state() == CmIdState.DESTROYING)
+            // a caller that resolved on its own thread made it ({@link CallerResolution})
+            c = id.guard.context();
+            if (c == null)
             {
-                c.state = CmIdState.DESTROYING;
+                c = new IdContext(id, cm, id.portSpace());
+                if (id.view().state() == CmIdState.DESTROYING)
+                {
+                    c.state = CmIdState.DESTROYING;
+                }
+                id.guard.context(c);
             }
-            else
+            if (c.state != CmIdState.DESTROYING)
             {
                 contexts.put(id.number(), c);
             }
@@ -355,26 +452,34 @@ final class IdConductor
     {
         for (final IdContext c : new ArrayList<>(contexts.values()))
         {
-            final RdmaPortBinding bound = c.resolution != null ? c.resolution.binding() : c.binding;
-            if (bound == null || !bound.device().equals(device) || c.state == CmIdState.IDLE ||
-                c.state == CmIdState.DESTROYING || c.state == CmIdState.DEVICE_REMOVAL)
+            synchronized (c.id.guard)
             {
-                continue;
+                deviceRemoved(c, device);
             }
-            c.transition(CmIdState.DEVICE_REMOVAL, "device " + device + " removed");
-            final PendingResolution p = c.pending;
-            c.pending = null;
-            if (p != null)
-            {
-                cancelLater(p);
-                final RdmaCmException removed = new RdmaCmException("rdma_resolve_addr", Errno.ENODEV,
-                    "device " + device + " was removed", false, p.query.trace());
-                p.endCall(removed);
-                p.completion.completeExceptionally(removed);
-            }
-            routes.cancel(c, device);
-            c.deliver(new CmEvent.DeviceRemoval(c.id));
         }
+    }
+
+    private void deviceRemoved(final IdContext c, final String device)
+    {
+        final RdmaPortBinding bound = c.resolution != null ? c.resolution.binding() : c.binding;
+        if (bound == null || !bound.device().equals(device) || c.state == CmIdState.IDLE ||
+            c.state == CmIdState.DESTROYING || c.state == CmIdState.DEVICE_REMOVAL)
+        {
+            return;
+        }
+        c.transition(CmIdState.DEVICE_REMOVAL, "device " + device + " removed");
+        final PendingResolution p = c.pending;
+        c.pending = null;
+        if (p != null)
+        {
+            cancelLater(p);
+            final RdmaCmException removed = new RdmaCmException("rdma_resolve_addr", Errno.ENODEV,
+                "device " + device + " was removed", false, p.query.trace());
+            p.endCall(removed);
+            p.completion.completeExceptionally(removed);
+        }
+        routes.cancel(c, device);
+        c.deliver(new CmEvent.DeviceRemoval(c.id));
     }
 
     /**
@@ -388,9 +493,12 @@ final class IdConductor
         final HardwareAddress bondAddress = HardwareAddress.of(address);
         for (final IdContext c : contexts.values())
         {
-            if (boundToNetdevWithOtherAddress(c, ifindex, bondAddress))
+            synchronized (c.id.guard)
             {
-                changed.add(c);
+                if (boundToNetdevWithOtherAddress(c, ifindex, bondAddress))
+                {
+                    changed.add(c);
+                }
             }
         }
         changed.forEach(c -> c.deliver(new CmEvent.AddrChange(c.id)));

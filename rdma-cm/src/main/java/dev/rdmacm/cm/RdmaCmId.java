@@ -71,6 +71,8 @@ public final class RdmaCmId implements AutoCloseable
     final ListenBacklog backlog = new ListenBacklog();
     /** A synchronous id's connect, waiting for its connection's first event ({@code ucma_complete}); else null. */
     private volatile CompletableFuture<CmEvent> synchronousConnect;
+    /** Who may touch the id's context: the conductor, or a caller finishing a resolution ({@link CallerResolution}). */
+    final IdGuard guard = new IdGuard();
     /** Counted by application threads; destroy waits on it. */
     private final EventAcknowledgements acknowledgements = new EventAcknowledgements();
 
@@ -559,9 +561,13 @@ public final class RdmaCmId implements AutoCloseable
         final long startNanos = cm.clock().nanoTime();
         final CallerAddressLookup lookup = cm.callerLookup();
         final AddressQuery early = lookup == null ? null : lookup.attempt(view, source, destination, timeoutMs, startNanos);
-        proxy.resolveIp(this, source, destination, sourcePort, destinationPort, timeoutMs, startNanos, early,
-            accepted, completion);
-        await(accepted);
+        if (early == null || !CallerResolution.resolve(cm, this, proxy, lookup, early, source, destination, sourcePort,
+            destinationPort, accepted, completion))
+        {
+            proxy.resolveIp(this, source, destination, sourcePort, destinationPort, timeoutMs, startNanos, early,
+                accepted, completion);
+            await(accepted);
+        }
         if (channel == null)
         {
             await(completion);

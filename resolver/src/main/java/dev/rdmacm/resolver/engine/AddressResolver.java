@@ -287,6 +287,11 @@ public final class AddressResolver implements AddressRules
     @Override
     public AddressResolution complete(final AddressQuery p) throws ResolutionFailure
     {
+        return complete(p, false);
+    }
+
+    private AddressResolution complete(final AddressQuery p, final boolean onCaller) throws ResolutionFailure
+    {
         final long start = System.nanoTime();
         if (isAnyOrLoopback(p.destination))
         {
@@ -317,11 +322,43 @@ public final class AddressResolver implements AddressRules
         final int pkey = ib ? GidDerivation.ipoibPkey(netdev.broadcastAddress()) : ROCE_ADDRESS_PKEY;
         final NetworkType networkType = p.route.hasGateway() && !ib ?
             (p.destination instanceof Inet4Address ? NetworkType.IPV4 : NetworkType.IPV6) : NetworkType.IB;
-        final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name());
+        final int hopLimit = p.route.hopLimit() != 0 ? p.route.hopLimit() : defaultHopLimit(p.destination, netdev.name(), onCaller);
+        if (hopLimit < 0)
+        {
+            return null;
+        }
         return new AddressResolution(source, p.destination, false, netdev.ifindex(), netdev.name(), netdev.type(),
             p.route.gateway(), networkType, hopLimit, HardwareAddress.of(netdev.address()),
             HardwareAddress.of(netdev.broadcastAddress()), HardwareAddress.of(dstHw),
             sgid, dgid, PKey.of(pkey), binding, p.trace.steps());
+    }
+
+    /**
+     * {@link #complete} on a caller's thread, for a query the caller attempted ({@link #attemptOnCaller})
+     * and that needs no waiting: the same resolution, or null when only the owner thread can make it
+     * (a loopback destination, or a default hop limit whose sysctl the owner has not opened yet: a
+     * sysctl under /proc/sys/net answers in the namespace of the thread that opened it, and this
+     * caller's may be another).
+     *
+     * @param p the caller's query, attempted with status 0.
+     * @return the resolution, or null (then the caller's query has a step of its trace more than the
+     *         owner's would: the owner attempts afresh).
+     * @throws ResolutionFailure as {@link #complete}.
+     */
+    public AddressResolution completeOnCaller(final AddressQuery p) throws ResolutionFailure
+    {
+        if (isAnyOrLoopback(p.destination) || p.route == null || p.netdev == null ||
+            p.route.hopLimit() == 0 && !hopLimitOpen(p.destination, p.netdev.name()))
+        {
+            return null;
+        }
+        return complete(p, true);
+    }
+
+    private synchronized boolean hopLimitOpen(final InetAddress destination, final String netdev)
+    {
+        final SysctlFile sysctl = destination instanceof Inet4Address ? ipv4DefaultTtl : ipv6HopLimits.get(netdev);
+        return sysctl != null && sysctl.isOpen();
     }
 
     private AddressResolution completeLoopback(final AddressQuery p, final long start) throws ResolutionFailure
@@ -446,10 +483,15 @@ public final class AddressResolver implements AddressRules
      * four system calls and 20 KB of garbage per {@code resolveAddr}, issue 15). /proc/sys/net shows
      * the network namespace of the thread that opens it, which is the loop thread's.
      */
-    private int defaultHopLimit(final InetAddress destination, final String netdev)
+    /** Synchronized: callers' threads complete too ({@link #completeOnCaller}), and the files share a buffer. */
+    private synchronized int defaultHopLimit(final InetAddress destination, final String netdev, final boolean onCaller)
     {
         final SysctlFile sysctl = destination instanceof Inet4Address ? ipv4DefaultTtl :
             ipv6HopLimits.computeIfAbsent(netdev, name -> new SysctlFile(Path.of("/proc/sys/net/ipv6/conf", name, "hop_limit")));
+        if (onCaller && !sysctl.isOpen())
+        {
+            return -1; // closed by a failed read since the caller looked: only the owner opens it, in its namespace
+        }
         try
         {
             return sysctl.readInt();

@@ -1,0 +1,159 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.loop.NanoClock;
+import dev.rdmacm.netlink.testing.NamespaceTopology;
+import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.testing.RecordedGids;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A synchronous {@code rdma_resolve_addr} that needs no waiting runs to its end on the caller's thread
+ * ({@link CallerResolution}), against the real kernel in the namespaces of {@link NamespaceTopology}:
+ * where it runs is seen by the resolution's own transition, the rest is what the conductor's way gives.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CallerResolutionNamespaceTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    /** A port no other test of this class binds. */
+    private static final int RACED_PORT = 47_111;
+
+    private static NamespaceTopology topology;
+    private static RdmaCm cm;
+    private static InetAddress valid;
+    /** The thread each resolution ended on, as its transition to RESOLVED was made. */
+    private static final List<Thread> resolvedOn = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception
+    {
+        topology = NamespaceTopology.create();
+        cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath()).gids(RecordedGids.softRoce())
+            .build(), NanoClock.SYSTEM, (p, from, to, now) ->
+        {
+            if (to == PendingResolution.State.RESOLVED)
+            {
+                resolvedOn.add(Thread.currentThread());
+            }
+        });
+        // not the kernel's 64: a caller's thread, outside the namespace, must read the namespace's sysctl
+        topology.sysctl(topology.host, "net.ipv4.ip_default_ttl", "59");
+        topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:00:b0", "dev",
+            NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        valid = InetAddress.getByName("192.0.2.2");
+        // the first resolution fills the conductor's mirror and opens the hop limit's sysctl in the namespace
+        try (RdmaCmId first = cm.createId(null))
+        {
+            first.resolveAddr(null, valid, TIMEOUT);
+        }
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        if (cm != null)
+        {
+            cm.close();
+        }
+        if (topology != null)
+        {
+            topology.close();
+        }
+    }
+
+    @Test
+    void shouldFinishAResolutionThatNeedsNoWaitingOnTheCallersThread() throws Exception
+    {
+        resolvedOn.clear();
+        try (EventChannel channel = cm.createEventChannel();
+             RdmaCmId id = cm.createId(channel))
+        {
+            id.resolveAddr(null, valid, TIMEOUT);
+            assertEquals(List.of(Thread.currentThread()), resolvedOn, "resolved on the caller's thread");
+            assertEquals(CmIdState.ADDR_RESOLVED, id.state());
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(10));
+            event.ack();
+            assertEquals(CmEventType.ADDR_RESOLVED, event.type());
+            final AddressResolution resolution = ((CmEvent.AddrResolved)event).resolution();
+            assertEquals(resolution, id.resolution());
+            assertEquals(59, resolution.hopLimit(), "the namespace's ip_default_ttl, not the caller's");
+            assertNotEquals(0, id.sourcePort(), "auto-bound to a port");
+        }
+    }
+
+    @Test
+    void shouldLeaveACallBehindAnUnfinishedCommandOfItsIdToTheConductor() throws Exception
+    {
+        try (RdmaCmId id = cm.createId(null))
+        {
+            final CompletableFuture<AddressResolution> first = id.resolveAddrAsync(null, valid, TIMEOUT);
+            // queued after the first, in this thread's order, whatever the conductor has done by now
+            final RdmaCmException second = assertThrows(RdmaCmException.class, () -> id.resolveAddr(null, valid, TIMEOUT));
+            assertEquals(Errno.EINVAL, second.errno());
+            assertTrue(second.returnedByCall());
+            assertEquals(valid, first.get(10, TimeUnit.SECONDS).destination());
+        }
+    }
+
+    @Test
+    void shouldReleaseThePortOfAnIdDestroyedWhileItsCallerResolves() throws Exception
+    {
+        final InetSocketAddress source = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), RACED_PORT);
+        final InetSocketAddress destination = new InetSocketAddress(valid, 0);
+        for (int round = 0; round < 200; round++)
+        {
+            final RdmaCmId id = cm.createId(null);
+            final CyclicBarrier go = new CyclicBarrier(2);
+            final CompletableFuture<Void> destroyed = CompletableFuture.runAsync(() ->
+            {
+                await(go);
+                id.destroy();
+            });
+            await(go);
+            try
+            {
+                id.resolveAddr(source, destination, TIMEOUT);
+            }
+            catch (final RdmaCmException lost)
+            {
+                assertEquals(Errno.EINVAL, lost.errno(), "only a destroyed id refuses: " + lost.getMessage());
+            }
+            destroyed.get(10, TimeUnit.SECONDS);
+            // the destroy was queued before this bind: the port is free again, whoever won
+            try (RdmaCmId next = cm.createId(null))
+            {
+                next.bindAddr(source);
+            }
+        }
+    }
+
+    private static void await(final CyclicBarrier barrier)
+    {
+        try
+        {
+            barrier.await(10, TimeUnit.SECONDS);
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+}
