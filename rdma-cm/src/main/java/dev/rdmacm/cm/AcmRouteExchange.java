@@ -85,8 +85,9 @@ final class AcmRouteExchange implements AutoCloseable
     private AcmServiceSocket connection;
     private Question outstanding;
     private long timerId = DeadlineTimers.NULL_TIMER;
-    private State state = State.UNASKED;
-    private boolean closed;
+    /** Volatile: a caller reads {@link #enabled} to know that its route needs no ACM question ({@link CallerRoute}). */
+    private volatile State state = State.UNASKED;
+    private volatile boolean closed;
 
     /**
      * @param options the ACM-first route's settings ({@link AcmFirstRoute#OFF}: never asks).

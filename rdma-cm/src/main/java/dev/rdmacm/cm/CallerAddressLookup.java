@@ -54,6 +54,18 @@ final class CallerAddressLookup implements AutoCloseable
         return resolver.completeOnCaller(query);
     }
 
+    /** A pooled client for a caller's RoCE route ({@link CallerRoute}), or null when all are lent out. */
+    Rtnetlink borrow()
+    {
+        return pool.borrow();
+    }
+
+    /** Gives back what {@link #borrow} lent. */
+    void release(final Rtnetlink client)
+    {
+        pool.release(client);
+    }
+
     /**
      * Whether the conductor's mirror is filled and whole: the conductor fills it when it starts a
      * resolution (and again after lost notifications), so while it is not, resolutions go its way.

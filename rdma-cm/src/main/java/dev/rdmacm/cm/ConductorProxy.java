@@ -65,6 +65,12 @@ final class ConductorProxy
         conductor.adopt(id);
     }
 
+    /** The conductor's route phase, for a RoCE route a caller builds itself ({@link CallerRoute}). */
+    RoutePhase routes()
+    {
+        return conductor.routes();
+    }
+
     CompletableFuture<Void> resolveIb(final RdmaCmId id, final IbSockaddr source, final IbSockaddr destination)
     {
         final CompletableFuture<Void> reply = new CompletableFuture<>();

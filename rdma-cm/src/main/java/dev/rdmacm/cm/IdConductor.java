@@ -100,6 +100,12 @@ final class IdConductor
         }
     }
 
+    /** The route phase, whose RoCE synthesis a caller may run itself ({@link CallerRoute}). */
+    RoutePhase routes()
+    {
+        return routes;
+    }
+
     /**
      * Any thread, after a caller finished a resolution on its own thread ({@link CallerResolution}) on an
      * id no command had reached: the conductor takes the id's context into its map at its next duty cycle,

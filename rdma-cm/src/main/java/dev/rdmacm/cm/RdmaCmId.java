@@ -260,8 +260,11 @@ public final class RdmaCmId implements AutoCloseable
         final CompletableFuture<Void> accepted = new CompletableFuture<>();
         final CompletableFuture<ResolvedRoute> completion = new CompletableFuture<>();
         // on the loop (an InfiniBand id with a channel) ACM's answer could not come back while the call waits
-        proxy.resolveRoute(this, timeoutMs, !onLoop, accepted, completion);
-        // the call's own part: on RoCE the path is built on the loop, and its errors are the call's
+        if (onLoop || !CallerRoute.resolve(cm, this, proxy, timeoutMs, accepted, completion))
+        {
+            proxy.resolveRoute(this, timeoutMs, !onLoop, accepted, completion);
+        }
+        // the call's own part: on RoCE the path is built here or on the loop, and its errors are the call's
         await(accepted);
         if (channel == null)
         {

@@ -11,6 +11,7 @@ import dev.rdmacm.resolver.engine.IbPathOption;
 import dev.rdmacm.resolver.ResolutionTrace;
 import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.resolver.engine.RouteException;
+import dev.rdmacm.resolver.engine.RouteQuery;
 import dev.rdmacm.resolver.engine.RouteResolver;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.verbs.GidType;
@@ -190,6 +191,50 @@ final class RoutePhase
         }
         finished(c, r, resolved);
         r.endCall(null);
+    }
+
+    /** Whether a route of {@code c} asks ACM first, as {@link #resolve} decides. */
+    boolean asksAcm(final IdContext c)
+    {
+        return acm.enabled() && c.state == CmIdState.ADDR_RESOLVED;
+    }
+
+    /**
+     * The kernel's {@code rdma_resolve_route} of a RoCE id, where the caller holds the id's {@link IdGuard}
+     * ({@link CallerRoute}): what {@link #kernelRoute} does on RoCE, the path built by {@code synthesis}
+     * (with the caller's rtnetlink client) instead of the conductor's.
+     */
+    void roceOnCaller(final IdContext c, final int timeoutMs, final CompletableFuture<Void> accepted,
+        final CompletableFuture<ResolvedRoute> completion, final RoceSynthesis synthesis) throws RdmaCmException
+    {
+        if (timeoutMs <= 0)
+        {
+            throw new RdmaCmException("rdma_resolve_route", Errno.EINVAL, "timeout " + timeoutMs + " ms must be positive", true);
+        }
+        final PendingRoute r = PendingRoute.of(c, timeoutMs, accepted, completion);
+        c.transition(CmIdState.ROUTE_QUERY, "resolve_route " + c.resolution.destination().getHostAddress());
+        c.pendingRoute = r;
+        transition(r, PendingRoute.State.ROCE_SYNTH);
+        final ResolvedRoute resolved;
+        try
+        {
+            resolved = synthesis.synthesize(r.query);
+        }
+        catch (final RuntimeException failure)
+        {
+            // as the conductor's way: a RouteException's errno, EIO for anything else
+            refuse(c, r, failure instanceof RouteException re ? re.errno() : Errno.EIO, failure.getMessage());
+            return;
+        }
+        finished(c, r, resolved);
+        r.endCall(null);
+    }
+
+    /** {@code cma_resolve_iboe_route}'s path from a query, with a given rtnetlink client. */
+    @FunctionalInterface
+    interface RoceSynthesis
+    {
+        ResolvedRoute synthesize(RouteQuery query) throws RouteException;
     }
 
     /** SA_QUERY, answered: ROUTE_RESOLVED, or ROUTE_ERROR (-EINVAL for an SA error status, -ETIMEDOUT for none). */

@@ -4,6 +4,7 @@ import dev.rdmacm.libc.Errno;
 import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.resolver.AddressResolution;
+import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.resolver.testing.RecordedGids;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,12 +37,16 @@ class CallerResolutionNamespaceTest
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
     /** A port no other test of this class binds. */
     private static final int RACED_PORT = 47_111;
+    /** Another, for the routes compared. */
+    private static final int ROUTED_PORT = 47_112;
 
     private static NamespaceTopology topology;
     private static RdmaCm cm;
     private static InetAddress valid;
     /** The thread each resolution ended on, as its transition to RESOLVED was made. */
     private static final List<Thread> resolvedOn = new CopyOnWriteArrayList<>();
+    /** The same for each route. */
+    private static final List<Thread> routedOn = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void start() throws Exception
@@ -53,16 +59,24 @@ class CallerResolutionNamespaceTest
             {
                 resolvedOn.add(Thread.currentThread());
             }
+        }, (r, from, to, now) ->
+        {
+            if (to == PendingRoute.State.RESOLVED)
+            {
+                routedOn.add(Thread.currentThread());
+            }
         });
         // not the kernel's 64: a caller's thread, outside the namespace, must read the namespace's sysctl
         topology.sysctl(topology.host, "net.ipv4.ip_default_ttl", "59");
         topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:00:b0", "dev",
             NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
         valid = InetAddress.getByName("192.0.2.2");
-        // the first resolution fills the conductor's mirror and opens the hop limit's sysctl in the namespace
+        // the first resolution fills the conductor's mirror and opens the hop limit's sysctl in the namespace;
+        // the first route asks ACM first, as librdmacm does, and finds no service: no route asks it again
         try (RdmaCmId first = cm.createId(null))
         {
             first.resolveAddr(null, valid, TIMEOUT);
+            first.resolveRoute(TIMEOUT);
         }
     }
 
@@ -96,6 +110,47 @@ class CallerResolutionNamespaceTest
             assertEquals(resolution, id.resolution());
             assertEquals(59, resolution.hopLimit(), "the namespace's ip_default_ttl, not the caller's");
             assertNotEquals(0, id.sourcePort(), "auto-bound to a port");
+        }
+    }
+
+    /**
+     * The RoCE route built on the caller's thread is the one the conductor builds: an {@link RdmaCm} with a
+     * state listener resolves on the conductor (the listener sees every change on its thread).
+     */
+    @Test
+    void shouldBuildOnTheCallersThreadTheRoceRouteTheConductorBuilds() throws Exception
+    {
+        // one source port for both: a RoCE v2 path's flow label comes from the ports
+        final InetSocketAddress source = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), ROUTED_PORT);
+        final InetSocketAddress destination = new InetSocketAddress(valid, 7471);
+        routedOn.clear();
+        final ResolvedRoute ours;
+        try (EventChannel channel = cm.createEventChannel();
+             RdmaCmId id = cm.createId(channel))
+        {
+            id.resolveAddr(source, destination, TIMEOUT);
+            channel.getEvent(Duration.ofSeconds(10)).ack();
+            id.resolveRoute(TIMEOUT);
+            assertEquals(List.of(Thread.currentThread()), routedOn, "routed on the caller's thread");
+            assertEquals(CmIdState.ROUTE_RESOLVED, id.state());
+            final CmEvent event = channel.getEvent(Duration.ofSeconds(10));
+            event.ack();
+            assertEquals(CmEventType.ROUTE_RESOLVED, event.type());
+            ours = id.route();
+            assertEquals(ours, ((CmEvent.RouteResolved)event).route());
+        }
+        final List<String> conductorTransitions = new CopyOnWriteArrayList<>();
+        try (RdmaCm onConductor = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath())
+                .gids(RecordedGids.softRoce()).listener((id, from, to, reason) -> conductorTransitions.add(to.name()))
+                .build());
+             RdmaCmId id = onConductor.createId(null))
+        {
+            id.resolveAddr(source, destination, TIMEOUT);
+            id.resolveRoute(TIMEOUT);
+            assertEquals(List.of("ADDR_BOUND", "ADDR_QUERY", "ADDR_RESOLVED", "ROUTE_QUERY", "ROUTE_RESOLVED"),
+                conductorTransitions);
+            assertEquals(ours.kind(), id.route().kind());
+            assertArrayEquals(ours.primary().toPathData(), id.route().primary().toPathData());
         }
     }
 
