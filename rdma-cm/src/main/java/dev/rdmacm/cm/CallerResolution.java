@@ -16,11 +16,12 @@ import java.util.concurrent.CompletableFuture;
  * a valid neighbour, so the id's moves (the auto-bind, ADDR_QUERY, ADDR_RESOLVED), its port, its event
  * and the call's outcome need the conductor for nothing. The caller runs the conductor's own code for
  * them ({@link AddressPhase#begin}, {@link AddressPhase#resolved}), holding the id's {@link IdGuard},
- * once every command its thread sent has run ({@link ThreadCommands}); the conductor learns of the id after, not asked
- * ({@link IdConductor#adopt}, not woken), when it has not seen the id before.
+ * once every command its thread sent has run ({@link ThreadCommands}); the conductor learns of the id
+ * after, not asked ({@link IdConductor#adopt}, not woken), when it has not seen the id before.
  * <p>
  * What stays the conductor's: an id in any other state (its errors are the conductor's), a call
- * behind a command of its thread not run yet, a concrete source to bind, a neighbour to wait for, a loopback
+ * behind a command of its thread still not run when the call's spin ({@link RdmaCm.Options#spin}) is
+ * over, a concrete source to bind, a neighbour to wait for, a loopback
  * destination, the first resolution of a namespace and any while the conductor's {@code NetlinkMirror}
  * is not whole (the conductor fills it when it starts a resolution; the default hop limit's sysctl is
  * opened there too, in the namespace), and every call of an {@link RdmaCm} with a
@@ -47,7 +48,7 @@ final class CallerResolution
         final CompletableFuture<Void> accepted, final CompletableFuture<AddressResolution> completion) throws RdmaCmException
     {
         if (early.earlyStatus() != 0 || cm.listener() != StateTransitionListener.NONE || id.isDestroyed() ||
-            !lookup.mirrorLive())
+            !lookup.mirrorLive() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos()))
         {
             return false;
         }
@@ -57,7 +58,7 @@ final class CallerResolution
         {
             synchronized (guard)
             {
-                if (!ThreadCommands.ofThisThread().allRan() || id.isDestroyed())
+                if (id.isDestroyed())
                 {
                     return false;
                 }

@@ -19,8 +19,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>
  * What stays the conductor's: InfiniBand (the SA), a route that asks ACM first (librdmacm's question,
  * while an ACM service may answer), an id not ADDR_RESOLVED (its errors are the conductor's), a call
- * behind a command of its thread not run yet, every pooled client lent out, and every call of an
- * {@link RdmaCm} with a {@link StateTransitionListener}.
+ * behind a command of its thread still not run when the call's spin ({@link RdmaCm.Options#spin}) is
+ * over, every pooled client lent out, and every call of an {@link RdmaCm} with a
+ * {@link StateTransitionListener}.
  */
 final class CallerRoute
 {
@@ -42,7 +43,7 @@ final class CallerRoute
         final CallerAddressLookup lookup = cm.callerLookup();
         if (lookup == null || view.state() != CmIdState.ADDR_RESOLVED || view.resolution() == null ||
             view.resolution().binding().gidType() == GidType.IB || cm.listener() != StateTransitionListener.NONE ||
-            id.isDestroyed() || !ThreadCommands.ofThisThread().allRan())
+            id.isDestroyed() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos()))
         {
             return false;
         }

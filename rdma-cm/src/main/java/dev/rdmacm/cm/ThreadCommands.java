@@ -46,4 +46,27 @@ final class ThreadCommands
     {
         return ran == sent;
     }
+
+    /**
+     * The owning thread: whether every command it sent has run, spinning up to {@code spinNanos} for
+     * them (a destroy just queued, say), as a synchronous call spins for its reply before it parks.
+     * Once true it stays true until the thread sends again.
+     */
+    boolean awaitAllRan(final long spinNanos)
+    {
+        if (ran == sent)
+        {
+            return true;
+        }
+        final long until = System.nanoTime() + spinNanos;
+        while (ran != sent)
+        {
+            if (System.nanoTime() - until >= 0)
+            {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
 }
