@@ -48,7 +48,7 @@ final class CallerResolution
         final CompletableFuture<Void> accepted, final CompletableFuture<AddressResolution> completion) throws RdmaCmException
     {
         if (early.earlyStatus() != 0 || cm.listener() != StateTransitionListener.NONE || id.isDestroyed() ||
-            !lookup.mirrorLive() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos()))
+            !lookup.mirrorLive() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos(), cm::wakeUp))
         {
             return false;
         }

@@ -43,7 +43,7 @@ final class CallerRoute
         final CallerAddressLookup lookup = cm.callerLookup();
         if (lookup == null || view.state() != CmIdState.ADDR_RESOLVED || view.resolution() == null ||
             view.resolution().binding().gidType() == GidType.IB || cm.listener() != StateTransitionListener.NONE ||
-            id.isDestroyed() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos()))
+            id.isDestroyed() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos(), cm::wakeUp))
         {
             return false;
         }

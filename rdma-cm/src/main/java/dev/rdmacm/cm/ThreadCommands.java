@@ -49,15 +49,18 @@ final class ThreadCommands
 
     /**
      * The owning thread: whether every command it sent has run, spinning up to {@code spinNanos} for
-     * them (a destroy just queued, say), as a synchronous call spins for its reply before it parks.
+     * them (a destroy just queued, say), as a synchronous call spins for its reply before it parks,
+     * after {@code wakeUp} (the conductor may sleep on a hand-over it was not woken for).
      * Once true it stays true until the thread sends again.
      */
-    boolean awaitAllRan(final long spinNanos)
+    boolean awaitAllRan(final long spinNanos, final Runnable wakeUp)
     {
         if (ran == sent)
         {
             return true;
         }
+        // a hand-over queued without a wake-up (rdma_create_qp's QP) would otherwise wait for the next one
+        wakeUp.run();
         final long until = System.nanoTime() + spinNanos;
         while (ran != sent)
         {
