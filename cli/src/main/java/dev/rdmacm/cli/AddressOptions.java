@@ -11,6 +11,7 @@ import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.MadTransportException;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -44,19 +45,23 @@ final class AddressOptions
         int run(RdmaCm cm, EventChannel channel, InetAddress destination, InetAddress source) throws InterruptedException;
     }
 
-    @Parameters(index = "0", paramLabel = "DST", description = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope) or host "
-        + "name (glibc's getaddrinfo, its first address, as rping -a)")
+    private static final String DST = "destination IPv4 or IPv6 address (fe80::2%%eth0 for a scope) or host "
+        + "name (glibc's getaddrinfo, its first address, as rping -a)";
+    private static final String SRC = "source address or host name to bind (default: the route's choice)";
+    private static final String NETNS = "resolve inside this network namespace (ip netns)";
+    private static final String KERNEL_PROFILE = "whose rules apply where kernels differ: linux-6.1 (default, compared with the running "
+        + "kernel) or mainline (read from source, not compared)";
+
+    @Parameters(index = "0", paramLabel = "DST", description = DST)
     String destination;
 
-    @Option(names = "--src", paramLabel = "SRC", description = "source address or host name to bind (default: the route's choice)")
+    @Option(names = "--src", paramLabel = "SRC", description = SRC)
     String source;
 
-    @Option(names = "--netns", paramLabel = "NAME", description = "resolve inside this network namespace (ip netns)")
+    @Option(names = "--netns", paramLabel = "NAME", description = NETNS)
     String networkNamespace;
 
-    @Option(names = "--kernel-profile", paramLabel = "PROFILE", converter = KernelProfileConverter.class,
-        description = "whose rules apply where kernels differ: linux-6.1 (default, compared with the running " +
-            "kernel) or mainline (read from source, not compared)")
+    @Option(names = "--kernel-profile", paramLabel = "PROFILE", converter = KernelProfileConverter.class, description = KERNEL_PROFILE)
     KernelProfile kernelProfile = KernelProfile.defaultProfile();
 
     @CommandLine.Mixin
@@ -74,6 +79,25 @@ final class AddressOptions
 
     @CommandLine.Mixin
     HostsOption hosts = new HostsOption();
+
+    /** The parameter and options above and the mixins' as a mixin built by hand ({@link StartModels}). */
+    CommandSpec model()
+    {
+        return CommandSpec.create()
+            .addPositional(StartModels.positional("0", String.class, OptionValue.of(() -> destination, value -> destination = value))
+                .paramLabel("DST").required(true).description(DST).build())
+            .addOption(StartModels.option(String.class, OptionValue.of(() -> source, value -> source = value), "--src")
+                .paramLabel("SRC").description(SRC).build())
+            .addOption(StartModels.option(String.class, OptionValue.of(() -> networkNamespace, value -> networkNamespace = value), "--netns")
+                .paramLabel("NAME").description(NETNS).build())
+            .addOption(StartModels.option(KernelProfile.class, OptionValue.of(() -> kernelProfile, value -> kernelProfile = value),
+                "--kernel-profile").paramLabel("PROFILE").converters(new KernelProfileConverter()).description(KERNEL_PROFILE).build())
+            .addMixin("timeout", timeout.model())
+            .addMixin("json", json.model())
+            .addMixin("trace", trace.model())
+            .addMixin("fabric", fabric.model())
+            .addMixin("hosts", hosts.model());
+    }
 
     /** Whose {@code SYSFS_PATH} names the sysfs root of the RDMA devices. */
     Map<String, String> environment = System.getenv();

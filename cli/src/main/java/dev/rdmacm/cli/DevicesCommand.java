@@ -10,8 +10,7 @@ import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.VerbsContext;
 import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,19 +21,13 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import static dev.rdmacm.cli.StartModels.option;
+
 /**
  * {@code rdmacm devices [--json]}: the RDMA devices, their ports (state, LIDs, link layer, rate,
  * and through libibverbs the MTUs), GID tables (type and netdev) and P_Key tables, read through
  * libibverbs when it lists devices and from sysfs ({@code $SYSFS_PATH} or {@code /sys}) otherwise.
  */
-@Command(
-    name = "devices",
-    mixinStandardHelpOptions = true,
-    description = {
-        "Lists RDMA devices, ports, state, LIDs, link layer, MTUs, GIDs with type and netdev, and P_Keys.",
-        "Reads libibverbs when it has devices, sysfs otherwise ($SYSFS_PATH when set, else /sys).",
-        "Exit 0 listed, 1 no device (as ibv_devinfo, which exits 255) or no such device or port, 2 usage."
-    })
 public final class DevicesCommand implements Callable<Integer>
 {
     /** Where the devices are read from. */
@@ -46,23 +39,15 @@ public final class DevicesCommand implements Callable<Integer>
         SYSFS
     }
 
-    @CommandLine.Mixin
-    private JsonOption json = new JsonOption();
+    private final JsonOption json = new JsonOption();
 
-    @Option(names = "--source", paramLabel = "auto|libibverbs|sysfs", defaultValue = "auto",
-        description = "Where to read the devices: libibverbs, sysfs, or auto: libibverbs when it lists devices, "
-            + "else sysfs (default: ${DEFAULT-VALUE}).")
     private String sourceName;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "only this device, as ibv_devinfo -d (default all devices)")
     private String deviceName;
 
-    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "only this port of each device listed, as ibv_devinfo -i "
-        + "(default all ports)")
     private Integer portNumber;
 
-    @CommandLine.Spec
-    private CommandLine.Model.CommandSpec spec;
+    private CommandSpec spec;
 
     private final Map<String, String> environment;
 
@@ -75,6 +60,26 @@ public final class DevicesCommand implements Callable<Integer>
     DevicesCommand(final Map<String, String> environment)
     {
         this.environment = environment;
+    }
+
+    /** This command as picocli's model, built by hand ({@link StartModels}): no annotation is read at start. */
+    CommandSpec model()
+    {
+        spec = CommandSpec.wrapWithoutInspection(this).name("devices")
+            .addMixin("json", json.model())
+            .addOption(option(String.class, OptionValue.of(() -> sourceName, value -> sourceName = value), "--source")
+                .paramLabel("auto|libibverbs|sysfs").defaultValue("auto")
+                .description("Where to read the devices: libibverbs, sysfs, or auto: libibverbs when it lists devices, "
+                    + "else sysfs (default: ${DEFAULT-VALUE}).").build())
+            .addOption(option(String.class, OptionValue.of(() -> deviceName, value -> deviceName = value), "-d", "--ib-dev")
+                .paramLabel("DEV").description("only this device, as ibv_devinfo -d (default all devices)").build())
+            .addOption(option(Integer.class, OptionValue.of(() -> portNumber, value -> portNumber = value), "-i", "--ib-port")
+                .paramLabel("PORT").description("only this port of each device listed, as ibv_devinfo -i (default all ports)").build());
+        spec.usageMessage().description(
+            "Lists RDMA devices, ports, state, LIDs, link layer, MTUs, GIDs with type and netdev, and P_Keys.",
+            "Reads libibverbs when it has devices, sysfs otherwise ($SYSFS_PATH when set, else /sys).",
+            "Exit 0 listed, 1 no device (as ibv_devinfo, which exits 255) or no such device or port, 2 usage.");
+        return StartModels.withStandardHelp(spec);
     }
 
     @Override

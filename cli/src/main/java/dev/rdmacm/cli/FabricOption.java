@@ -6,6 +6,7 @@ import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaClientConfig;
 import dev.rdmacm.sa.transport.FabricSpec;
 import dev.rdmacm.sa.transport.MadTransportException;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -16,9 +17,17 @@ final class FabricOption
     /** The longest a command waits for the fabric's transport to open (the SA's ClassPortInfo included). */
     private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(5);
 
-    @Option(names = "--fabric", paramLabel = "FABRIC",
-        description = "where SA queries go:%nverbs[:DEV[:PORT[:sa-gid=GID]]]%nor ibsim:HOST:PORT:NODE")
+    private static final String FABRIC = "where SA queries go:%nverbs[:DEV[:PORT[:sa-gid=GID]]]%nor ibsim:HOST:PORT:NODE";
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", description = FABRIC)
     String fabric;
+
+    /** The option above as a mixin built by hand ({@link StartModels}). */
+    CommandSpec model()
+    {
+        return CommandSpec.create().addOption(StartModels.option(String.class, OptionValue.of(() -> fabric, value -> fabric = value), "--fabric")
+            .paramLabel("FABRIC").description(FABRIC).build());
+    }
 
     /** The option as if given as {@code --fabric text} (a command's default fabric). */
     static FabricOption of(final String text)

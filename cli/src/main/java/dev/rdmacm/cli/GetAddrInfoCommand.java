@@ -9,8 +9,7 @@ import dev.rdmacm.addrinfo.RdmaGetAddrInfo;
 import dev.rdmacm.addrinfo.RdmaSockaddr;
 import dev.rdmacm.protocol.PortSpace;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -20,28 +19,30 @@ import java.util.function.Supplier;
  * {@code rdmacm getaddrinfo}: librdmacm's {@code rdma_getaddrinfo} for one node and service, printed
  * field by field ({@code --json}: the C struct's field names and numeric values).
  */
-@Command(
-    name = "getaddrinfo",
-    mixinStandardHelpOptions = true,
-    description = {
-        "Resolves NODE and SERVICE as librdmacm's rdma_getaddrinfo does and prints every entry.",
-        "NODE or SERVICE written as - is absent (a NULL pointer). Without any hint option no hints are passed "
-            + "(a NULL hints pointer); NODE, SERVICE and hints all absent is EINVAL.",
-        "Exit status: 0 resolved, 1 resolution failed, 2 usage error."
-    })
 public final class GetAddrInfoCommand implements Callable<Integer>
 {
-    @CommandLine.Mixin
-    private NodeServiceArguments target = new NodeServiceArguments();
+    private final NodeServiceArguments target = new NodeServiceArguments();
 
-    @CommandLine.Mixin
-    private AddrInfoHintOptions hints = new AddrInfoHintOptions();
+    private final AddrInfoHintOptions hints = new AddrInfoHintOptions();
 
-    @CommandLine.Mixin
-    private JsonOption json = new JsonOption();
+    private final JsonOption json = new JsonOption();
 
-    @CommandLine.Spec
-    private CommandLine.Model.CommandSpec spec;
+    private CommandSpec spec;
+
+    /** This command as picocli's model, built by hand ({@link StartModels}): no annotation is read at start. */
+    CommandSpec model()
+    {
+        spec = CommandSpec.wrapWithoutInspection(this).name("getaddrinfo")
+            .addMixin("target", target.model())
+            .addMixin("hints", hints.model())
+            .addMixin("json", json.model());
+        spec.usageMessage().description(
+            "Resolves NODE and SERVICE as librdmacm's rdma_getaddrinfo does and prints every entry.",
+            "NODE or SERVICE written as - is absent (a NULL pointer). Without any hint option no hints are passed "
+                + "(a NULL hints pointer); NODE, SERVICE and hints all absent is EINVAL.",
+            "Exit status: 0 resolved, 1 resolution failed, 2 usage error.");
+        return StartModels.withStandardHelp(spec);
+    }
 
     @Override
     public Integer call()

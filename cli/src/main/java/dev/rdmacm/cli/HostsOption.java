@@ -1,6 +1,7 @@
 package dev.rdmacm.cli;
 
 import dev.rdmacm.files.ibacm.HostsFile;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -20,9 +21,17 @@ final class HostsOption
     /** The rule of the commands whose neighbour table it is. */
     static final String NEEDS_FABRIC = "--hosts needs --fabric: the hosts file maps addresses to GIDs of that fabric";
 
-    @Option(names = "--hosts", paramLabel = "FILE",
-        description = "ibacm hosts file (address GID per line): the address table, instead of IPoIB's neighbours")
+    private static final String HOSTS = "ibacm hosts file (address GID per line): the address table, instead of IPoIB's neighbours";
+
+    @Option(names = "--hosts", paramLabel = "FILE", description = HOSTS)
     Path hosts;
+
+    /** The option above as a mixin built by hand ({@link StartModels}). */
+    CommandSpec model()
+    {
+        return CommandSpec.create().addOption(StartModels.option(Path.class, OptionValue.of(() -> hosts, value -> hosts = value), "--hosts")
+            .paramLabel("FILE").description(HOSTS).build());
+    }
 
     boolean given()
     {

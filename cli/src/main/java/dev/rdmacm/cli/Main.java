@@ -3,21 +3,15 @@ package dev.rdmacm.cli;
 import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.libc.Errno;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.List;
 
 /**
- * The {@code rdmacm} command. Exit status: 0 success, 1 a resolution failure, 2 a usage error.
+ * The {@code rdmacm} command. Exit status: 0 success, 1 a resolution failure, 2 a usage error. Its model
+ * is built by hand, as are those of the commands whose start matters ({@link StartModels}); the other
+ * subcommands are annotated classes.
  */
-@Command(
-    name = "rdmacm",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    description = {
-        "A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths, "
-            + "as librdmacm and the kernel RDMA CM do, and shows every step."
-    })
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;
@@ -33,8 +27,7 @@ public final class Main implements Runnable
     static final List<String> SUBCOMMANDS = List.of("help", "getaddrinfo", "devices", "resolve-addr",
         "resolve-addrinfo", "path", "resolve-route", "rping", "cmtime", "mckey", "demo", "fabric", "acm-server");
 
-    @CommandLine.Spec
-    private CommandLine.Model.CommandSpec spec;
+    private CommandSpec spec;
 
     public static void main(final String[] args)
     {
@@ -47,9 +40,9 @@ public final class Main implements Runnable
         return switch (name)
         {
             case "help" -> new CommandLine.HelpCommand();
-            case "getaddrinfo" -> new GetAddrInfoCommand();
-            case "devices" -> new DevicesCommand();
-            case "resolve-addr" -> new ResolveAddrCommand();
+            case "getaddrinfo" -> new GetAddrInfoCommand().model();
+            case "devices" -> new DevicesCommand().model();
+            case "resolve-addr" -> new ResolveAddrCommand().model();
             case "resolve-addrinfo" -> new ResolveAddrinfoCommand();
             case "path" -> new PathCommand();
             case "resolve-route" -> new ResolveRouteCommand();
@@ -92,7 +85,7 @@ public final class Main implements Runnable
      */
     private static CommandLine commandLine(final List<String> subcommands)
     {
-        final CommandLine commandLine = new CommandLine(new Main());
+        final CommandLine commandLine = new CommandLine(new Main().model());
         for (final String name : subcommands)
         {
             commandLine.addSubcommand(subcommand(name));
@@ -134,6 +127,15 @@ public final class Main implements Runnable
             return usage ? cmd.getCommandSpec().exitCodeOnInvalidInput() : EXIT_RESOLUTION_FAILURE;
         });
         return commandLine;
+    }
+
+    /** The top command's model, by hand ({@link StartModels}). */
+    private CommandSpec model()
+    {
+        spec = CommandSpec.wrapWithoutInspection(this).name("rdmacm").versionProvider(new VersionProvider());
+        spec.usageMessage().description("A pure-Java RDMA connection manager: turns IP addresses and names into RDMA addresses and paths, "
+            + "as librdmacm and the kernel RDMA CM do, and shows every step.");
+        return StartModels.withStandardHelp(spec);
     }
 
     private static JsonObject message(final String text)

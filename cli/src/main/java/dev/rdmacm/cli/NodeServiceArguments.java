@@ -1,6 +1,9 @@
 package dev.rdmacm.cli;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+
+import static dev.rdmacm.cli.StartModels.positional;
 
 /**
  * {@code [NODE] [SERVICE]} (picocli mixin): getaddrinfo's two strings, either of which may be a NULL
@@ -11,11 +14,24 @@ final class NodeServiceArguments
     /** What NODE or SERVICE is written as to stand for a NULL pointer. */
     static final String ABSENT = "-";
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NODE", description = "Host name or numeric address, - for none.")
+    private static final String NODE = "Host name or numeric address, - for none.";
+    private static final String SERVICE = "Service name or port number, - for none.";
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NODE", description = NODE)
     String node;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "SERVICE", description = "Service name or port number, - for none.")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "SERVICE", description = SERVICE)
     String service;
+
+    /** The parameters above as a mixin built by hand ({@link StartModels}). */
+    CommandSpec model()
+    {
+        return CommandSpec.create()
+            .addPositional(positional("0", String.class, OptionValue.of(() -> node, value -> node = value))
+                .arity("0..1").paramLabel("NODE").description(NODE).build())
+            .addPositional(positional("1", String.class, OptionValue.of(() -> service, value -> service = value))
+                .arity("0..1").paramLabel("SERVICE").description(SERVICE).build());
+    }
 
     /** NODE, or null for none. */
     String node()

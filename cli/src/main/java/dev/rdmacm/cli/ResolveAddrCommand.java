@@ -9,8 +9,7 @@ import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.resolver.ResolutionStep;
 import dev.rdmacm.sa.SaClientConfig;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.net.InetAddress;
 import java.time.Duration;
@@ -22,23 +21,11 @@ import java.util.concurrent.Callable;
  * {@code rdmacm resolve-addr DST}: one {@code rdma_resolve_addr} with the kernel's rules, printing the
  * result (or the errno) and, with {@code --trace}, every step and state transition with its time.
  */
-@Command(
-    name = "resolve-addr",
-    mixinStandardHelpOptions = true,
-    description = {
-        "Resolves an IP address to an RDMA address as rdma_resolve_addr does.",
-        "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID index from the sysfs GID tables "
-            + "($SYSFS_PATH when set, else /sys).",
-        "With --hosts (and --fabric, which names the local port) the hosts file is the neighbour table.",
-        "Exit 0 resolved, 1 failed, 2 usage."
-    })
 public final class ResolveAddrCommand implements Callable<Integer>
 {
-    @CommandLine.Mixin
-    private AddressOptions options = new AddressOptions();
+    private final AddressOptions options = new AddressOptions();
 
-    @CommandLine.Spec
-    private CommandLine.Model.CommandSpec spec;
+    private CommandSpec spec;
 
     private CommandOutput output;
 
@@ -51,6 +38,19 @@ public final class ResolveAddrCommand implements Callable<Integer>
     ResolveAddrCommand(final Map<String, String> environment)
     {
         options.environment = environment;
+    }
+
+    /** This command as picocli's model, built by hand ({@link StartModels}): no annotation is read at start. */
+    CommandSpec model()
+    {
+        spec = CommandSpec.wrapWithoutInspection(this).name("resolve-addr").addMixin("options", options.model());
+        spec.usageMessage().description(
+            "Resolves an IP address to an RDMA address as rdma_resolve_addr does.",
+            "Route, source netdev, neighbour (ARP/ND), then the RDMA device, port and GID index from the sysfs GID tables "
+                + "($SYSFS_PATH when set, else /sys).",
+            "With --hosts (and --fabric, which names the local port) the hosts file is the neighbour table.",
+            "Exit 0 resolved, 1 failed, 2 usage.");
+        return StartModels.withStandardHelp(spec);
     }
 
     @Override

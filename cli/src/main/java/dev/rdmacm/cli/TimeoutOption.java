@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -8,9 +9,18 @@ import picocli.CommandLine.Option;
  */
 final class TimeoutOption
 {
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000",
-        description = "timeout in milliseconds of each resolution step, or of a whole SA query with its retries (default ${DEFAULT-VALUE})")
+    private static final String TIMEOUT = "timeout in milliseconds of each resolution step, or of a whole SA query with its retries "
+        + "(default ${DEFAULT-VALUE})";
+
+    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "2000", description = TIMEOUT)
     int timeoutMs;
+
+    /** The option above as a mixin built by hand ({@link StartModels}). */
+    CommandSpec model()
+    {
+        return CommandSpec.create().addOption(StartModels.option(int.class, OptionValue.of(() -> timeoutMs, value -> timeoutMs = value),
+            "--timeout-ms").paramLabel("N").defaultValue("2000").description(TIMEOUT).build());
+    }
 
     /** The timeout; below {@code min} it is a usage error naming the option and the rule. */
     int atLeast(final int min)

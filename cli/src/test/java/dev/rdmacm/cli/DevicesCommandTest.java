@@ -277,7 +277,7 @@ class DevicesCommandTest
 
     private int run(final Map<String, String> environment, final String... args)
     {
-        final CommandLine command = new CommandLine(new DevicesCommand(environment));
+        final CommandLine command = new CommandLine(new DevicesCommand(environment).model());
         command.setOut(new PrintWriter(out, true));
         command.setErr(new PrintWriter(err, true));
         return command.execute(args);

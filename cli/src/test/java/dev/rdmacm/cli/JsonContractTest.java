@@ -64,7 +64,7 @@ class JsonContractTest
 
     private static CommandRun resolveAddr(final String... args)
     {
-        return resolve(new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString()))), args);
+        return resolve(new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString())).model()), args);
     }
 
     private static CommandRun resolveRoute(final String... args)
@@ -97,7 +97,7 @@ class JsonContractTest
     {
         RecordedSysfsTrees.copy(dir, RecordedSysfsTrees.IB_HCA, RecordedSysfsTrees.SOFT_ROCE);
 
-        result("devices", CommandRun.run(new CommandLine(new DevicesCommand(Map.of("SYSFS_PATH", dir.toString()))), "--json",
+        result("devices", CommandRun.run(new CommandLine(new DevicesCommand(Map.of("SYSFS_PATH", dir.toString())).model()), "--json",
             "--source", "sysfs"));
     }
 

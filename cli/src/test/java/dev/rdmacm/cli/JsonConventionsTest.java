@@ -46,7 +46,7 @@ class JsonConventionsTest
 
     private static CommandLine resolveAddr()
     {
-        return new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString())));
+        return new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString())).model());
     }
 
     @Test

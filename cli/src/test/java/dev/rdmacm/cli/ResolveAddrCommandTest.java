@@ -46,7 +46,7 @@ class ResolveAddrCommandTest
     {
         final List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--netns", NAMESPACE.topology().host));
-        return run(new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString()))),
+        return run(new CommandLine(new ResolveAddrCommand(Map.of("SYSFS_PATH", NAMESPACE.sysfs().toString())).model()),
             all.toArray(String[]::new));
     }
 

@@ -19,6 +19,7 @@ import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.UcmaAgainstLibrdmacmInGuest;
 import dev.rdmacm.cm.kernel.UcmaChannelInGuest;
 import dev.rdmacm.cm.kernel.UcmaConnectionInGuest;
+import dev.rdmacm.cm.kernel.UidRangeAgainstKernelCmInGuest;
 import dev.rdmacm.resolver.engine.RouteDifferentialVrfInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestSpec;
@@ -53,7 +54,7 @@ final class KernelGuestSuite
     /** Every class this guest runs, in this order (a new {@code *InGuest} class of the kernel guest goes here; GuestSuiteMembershipTest checks that none is left out). */
     static final List<Class<?>> IN_GUEST = List.of(
         ResolutionAgainstKernelCmInGuest.class, AcmRouteAgainstKernelCmInGuest.class, CmTimeAgainstKernelCmInGuest.class,
-        RouteDifferentialVrfInGuest.class,
+        RouteDifferentialVrfInGuest.class, UidRangeAgainstKernelCmInGuest.class,
         GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class, MulticastAgainstKernelCmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,

@@ -7,7 +7,6 @@ import dev.rdmacm.ibcm.IbCmEngine;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.loop.DeadlineTimers;
-import dev.rdmacm.loop.NanoClock;
 import dev.rdmacm.loop.TransitionListener;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.cm.CmAttribute;
@@ -60,8 +59,8 @@ final class CmPort implements AutoCloseable
     private final UmadPort port;
     private final UmadAgent agent;
     private final ConductorAgent conductor;
-    private final NanoClock clock = NanoClock.SYSTEM;
-    private final DeadlineTimers<IbCmConnection> timers = new DeadlineTimers<>(clock);
+    /** The CM engine's timers, on the system clock as the conductor's duty cycle reads it ({@link CycleClock}). */
+    private final DeadlineTimers<IbCmConnection> timers;
     private final IbCmEngine engine;
     private final ManyToOneConcurrentLinkedQueue<Runnable> calls = new ManyToOneConcurrentLinkedQueue<>();
     private final Map<Gid, Integer> localGidIndexes = new ConcurrentHashMap<>();
@@ -82,6 +81,7 @@ final class CmPort implements AutoCloseable
     {
         this.name = device + "/" + portNumber;
         this.conductor = conductor;
+        this.timers = new DeadlineTimers<>(conductor.cycleClock());
         this.filter = filter;
         this.localGids = localGids;
         this.port = UmadPort.open(device, portNumber);

@@ -92,6 +92,8 @@ final class ConductorAgent implements Agent
     private final ManyToOneConcurrentLinkedQueue<Consumer<ConductorAgent>> commands =
         new ManyToOneConcurrentLinkedQueue<>();
     private final NanoClock clock;
+    /** The system clock once per duty cycle, for the ports' CM engines (their timers are on the system clock). */
+    private final CycleClock cycleClock = new CycleClock();
     private final TransitionListener<PendingResolution, PendingResolution.State> transitions;
     private final DeadlineTimers<PendingResolution> timers;
     /** How long the loop spins after its last request before it blocks ({@link RdmaCm.Options#spin}). */
@@ -176,6 +178,12 @@ final class ConductorAgent implements Agent
         return clock;
     }
 
+    /** The system clock as the loop's current duty cycle read it, for the ports it runs ({@link CycleClock}). */
+    NanoClock cycleClock()
+    {
+        return cycleClock;
+    }
+
     @Override
     public String roleName()
     {
@@ -192,6 +200,7 @@ final class ConductorAgent implements Agent
     public void onStart()
     {
         loopThread = Thread.currentThread();
+        cycleClock.own(loopThread);
         try
         {
             if (namespace != null)
@@ -348,6 +357,7 @@ final class ConductorAgent implements Agent
         {
             lookAgain = false;
         }
+        cycleClock.next();
         int work = 0;
         Consumer<ConductorAgent> command;
         while (work < COMMAND_LIMIT && (command = commands.poll()) != null)
@@ -355,9 +365,11 @@ final class ConductorAgent implements Agent
             command.accept(this);
             work++;
         }
+        // after the commands: what follows in this cycle (handlers, timers, ports) shares one reading
+        cycleClock.next();
         if (work > 0 && spinNanos > 0)
         {
-            lastCommandNanos = System.nanoTime();
+            lastCommandNanos = cycleClock.nanoTime();
         }
         try
         {
@@ -372,7 +384,7 @@ final class ConductorAgent implements Agent
         final int portCount = ports.size();
         if (portCount > 0)
         {
-            final long now = System.nanoTime();
+            final long now = cycleClock.nanoTime();
             for (int i = 0; i < portCount; i++)
             {
                 work += ports.get(i).doWork(now);
@@ -408,6 +420,7 @@ final class ConductorAgent implements Agent
     {
         // Real time, not the loop's clock: for spinNanos after the last request, the next one (a caller's
         // next synchronous call) is taken without a wake-up through the eventfd and the scheduler.
+        long now;
         do
         {
             if (workPending())
@@ -415,18 +428,19 @@ final class ConductorAgent implements Agent
                 return;
             }
             Thread.onSpinWait();
+            now = System.nanoTime();
         }
-        while (System.nanoTime() - lastCommandNanos - spinNanos < 0);
+        while (now - lastCommandNanos - spinNanos < 0);
         try
         {
             // real time, as long as the loop's clock says its earliest deadline is away; the ports' CM
-            // timers are on the system clock
-            final long onClock = clock.nanoTime();
+            // timers are on the system clock. The spin's last reading serves both when they are one clock
+            // (always outside tests, which give the loop a clock of their own).
+            final long onClock = clock == NanoClock.SYSTEM ? now : clock.nanoTime();
             long timeout = Math.min(timers.nanosToEarliest(onClock), acm.nanosToDeadline(onClock));
             final int portCount = ports.size();
             if (portCount > 0)
             {
-                final long now = System.nanoTime();
                 for (int i = 0; i < portCount; i++)
                 {
                     final long toDeadline = ports.get(i).nanosToNextDeadline(now);
@@ -436,6 +450,8 @@ final class ConductorAgent implements Agent
                     }
                 }
             }
+            // the handlers of what wakes the loop run inside the wait: they read the clock afresh
+            cycleClock.next();
             pollSet.await(timeout, workPending);
         }
         catch (final NativeCallException ex)
@@ -813,7 +829,8 @@ final class ConductorAgent implements Agent
 
     private int expireTimers()
     {
-        return timers.expire(clock.nanoTime(), onDeadline, TIMER_EXPIRY_LIMIT);
+        // no clock read in a cycle without resolutions waiting, as in every cycle of a connection
+        return timers.count() == 0 ? 0 : timers.expire(clock.nanoTime(), onDeadline, TIMER_EXPIRY_LIMIT);
     }
 
     /** WAITING_FOR_NEIGHBOUR at its deadline: one last attempt, where any failure becomes ETIMEDOUT. */
@@ -846,6 +863,8 @@ final class ConductorAgent implements Agent
     @Override
     public void onClose()
     {
+        // the ids' last calls below run outside any duty cycle: their time is read afresh
+        cycleClock.next();
         for (final PendingResolution p : timers.subjects())
         {
             synchronized (p.id.id.guard)

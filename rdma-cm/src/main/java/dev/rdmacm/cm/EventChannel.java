@@ -88,6 +88,17 @@ public final class EventChannel implements AutoCloseable
      */
     public CmEvent getEvent(final Duration timeout) throws InterruptedException
     {
+        // an event already queued is taken without reading the clock (a system call in a TCG guest); an
+        // interrupted caller gets InterruptedException all the same, as from the queue's timed poll
+        if (Thread.interrupted())
+        {
+            throw new InterruptedException();
+        }
+        final CmEvent ready = pollEvent();
+        if (ready != null)
+        {
+            return ready;
+        }
         final long nanos = timeout.compareTo(LONGEST_WAIT) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
         final long start = System.nanoTime();
         long left = nanos;
