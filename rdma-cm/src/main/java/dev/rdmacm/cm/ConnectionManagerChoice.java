@@ -3,16 +3,20 @@ package dev.rdmacm.cm;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.ucma.UcmaChannel;
 import dev.rdmacm.umad.AgentInUseException;
+
+import java.nio.file.Files;
 
 import java.util.List;
 
 /**
  * Which CM runs an {@link RdmaCm}'s connections ({@link RdmaCm.Options#connectionManager()}) and, once one id
  * needs it, the kernel's ({@link KernelCm}). {@link ConnectionManager#AUTO} decides at the first connect or
- * listen: it opens the ports' userspace CM, and takes the kernel's only when that failed because the kernel's
- * {@code ib_cm} holds the CM class ({@link AgentInUseException#kernelCmLoaded()}); ib_cm registers the class on
- * every port when it loads, so the choice then holds for every port. The choice is logged and named in the
+ * listen: it opens the ports' userspace CM, and takes the kernel's when that failed: because the kernel's
+ * {@code ib_cm} holds the CM class ({@link AgentInUseException#kernelCmLoaded()}; ib_cm registers the class on
+ * every port when it loads, so the choice then holds for every port), or for another reason (no umad device, no
+ * access) while {@code /dev/infiniband/rdma_cm} is there; without it the userspace failure is the call's. The choice is logged and named in the
  * trace of each id that connects or listens ({@link #text()}).
  */
 final class ConnectionManagerChoice
@@ -25,7 +29,8 @@ final class ConnectionManagerChoice
     private KernelCm kernelCm;
     /** Set when a port's CM could not be opened because the kernel's ib_cm holds the class: AUTO's cue. */
     private boolean kernelCmHoldsClass;
-    private boolean autoChoseKernel;
+    /** Why AUTO chose the kernel's CM, or null while it has not. */
+    private String autoChoseKernel;
     private boolean closed;
 
     ConnectionManagerChoice(final RdmaCm cm, final ConductorAgent agent, final IdConductor conductor)
@@ -43,8 +48,8 @@ final class ConnectionManagerChoice
 
     /**
      * Whether the connections of ids on {@code bindings} run through the kernel's CM: KERNEL says yes, USERSPACE
-     * no, and AUTO opens the ports' userspace CM (kept open for the call that asked) and says yes only when the
-     * kernel's ib_cm holds the CM class; any other failure is the call's.
+     * no, and AUTO opens the ports' userspace CM (kept open for the call that asked) and says yes when it could
+     * not, as the class comment says.
      */
     boolean kernelConnects(final List<RdmaPortBinding> bindings, final String call) throws RdmaCmException
     {
@@ -62,7 +67,7 @@ final class ConnectionManagerChoice
             {
                 synchronized (this)
                 {
-                    if (autoChoseKernel)
+                    if (autoChoseKernel != null)
                     {
                         return true;
                     }
@@ -76,11 +81,18 @@ final class ConnectionManagerChoice
                 {
                     synchronized (this)
                     {
-                        if (!kernelCmHoldsClass)
+                        if (kernelCmHoldsClass)
+                        {
+                            autoChoseKernel = "the kernel's ib_cm holds the CM class";
+                        }
+                        else if (Files.exists(UcmaChannel.DEVICE))
+                        {
+                            autoChoseKernel = "the userspace CM could not be opened: " + ex.getMessage();
+                        }
+                        else
                         {
                             throw ex;
                         }
-                        autoChoseKernel = true;
                     }
                     LOG.log(System.Logger.Level.INFO, "connection manager AUTO chose the kernel's: " + ex.getMessage());
                     return true;
@@ -96,7 +108,7 @@ final class ConnectionManagerChoice
         {
             case USERSPACE -> "the userspace CM";
             case KERNEL -> "the kernel's CM (KERNEL)";
-            case AUTO -> autoChoseKernel ? "the kernel's CM (AUTO: the kernel's ib_cm holds the CM class)" : "the userspace CM (AUTO)";
+            case AUTO -> autoChoseKernel != null ? "the kernel's CM (AUTO: " + autoChoseKernel + ")" : "the userspace CM (AUTO)";
         };
     }
 

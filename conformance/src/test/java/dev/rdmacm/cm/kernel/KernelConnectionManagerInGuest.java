@@ -55,6 +55,9 @@ public class KernelConnectionManagerInGuest
     private static final int SERVER_PORT = 7493;
     private static final int LISTEN_PORT = 7494;
     private static final int NOBODY_PORT = 7495;
+    private static final int CLI_CLIENT_PORT = 7496;
+    private static final int CLI_SERVER_PORT = 7497;
+    private static final int PINGS = 3;
     /** rping's {@code -S}: the buffer size its first message announces. */
     private static final int RPING_SIZE = 100;
     /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the kernel's REJ for a REQ no listener takes. */
@@ -278,6 +281,89 @@ public class KernelConnectionManagerInGuest
             }
         }
         assertTrue(trace.stream().anyMatch(line -> line.contains("through the kernel's CM (KERNEL)")), "trace: " + trace);
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    /** {@code rdmacm ARGS...}: the CLI's main in a JVM of its own, on this JVM's class path. */
+    private static Process rdmacm(final String... args) throws Exception
+    {
+        final List<String> command = new java.util.ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "dev.rdmacm.cli.Main"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).start();
+    }
+
+    /** Waits for {@code process} and returns its stdout, stderr after it; fails naming both when it does not end. */
+    private static String finished(final Process process) throws Exception
+    {
+        final java.util.concurrent.CompletableFuture<String> out = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+            read(process.getInputStream()));
+        final java.util.concurrent.CompletableFuture<String> err = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+            read(process.getErrorStream()));
+        if (!process.waitFor(90, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        return out.get(10, TimeUnit.SECONDS) + "\n--- stderr ---\n" + err.get(10, TimeUnit.SECONDS);
+    }
+
+    private static String read(final java.io.InputStream in)
+    {
+        try
+        {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    private static long lines(final String output, final String prefix)
+    {
+        return output.lines().filter(line -> line.startsWith(prefix)).count();
+    }
+
+    @Test
+    void shouldPingTheRealRpingServerWithRdmacmRpingThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.now();
+        final Process server = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
+            Integer.toString(PINGS), "-v").start();
+        awaitListener(CLI_CLIENT_PORT);
+        final Process client = rdmacm("rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
+            Integer.toString(PINGS), "-v", "-V", "--cm", "kernel");
+        final String ours = finished(client);
+        final String theirs = finished(server);
+        assertEquals(0, client.exitValue(), ours + "\nthe real rping -s:\n" + theirs);
+        assertEquals(PINGS, lines(ours, "ping data: "), ours);
+        assertEquals(0, server.exitValue(), theirs);
+        assertEquals(PINGS, lines(theirs, "server ping data: "), theirs);
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldServeTheRealRpingClientWithRdmacmRpingThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.now();
+        final Process server = rdmacm("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C",
+            Integer.toString(PINGS), "-v", "--cm", "kernel");
+        try
+        {
+            awaitListener(CLI_SERVER_PORT);
+            final Process client = new ProcessBuilder("rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C",
+                Integer.toString(PINGS), "-v", "-V").start();
+            final String theirs = finished(client);
+            final String ours = finished(server);
+            assertEquals(0, client.exitValue(), theirs + "\nrdmacm rping -s:\n" + ours);
+            assertEquals(PINGS, lines(theirs, "ping data: "), theirs);
+            assertEquals(0, server.exitValue(), ours);
+            assertEquals(PINGS, lines(ours, "server ping data: "), ours);
+        }
+        finally
+        {
+            stop(server);
+        }
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
     }
 
