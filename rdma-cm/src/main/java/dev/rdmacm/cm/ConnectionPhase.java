@@ -69,13 +69,12 @@ final class ConnectionPhase
                 + ": rdma_connect needs ROUTE_RESOLVED", true);
         }
         final boolean kernel = c.cm.managers().kernelConnects(List.of(c.binding()), "rdma_connect");
-        if (c.isUd())
+        if (c.isUd() && !kernel)
         {
-            requireUserspace(c, kernel, "rdma_connect");
             resolveUd(c, parameters);
             return;
         }
-        if (c.attachedQp == null)
+        if (c.attachedQp == null && !c.isUd())
         {
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " has no QP (attachQp first)", true);
         }
@@ -96,17 +95,6 @@ final class ConnectionPhase
         c.transition(CmIdState.CONNECT, () -> "connect to " + c.resolution.destination().getHostAddress() + " port " +
             c.destinationPort);
         started.connect(request);
-    }
-
-    /** UD ids (SIDR) are not wired to the kernel's CM yet: refused with EOPNOTSUPP, naming the choice. */
-    private static void requireUserspace(final IdContext c, final boolean kernel, final String call) throws RdmaCmException
-    {
-        if (kernel && c.isUd())
-        {
-            throw new RdmaCmException(call, Errno.EOPNOTSUPP, "id " + c.id.number() + " is an RDMA_PS_" + c.portSpace +
-                " (UD) id and its connections run through " + c.cm.managers().text() +
-                ": UD ids through the kernel's CM are not supported yet", true);
-        }
     }
 
     /** {@code cma_resolve_ib_udp}: a UD id's rdma_connect, a SIDR_REQ; the id stays in CONNECT whatever the answer. */
@@ -148,7 +136,6 @@ final class ConnectionPhase
         final List<RdmaPortBinding> portsListened = c.binding != null ? List.of(c.binding) : c.cm.options().gids().ports();
         if (c.cm.managers().kernelConnects(portsListened, "rdma_listen"))
         {
-            requireUserspace(c, true, "rdma_listen");
             final KernelConnection started = KernelConnection.listen(c, c.cm.managers().kernelCm("rdma_listen"), backlog);
             c.kernel = started;
             c.transition(CmIdState.LISTEN, () -> "listen on " + (c.binding == null ? "every port" : c.binding.device()) + " port " +
@@ -216,6 +203,17 @@ final class ConnectionPhase
         throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_accept");
+        if (c.isUd() && c.kernel != null)
+        {
+            if (c.state != CmIdState.CONNECT || c.attachedUdQp == null)
+            {
+                throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
+                    + (c.attachedUdQp == null ? " without a UD QP" : "") + ": rdma_accept needs a SIDR request's id with a UD QP", true);
+            }
+            c.kernel.accept(parameters, c.attachedUdQp.qpNumber());
+            reply.complete(null);
+            return;
+        }
         if (c.isUd())
         {
             if (c.state != CmIdState.CONNECT || c.connection == null || c.attachedUdQp == null)
@@ -295,7 +293,7 @@ final class ConnectionPhase
             throw new RdmaCmException("rdma_reject", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": rdma_reject needs a connection request's id", true);
         }
-        if (c.isUd())
+        if (c.isUd() && c.kernel == null)
         {
             c.connection.sidrReply(SidrStatus.REJECT, 0, privateData);
             return;

@@ -134,28 +134,29 @@ final class KernelCm implements AutoCloseable
                 return work;
             }
             work++;
-            dispatch(KernelEvent.copyOf(event));
+            dispatch(event);
         }
         return work;
     }
 
-    private void dispatch(final KernelEvent event)
+    /** One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection. */
+    private void dispatch(final EventResponse event)
     {
-        if (event.type() == UcmaEventType.CONNECT_REQUEST)
+        if (event.event() == UcmaEventType.CONNECT_REQUEST.number())
         {
             final KernelConnection listener = listenersByUid.get(event.uid());
             if (listener == null)
             {
-                destroyQuietly(event.handle());
+                destroyQuietly(event.id());
                 return;
             }
-            listener.onRequest(event);
+            listener.onRequest(KernelEvent.copyOf(event, listener.isUd()));
             return;
         }
-        final KernelConnection connection = byHandle.get(event.handle());
+        final KernelConnection connection = byHandle.get(event.id());
         if (connection != null)
         {
-            connection.onEvent(event);
+            connection.onEvent(KernelEvent.copyOf(event, connection.isUd()));
         }
     }
 

@@ -89,6 +89,12 @@ final class KernelConnection
         return state;
     }
 
+    /** A UD id's connection (RDMA_PS_UDP: SIDR), whose events carry {@code param.ud}. */
+    boolean isUd()
+    {
+        return c.isUd();
+    }
+
     /** The kernel's id, as a trace names it. */
     int handle()
     {
@@ -168,7 +174,8 @@ final class KernelConnection
         {
             synchronized (kernel.lock)
             {
-                return kernel.channel.createId(c.id.number(), c.portSpace.code(), UcmaConstants.IB_QPT_RC);
+                return kernel.channel.createId(c.id.number(), c.portSpace.code(),
+                    c.isUd() ? UcmaConstants.IB_QPT_UD : UcmaConstants.IB_QPT_RC);
             }
         }
         catch (final UcmaException ex)
@@ -199,7 +206,10 @@ final class KernelConnection
         return new KernelQpMoves(kernel, handle, accepted.responderResources(), accepted.initiatorDepth(), new byte[0]);
     }
 
-    /** {@code rdma_accept}: ACCEPT with the QP's number and the REP's parameters, the id's number as its uid from now on. */
+    /**
+     * {@code rdma_accept}: ACCEPT with the QP's number and the REP's parameters (a UD id's: the SIDR_REP's, the
+     * kernel adding the id's Q_Key), the id's number as its uid from now on.
+     */
     void accept(final ConnectionParameters accepted, final int qpNumber) throws RdmaCmException
     {
         requireState("rdma_accept", State.REQUESTED);
@@ -306,7 +316,10 @@ final class KernelConnection
                     event.privateData()));
                 ConnectionPhase.onEvent(c, new CmEvent.ConnectResponse(id), null);
             }
-            case ESTABLISHED -> ConnectionPhase.onEvent(c, new CmEvent.Established(id, event.privateData()), CmIdState.ESTABLISHED);
+            // a UD id's (SIDR_REP status 0) stays in CONNECT, as cma_sidr_rep_handler leaves it
+            case ESTABLISHED -> ConnectionPhase.onEvent(c, event.ud().isPresent()
+                ? new CmEvent.Established(id, event.privateData(), event.ud())
+                : new CmEvent.Established(id, event.privateData()), event.ud().isPresent() ? null : CmIdState.ESTABLISHED);
             case REJECTED -> ConnectionPhase.onEvent(c, new CmEvent.Rejected(id, event.status(), event.privateData()), null);
             case UNREACHABLE -> ConnectionPhase.onEvent(c, new CmEvent.Unreachable(id, event.status()), null);
             case CONNECT_ERROR -> ConnectionPhase.onEvent(c, new CmEvent.ConnectError(id, event.status()), null);
@@ -435,8 +448,8 @@ final class KernelConnection
         }
         c.transition(c.state, trace::toString);
         final ConnectionParameters asked = parameters;
-        final int qpNumber = c.attachedQp.qpNumber();
-        final byte[] data = binding.netdev() == null && c.resolution != null ?
+        final int qpNumber = c.isUd() ? (c.attachedUdQp == null ? 0 : c.attachedUdQp.qpNumber()) : c.attachedQp.qpNumber();
+        final byte[] data = binding.netdev() == null && c.resolution != null && c.ibDestination == null ?
             IpCmPrivateDataHeader.privateData(c.resolution.source(), c.resolution.destination(), c.sourcePort, asked.privateData()) :
             asked.privateData();
         try
@@ -515,7 +528,9 @@ final class KernelConnection
             + child + ", " + (arrival == null ? "no device" : arrival.device() + "/" + arrival.port()) + ")");
         final ConnectionParameters asked = new ConnectionParameters(event.privateData(), event.responderResources(),
             event.initiatorDepth(), event.flowControl() != 0, event.retryCount(), event.rnrRetryCount());
-        c.deliver(new CmEvent.ConnectRequest(newId, c.id, event.privateData(), asked));
+        // a SIDR_REQ's carries no connection parameters, as the userspace CM's
+        c.deliver(c.isUd() ? new CmEvent.ConnectRequest(newId, c.id, event.privateData())
+            : new CmEvent.ConnectRequest(newId, c.id, event.privateData(), asked));
     }
 
     private void compare(final String field, final String ours, final String kernels)

@@ -58,6 +58,10 @@ public class KernelConnectionManagerInGuest
     private static final int CLI_CLIENT_PORT = 7496;
     private static final int CLI_SERVER_PORT = 7497;
     private static final int PINGS = 3;
+    /** udaddy's fixed port, in RDMA_PS_UDP. */
+    private static final int UDADDY_PORT = 7174;
+    /** rdma_cm's {@code RDMA_UDP_QKEY}: the Q_Key of every RDMA_PS_UDP id. */
+    private static final long RDMA_UDP_QKEY = 0x01234567L;
     /** rping's {@code -S}: the buffer size its first message announces. */
     private static final int RPING_SIZE = 100;
     /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the kernel's REJ for a REQ no listener takes. */
@@ -363,6 +367,44 @@ public class KernelConnectionManagerInGuest
         finally
         {
             stop(server);
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldResolveTheRealUdaddyServersQpOverSidrThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.now();
+        final Process udaddy = new ProcessBuilder("udaddy", "-C", "1").redirectErrorStream(true).start();
+        try
+        {
+            awaitListener(UDADDY_PORT);
+            try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+                EventChannel channel = cm.createEventChannel())
+            {
+                final RdmaCmId id = cm.createId(channel, dev.rdmacm.protocol.PortSpace.UDP);
+                id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), UDADDY_PORT), Duration.ofSeconds(2));
+                next(channel, CmEventType.ADDR_RESOLVED);
+                id.resolveRoute(Duration.ofSeconds(2));
+                next(channel, CmEventType.ROUTE_RESOLVED);
+                try (VerbsContext context = Verbs.open(id.binding().device()); ProtectionDomain pd = context.allocateProtectionDomain();
+                    CompletionQueue cq = context.createCompletionQueue(4, null);
+                    dev.rdmacm.verbs.UdQueuePair qp = pd.createUdQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0)))
+                {
+                    id.attachQp(qp);
+                    id.connect(ConnectionParameters.of(0, 0));
+                    final CmEvent.Established established = (CmEvent.Established)next(channel, CmEventType.ESTABLISHED);
+                    final dev.rdmacm.cm.UdParameters ud = established.ud().orElseThrow();
+                    assertEquals(RDMA_UDP_QKEY, ud.qkey(), established.toString());
+                    assertTrue(ud.qpNumber() > 1, "udaddy's QPN: " + established);
+                    assertEquals(CmIdState.CONNECT, id.state(), "a UD id stays in CONNECT, as cma_sidr_rep_handler leaves it");
+                    id.destroy();
+                }
+            }
+        }
+        finally
+        {
+            stop(udaddy);
         }
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
     }
