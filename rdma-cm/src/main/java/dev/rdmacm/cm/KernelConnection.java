@@ -65,6 +65,8 @@ final class KernelConnection
     private final RdmaPortBinding binding;
     private State state;
     private ConnectionParameters parameters;
+    /** DESTROY_ID sent: a connection that failed (CLOSED) still holds its kernel id until then. */
+    private boolean destroyed;
 
     private KernelConnection(final KernelCm kernel, final IdContext c, final int handle, final RdmaPortBinding binding,
         final boolean listener, final State state)
@@ -281,10 +283,11 @@ final class KernelConnection
     /** {@code rdma_destroy_id}: DESTROY_ID (the kernel sends the REJ, DREQ or DREP the state asks for). */
     void close()
     {
-        if (state == State.CLOSED)
+        if (destroyed)
         {
             return;
         }
+        destroyed = true;
         state = State.CLOSED;
         kernel.forget(handle, listener ? c.id.number() : 0);
         kernel.destroyQuietly(handle);
