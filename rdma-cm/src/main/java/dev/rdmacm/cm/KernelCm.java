@@ -103,7 +103,9 @@ final class KernelCm implements AutoCloseable
     /** A command refused by the kernel, as the call that made it reports it. */
     static RdmaCmException refused(final String call, final UcmaException ex)
     {
-        return new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + ex.getMessage(), true);
+        // the errno is the exception's own: the detail names the command and the device once
+        return new RdmaCmException(call, ex.errno(), ex.command() == null ? "the kernel's RDMA CM: " + ex.getMessage()
+            : "the kernel's RDMA CM refused " + ex.command().cName() + " (" + UcmaChannel.DEVICE + ")", true);
     }
 
     void difference(final RdmaCmId id, final String field, final String ours, final String kernels)

@@ -58,6 +58,7 @@ public class KernelConnectionManagerInGuest
     private static final int CLI_CLIENT_PORT = 7496;
     private static final int CLI_SERVER_PORT = 7497;
     private static final int PINGS = 3;
+    private static final int TAKEN_PORT = 7498;
     /** udaddy's fixed port, in RDMA_PS_UDP. */
     private static final int UDADDY_PORT = 7174;
     /** rdma_cm's {@code RDMA_UDP_QKEY}: the Q_Key of every RDMA_PS_UDP id. */
@@ -420,6 +421,37 @@ public class KernelConnectionManagerInGuest
         finally
         {
             stop(udaddy);
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldRefuseListenOnAPortTheRealRpingHoldsNamingTheCommandAndTheErrno() throws Exception
+    {
+        final Resources before = Resources.now();
+        final Process rping = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(TAKEN_PORT), "-C", "1")
+            .redirectErrorStream(true).start();
+        try
+        {
+            awaitListener(TAKEN_PORT);
+            try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+                EventChannel channel = cm.createEventChannel())
+            {
+                final RdmaCmId id = cm.createId(channel);
+                // our own port table does not know the kernel's: the kernel's BIND is what refuses
+                id.bindAddr(new InetSocketAddress(InetAddress.getByName(OWN_IPV4), TAKEN_PORT));
+                final dev.rdmacm.cm.RdmaCmException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    dev.rdmacm.cm.RdmaCmException.class, () -> id.listen(8));
+                assertEquals(dev.rdmacm.libc.Errno.EADDRINUSE, refused.errno(), refused.getMessage());
+                assertTrue(refused.getMessage().contains("rdma_listen") && refused.getMessage().contains("RDMA_USER_CM_CMD_BIND")
+                    && refused.getMessage().contains("EADDRINUSE"), refused.getMessage());
+                assertEquals(CmIdState.ADDR_BOUND, id.state());
+                id.destroy();
+            }
+        }
+        finally
+        {
+            stop(rping);
         }
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
     }
