@@ -136,7 +136,16 @@ final class KernelCm implements AutoCloseable
                 return work;
             }
             work++;
-            dispatch(event);
+            try
+            {
+                dispatch(event);
+            }
+            catch (final RuntimeException ex)
+            {
+                // one event that cannot be taken must not stop the conductor, nor the events after it
+                LOG.log(System.Logger.Level.ERROR, "the kernel's RDMA CM: event " + event.event() + " of kernel id " + event.id() +
+                    ": " + ex, ex);
+            }
         }
         return work;
     }

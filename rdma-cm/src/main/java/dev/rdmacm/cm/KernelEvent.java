@@ -32,6 +32,14 @@ record KernelEvent(long uid, int handle, UcmaEventType type, int status, byte[] 
     /** The event's values; {@code ud}: the id is a UD one, whose parameter is {@code param.ud}. */
     static KernelEvent copyOf(final EventResponse event, final boolean ud)
     {
+        final UcmaEventType type = UcmaEventType.of(event.event());
+        if (ud && type != UcmaEventType.ESTABLISHED)
+        {
+            // only ESTABLISHED (the SIDR_REP's) carries an address handle; the others have zeros there
+            final UdParam param = event.ud();
+            return new KernelEvent(event.uid(), event.id(), type, event.status(), param.privateData(), param.qpNum(), 0, 0, 0, 0, 0,
+                Optional.empty());
+        }
         if (ud)
         {
             final UdParam param = event.ud();

@@ -348,18 +348,20 @@ public class KernelConnectionManagerInGuest
             Integer.toString(PINGS), "-v").redirectErrorStream(true).start();
         final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
         final int status;
+        final String theirs;
         try
         {
             awaitListener(CLI_CLIENT_PORT);
             status = rdmacm(output, "rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
                 Integer.toString(PINGS), "-v", "-V", "--cm", "kernel");
+            // the real rping -s -C ends once the client disconnected
+            theirs = finished(server);
         }
         finally
         {
             stop(server);
         }
         final String ours = output.toString(java.nio.charset.StandardCharsets.UTF_8);
-        final String theirs = read(server.getInputStream());
         assertEquals(0, status, ours + "\nthe real rping -s:\n" + theirs);
         assertEquals(PINGS, lines(ours, "ping data: "), ours);
         assertEquals(PINGS, lines(theirs, "server ping data: "), theirs);
