@@ -11,6 +11,7 @@ module dev.rdmacm.cm
     requires dev.rdmacm.files;
     requires dev.rdmacm.netlink;
     requires dev.rdmacm.umad;
+    requires dev.rdmacm.ucma;
 
     exports dev.rdmacm.cm;
     exports dev.rdmacm.cm.diagnostics;

@@ -63,6 +63,9 @@ public final class CmtimeCommand implements Callable<Integer>
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "1", description = "client runs in this process (default ${DEFAULT-VALUE})")
     int rounds;
 
+    @CommandLine.Mixin
+    ConnectionManagerOption cmOption = new ConnectionManagerOption();
+
     /** One object: the client's every round, every step's times, every connection's (docs/json.md). */
     @CommandLine.Mixin
     JsonOption jsonOption = new JsonOption();
@@ -74,6 +77,7 @@ public final class CmtimeCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
+        final RdmaCm.Options cmOptions = cmOption.options(spec);
         final CommandOutput output = CommandOutput.of(spec, jsonOption.json);
         final InetSocketAddress local;
         final InetAddress serverAddress;
@@ -96,7 +100,7 @@ public final class CmtimeCommand implements Callable<Integer>
             failure(output, JsonOutput.errno(Errno.ENODEV, NO_DEVICES), NO_DEVICES);
             return NO_DEVICE;
         }
-        try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        try (RdmaCm cm = RdmaCm.open(cmOptions); EventChannel channel = cm.createEventChannel())
         {
             if (server == null)
             {

@@ -2,6 +2,7 @@ package dev.rdmacm.cli;
 
 import dev.rdmacm.cli.json.JsonArray;
 import dev.rdmacm.cli.json.JsonObject;
+import dev.rdmacm.cm.ConnectionManager;
 import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.RdmaDevice;
@@ -15,7 +16,7 @@ import java.util.Optional;
  * {@code {"source": ..., ["libibverbs": why it was not used,] "devices": [{"name", "node_type",
  * "node_guid", "ports": [{"port", "state", "phys_state", "link_layer", "lid", "lmc", "sm_lid",
  * "sm_sl", "rate", ["max_mtu", "active_mtu",] "gids": [{"index", "gid", "type", "netdev"}],
- * "pkeys": [{"index", "pkey"}]}]}]}}. LIDs and MTUs (bytes; only through libibverbs) are numbers,
+ * "pkeys": [{"index", "pkey"}]}]}], "connection_manager"}}. LIDs and MTUs (bytes; only through libibverbs) are numbers,
  * GUIDs, GIDs and P_Keys strings as sysfs prints them.
  */
 final class DevicesJson
@@ -44,7 +45,8 @@ final class DevicesJson
                 port(ports.addObject(), port, mtus.of(device.name(), port.number()));
             }
         }
-        return root;
+        // what RdmaCm's AUTO takes on this host: the kernel's CM where ib_cm holds the CM class
+        return root.put("connection_manager", ConnectionManager.autoOnThisHost().text());
     }
 
     private static void port(final JsonObject node, final RdmaPort port, final Optional<PortMtus.Mtu> mtu)

@@ -1,5 +1,6 @@
 package dev.rdmacm.cli;
 
+import dev.rdmacm.cm.ConnectionManager;
 import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.RdmaDevice;
@@ -20,6 +21,7 @@ import java.util.Optional;
  *     MTU 4096 max, 4096 active            (through libibverbs only)
  *     GID 0: fe80::2:c903:a1:b2c5 IB
  *     P_Key 0: 0xffff
+ * connection manager: auto takes the userspace CM (ib_cm is not loaded)
  * </pre>
  */
 final class DevicesText
@@ -53,6 +55,15 @@ final class DevicesText
                 }
             }
         }
+        out.println(connectionManagerLine(ConnectionManager.autoOnThisHost()));
+    }
+
+    /** The last line: what {@code --cm auto} takes on this host, and why (whether ib_cm holds the CM class). */
+    static String connectionManagerLine(final ConnectionManager auto)
+    {
+        return auto == ConnectionManager.KERNEL
+            ? "connection manager: auto takes the kernel's (ib_cm is loaded and holds every port's CM class)"
+            : "connection manager: auto takes the userspace CM (ib_cm is not loaded)";
     }
 
     private static String lid(final int lid)

@@ -108,6 +108,9 @@ public final class RpingCommand implements Callable<Integer>
     @CommandLine.Mixin
     PcapOption pcap = new PcapOption();
 
+    @CommandLine.Mixin
+    ConnectionManagerOption cmOption = new ConnectionManagerOption();
+
     /** rping's summary as one object instead of its lines: the pings done and whether all went well. */
     @CommandLine.Mixin
     JsonOption jsonOption = new JsonOption();
@@ -126,6 +129,7 @@ public final class RpingCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
+        final RdmaCm.Options cmOptions = cmOption.options(spec);
         output = CommandOutput.of(spec, jsonOption.json);
         final InetAddress destination;
         final InetAddress sourceAddress;
@@ -159,7 +163,8 @@ public final class RpingCommand implements Callable<Integer>
             return FAILED;
         }
         // closed in reverse order: the channel, the CM (its ids' last MADs still recorded), then the file
-        try (PcapCmMadRecorder mads = recorder; RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        try (PcapCmMadRecorder mads = recorder; RdmaCm cm = RdmaCm.open(cmOptions);
+            EventChannel channel = cm.createEventChannel())
         {
             if (mads != null)
             {

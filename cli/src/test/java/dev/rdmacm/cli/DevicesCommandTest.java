@@ -29,6 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(120)
 class DevicesCommandTest
 {
+    /** The last line: what --cm auto takes on this host, read from /sys/module/ib_cm here, as the kernel shows it. */
+    private static final String CM_LINE = Files.exists(Path.of("/sys/module/ib_cm"))
+        ? "connection manager: auto takes the kernel's (ib_cm is loaded and holds every port's CM class)\n"
+        : "connection manager: auto takes the userspace CM (ib_cm is not loaded)\n";
+    private static final String CM_JSON = Files.exists(Path.of("/sys/module/ib_cm")) ? "kernel" : "userspace";
+
     private static final String IB_HCA_TEXT = """
         mlx5_0: CA, node GUID 0002:c903:00a1:b2c4
           port 1: ACTIVE (LinkUp), InfiniBand, 100 Gb/sec (4X EDR)
@@ -70,7 +76,7 @@ class DevicesCommandTest
         final int exit = run("--source", "sysfs");
 
         assertEquals(0, exit, err.toString());
-        assertEquals("source: sysfs " + sysfs + "\n" + IB_HCA_TEXT + SOFT_ROCE_TEXT, out.toString());
+        assertEquals("source: sysfs " + sysfs + "\n" + IB_HCA_TEXT + SOFT_ROCE_TEXT + CM_LINE, out.toString());
     }
 
     @Test
@@ -112,9 +118,10 @@ class DevicesCommandTest
                     }
                   ]
                 }
-              ]
+              ],
+              "connection_manager": "%s"
             }
-            """.formatted(sysfs, gidsJson("veth-t42"))) + "\n", out.toString());
+            """.formatted(sysfs, gidsJson("veth-t42"), CM_JSON)) + "\n", out.toString());
     }
 
     @Test
@@ -161,7 +168,7 @@ class DevicesCommandTest
 
         assertEquals(0, exit, err.toString());
         assertEquals("source: sysfs " + sysfs + "\n" + IB_HCA_TEXT.substring(0, IB_HCA_TEXT.indexOf("  port 1")) +
-            IB_HCA_TEXT.substring(IB_HCA_TEXT.indexOf("  port 2")), out.toString());
+            IB_HCA_TEXT.substring(IB_HCA_TEXT.indexOf("  port 2")) + CM_LINE, out.toString());
     }
 
     @Test
@@ -205,7 +212,7 @@ class DevicesCommandTest
         final int exit = run();
 
         assertEquals(0, exit, err.toString());
-        assertEquals("source: sysfs " + sysfs + ", because " + Verbs.listDevices().whyNone().orElseThrow() + "\n" + IB_HCA_TEXT,
+        assertEquals("source: sysfs " + sysfs + ", because " + Verbs.listDevices().whyNone().orElseThrow() + "\n" + IB_HCA_TEXT + CM_LINE,
             out.toString());
     }
 
@@ -239,7 +246,7 @@ class DevicesCommandTest
         final Result result = runMain(sysfs + "/", "devices", "--source", "sysfs");
 
         assertEquals(0, result.exit(), result.stderr());
-        assertEquals("source: sysfs " + sysfs + "\n" + IB_HCA_TEXT, result.stdout());
+        assertEquals("source: sysfs " + sysfs + "\n" + IB_HCA_TEXT + CM_LINE, result.stdout());
     }
 
     @Test

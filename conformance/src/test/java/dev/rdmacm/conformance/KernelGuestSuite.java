@@ -14,6 +14,7 @@ import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
+import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest;
 import dev.rdmacm.cm.kernel.MulticastAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.UcmaAgainstLibrdmacmInGuest;
@@ -58,6 +59,7 @@ final class KernelGuestSuite
         GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class, MulticastAgainstKernelCmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,
+        KernelConnectionManagerInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
     private KernelGuestSuite()

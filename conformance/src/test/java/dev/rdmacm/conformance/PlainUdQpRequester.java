@@ -1,6 +1,7 @@
 package dev.rdmacm.conformance;
 
 import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.ConnectionManager;
 import dev.rdmacm.cm.ConnectionParameters;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
@@ -78,7 +79,9 @@ public final class PlainUdQpRequester
         final InetAddress peer = InetAddress.getByName(args[1]);
         final int port = Integer.parseInt(args[2]);
         final Duration window = Duration.ofSeconds(Long.parseLong(args[3]));
-        try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        // USERSPACE: this experiment is about this stack's own CM beside ib_cm (AUTO would take the kernel's)
+        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.USERSPACE).build());
+            EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = cm.createId(channel, PortSpace.TCP);
             id.resolveAddr(new InetSocketAddress(ours, 0), new InetSocketAddress(peer, port), RESOLVE);

@@ -334,6 +334,15 @@ final class ConductorAgent implements Agent
         pollSet.add(port.fd(), port::onReadable);
     }
 
+    /** The loop thread: the kernel CM's descriptor joins the poll set; its events are read on this thread ({@link KernelCm#onReadable}). */
+    void watchKernelCm(final KernelCm kernel)
+    {
+        if (!closing)
+        {
+            pollSet.add(kernel.channel.fd(), kernel::onReadable);
+        }
+    }
+
     /** The loop thread: a port's CM failed; its descriptor leaves the poll set (it stays listed, refusing calls). */
     void portFailed(final CmPort port)
     {

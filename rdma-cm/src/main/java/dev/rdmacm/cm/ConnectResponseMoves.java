@@ -1,40 +1,22 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.ibcm.QpAttributes;
-import dev.rdmacm.resolver.RdmaPortBinding;
-import dev.rdmacm.verbs.AddressVector;
-import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.RcQueuePair;
-import dev.rdmacm.verbs.RcReceiveParameters;
-import dev.rdmacm.verbs.RcSendParameters;
-import dev.rdmacm.protocol.sa.MtuCode;
-
-import java.util.Optional;
 
 /**
  * What the CM hands the thread that moves an RC QP, with librdmacm's {@code ucma_modify_qp_rtr} and
- * {@code ucma_modify_qp_rts} on that thread: the id's port and GID entry, the attributes ib_cm gives for RTR and
- * RTS ({@code rdma_init_qp_attr}), and, for CONNECT_RESPONSE, the REP's private data that its ESTABLISHED carries.
+ * {@code ucma_modify_qp_rts} on that thread: {@link IbCmQpMoves} for the userspace CM (ib_cm's attributes,
+ * computed on the conductor), {@link KernelQpMoves} for the kernel's (INIT_QP_ATTR asked right before each
+ * move, as librdmacm asks it).
  */
-record ConnectResponseMoves(RdmaPortBinding binding, QpAttributes attributes, byte[] privateData)
+sealed interface ConnectResponseMoves permits IbCmQpMoves, KernelQpMoves
 {
     /**
-     * INIT (for a QP still in RESET) -> RTR -> RTS with {@link #attributes}, on the calling thread.
+     * INIT (for a QP still in RESET) -> RTR -> RTS, on the calling thread.
      *
-     * @throws RuntimeException what {@code ibv_modify_qp} threw ({@link dev.rdmacm.verbs.VerbsException}).
+     * @throws RuntimeException what {@code ibv_modify_qp} (or the kernel's INIT_QP_ATTR) threw.
      */
-    void readyToSend(final RcQueuePair queuePair)
-    {
-        if (queuePair.state() == QpState.RESET)
-        {
-            queuePair.init(binding.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
-        }
-        final var path = attributes.path();
-        final AddressVector vector = new AddressVector(binding.port(), path.dlid(), path.sl(), 0, 0, Optional.of(
-            new AddressVector.GlobalRoute(path.dgid(), binding.gidIndex(), path.hopLimit(), path.trafficClass(), path.flowLabel())));
-        queuePair.readyToReceive(new RcReceiveParameters(vector, MtuCode.fromCode(attributes.pathMtu()), attributes.remoteQpn(),
-            attributes.receivePsn(), attributes.responderResources(), attributes.minRnrTimer()));
-        queuePair.readyToSend(new RcSendParameters(attributes.sendPsn(), attributes.localAckTimeout(), attributes.retryCount(),
-            attributes.rnrRetryCount(), attributes.initiatorDepth()));
-    }
+    void readyToSend(RcQueuePair queuePair);
+
+    /** The REP's private data, which the ESTABLISHED made of CONNECT_RESPONSE carries (empty for an accept). */
+    byte[] privateData();
 }

@@ -68,14 +68,23 @@ final class ConnectionPhase
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": rdma_connect needs ROUTE_RESOLVED", true);
         }
-        if (c.isUd())
+        final boolean kernel = c.cm.managers().kernelConnects(List.of(c.binding()), "rdma_connect");
+        if (c.isUd() && !kernel)
         {
             resolveUd(c, parameters);
             return;
         }
-        if (c.attachedQp == null)
+        if (c.attachedQp == null && !c.isUd())
         {
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " has no QP (attachQp first)", true);
+        }
+        if (kernel)
+        {
+            final KernelConnection started = KernelConnection.connect(c, c.cm.managers().kernelCm("rdma_connect"), parameters);
+            c.kernel = started;
+            c.transition(CmIdState.CONNECT, () -> "connect to " + c.resolution.destination().getHostAddress() + " port " +
+                c.destinationPort + " through " + c.cm.managers().text() + " (kernel id " + started.handle() + ")");
+            return;
         }
         final ConnectParameters request = IdConnection.request(c.portSpace.serviceId(c.destinationPort), c.route.primary().record(),
             c.resolution.source(), c.resolution.destination(), c.sourcePort, c.attachedQp.qpNumber(), parameters,
@@ -124,6 +133,16 @@ final class ConnectionPhase
             throw new RdmaCmException("rdma_listen", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": rdma_listen needs an IDLE or ADDR_BOUND id", true);
         }
+        final List<RdmaPortBinding> portsListened = c.binding != null ? List.of(c.binding) : c.cm.options().gids().ports();
+        if (c.cm.managers().kernelConnects(portsListened, "rdma_listen"))
+        {
+            final KernelConnection started = KernelConnection.listen(c, c.cm.managers().kernelCm("rdma_listen"), backlog);
+            c.kernel = started;
+            c.transition(CmIdState.LISTEN, () -> "listen on " + (c.binding == null ? "every port" : c.binding.device()) + " port " +
+                c.boundPort + " backlog " + backlog + " through " + c.cm.managers().text() + " (kernel id " +
+                started.handle() + ")");
+            return;
+        }
         if (c.binding != null)
         {
             listening.add(new IdConnection(c.id, c.cm.cmAgent(c.binding, "rdma_listen"), c.binding));
@@ -155,6 +174,11 @@ final class ConnectionPhase
         final CompletableFuture<ConnectResponseMoves> reply) throws RdmaCmException
     {
         requireRequest(c);
+        if (c.kernel != null)
+        {
+            reply.complete(c.kernel.prepareAccept(parameters));
+            return;
+        }
         final IdConnection connection = c.connection;
         final CompletableFuture<dev.rdmacm.ibcm.QpAttributes> attributes = new CompletableFuture<>();
         attributes.whenComplete((given, failure) ->
@@ -165,7 +189,7 @@ final class ConnectionPhase
             }
             else
             {
-                reply.complete(new ConnectResponseMoves(connection.binding(), given, new byte[0]));
+                reply.complete(new IbCmQpMoves(connection.binding(), given, new byte[0]));
             }
         });
         connection.prepareAccept(acceptParameters(c, parameters), attributes);
@@ -179,6 +203,17 @@ final class ConnectionPhase
         throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_accept");
+        if (c.isUd() && c.kernel != null)
+        {
+            if (c.state != CmIdState.CONNECT || c.attachedUdQp == null)
+            {
+                throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
+                    + (c.attachedUdQp == null ? " without a UD QP" : "") + ": rdma_accept needs a SIDR request's id with a UD QP", true);
+            }
+            c.kernel.accept(parameters, c.attachedUdQp.qpNumber());
+            reply.complete(null);
+            return;
+        }
         if (c.isUd())
         {
             if (c.state != CmIdState.CONNECT || c.connection == null || c.attachedUdQp == null)
@@ -192,13 +227,19 @@ final class ConnectionPhase
             return;
         }
         requireRequest(c);
+        if (c.kernel != null)
+        {
+            c.kernel.accept(parameters, c.attachedQp.qpNumber());
+            reply.complete(null);
+            return;
+        }
         c.connection.accept(acceptParameters(c, parameters), reply);
     }
 
     private static void requireRequest(final IdContext c) throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_accept");
-        if (c.isUd() || c.state != CmIdState.CONNECT || c.connection == null || c.attachedQp == null)
+        if (c.isUd() || c.state != CmIdState.CONNECT || c.connection == null && c.kernel == null || c.attachedQp == null)
         {
             throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + (c.attachedQp == null ? " without a QP" : "") + ": rdma_accept needs a connection request's id with a QP", true);
@@ -219,10 +260,16 @@ final class ConnectionPhase
     static void readyToUse(final IdContext c, final CompletableFuture<Void> reply) throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_connect");
-        if (c.state != CmIdState.CONNECT || c.connection == null)
+        if (c.state != CmIdState.CONNECT || c.connection == null && c.kernel == null)
         {
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": the RTU needs a connecting id", true);
+        }
+        if (c.kernel != null)
+        {
+            c.kernel.sendRtu();
+            rtuSent(c, reply);
+            return;
         }
         c.connection.sendRtu(reply);
     }
@@ -241,14 +288,19 @@ final class ConnectionPhase
     static void reject(final IdContext c, final byte[] privateData) throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_reject");
-        if (c.state != CmIdState.CONNECT || c.connection == null)
+        if (c.state != CmIdState.CONNECT || c.connection == null && c.kernel == null)
         {
             throw new RdmaCmException("rdma_reject", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": rdma_reject needs a connection request's id", true);
         }
-        if (c.isUd())
+        if (c.isUd() && c.kernel == null)
         {
             c.connection.sidrReply(SidrStatus.REJECT, 0, privateData);
+            return;
+        }
+        if (c.kernel != null)
+        {
+            c.kernel.reject(privateData);
             return;
         }
         c.connection.reject(privateData);
@@ -263,7 +315,7 @@ final class ConnectionPhase
             throw new RdmaCmException("rdma_disconnect", Errno.EINVAL, "id " + c.id.number() + " is a UD id (RDMA_PS_" +
                 c.portSpace + "): it has no connection to end; destroy it", true);
         }
-        if (c.connection == null)
+        if (c.connection == null && c.kernel == null)
         {
             throw new RdmaCmException("rdma_disconnect", Errno.EINVAL, "id " + c.id.number() + " is " + c.state +
                 ": not connected", true);
@@ -271,6 +323,11 @@ final class ConnectionPhase
         if (c.state == CmIdState.ESTABLISHED || c.state == CmIdState.CONNECT)
         {
             c.transition(CmIdState.DISCONNECT, "disconnect");
+        }
+        if (c.kernel != null)
+        {
+            c.kernel.disconnect();
+            return;
         }
         c.connection.disconnect();
     }

@@ -381,6 +381,12 @@ final class IdConductor
         return c;
     }
 
+    /** The conductor thread: the id's context, for the kernel CM's CONNECT_REQUEST, whose new id it addresses. */
+    IdContext contextOf(final RdmaCmId id)
+    {
+        return context(id);
+    }
+
     private static void setOption(final IdContext c, final IdOption option) throws RdmaCmException
     {
         switch (option)
@@ -426,6 +432,10 @@ final class IdConductor
             return;
         }
         c.transition(CmIdState.DESTROYING, "destroy");
+        if (c.kernel != null)
+        {
+            c.kernel.close();
+        }
         if (c.connection != null)
         {
             c.connection.close();

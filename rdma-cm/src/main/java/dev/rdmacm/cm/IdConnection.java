@@ -456,7 +456,7 @@ final class IdConnection implements IbCmEventHandler
             return;
         }
         from.sendMra(CMA_CM_MRA_SERVICE_TIMEOUT, true, new byte[0]);
-        id.connectResponse(new ConnectResponseMoves(binding, from.qpAttributes(), reply.privateData()));
+        id.connectResponse(new IbCmQpMoves(binding, from.qpAttributes(), reply.privateData()));
         id.connectionEvent(new dev.rdmacm.cm.CmEvent.ConnectResponse(id), null);
     }
 

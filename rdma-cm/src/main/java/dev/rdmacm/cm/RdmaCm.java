@@ -3,6 +3,7 @@ package dev.rdmacm.cm;
 import dev.rdmacm.cm.diagnostics.CmMadFilter;
 import dev.rdmacm.cm.diagnostics.CmMadRecorder;
 import dev.rdmacm.cm.diagnostics.ConnectionTransitionListener;
+import dev.rdmacm.cm.diagnostics.KernelDifferenceListener;
 import dev.rdmacm.cm.diagnostics.StateTransitionListener;
 import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.libc.Errno;
@@ -91,6 +92,8 @@ public final class RdmaCm implements AutoCloseable
         private final Duration spin;
         private final boolean routeCache;
         private final int maxBacklog;
+        private final ConnectionManager connectionManager;
+        private final KernelDifferenceListener kernelDifferences;
 
         private Options(final Builder builder)
         {
@@ -105,6 +108,8 @@ public final class RdmaCm implements AutoCloseable
             this.spin = builder.spin;
             this.routeCache = builder.routeCache;
             this.maxBacklog = builder.maxBacklog;
+            this.connectionManager = builder.connectionManager;
+            this.kernelDifferences = builder.kernelDifferences;
         }
 
         /** {@return a builder holding the defaults ({@link #defaults()})} */
@@ -219,13 +224,36 @@ public final class RdmaCm implements AutoCloseable
             return maxBacklog;
         }
 
+        /**
+         * Which CM runs the connections (default {@link ConnectionManager#AUTO}): this stack's on umad, the
+         * kernel's through {@code /dev/infiniband/rdma_cm}, or the first where it can own the port's CM class
+         * and the second where {@code ib_cm} holds it.
+         *
+         * @return the connection manager asked for.
+         */
+        public ConnectionManager connectionManager()
+        {
+            return connectionManager;
+        }
+
+        /**
+         * Told, on the conductor's thread, of every field where the kernel's CM answered an id otherwise than
+         * this stack's resolution (QUERY ADDR and QUERY PATH after the kernel resolved); none by default.
+         *
+         * @return the listener.
+         */
+        public KernelDifferenceListener kernelDifferences()
+        {
+            return kernelDifferences;
+        }
+
         @Override
         public String toString()
         {
             return "Options{networkNamespace=" + networkNamespace + ", gids=" + gids + ", trigger=" + trigger +
                 ", hostsNeighbours=" + hostsNeighbours + ", sa=" + sa + ", kernelProfile=" + kernelProfile +
                 ", acmFirstRoute=" + acmFirstRoute + ", spin=" + spin + ", routeCache=" + routeCache +
-                ", maxBacklog=" + maxBacklog + "}";
+                ", maxBacklog=" + maxBacklog + ", connectionManager=" + connectionManager + "}";
         }
 
         /** Fluent and checked as it goes: a bad value fails at its setter, naming it and the rule. */
@@ -242,6 +270,8 @@ public final class RdmaCm implements AutoCloseable
             private Duration spin = DEFAULT_SPIN;
             private boolean routeCache;
             private int maxBacklog = ListenBacklog.DEFAULT_MAX_BACKLOG;
+            private ConnectionManager connectionManager = ConnectionManager.AUTO;
+            private KernelDifferenceListener kernelDifferences = KernelDifferenceListener.NONE;
 
             private Builder()
             {
@@ -260,6 +290,32 @@ public final class RdmaCm implements AutoCloseable
                 this.spin = options.spin;
                 this.routeCache = options.routeCache;
                 this.maxBacklog = options.maxBacklog;
+                this.connectionManager = options.connectionManager;
+                this.kernelDifferences = options.kernelDifferences;
+            }
+
+            /**
+             * {@link Options#connectionManager()}.
+             *
+             * @param manager USERSPACE, KERNEL or AUTO.
+             * @return this builder.
+             */
+            public Builder connectionManager(final ConnectionManager manager)
+            {
+                this.connectionManager = Objects.requireNonNull(manager, "connectionManager");
+                return this;
+            }
+
+            /**
+             * {@link Options#kernelDifferences()}.
+             *
+             * @param listener told of each difference; {@link KernelDifferenceListener#NONE} for none.
+             * @return this builder.
+             */
+            public Builder kernelDifferences(final KernelDifferenceListener listener)
+            {
+                this.kernelDifferences = Objects.requireNonNull(listener, "kernelDifferences");
+                return this;
             }
 
             /**
@@ -427,6 +483,8 @@ public final class RdmaCm implements AutoCloseable
     private final ConductorProxy proxy;
     /** The CM of each RDMA port an id connected or listened on, opened on first use. */
     private final Map<String, CmPort> cmAgents = new HashMap<>();
+    /** USERSPACE, KERNEL or AUTO's choice, and the kernel's CM once opened. */
+    private final ConnectionManagerChoice managers;
     private ConnectionTransitionListener connectionTransitions = ConnectionTransitionListener.NONE;
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
     private CmMadRecorder cmMadRecorder = CmMadRecorder.NONE;
@@ -450,6 +508,7 @@ public final class RdmaCm implements AutoCloseable
         this.acm = agent.acm();
         this.conductor = new IdConductor(this, agent, acm, clock, routes);
         this.proxy = new ConductorProxy(conductor);
+        this.managers = new ConnectionManagerChoice(this, agent, conductor);
         this.runner = new AgentRunner(agent.idleStrategy(),
             error ->
             {
@@ -662,6 +721,7 @@ public final class RdmaCm implements AutoCloseable
                 }
                 catch (final ErrnoException ex)
                 {
+                    managers.portCmFailed(ex);
                     // an RdmaCmException (the node GUID) already names the call and the port
                     opened.forEach(k -> cmAgents.remove(k).close());
                     throw ex instanceof RdmaCmException named ? named
@@ -687,6 +747,12 @@ public final class RdmaCm implements AutoCloseable
             }
         }
         return agents;
+    }
+
+    /** Which CM runs the connections, and the kernel's once opened. */
+    ConnectionManagerChoice managers()
+    {
+        return managers;
     }
 
     /** The GID at {@code gidIndex} of the port, or the zero GID when the table has no such entry (any more). */
@@ -883,6 +949,8 @@ public final class RdmaCm implements AutoCloseable
         }
         // closed already, unless the conductor never started
         agents.forEach(CmPort::close);
+        // after the conductor: closing the kernel CM's descriptor destroys the kernel ids still on it
+        managers.close();
     }
 
     /**

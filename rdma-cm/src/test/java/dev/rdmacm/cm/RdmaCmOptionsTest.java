@@ -30,6 +30,28 @@ class RdmaCmOptionsTest
     }
 
     @Test
+    void shouldChooseTheConnectionManagerAutomaticallyByDefault()
+    {
+        assertEquals(ConnectionManager.AUTO, RdmaCm.Options.defaults().connectionManager());
+    }
+
+    @Test
+    void shouldKeepTheConnectionManagerThroughToBuilder()
+    {
+        final RdmaCm.Options options = RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build();
+
+        assertEquals(ConnectionManager.KERNEL, options.toBuilder().spin(Duration.ZERO).build().connectionManager());
+    }
+
+    @Test
+    void shouldRefuseNoConnectionManagerNamingIt()
+    {
+        final NullPointerException ex = assertThrows(NullPointerException.class,
+            () -> RdmaCm.Options.builder().connectionManager(null));
+        assertEquals("connectionManager", ex.getMessage());
+    }
+
+    @Test
     void shouldSpinByDefaultOnlyWithASecondCpu()
     {
         final Duration expected = Runtime.getRuntime().availableProcessors() > 1 ? Duration.ofNanos(50_000) : Duration.ZERO;

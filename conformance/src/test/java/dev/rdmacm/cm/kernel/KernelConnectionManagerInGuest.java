@@ -1,0 +1,481 @@
+package dev.rdmacm.cm.kernel;
+
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.CmEventType;
+import dev.rdmacm.cm.CmIdState;
+import dev.rdmacm.cm.ConnectionManager;
+import dev.rdmacm.cm.ConnectionParameters;
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.cm.diagnostics.KernelDifference;
+import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.verbs.CompletionQueue;
+import dev.rdmacm.verbs.CompletionStatus;
+import dev.rdmacm.verbs.IbvConstants;
+import dev.rdmacm.verbs.MemoryRegion;
+import dev.rdmacm.verbs.ProtectionDomain;
+import dev.rdmacm.verbs.QpState;
+import dev.rdmacm.verbs.QueuePairCapabilities;
+import dev.rdmacm.verbs.QueuePairTransitionListener;
+import dev.rdmacm.verbs.RcQueuePair;
+import dev.rdmacm.verbs.ScatterGatherList;
+import dev.rdmacm.verbs.Verbs;
+import dev.rdmacm.verbs.VerbsContext;
+import dev.rdmacm.verbs.WorkCompletions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.rdmacm.cm.kernel.KernelCmGuest.OWN_IPV4;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Java application's connections through {@link RdmaCm} on a host where the kernel's {@code ib_cm} holds the
+ * CM class (the kernel guest, rxe0): {@link ConnectionManager#AUTO} takes the kernel's CM and says so, the
+ * application's code the same as on the userspace CM. Against the real {@code rping}, both ways: our id
+ * connects to its server, and its client connects to our listener and its first message arrives on our QP.
+ * A REQ to a port no one listens on is REJECTED with the kernel's reason. Around each case, {@code rdma resource}
+ * counts the host's CM ids and QPs: the same after as before (no kernel id or QP left behind).
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+public class KernelConnectionManagerInGuest
+{
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int SERVER_PORT = 7493;
+    private static final int LISTEN_PORT = 7494;
+    private static final int NOBODY_PORT = 7495;
+    private static final int CLI_CLIENT_PORT = 7496;
+    private static final int CLI_SERVER_PORT = 7497;
+    private static final int PINGS = 3;
+    private static final int TAKEN_PORT = 7498;
+    /** udaddy's fixed port, in RDMA_PS_UDP. */
+    private static final int UDADDY_PORT = 7174;
+    /** rdma_cm's {@code RDMA_UDP_QKEY}: the Q_Key of every RDMA_PS_UDP id. */
+    private static final long RDMA_UDP_QKEY = 0x01234567L;
+    /** rping's {@code -S}: the buffer size its first message announces. */
+    private static final int RPING_SIZE = 100;
+    /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the kernel's REJ for a REQ no listener takes. */
+    private static final int INVALID_SERVICE_ID = 8;
+    private static final Pattern COUNT = Pattern.compile("\\b(cm_id|qp) (\\d+)");
+
+    /** One side's verbs objects: a QP with one send and one receive, and 64 bytes of registered memory. */
+    private record Endpoint(VerbsContext context, ProtectionDomain pd, CompletionQueue cq, RcQueuePair qp, MemoryRegion region)
+        implements AutoCloseable
+    {
+        static Endpoint on(final String device)
+        {
+            final VerbsContext context = Verbs.open(device);
+            final ProtectionDomain pd = context.allocateProtectionDomain();
+            final CompletionQueue cq = context.createCompletionQueue(4, null);
+            final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0),
+                QueuePairTransitionListener.none());
+            return new Endpoint(context, pd, cq, qp, pd.allocateMemoryRegion(64, IbvConstants.IBV_ACCESS_LOCAL_WRITE));
+        }
+
+        @Override
+        public void close()
+        {
+            region.close();
+            qp.close();
+            cq.close();
+            pd.close();
+            context.close();
+        }
+    }
+
+    /** What the host's {@code rdma resource} counts: its CM ids and its QPs, over every device. */
+    private record Resources(int cmIds, int qps)
+    {
+        static Resources now()
+        {
+            final String output = HostCommand.run(WAIT, "rdma", "resource", "show").orFail("rdma resource show").output();
+            int cmIds = 0;
+            int qps = 0;
+            final Matcher m = COUNT.matcher(output);
+            while (m.find())
+            {
+                if (m.group(1).equals("cm_id"))
+                {
+                    cmIds += Integer.parseInt(m.group(2));
+                }
+                else
+                {
+                    qps += Integer.parseInt(m.group(2));
+                }
+            }
+            return new Resources(cmIds, qps);
+        }
+
+        /** The counts once they are back to {@code before} (a stopped rping's ids go as its process ends), or as they stay. */
+        static Resources backTo(final Resources before) throws InterruptedException
+        {
+            final long deadline = System.nanoTime() + WAIT.toNanos();
+            Resources now = now();
+            while (!now.equals(before) && System.nanoTime() - deadline < 0)
+            {
+                Thread.sleep(100);
+                now = now();
+            }
+            return now;
+        }
+    }
+
+    private static RdmaCm open(final ConnectionManager manager, final List<String> trace, final List<KernelDifference> differences)
+        throws Exception
+    {
+        return RdmaCm.open(RdmaCm.Options.builder().connectionManager(manager)
+            .listener((id, from, to, reason) -> trace.add(id + " " + from + "->" + to + ": " + reason))
+            .kernelDifferences(differences::add).build());
+    }
+
+    private static CmEvent next(final EventChannel channel, final CmEventType expected) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(WAIT);
+        assertNotNull(event, "no " + expected + " within " + WAIT);
+        event.ack();
+        assertEquals(expected, event.type(), event.toString());
+        return event;
+    }
+
+    /** Our id resolved (by us) and routed (by us) to {@code port} on rxe0's own address, with a QP of {@code endpoint} attached. */
+    private static RdmaCmId routed(final RdmaCm cm, final EventChannel channel, final int port) throws Exception
+    {
+        final RdmaCmId id = cm.createId(channel);
+        id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), port), Duration.ofSeconds(2));
+        next(channel, CmEventType.ADDR_RESOLVED);
+        id.resolveRoute(Duration.ofSeconds(2));
+        next(channel, CmEventType.ROUTE_RESOLVED);
+        return id;
+    }
+
+    /** Waits until {@code rdma resource show cm_id} shows a listening id on {@code port} (the real rping server's). */
+    private static void awaitListener(final int port) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() - deadline < 0)
+        {
+            final String ids = HostCommand.run(WAIT, "rdma", "resource", "show", "cm_id").output();
+            if (ids.lines().anyMatch(line -> line.contains("LISTEN") && line.contains(":" + port + " ")))
+            {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no listener on port " + port + " within " + WAIT);
+    }
+
+    private static void stop(final Process process) throws InterruptedException
+    {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static CompletionStatus completion(final CompletionQueue cq, final long[] byteLength)
+    {
+        try (WorkCompletions completions = new WorkCompletions(1))
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() - deadline < 0)
+            {
+                if (cq.poll(completions) == 1)
+                {
+                    byteLength[0] = completions.byteLength(0);
+                    return completions.completionStatus(0);
+                }
+                Thread.onSpinWait();
+            }
+            throw new AssertionError("no completion within 10 s");
+        }
+    }
+
+    @Test
+    void shouldConnectToTheRealRpingServerThroughTheKernelCmThatAutoChose() throws Exception
+    {
+        final Resources before = Resources.now();
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        final List<KernelDifference> differences = new CopyOnWriteArrayList<>();
+        final Process rping = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(SERVER_PORT), "-C", "1", "-v")
+            .redirectErrorStream(true).start();
+        try
+        {
+            awaitListener(SERVER_PORT);
+            try (RdmaCm cm = open(ConnectionManager.AUTO, trace, differences); EventChannel channel = cm.createEventChannel())
+            {
+                final RdmaCmId id = routed(cm, channel, SERVER_PORT);
+                try (Endpoint client = Endpoint.on(id.binding().device()))
+                {
+                    id.attachQp(client.qp());
+                    id.connect(ConnectionParameters.of(1, 1));
+                    next(channel, CmEventType.ESTABLISHED);
+                    assertEquals(CmIdState.ESTABLISHED, id.state());
+                    assertEquals(QpState.RTS, client.qp().query().state());
+                    id.disconnect();
+                    next(channel, CmEventType.DISCONNECTED);
+                    id.destroy();
+                }
+            }
+            assertTrue(trace.stream().anyMatch(line -> line.contains("through the kernel's CM (AUTO: the kernel's ib_cm holds the CM class)")),
+                "AUTO's choice in the trace: " + trace);
+            assertTrue(trace.stream().anyMatch(line -> line.contains("ADDR_RESOLVED: the kernel's rxe0/1")), "the kernel's address answer in the trace: " + trace);
+            assertTrue(trace.stream().anyMatch(line -> line.contains("ROUTE_RESOLVED: the kernel's path")), "the kernel's path in the trace: " + trace);
+            // the address the kernel resolved is ours; path fields may differ, and each difference is reported
+            assertEquals(List.of(), differences.stream().filter(d -> !d.field().startsWith("path.")).toList(), "differences: " + differences);
+            System.out.println("kernel CM differences after our path (rping server): " + differences);
+        }
+        finally
+        {
+            stop(rping);
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldAcceptTheRealRpingClientThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.now();
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        try (RdmaCm cm = open(ConnectionManager.KERNEL, trace, new CopyOnWriteArrayList<>());
+            EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId listener = cm.createId(channel);
+            listener.bindAddr(new InetSocketAddress(InetAddress.getByName(OWN_IPV4), LISTEN_PORT));
+            listener.listen(8);
+            final Process rping = new ProcessBuilder("rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(LISTEN_PORT), "-C", "1",
+                "-S", Integer.toString(RPING_SIZE), "-v").redirectErrorStream(true).start();
+            try
+            {
+                final CmEvent.ConnectRequest request = (CmEvent.ConnectRequest)next(channel, CmEventType.CONNECT_REQUEST);
+                final RdmaCmId accepted = request.id();
+                assertEquals(listener, request.listenId());
+                assertEquals(InetAddress.getByName(OWN_IPV4), accepted.peerAddress());
+                try (Endpoint server = Endpoint.on(accepted.binding().device()); ScatterGatherList sgl = new ScatterGatherList(1))
+                {
+                    accepted.attachQp(server.qp());
+                    server.qp().postReceive(1, sgl.add(server.region(), 0, 64));
+                    accepted.accept(ConnectionParameters.of(1, 1));
+                    next(channel, CmEventType.ESTABLISHED);
+                    assertEquals(CmIdState.ESTABLISHED, accepted.state());
+
+                    // rping's first message: struct rping_rdma_info, its buffer's be64 address, be32 rkey, be32 size
+                    final long[] length = new long[1];
+                    assertEquals(CompletionStatus.SUCCESS, completion(server.cq(), length));
+                    assertEquals(16, length[0]);
+                    assertEquals(RPING_SIZE, server.region().memory().asByteBuffer().getInt(12), "rping_rdma_info.size");
+                    accepted.disconnect();
+                    accepted.destroy();
+                }
+                listener.destroy();
+            }
+            finally
+            {
+                stop(rping);
+            }
+        }
+        assertTrue(trace.stream().anyMatch(line -> line.contains("through the kernel's CM (KERNEL)")), "trace: " + trace);
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    /**
+     * {@code rdmacm ARGS...} in this JVM ({@code Main}'s command line, as the installed command runs it), its
+     * stdout and stderr into {@code output}: a JVM of its own takes tens of seconds to start in a TCG guest.
+     */
+    private static int rdmacm(final java.io.ByteArrayOutputStream output, final String... args)
+    {
+        final java.io.PrintStream out = System.out;
+        final java.io.PrintStream err = System.err;
+        final java.io.PrintStream capture = new java.io.PrintStream(output, true, java.nio.charset.StandardCharsets.UTF_8);
+        System.setOut(capture);
+        System.setErr(capture);
+        try
+        {
+            return dev.rdmacm.cli.Main.commandLine().execute(args);
+        }
+        finally
+        {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    /** Waits for {@code process} and returns its output (stdout and stderr); one that does not end is killed. */
+    private static String finished(final Process process) throws Exception
+    {
+        final java.util.concurrent.CompletableFuture<String> out = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+            read(process.getInputStream()));
+        if (!process.waitFor(30, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        return out.get(10, TimeUnit.SECONDS);
+    }
+
+    private static String read(final java.io.InputStream in)
+    {
+        try
+        {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    private static long lines(final String output, final String prefix)
+    {
+        return output.lines().filter(line -> line.startsWith(prefix)).count();
+    }
+
+    @Test
+    void shouldPingTheRealRpingServerWithRdmacmRpingThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.now();
+        final Process server = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
+            Integer.toString(PINGS), "-v").redirectErrorStream(true).start();
+        final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        final int status;
+        final String theirs;
+        try
+        {
+            awaitListener(CLI_CLIENT_PORT);
+            status = rdmacm(output, "rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
+                Integer.toString(PINGS), "-v", "-V", "--cm", "kernel");
+            // the real rping -s -C ends once the client disconnected
+            theirs = finished(server);
+        }
+        finally
+        {
+            stop(server);
+        }
+        final String ours = output.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, status, ours + "\nthe real rping -s:\n" + theirs);
+        assertEquals(PINGS, lines(ours, "ping data: "), ours);
+        assertEquals(PINGS, lines(theirs, "server ping data: "), theirs);
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldServeTheRealRpingClientWithRdmacmRpingThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.now();
+        final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        final java.util.concurrent.CompletableFuture<Integer> served = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+            rdmacm(output, "rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C", Integer.toString(PINGS),
+                "-v", "--cm", "kernel"));
+        awaitListener(CLI_SERVER_PORT);
+        final Process client = new ProcessBuilder("rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C",
+            Integer.toString(PINGS), "-v", "-V").redirectErrorStream(true).start();
+        final String theirs = finished(client);
+        final int status = served.get(30, TimeUnit.SECONDS);
+        final String ours = output.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, client.exitValue(), theirs + "\nrdmacm rping -s:\n" + ours);
+        assertEquals(PINGS, lines(theirs, "ping data: "), theirs);
+        assertEquals(0, status, ours);
+        assertEquals(PINGS, lines(ours, "server ping data: "), ours);
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldResolveTheRealUdaddyServersQpOverSidrThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.now();
+        final Process udaddy = new ProcessBuilder("udaddy", "-C", "1").redirectErrorStream(true).start();
+        try
+        {
+            awaitListener(UDADDY_PORT);
+            try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+                EventChannel channel = cm.createEventChannel())
+            {
+                final RdmaCmId id = cm.createId(channel, dev.rdmacm.protocol.PortSpace.UDP);
+                id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), UDADDY_PORT), Duration.ofSeconds(2));
+                next(channel, CmEventType.ADDR_RESOLVED);
+                id.resolveRoute(Duration.ofSeconds(2));
+                next(channel, CmEventType.ROUTE_RESOLVED);
+                try (VerbsContext context = Verbs.open(id.binding().device()); ProtectionDomain pd = context.allocateProtectionDomain();
+                    CompletionQueue cq = context.createCompletionQueue(4, null);
+                    dev.rdmacm.verbs.UdQueuePair qp = pd.createUdQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0)))
+                {
+                    id.attachQp(qp);
+                    id.connect(ConnectionParameters.of(0, 0));
+                    final CmEvent.Established established = (CmEvent.Established)next(channel, CmEventType.ESTABLISHED);
+                    final dev.rdmacm.cm.UdParameters ud = established.ud().orElseThrow();
+                    assertEquals(RDMA_UDP_QKEY, ud.qkey(), established.toString());
+                    assertTrue(ud.qpNumber() > 1, "udaddy's QPN: " + established);
+                    assertEquals(CmIdState.CONNECT, id.state(), "a UD id stays in CONNECT, as cma_sidr_rep_handler leaves it");
+                    id.destroy();
+                }
+            }
+        }
+        finally
+        {
+            stop(udaddy);
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldRefuseListenOnAPortTheRealRpingHoldsNamingTheCommandAndTheErrno() throws Exception
+    {
+        final Resources before = Resources.now();
+        final Process rping = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(TAKEN_PORT), "-C", "1")
+            .redirectErrorStream(true).start();
+        try
+        {
+            awaitListener(TAKEN_PORT);
+            try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+                EventChannel channel = cm.createEventChannel())
+            {
+                final RdmaCmId id = cm.createId(channel);
+                // our own port table does not know the kernel's: the kernel's BIND is what refuses
+                id.bindAddr(new InetSocketAddress(InetAddress.getByName(OWN_IPV4), TAKEN_PORT));
+                final dev.rdmacm.cm.RdmaCmException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    dev.rdmacm.cm.RdmaCmException.class, () -> id.listen(8));
+                assertEquals(dev.rdmacm.libc.Errno.EADDRINUSE, refused.errno(), refused.getMessage());
+                assertTrue(refused.getMessage().contains("rdma_listen") && refused.getMessage().contains("RDMA_USER_CM_CMD_BIND")
+                    && refused.getMessage().contains("EADDRINUSE"), refused.getMessage());
+                assertEquals(CmIdState.ADDR_BOUND, id.state());
+                id.destroy();
+            }
+        }
+        finally
+        {
+            stop(rping);
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldBeRejectedByThePortNobodyListensOn() throws Exception
+    {
+        final Resources before = Resources.now();
+        try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+            EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId id = routed(cm, channel, NOBODY_PORT);
+            try (Endpoint client = Endpoint.on(id.binding().device()))
+            {
+                id.attachQp(client.qp());
+                id.connect(ConnectionParameters.of(1, 1));
+                final CmEvent rejected = next(channel, CmEventType.REJECTED);
+                assertEquals(INVALID_SERVICE_ID, rejected.status(), rejected.toString());
+                assertEquals(QpState.ERR, client.qp().query().state());
+                id.destroy();
+            }
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+}

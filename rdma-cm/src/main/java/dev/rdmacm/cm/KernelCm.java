@@ -1,0 +1,262 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.cm.diagnostics.KernelDifference;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.ucma.UcmaChannel;
+import dev.rdmacm.ucma.UcmaException;
+import dev.rdmacm.ucma.abi.EventResponse;
+import dev.rdmacm.ucma.abi.UcmaEventType;
+import org.agrona.collections.Int2ObjectHashMap;
+import dev.rdmacm.verbs.sysfs.SysfsDevices;
+import dev.rdmacm.verbs.sysfs.SysfsFormatException;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The kernel's RDMA CM as one {@link RdmaCm}'s back-end ({@link ConnectionManager#KERNEL}): one
+ * {@link UcmaChannel} for all its kernel ids, whose descriptor is in the conductor's poll set, so the
+ * conductor reads every event ({@link #onReadable}) on its own thread, as it reads each port's umad
+ * descriptor for the userspace CM. No thread of its own, none per id.
+ * <p>
+ * Every kernel id belongs to one {@link KernelConnection}: found by the kernel's handle for its events, and
+ * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's).
+ * The maps are the conductor's only. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's
+ * one response buffer, so every command and the reading of its answer hold {@link #lock}: the conductor's
+ * and those of the application threads that move their QPs ({@link KernelQpMoves}).
+ */
+final class KernelCm implements AutoCloseable
+{
+    private static final System.Logger LOG = System.getLogger(KernelCm.class.getName());
+    /** How many events one readiness takes before the duty cycle goes on. */
+    private static final int EVENT_LIMIT = 64;
+
+    final UcmaChannel channel;
+    /** Held by each command and the reading of its answer. */
+    final Object lock = new Object();
+    private final RdmaCm cm;
+    private final Function<RdmaCmId, IdContext> contexts;
+    private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
+    private final Long2ObjectHashMap<KernelConnection> listenersByUid = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<String> deviceByGuid = new Long2ObjectHashMap<>();
+
+    private KernelCm(final RdmaCm cm, final UcmaChannel channel, final Function<RdmaCmId, IdContext> contexts)
+    {
+        this.cm = cm;
+        this.channel = channel;
+        this.contexts = contexts;
+    }
+
+    /**
+     * Opens {@code /dev/infiniband/rdma_cm}.
+     *
+     * @throws RdmaCmException naming {@code call} and the errno (ENOENT: rdma_ucm not loaded; EPROTONOSUPPORT:
+     *                         an ABI this binding does not speak).
+     */
+    static KernelCm open(final RdmaCm cm, final Function<RdmaCmId, IdContext> contexts, final String call) throws RdmaCmException
+    {
+        try
+        {
+            return new KernelCm(cm, UcmaChannel.open(), contexts);
+        }
+        catch (final UcmaException ex)
+        {
+            throw new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + ex.getMessage(), true);
+        }
+    }
+
+    RdmaCm cm()
+    {
+        return cm;
+    }
+
+    IdContext context(final RdmaCmId id)
+    {
+        return contexts.apply(id);
+    }
+
+    void register(final int handle, final KernelConnection connection)
+    {
+        byHandle.put(handle, connection);
+    }
+
+    void listening(final long uid, final KernelConnection connection)
+    {
+        listenersByUid.put(uid, connection);
+    }
+
+    /** The kernel id is gone (destroyed, or never made): its events, if any still come, find no one. */
+    void forget(final int handle, final long listenerUid)
+    {
+        byHandle.remove(handle);
+        if (listenerUid != 0)
+        {
+            listenersByUid.remove(listenerUid);
+        }
+    }
+
+    /** A command refused by the kernel, as the call that made it reports it. */
+    static RdmaCmException refused(final String call, final UcmaException ex)
+    {
+        // the errno is the exception's own: the detail names the command and the device once
+        return new RdmaCmException(call, ex.errno(), ex.command() == null ? "the kernel's RDMA CM: " + ex.getMessage()
+            : "the kernel's RDMA CM refused " + ex.command().cName() + " (" + UcmaChannel.DEVICE + ")", true);
+    }
+
+    void difference(final RdmaCmId id, final String field, final String ours, final String kernels)
+    {
+        final KernelDifference difference = new KernelDifference(id, field, ours, kernels);
+        LOG.log(System.Logger.Level.DEBUG, difference::toString);
+        cm.options().kernelDifferences().onDifference(difference);
+    }
+
+    /** The conductor's poll set found the descriptor readable: every queued event, up to a limit, on this thread. */
+    int onReadable(final int fd, final int revents)
+    {
+        int work = 0;
+        while (work < EVENT_LIMIT)
+        {
+            final EventResponse event;
+            try
+            {
+                event = channel.getEvent(0, TimeUnit.MILLISECONDS);
+            }
+            catch (final UcmaException ex)
+            {
+                LOG.log(System.Logger.Level.ERROR, "the kernel's RDMA CM events: " + ex.getMessage());
+                return work + 1;
+            }
+            if (event == null)
+            {
+                return work;
+            }
+            work++;
+            try
+            {
+                dispatch(event);
+            }
+            catch (final RuntimeException ex)
+            {
+                // one event that cannot be taken must not stop the conductor, nor the events after it
+                LOG.log(System.Logger.Level.ERROR, "the kernel's RDMA CM: event " + event.event() + " of kernel id " + event.id() +
+                    ": " + ex, ex);
+            }
+        }
+        return work;
+    }
+
+    /** One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection. */
+    private void dispatch(final EventResponse event)
+    {
+        if (event.event() == UcmaEventType.CONNECT_REQUEST.number())
+        {
+            final KernelConnection listener = listenersByUid.get(event.uid());
+            if (listener == null)
+            {
+                destroyQuietly(event.id());
+                return;
+            }
+            final KernelEvent request = KernelEvent.copyOf(event, listener.isUd());
+            synchronized (listener.guard())
+            {
+                listener.onRequest(request);
+            }
+            return;
+        }
+        final KernelConnection connection = byHandle.get(event.id());
+        if (connection != null)
+        {
+            final KernelEvent taken = KernelEvent.copyOf(event, connection.isUd());
+            synchronized (connection.guard())
+            {
+                connection.onEvent(taken);
+            }
+        }
+    }
+
+    /** DESTROY_ID, its failure only logged: the id is gone for the application either way. */
+    void destroyQuietly(final int handle)
+    {
+        try
+        {
+            synchronized (lock)
+            {
+                channel.destroyId(handle);
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            if (ex.errno() != Errno.EBADF)
+            {
+                LOG.log(System.Logger.Level.WARNING, "the kernel's RDMA CM: " + ex.getMessage());
+            }
+        }
+    }
+
+    /**
+     * The RDMA device whose node GUID the kernel answered (QUERY ADDR's {@code node_guid}), from the devices of
+     * the GID tables; the GUID as text when none has it.
+     */
+    String deviceOf(final long nodeGuid)
+    {
+        final String known = deviceByGuid.get(nodeGuid);
+        if (known != null)
+        {
+            return known;
+        }
+        for (final RdmaPortBinding port : cm.options().gids().ports())
+        {
+            try
+            {
+                final long guid = SysfsDevices.nodeGuid(SysfsDevices.root(System.getenv()), port.device());
+                deviceByGuid.put(guid, port.device());
+            }
+            catch (final SysfsFormatException ex)
+            {
+                LOG.log(System.Logger.Level.DEBUG, "node GUID of " + port.device() + ": " + ex.getMessage());
+            }
+        }
+        final String found = deviceByGuid.get(nodeGuid);
+        return found != null ? found : String.format("node GUID %016x", nodeGuid);
+    }
+
+    /** The GID entry {@code sgid} of the device's port, or the port's first entry, or null when the tables have no such port. */
+    RdmaPortBinding binding(final String device, final int port, final Gid sgid)
+    {
+        for (final RdmaPortBinding first : cm.options().gids().ports())
+        {
+            if (first.device().equals(device) && first.port() == port)
+            {
+                final Optional<RdmaPortBinding> entry = first.netdev() != null ?
+                    cm.options().gids().findRoceGid(sgid, first.netdev()) : cm.options().gids().findInfinibandGid(sgid);
+                return entry.filter(b -> b.device().equals(device) && b.port() == port).orElse(first);
+            }
+        }
+        return null;
+    }
+
+    /** {@return the socket address as text, for a trace} */
+    static String text(final RdmaSockaddr address)
+    {
+        return address == null ? "none" : address.toText();
+    }
+
+    /** After the conductor ended: closing the descriptor destroys every kernel id still on it (REJ, DREQ as the kernel sends them). */
+    @Override
+    public void close()
+    {
+        try
+        {
+            channel.close();
+        }
+        catch (final UcmaException ex)
+        {
+            LOG.log(System.Logger.Level.WARNING, "closing the kernel's RDMA CM: " + ex.getMessage());
+        }
+    }
+}

@@ -1,0 +1,617 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.addrinfo.IbSockaddr;
+import dev.rdmacm.addrinfo.Ipv4Sockaddr;
+import dev.rdmacm.addrinfo.Ipv6Sockaddr;
+import dev.rdmacm.addrinfo.RdmaSockaddr;
+import dev.rdmacm.libc.Errno;
+import dev.rdmacm.protocol.Gid;
+import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
+import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.resolver.RdmaPortBinding;
+import dev.rdmacm.resolver.RoutePath;
+import dev.rdmacm.sa.path.PathRecordValue;
+import dev.rdmacm.ucma.KernelQpAttributes;
+import dev.rdmacm.ucma.UcmaException;
+import dev.rdmacm.ucma.abi.QueryAddrResponse;
+import dev.rdmacm.ucma.abi.QueryPathResponse;
+import dev.rdmacm.ucma.abi.UcmaConstants;
+
+import java.lang.reflect.RecordComponent;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * One id's connection through the kernel's RDMA CM ({@link ConnectionManager#KERNEL}): its kernel id, made at
+ * {@code rdma_connect} or {@code rdma_listen} (or by a CONNECT_REQUEST), and the events that come for it,
+ * turned into the {@link CmEvent}s the userspace CM gives ({@link IdConnection}), on the conductor's thread.
+ * <p>
+ * The resolution stays this stack's: the id is ROUTE_RESOLVED by our resolver before {@code rdma_connect}.
+ * The kernel id is then resolved to the same place (on InfiniBand an AF_IB RESOLVE_ADDR with our GIDs, so the
+ * kernel does no IP lookup, as librdmacm's ACM path does; on RoCE the kernel resolves the IP itself) and handed
+ * our route with {@code RDMA_OPTION_IB_PATH}; what the kernel then holds (QUERY ADDR, QUERY PATH) is compared
+ * with ours field by field, each difference a {@link dev.rdmacm.cm.diagnostics.KernelDifference} and a line of
+ * the id's trace. A kernel that refuses our path resolves its own route (RESOLVE_ROUTE), and that too is a
+ * difference, never a silent choice.
+ * <pre>
+ *   state               event                 next                  what goes to the kernel
+ *   (rdma_connect)                            RESOLVING_ADDRESS     CREATE_ID, RESOLVE_ADDR
+ *   RESOLVING_ADDRESS   ADDR_RESOLVED         RESOLVING_ROUTE       QUERY ADDR/GID, SET_OPTION IB_PATH
+ *   RESOLVING_ROUTE     ROUTE_RESOLVED        CONNECTING            QUERY PATH, CONNECT
+ *   CONNECTING          CONNECT_RESPONSE      (the taker moves the QP with INIT_QP_ATTR, then ACCEPT: the RTU)
+ *   (rdma_listen)                             LISTENING             CREATE_ID, BIND, LISTEN
+ *   LISTENING           CONNECT_REQUEST       a new id, REQUESTED   QUERY ADDR/GID of the new kernel id
+ *   REQUESTED           (rdma_accept)         ACCEPTED              INIT_QP_ATTR (the caller's moves), ACCEPT
+ * </pre>
+ */
+final class KernelConnection
+{
+    /** The kernel's resolve timeouts: our own resolution already answered, this only finds the same answer. */
+    private static final int RESOLVE_TIMEOUT_MS = 2000;
+
+    enum State
+    {
+        RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, LISTENING, REQUESTED, ACCEPTED, CLOSED
+    }
+
+    private final KernelCm kernel;
+    private final IdContext c;
+    private final int handle;
+    private final boolean listener;
+    private final RdmaPortBinding binding;
+    private State state;
+    private ConnectionParameters parameters;
+    /** DESTROY_ID sent: a connection that failed (CLOSED) still holds its kernel id until then. */
+    private boolean destroyed;
+
+    private KernelConnection(final KernelCm kernel, final IdContext c, final int handle, final RdmaPortBinding binding,
+        final boolean listener, final State state)
+    {
+        this.kernel = kernel;
+        this.c = c;
+        this.handle = handle;
+        this.binding = binding;
+        this.listener = listener;
+        this.state = state;
+        kernel.register(handle, this);
+    }
+
+    /** The RDMA device, port and GID entry of the id (null for a listener on a wildcard address). */
+    RdmaPortBinding binding()
+    {
+        return binding;
+    }
+
+    State state()
+    {
+        return state;
+    }
+
+    /** A UD id's connection (RDMA_PS_UDP: SIDR), whose events carry {@code param.ud}. */
+    boolean isUd()
+    {
+        return c.isUd();
+    }
+
+    /** The kernel's id, as a trace names it. */
+    int handle()
+    {
+        return handle;
+    }
+
+    // ---- the calls, on the conductor ----
+
+    /**
+     * {@code rdma_connect} of a ROUTE_RESOLVED RC id: a kernel id resolved to our destination, and our route
+     * handed to it; CONNECT follows once the kernel says it holds the route.
+     */
+    static KernelConnection connect(final IdContext c, final KernelCm kernel, final ConnectionParameters parameters)
+        throws RdmaCmException
+    {
+        final RdmaPortBinding device = c.binding();
+        final int handle = createId(c, kernel, "rdma_connect");
+        final KernelConnection connection;
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                setIdOptions(c, kernel, handle);
+                final boolean infiniband = device.netdev() == null;
+                final RdmaSockaddr source;
+                final RdmaSockaddr destination;
+                if (infiniband)
+                {
+                    final PathRecordValue path = c.route.primary().record();
+                    source = new IbSockaddr(path.pKey(), 0, path.sgid(), 0, 0, 0);
+                    destination = new IbSockaddr(path.pKey(), 0, path.dgid(), c.portSpace.serviceId(c.destinationPort), -1L, 0);
+                }
+                else
+                {
+                    source = sockaddr(c.resolution.source(), 0);
+                    destination = sockaddr(c.resolution.destination(), c.destinationPort);
+                }
+                kernel.channel.resolveAddr(handle, source, destination, RESOLVE_TIMEOUT_MS);
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            kernel.destroyQuietly(handle);
+            throw KernelCm.refused("rdma_connect", ex);
+        }
+        connection = new KernelConnection(kernel, c, handle, device, false, State.RESOLVING_ADDRESS);
+        connection.parameters = parameters;
+        return connection;
+    }
+
+    /** {@code rdma_listen} of an ADDR_BOUND RC id: a kernel id bound to the id's address and port, listening. */
+    static KernelConnection listen(final IdContext c, final KernelCm kernel, final int backlog) throws RdmaCmException
+    {
+        final int handle = createId(c, kernel, "rdma_listen");
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                setIdOptions(c, kernel, handle);
+                kernel.channel.bind(handle, c.ibSource != null ? c.ibSource : sockaddr(c.boundSource, c.boundPort));
+                kernel.channel.listen(handle, backlog);
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            kernel.destroyQuietly(handle);
+            throw KernelCm.refused("rdma_listen", ex);
+        }
+        final KernelConnection connection = new KernelConnection(kernel, c, handle, c.binding, true, State.LISTENING);
+        kernel.listening(c.id.number(), connection);
+        return connection;
+    }
+
+    private static int createId(final IdContext c, final KernelCm kernel, final String call) throws RdmaCmException
+    {
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                return kernel.channel.createId(c.id.number(), c.portSpace.code(),
+                    c.isUd() ? UcmaConstants.IB_QPT_UD : UcmaConstants.IB_QPT_RC);
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            throw KernelCm.refused(call, ex);
+        }
+    }
+
+    /** The id's options the kernel applies itself: its type of service and ACK timeout, as rdma_set_option set them. */
+    private static void setIdOptions(final IdContext c, final KernelCm kernel, final int handle)
+    {
+        if (c.tos != null)
+        {
+            kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_TOS,
+                new byte[] {(byte)(int)c.tos});
+        }
+        if (c.ackTimeout != null)
+        {
+            kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_ACK_TIMEOUT,
+                new byte[] {(byte)(int)c.ackTimeout});
+        }
+    }
+
+    /** {@code rdma_accept}'s first part: what the caller moves the QP with (INIT_QP_ATTR, asked on its thread). */
+    ConnectResponseMoves prepareAccept(final ConnectionParameters accepted) throws RdmaCmException
+    {
+        requireState("rdma_accept", State.REQUESTED);
+        return new KernelQpMoves(kernel, handle, accepted.responderResources(), accepted.initiatorDepth(), new byte[0]);
+    }
+
+    /**
+     * {@code rdma_accept}: ACCEPT with the QP's number and the REP's parameters (a UD id's: the SIDR_REP's, the
+     * kernel adding the id's Q_Key), the id's number as its uid from now on.
+     */
+    void accept(final ConnectionParameters accepted, final int qpNumber) throws RdmaCmException
+    {
+        requireState("rdma_accept", State.REQUESTED);
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                kernel.channel.accept(handle, a -> a.uid(c.id.number()).connParam().qpNum(qpNumber)
+                    .responderResources(accepted.responderResources()).initiatorDepth(accepted.initiatorDepth())
+                    .flowControl(accepted.flowControl() ? 1 : 0).rnrRetryCount(Math.min(7, accepted.rnrRetryCount()))
+                    .privateData(accepted.privateData()).valid(1));
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            throw KernelCm.refused("rdma_accept", ex);
+        }
+        state = State.ACCEPTED;
+    }
+
+    /** The active side's ACCEPT without parameters ({@code cma_rep_recv}): the RTU, after the taker moved the QP. */
+    void sendRtu() throws RdmaCmException
+    {
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                kernel.channel.accept(handle, a -> a.connParam().valid(0));
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            throw KernelCm.refused("rdma_connect", ex);
+        }
+    }
+
+    /** {@code rdma_reject}: REJECT, consumer defined. */
+    void reject(final byte[] privateData) throws RdmaCmException
+    {
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                kernel.channel.reject(handle, 0, privateData);
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            throw KernelCm.refused("rdma_reject", ex);
+        }
+    }
+
+    /** {@code rdma_disconnect}: DISCONNECT (a DREQ, or the DREP to the peer's). */
+    void disconnect() throws RdmaCmException
+    {
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                kernel.channel.disconnect(handle);
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            throw KernelCm.refused("rdma_disconnect", ex);
+        }
+    }
+
+    /** {@code rdma_destroy_id}: DESTROY_ID (the kernel sends the REJ, DREQ or DREP the state asks for). */
+    void close()
+    {
+        if (destroyed)
+        {
+            return;
+        }
+        destroyed = true;
+        state = State.CLOSED;
+        kernel.forget(handle, listener ? c.id.number() : 0);
+        kernel.destroyQuietly(handle);
+    }
+
+    private void requireState(final String call, final State expected) throws RdmaCmException
+    {
+        if (state != expected)
+        {
+            throw new RdmaCmException(call, Errno.EINVAL, "id " + c.id.number() + "'s kernel id " + handle + " is " + state +
+                ", not " + expected, true);
+        }
+    }
+
+    // ---- the kernel's events, on the conductor ----
+
+    /**
+     * The id's {@link IdGuard}, which the conductor holds while it takes one of the kernel's events for the id,
+     * as for any work no command brings: a caller may be finishing a resolution of the same id on its own thread.
+     */
+    IdGuard guard()
+    {
+        return c.id.guard;
+    }
+
+    void onEvent(final KernelEvent event)
+    {
+        final RdmaCmId id = c.id;
+        switch (event.type())
+        {
+            case ADDR_RESOLVED -> addressResolved();
+            case ROUTE_RESOLVED -> routeResolved();
+            case ADDR_ERROR, ROUTE_ERROR -> failed(event.type() + " status " + event.status(), event.status());
+            case CONNECT_RESPONSE ->
+            {
+                final ConnectionParameters asked = parameters;
+                id.connectResponse(new KernelQpMoves(kernel, handle, asked.responderResources(), asked.initiatorDepth(),
+                    event.privateData()));
+                ConnectionPhase.onEvent(c, new CmEvent.ConnectResponse(id), null);
+            }
+            // a UD id's (SIDR_REP status 0) stays in CONNECT, as cma_sidr_rep_handler leaves it
+            case ESTABLISHED -> ConnectionPhase.onEvent(c, event.ud().isPresent()
+                ? new CmEvent.Established(id, event.privateData(), event.ud())
+                : new CmEvent.Established(id, event.privateData()), event.ud().isPresent() ? null : CmIdState.ESTABLISHED);
+            case REJECTED -> ConnectionPhase.onEvent(c, new CmEvent.Rejected(id, event.status(), event.privateData()), null);
+            case UNREACHABLE -> ConnectionPhase.onEvent(c, new CmEvent.Unreachable(id, event.status()), null);
+            case CONNECT_ERROR -> ConnectionPhase.onEvent(c, new CmEvent.ConnectError(id, event.status()), null);
+            case DISCONNECTED -> ConnectionPhase.onEvent(c, new CmEvent.Disconnected(id, event.status()), CmIdState.DISCONNECT);
+            case TIMEWAIT_EXIT -> ConnectionPhase.onEvent(c, new CmEvent.TimewaitExit(id), null);
+            case ADDR_CHANGE -> ConnectionPhase.onEvent(c, new CmEvent.AddrChange(id), null);
+            case DEVICE_REMOVAL ->
+            {
+                // the uevent watch may have posted it first (IdConductor.deviceRemoved): once per id
+                if (c.state != CmIdState.DEVICE_REMOVAL && c.state != CmIdState.DESTROYING)
+                {
+                    ConnectionPhase.onEvent(c, new CmEvent.DeviceRemoval(id), CmIdState.DEVICE_REMOVAL);
+                }
+            }
+            default ->
+            {
+                // multicast and addrinfo events belong to calls that do not go to the kernel
+            }
+        }
+    }
+
+    /** ADDR_RESOLVED: the kernel's address answer beside ours, then our route handed over. */
+    private void addressResolved()
+    {
+        if (state != State.RESOLVING_ADDRESS)
+        {
+            return;
+        }
+        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ADDR_RESOLVED:");
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                final QueryAddrResponse addr = kernel.channel.queryAddr(handle);
+                final String device = kernel.deviceOf(addr.nodeGuid());
+                final int port = addr.portNum();
+                final RdmaSockaddr source = addr.source();
+                final RdmaSockaddr destination = addr.destination();
+                final QueryAddrResponse gids = kernel.channel.queryGid(handle);
+                final Gid sgid = gids.sourceGid();
+                final Gid dgid = gids.destinationGid();
+                trace.append(" the kernel's ").append(device).append('/').append(port).append(' ').append(KernelCm.text(source))
+                    .append(" -> ").append(KernelCm.text(destination)).append(" sgid ").append(sgid).append(" dgid ").append(dgid)
+                    .append("; ours ").append(binding.device()).append('/').append(binding.port()).append(' ')
+                    .append(c.resolution.source().getHostAddress()).append(" -> ").append(c.resolution.destination().getHostAddress())
+                    .append(" sgid ").append(binding.gid());
+                compare("device", binding.device(), device);
+                compare("port", Integer.toString(binding.port()), Integer.toString(port));
+                compare("sgid", binding.gid().toString(), sgid.toString());
+                compare("dgid", c.route.primary().record().dgid().toString(), dgid.toString());
+                if (binding.netdev() != null)
+                {
+                    compare("source address", c.resolution.source().getHostAddress(), hostOf(source));
+                    compare("destination address", c.resolution.destination().getHostAddress(), hostOf(destination));
+                }
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            failed("QUERY after ADDR_RESOLVED: " + ex.getMessage(), -ex.errno());
+            return;
+        }
+        c.transition(c.state, trace::toString);
+        state = State.RESOLVING_ROUTE;
+        final byte[] path = c.route.primary().toPathData();
+        ByteBuffer.wrap(path).order(ByteOrder.nativeOrder()).putInt(0, RoutePath.PATH_DATA_FLAGS);
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_IB, UcmaConstants.RDMA_OPTION_IB_PATH, path);
+            }
+        }
+        catch (final UcmaException refused)
+        {
+            // said, not chosen silently: the kernel's own route is used, and the difference is reported
+            kernel.difference(c.id, "route", "ours set with RDMA_OPTION_IB_PATH", "refused (" + Errno.name(refused.errno()) +
+                "): the kernel resolves its own route");
+            try
+            {
+                synchronized (kernel.lock)
+                {
+                    kernel.channel.resolveRoute(handle, RESOLVE_TIMEOUT_MS);
+                }
+            }
+            catch (final UcmaException ex)
+            {
+                failed("RESOLVE_ROUTE: " + ex.getMessage(), -ex.errno());
+            }
+        }
+    }
+
+    /** ROUTE_RESOLVED: the kernel's path beside ours, field by field, then CONNECT. */
+    private void routeResolved()
+    {
+        if (state != State.RESOLVING_ROUTE)
+        {
+            return;
+        }
+        final PathRecordValue ours = c.route.primary().record();
+        final PathRecordValue kernels;
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                final QueryPathResponse paths = kernel.channel.queryPath(handle);
+                if (paths.numPaths() == 0)
+                {
+                    failed("QUERY PATH after ROUTE_RESOLVED: no path", -Errno.EINVAL);
+                    return;
+                }
+                final IbvPathData first = paths.path(0, new IbvPathData());
+                kernels = RoutePath.decode(first.buffer(), first.offset()).record();
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            failed("QUERY PATH after ROUTE_RESOLVED: " + ex.getMessage(), -ex.errno());
+            return;
+        }
+        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ROUTE_RESOLVED: the kernel's path ")
+            .append(kernels).append("; ours ").append(ours);
+        for (final RecordComponent field : PathRecordValue.class.getRecordComponents())
+        {
+            compare("path." + field.getName(), value(field, ours), value(field, kernels));
+        }
+        c.transition(c.state, trace::toString);
+        final ConnectionParameters asked = parameters;
+        final int qpNumber = c.isUd() ? (c.attachedUdQp == null ? 0 : c.attachedUdQp.qpNumber()) : c.attachedQp.qpNumber();
+        final byte[] data = binding.netdev() == null && c.resolution != null && c.ibDestination == null ?
+            IpCmPrivateDataHeader.privateData(c.resolution.source(), c.resolution.destination(), c.sourcePort, asked.privateData()) :
+            asked.privateData();
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                kernel.channel.connect(handle, command -> command.connParam().qpNum(qpNumber)
+                    .responderResources(asked.responderResources()).initiatorDepth(asked.initiatorDepth())
+                    .flowControl(asked.flowControl() ? 1 : 0).retryCount(Math.min(7, asked.retryCount()))
+                    .rnrRetryCount(Math.min(7, asked.rnrRetryCount())).privateData(data).valid(1));
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            failed("CONNECT: " + ex.getMessage(), -ex.errno());
+            return;
+        }
+        state = State.CONNECTING;
+    }
+
+    /** The kernel failed what our resolution had answered: the connection ends with CONNECT_ERROR, and the trace says why. */
+    private void failed(final String why, final int status)
+    {
+        state = State.CLOSED;
+        kernel.difference(c.id, "connection", "resolved", why);
+        c.transition(c.state, () -> "kernel CM id " + handle + ": " + why);
+        ConnectionPhase.onEvent(c, new CmEvent.ConnectError(c.id, status < 0 ? status : -Errno.EINVAL), null);
+    }
+
+    /**
+     * CONNECT_REQUEST on this listener ({@code ucma_connect_event_handler}): a new id on the listener's channel
+     * and port space, addressed from the kernel's answer for the new kernel id, CONNECT; or, with the listener's
+     * backlog full, the kernel id destroyed (the kernel rejects the REQ), as the userspace CM drops it.
+     */
+    void onRequest(final KernelEvent event)
+    {
+        final int child = event.handle();
+        if (state != State.LISTENING || !c.id.backlog.tryTake())
+        {
+            kernel.destroyQuietly(child);
+            return;
+        }
+        final RdmaSockaddr source;
+        final RdmaSockaddr destination;
+        final RdmaPortBinding arrival;
+        try
+        {
+            synchronized (kernel.lock)
+            {
+                final QueryAddrResponse addr = kernel.channel.queryAddr(child);
+                final String device = kernel.deviceOf(addr.nodeGuid());
+                final int port = addr.portNum();
+                source = addr.source();
+                destination = addr.destination();
+                final Gid sgid = kernel.channel.queryGid(child).sourceGid();
+                arrival = kernel.binding(device, port, sgid);
+            }
+        }
+        catch (final UcmaException ex)
+        {
+            c.id.backlog.giveBack();
+            kernel.destroyQuietly(child);
+            kernel.difference(c.id, "connection request", "a new id", "QUERY of kernel id " + child + ": " + ex.getMessage());
+            return;
+        }
+        final RdmaCmId newId = c.id.newChild();
+        final IdContext n = kernel.context(newId);
+        final KernelConnection connection = new KernelConnection(kernel, n, child, arrival, false, State.REQUESTED);
+        n.kernel = connection;
+        n.binding = arrival;
+        n.boundSource = inetOf(source);
+        n.sourcePort = c.boundPort;
+        n.peerAddress = inetOf(destination);
+        n.destinationPort = portOf(destination);
+        n.transition(CmIdState.CONNECT, () -> "connection request from " + KernelCm.text(destination) + " through the kernel's CM (id "
+            + child + ", " + (arrival == null ? "no device" : arrival.device() + "/" + arrival.port()) + ")");
+        final ConnectionParameters asked = new ConnectionParameters(event.privateData(), event.responderResources(),
+            event.initiatorDepth(), event.flowControl() != 0, event.retryCount(), event.rnrRetryCount());
+        // a SIDR_REQ's carries no connection parameters, as the userspace CM's
+        c.deliver(c.isUd() ? new CmEvent.ConnectRequest(newId, c.id, event.privateData())
+            : new CmEvent.ConnectRequest(newId, c.id, event.privateData(), asked));
+    }
+
+    private void compare(final String field, final String ours, final String kernels)
+    {
+        if (!Objects.equals(ours, kernels))
+        {
+            kernel.difference(c.id, field, ours, kernels);
+        }
+    }
+
+    private static String value(final RecordComponent field, final PathRecordValue path)
+    {
+        try
+        {
+            return String.valueOf(field.getAccessor().invoke(path));
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException("PathRecordValue." + field.getName() + ": " + ex, ex);
+        }
+    }
+
+    static RdmaSockaddr sockaddr(final InetAddress address, final int port)
+    {
+        if (address instanceof Inet4Address)
+        {
+            return new Ipv4Sockaddr(ByteBuffer.wrap(address.getAddress()).getInt(), port);
+        }
+        final long scope = address instanceof java.net.Inet6Address v6 ? v6.getScopeId() : 0;
+        return new Ipv6Sockaddr(address.getAddress(), port, 0, scope);
+    }
+
+    private static InetAddress inetOf(final RdmaSockaddr address)
+    {
+        try
+        {
+            return switch (address)
+            {
+                case Ipv4Sockaddr v4 -> InetAddress.getByAddress(v4.addressBytes());
+                case Ipv6Sockaddr v6 -> InetAddress.getByAddress(v6.address());
+                default -> null;
+            };
+        }
+        catch (final UnknownHostException ex)
+        {
+            return null;
+        }
+    }
+
+    private static String hostOf(final RdmaSockaddr address)
+    {
+        final InetAddress inet = inetOf(address);
+        return inet == null ? KernelCm.text(address) : inet.getHostAddress();
+    }
+
+    private static int portOf(final RdmaSockaddr address)
+    {
+        return switch (address)
+        {
+            case Ipv4Sockaddr v4 -> v4.port();
+            case Ipv6Sockaddr v6 -> v6.port();
+            case IbSockaddr ib -> ib.port();
+            default -> 0;
+        };
+    }
+
+    @Override
+    public String toString()
+    {
+        return "kernel CM id " + handle + " of " + c.id + " (" + state + ")";
+    }
+}
