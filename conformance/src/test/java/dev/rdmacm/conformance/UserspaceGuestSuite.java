@@ -1,6 +1,5 @@
 package dev.rdmacm.conformance;
 
-import dev.rdmacm.acm.AcmAcceptEnfileInGuest;
 import dev.rdmacm.cm.AttachQpInGuest;
 import dev.rdmacm.cm.ConcurrentConnectionsInGuest;
 import dev.rdmacm.cm.ConductorThreadsInGuest;
@@ -63,7 +62,6 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  *       device removal under a connected id, a listener and a resolution, against the kernel CM loaded
  *       for it and unloaded after ({@link DeviceRemovalInGuest}); the public API from 8 threads with
  *       connections, {@code rdma resource} back to its baseline after ({@link ConcurrentConnectionsInGuest});
- *       acm-server's accept when the system's file table is full (ENFILE, {@link AcmAcceptEnfileInGuest});
  *       then, last,
  *       ({@link UmadBesideKernelCmInGuest}) the kernel's ib_cm loaded and unloaded again, and what a CM
  *       agent gets beside it.</li>
@@ -84,7 +82,7 @@ final class UserspaceGuestSuite
         PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
         RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, ConductorThreadsInGuest.class,
         AttachQpInGuest.class, ListenBacklogInGuest.class, ConcurrentConnectionsInGuest.class, DeviceRemovalInGuest.class,
-        AcmAcceptEnfileInGuest.class, UmadBesideKernelCmInGuest.class);
+        UmadBesideKernelCmInGuest.class);
 
     private UserspaceGuestSuite()
     {
