@@ -41,6 +41,7 @@ final class AcrossTheWire
         new Case(ClientsAcrossTheWire.class, ClientsAcrossTheWire::checks),
         new Case(UdaddyAcrossTheWire.class, UdaddyAcrossTheWire::checks),
         new Case(McKeyAcrossTheWire.class, McKeyAcrossTheWire::checks),
+        new Case(ListenBacklogAcrossTheWire.class, ListenBacklogAcrossTheWire::checks),
         new Case(CmtimeAcrossTheWire.class, CmtimeAcrossTheWire::checks),
         new Case(BesideKernelCmAcrossTheWire.class, BesideKernelCmAcrossTheWire::checks));
 

@@ -1,7 +1,9 @@
 package dev.rdmacm.conformance;
 
 import dev.rdmacm.cm.AttachQpInGuest;
+import dev.rdmacm.cm.ConcurrentConnectionsInGuest;
 import dev.rdmacm.cm.ConductorThreadsInGuest;
+import dev.rdmacm.cm.DeviceRemovalInGuest;
 import dev.rdmacm.cm.ListenBacklogInGuest;
 import dev.rdmacm.sa.testing.TestSaOverUmad;
 import dev.rdmacm.sa.transport.verbs.SoftRoceLan;
@@ -57,6 +59,9 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  *   <li>the CM's threads ({@link ConductorThreadsInGuest}): a wildcard listener over four rxe devices,
  *       and one thread for them all; {@code rdma_create_qp} on the caller's thread ({@link AttachQpInGuest});
  *       a listener's backlog under a flood of 10,000 REQs from a raw CM peer ({@link ListenBacklogInGuest});
+ *       device removal under a connected id, a listener and a resolution, against the kernel CM loaded
+ *       for it and unloaded after ({@link DeviceRemovalInGuest}); the public API from 8 threads with
+ *       connections, {@code rdma resource} back to its baseline after ({@link ConcurrentConnectionsInGuest});
  *       then, last,
  *       ({@link UmadBesideKernelCmInGuest}) the kernel's ib_cm loaded and unloaded again, and what a CM
  *       agent gets beside it.</li>
@@ -76,7 +81,8 @@ final class UserspaceGuestSuite
         ResourceCreationInGuest.class, QueuePairStatesInGuest.class, UdTrafficInGuest.class, MulticastAttachInGuest.class,
         PrivilegedQkeyInGuest.class, ResourceCleanupInGuest.class, RcRdmaInGuest.class, RcPingpongInGuest.class,
         RcResourceCleanupInGuest.class, VerbsTransportInGuest.class, UmadInGuest.class, ConductorThreadsInGuest.class,
-        AttachQpInGuest.class, ListenBacklogInGuest.class, UmadBesideKernelCmInGuest.class);
+        AttachQpInGuest.class, ListenBacklogInGuest.class, ConcurrentConnectionsInGuest.class, DeviceRemovalInGuest.class,
+        UmadBesideKernelCmInGuest.class);
 
     private UserspaceGuestSuite()
     {

@@ -5,6 +5,7 @@ import dev.rdmacm.cm.diagnostics.CmMadRecorder;
 import dev.rdmacm.ibcm.IbCmConnection;
 import dev.rdmacm.ibcm.IbCmEngine;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.Libc;
 import dev.rdmacm.loop.DeadlineTimers;
 import dev.rdmacm.loop.TransitionListener;
@@ -16,6 +17,7 @@ import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.umad.AgentRegistration;
 import dev.rdmacm.umad.UmadAgent;
+import dev.rdmacm.umad.UmadException;
 import dev.rdmacm.umad.UmadPort;
 import dev.rdmacm.umad.UserMadHeader;
 import dev.rdmacm.verbs.Verbs;
@@ -56,6 +58,7 @@ final class CmPort implements AutoCloseable
     private static final int CALLS_PER_TURN = 16;
 
     private final String name;
+    private final String device;
     private final UmadPort port;
     private final UmadAgent agent;
     private final ConductorAgent conductor;
@@ -72,6 +75,8 @@ final class CmPort implements AutoCloseable
     private volatile boolean running = true;
     private boolean closed;
     private volatile Throwable failure;
+    /** The port's CM stopped because ib_umad killed the port: its device is being unregistered. */
+    private volatile boolean deviceGone;
     private volatile long stepFailures;
     private volatile long filtered;
     private volatile RuntimeException lastStepFailure;
@@ -80,6 +85,7 @@ final class CmPort implements AutoCloseable
         final TransitionListener<IbCmConnection, IbCmState> transitions, final CmMadFilter filter, final IntFunction<Gid> localGids)
     {
         this.name = device + "/" + portNumber;
+        this.device = device;
         this.conductor = conductor;
         this.timers = new DeadlineTimers<>(conductor.cycleClock());
         this.filter = filter;
@@ -128,6 +134,22 @@ final class CmPort implements AutoCloseable
     void recorder(final CmMadRecorder mads)
     {
         recorder = mads;
+    }
+
+    /** The RDMA device of the port. */
+    String device()
+    {
+        return device;
+    }
+
+    /**
+     * Whether the port's CM stopped because its device is going away: ib_umad kills a device's ports
+     * early in its unregistration, before ib_uverbs waits for every process to close its contexts on
+     * it (rxe cannot take them away), and so before the uevent that says the device is gone.
+     */
+    boolean deviceGone()
+    {
+        return deviceGone;
     }
 
     String name()
@@ -234,6 +256,7 @@ final class CmPort implements AutoCloseable
             final int received = receiveAll();
             if (received == 0 && (revents & (Libc.POLLERR | Libc.POLLHUP)) != 0)
             {
+                deviceGone = true;
                 // POLLERR with nothing to read: the device went away; level-triggered, so it must not stay polled
                 throw new IllegalStateException("the umad device of " + name + " reports " +
                     ((revents & Libc.POLLERR) != 0 ? "POLLERR" : "POLLHUP") + ": it went away");
@@ -243,6 +266,8 @@ final class CmPort implements AutoCloseable
         catch (final RuntimeException ex)
         {
             // the umad device failed: this port's CM stops, the conductor and the other ports go on
+            // (ib_umad_kill_port marks the file's agents dead: poll says POLLERR, read says EIO)
+            deviceGone |= ex instanceof UmadException umad && umad.errno() == Errno.EIO;
             failure = ex;
             running = false;
             conductor.portFailed(this);

@@ -343,10 +343,30 @@ final class ConductorAgent implements Agent
         }
     }
 
-    /** The loop thread: a port's CM failed; its descriptor leaves the poll set (it stays listed, refusing calls). */
+    /**
+     * The loop thread: a port's CM failed; its descriptor leaves the poll set (it stays listed, refusing
+     * calls). When its device is going away, the port is closed and the device's ids get DEVICE_REMOVAL
+     * now, as the kernel CM posts it while the device is being unregistered: the uevent comes only once
+     * every process has closed its verbs contexts on the device, which an application holding the QP of
+     * a connected id does only after DEVICE_REMOVAL.
+     */
     void portFailed(final CmPort port)
     {
         pollSet.remove(port.fd());
+        if (port.deviceGone())
+        {
+            ports.remove(port);
+            try
+            {
+                port.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                // the dead port refuses its agent's unregistration (EINVAL); its descriptor is closed all the same
+                LOG.log(System.Logger.Level.DEBUG, "closing the CM of " + port.name() + ": " + ex.getMessage());
+            }
+            deviceRemoved.accept(port.device());
+        }
     }
 
     /** Resolutions waiting for a neighbour or a deadline; read on the loop thread only. */

@@ -625,6 +625,11 @@ public final class RdmaCm implements AutoCloseable
     /** {@code cma_process_remove}: every id bound to {@code device} learns that it went away, on the conductor. */
     void deviceRemoved(final String device)
     {
+        synchronized (this)
+        {
+            // a device of the same name that comes back gets a CM of its own
+            cmAgents.values().removeIf(port -> port.device().equals(device));
+        }
         proxy.deviceRemoved(device);
     }
 

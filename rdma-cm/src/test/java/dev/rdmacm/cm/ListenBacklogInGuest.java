@@ -182,8 +182,15 @@ public class ListenBacklogInGuest
     /** A REQ to the listener's Service ID as rdma_cm sends one over RoCE, its IP CM header from {@code privateData}. */
     private static ConnectRequest request(final UnsafeBuffer mad, final Gid peerGid, final Gid listenerGid, final byte[] privateData)
     {
+        return request(mad, peerGid, listenerGid, privateData, LISTEN_PORT);
+    }
+
+    /** The same, to the Service ID of RDMA_PS_TCP {@code port}. */
+    static ConnectRequest request(final UnsafeBuffer mad, final Gid peerGid, final Gid listenerGid, final byte[] privateData,
+        final int port)
+    {
         final ConnectRequest request = new ConnectRequest().encodeMad(mad, 0, new MadHeader(), FIRST_TID)
-            .serviceId(ServiceId.of(PortSpace.TCP, LISTEN_PORT)).localCaGuid(0x0002_c903_0010_0001L).responderResources(1)
+            .serviceId(ServiceId.of(PortSpace.TCP, port)).localCaGuid(0x0002_c903_0010_0001L).responderResources(1)
             .initiatorDepth(1).remoteCmResponseTimeout(20).localCmResponseTimeout(20).startingPsn(0x123).retryCount(7)
             .rnrRetryCount(7).maxCmRetries(15).partitionKey(0xffff).pathMtu(3);
         request.primaryPath().localPortLid(0xffff).remotePortLid(0xffff).localPortGid(peerGid).remotePortGid(listenerGid)
@@ -231,7 +238,7 @@ public class ListenBacklogInGuest
         }
     }
 
-    private static int ipv4RoceV2GidIndex(final String device)
+    static int ipv4RoceV2GidIndex(final String device)
     {
         for (int index = 0; index < 16; index++)
         {
@@ -244,7 +251,7 @@ public class ListenBacklogInGuest
         throw new AssertionError(device + " has no RoCE v2 GID of an IPv4 address in its first 16 entries");
     }
 
-    private static Gid gid(final String device, final int index)
+    static Gid gid(final String device, final int index)
     {
         return Gid.parse(sysfs(device, "gids/" + index));
     }

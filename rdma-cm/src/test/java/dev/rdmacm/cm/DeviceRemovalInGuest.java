@@ -1,0 +1,545 @@
+package dev.rdmacm.cm;
+
+import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.Peers;
+import dev.rdmacm.verbs.CompletionQueue;
+import dev.rdmacm.verbs.ProtectionDomain;
+import dev.rdmacm.verbs.QueuePairCapabilities;
+import dev.rdmacm.verbs.RcQueuePair;
+import dev.rdmacm.verbs.Verbs;
+import dev.rdmacm.verbs.VerbsContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code rdma link delete} under a connected id, a listener and an address resolution in flight, in the
+ * userspace-CM guest ({@code UserspaceGuestSuite}), with the kernel's CM as the oracle in the same guest:
+ * each case runs first with our CM, then, with {@code rdma_ucm} loaded for it and unloaded after, with
+ * the real {@code rping} ({@code -d} prints every event it gets, and which id got it). Each case has a
+ * veth pair of its own ({@code dra}/{@code drb}, 198.51.100.1 and .2, both in the initial namespace
+ * with {@code accept_local}, as the verbs pair) and a fresh rxe device on each end for each CM, so a
+ * removal takes nothing from the other classes.
+ * <p>
+ * What the kernel does, and ours now too: ib_umad kills the device's ports first (our CM's umad
+ * descriptor says POLLERR), the CM posts DEVICE_REMOVAL to every id on the device, and the removal
+ * waits until every process has closed its verbs contexts on it (rxe cannot take them away); only then
+ * does the uevent come. One difference stays: the kernel's CM still sends a DREQ when the removed
+ * connection's id is destroyed (its ib_cm lets go of the device after rdma_cm), so its peer gets
+ * DISCONNECTED; ours learns of the removal from the dead umad port, so its peer gets nothing.
+ * Afterwards nothing is left: {@code rdma resource} on the devices that stay, this JVM's descriptors
+ * and the CM's threads are as they were.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+public class DeviceRemovalInGuest
+{
+    private static final String OWN = "198.51.100.1";
+    private static final String PEER = "198.51.100.2";
+    /** Nobody answers ARP for it on {@code dra}: a resolution to it waits. */
+    private static final String SILENT = "198.51.100.9";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration COMMAND = Duration.ofSeconds(60);
+    private static final QueuePairCapabilities CAPABILITIES = new QueuePairCapabilities(1, 1, 1, 1, 0);
+    private static final Pattern RPING_EVENT = Pattern.compile("^cma_event type RDMA_CM_EVENT_(\\w+) cma_id \\S+ \\((parent|child)\\)");
+    private static final Pattern RESOURCE = Pattern.compile("^\\d+: (\\S+): (.*)$");
+    private static final AtomicInteger DEVICES = new AtomicInteger(50);
+
+    private final List<String> devices = new ArrayList<>();
+
+    @BeforeEach
+    void pair()
+    {
+        Peers.require(System.getenv("RDMACM_GUEST_SHARE") != null,
+            "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (UserspaceGuestSuite)");
+        sh("ip link add dra type veth peer name drb && ip address add " + OWN + "/24 dev dra && ip address add " + PEER
+            + "/24 dev drb && ip link set dra up && ip link set drb up"
+            + " && sysctl -qw net.ipv4.conf.dra.accept_local=1 net.ipv4.conf.drb.accept_local=1");
+    }
+
+    @AfterEach
+    void unpair()
+    {
+        for (final String device : devices)
+        {
+            HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device));
+        }
+        sh("ip link delete dra");
+    }
+
+    @Test
+    void shouldPostDeviceRemovalToTheConnectedIdOnTheRemovedDeviceAsTheKernelCmDoes() throws Exception
+    {
+        final Map<String, List<String>> ours = ourConnectedCase();
+        final Map<String, List<String>> kernels = kernelConnectedCase();
+        assertEquals(List.of("DEVICE_REMOVAL"), kernels.get("active"), "the kernel's: " + kernels);
+        assertEquals(kernels.get("active"), ours.get("active"), "ours: " + ours + ", the kernel's: " + kernels);
+        // the one difference (class comment): the kernel's ib_cm still sends the DREQ when the id is destroyed
+        assertEquals(List.of("DISCONNECTED"), kernels.get("passive"), "the kernel's: " + kernels);
+        assertEquals(List.of(), ours.get("passive"), "ours: " + ours);
+    }
+
+    @Test
+    void shouldPostDeviceRemovalToAListenerOnTheRemovedDeviceAsTheKernelCmDoes() throws Exception
+    {
+        final List<String> ours = ourListenerCase();
+        final List<String> kernels = kernelSingleIdCase("listen", List.of("rping", "-s", "-d", "-a", PEER, "-p", "7511", "-C", "1"),
+            "drb", "LISTEN");
+        assertEquals(List.of("DEVICE_REMOVAL"), kernels);
+        assertEquals(kernels, ours);
+    }
+
+    @Test
+    void shouldPostDeviceRemovalToAnAddressResolutionInFlightAsTheKernelCmDoes() throws Exception
+    {
+        final List<String> ours = ourResolutionCase();
+        final List<String> kernels = kernelSingleIdCase("resolve", List.of("rping", "-c", "-d", "-a", SILENT, "-I", OWN, "-p", "7512",
+            "-C", "1"), "dra", "ADDR_QUERY");
+        assertEquals(List.of("DEVICE_REMOVAL"), kernels);
+        assertEquals(kernels, ours);
+    }
+
+    /** Ours: a connection from {@code dra}'s device to a listener on {@code drb}'s, then the active side's device removed. */
+    private Map<String, List<String>> ourConnectedCase() throws Exception
+    {
+        final String activeDevice = rxe("dra");
+        final String passiveDevice = rxe("drb");
+        final Map<String, String> resourcesBefore = resources(passiveDevice);
+        final Baseline baseline = Baseline.now();
+        final Map<String, List<String>> events = new TreeMap<>();
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        final List<Endpoint> held = new ArrayList<>();
+        try (RdmaCm cm = RdmaCm.open(); EventChannel passiveChannel = cm.createEventChannel();
+             EventChannel activeChannel = cm.createEventChannel())
+        {
+            cm.cmMadRecorder((direction, source, destination, sourceQp, destinationQp, trafficClass, hopLimit, flowLabel, mad,
+                offset, length) ->
+            {
+                final int attribute = new dev.rdmacm.protocol.mad.MadHeader().wrap(mad, offset, length).attributeId();
+                trace.add(direction + " " + attribute + " " + source + " -> " + destination + " qp " + destinationQp
+                    + (attribute == 0x12 ? " reason " + new dev.rdmacm.protocol.cm.ConnectReject().wrapMad(mad, offset, length).reason()
+                    : ""));
+            });
+            cm.connectionTransitions((localCommId, remoteCommId, from, to, nowNanos) -> trace.add(localCommId + ": " + from + " -> " + to));
+            final RdmaCmId listener = cm.createId(passiveChannel);
+            listener.bindAddr(new InetSocketAddress(InetAddress.getByName(PEER), 7510));
+            listener.listen(8);
+            final RdmaCmId active = cm.createId(activeChannel);
+            active.resolveAddr(new InetSocketAddress(InetAddress.getByName(OWN), 0), new InetSocketAddress(InetAddress.getByName(PEER),
+                7510), Duration.ofSeconds(2));
+            expect(activeChannel, CmEventType.ADDR_RESOLVED);
+            assertEquals(activeDevice, active.binding().device());
+            active.resolveRoute(Duration.ofSeconds(2));
+            expect(activeChannel, CmEventType.ROUTE_RESOLVED);
+            final Endpoint activeEnd = Endpoint.on(activeDevice);
+            held.add(activeEnd);
+            active.attachQp(activeEnd.qp());
+            active.connect(ConnectionParameters.of(1, 1));
+            final CmEvent request = passiveChannel.getEvent(WAIT);
+            assertNotNull(request, () -> "no CONNECT_REQUEST within " + WAIT + "; the active side's next event: "
+                + activeChannel.pendingEvents() + " pending; the CM: " + trace);
+            request.ack();
+            assertEquals(CmEventType.CONNECT_REQUEST, request.type(), request.toString());
+            final RdmaCmId passive = request.id();
+            assertEquals(passiveDevice, passive.binding().device());
+            final Endpoint passiveEnd = Endpoint.on(passiveDevice);
+            held.add(passiveEnd);
+            passive.attachQp(passiveEnd.qp());
+            passive.accept(((CmEvent.ConnectRequest)request).parameters());
+            expect(activeChannel, CmEventType.ESTABLISHED);
+            expect(passiveChannel, CmEventType.ESTABLISHED);
+
+            final CompletableFuture<HostCommand.Outcome> removal = remove(activeDevice);
+            final CmEvent removed = activeChannel.getEvent(WAIT);
+            assertNotNull(removed, "no event on the active id within " + WAIT + " of removing " + activeDevice);
+            removed.ack();
+            events.put("active", new ArrayList<>(List.of(removed.type().name())));
+            assertEquals(CmIdState.DEVICE_REMOVAL, active.state());
+            // as rping does: the QP and the id go, and with them the last hold on the device
+            held.remove(activeEnd);
+            activeEnd.close();
+            active.destroy();
+            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
+            devices.remove(activeDevice);
+            drainInto(events, "active", activeChannel);
+            drainInto(events, "passive", passiveChannel);
+
+            passive.disconnect();
+            held.remove(passiveEnd);
+            passiveEnd.close();
+            passive.destroy();
+            listener.destroy();
+        }
+        finally
+        {
+            // a failure must not leave the device held: its removal would wait for this JVM
+            held.forEach(Endpoint::close);
+        }
+        assertEquals(resourcesBefore, resources(passiveDevice), "rdma resource on " + passiveDevice);
+        baseline.assertBack();
+        // nothing of ours holds the passive device either: its removal does not wait (and drb is free for the kernel's case)
+        remove(passiveDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + passiveDevice);
+        devices.remove(passiveDevice);
+        return events;
+    }
+
+    /** The kernel's, through rping: the same connection, the same removal. */
+    private Map<String, List<String>> kernelConnectedCase() throws Exception
+    {
+        return withKernelCm(() ->
+        {
+            final String activeDevice = rxe("dra");
+            final String passiveDevice = rxe("drb");
+            try (Rping server = Rping.start(List.of("rping", "-s", "-d", "-a", PEER, "-p", "7510", "-C", "100000000", "-S", "64"));
+                 Rping client = Rping.startOnceListening(server, passiveDevice, List.of("rping", "-c", "-d", "-a", PEER, "-I", OWN, "-p",
+                     "7510", "-C", "100000000", "-S", "64")))
+            {
+                client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"));
+                server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"));
+                remove(activeDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
+                devices.remove(activeDevice);
+                server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"));
+                final Map<String, List<String>> events = new TreeMap<>();
+                events.put("active", client.eventsAfterEstablished("parent"));
+                events.put("passive", server.eventsAfterEstablished("child"));
+                return events;
+            }
+        });
+    }
+
+    /** Ours: a listener bound to {@code drb}'s address, then its device removed. */
+    private List<String> ourListenerCase() throws Exception
+    {
+        final String device = rxe("drb");
+        final Baseline baseline = Baseline.now();
+        final Map<String, List<String>> events = new TreeMap<>();
+        try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId listener = cm.createId(channel);
+            listener.bindAddr(new InetSocketAddress(InetAddress.getByName(PEER), 7511));
+            listener.listen(8);
+            final CompletableFuture<HostCommand.Outcome> removal = remove(device);
+            final CmEvent removed = channel.getEvent(WAIT);
+            assertNotNull(removed, "no event on the listener within " + WAIT + " of removing " + device);
+            removed.ack();
+            events.put("listener", new ArrayList<>(List.of(removed.type().name())));
+            listener.destroy();
+            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device);
+            devices.remove(device);
+            drainInto(events, "listener", channel);
+        }
+        baseline.assertBack();
+        return events.get("listener");
+    }
+
+    /** Ours: an address resolution to {@link #SILENT} (ARP unanswered) on {@code dra}'s device, which goes while it waits. */
+    private List<String> ourResolutionCase() throws Exception
+    {
+        final String device = rxe("dra");
+        final Baseline baseline = Baseline.now();
+        final Map<String, List<String>> events = new TreeMap<>();
+        try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId id = cm.createId(channel);
+            id.resolveAddr(InetAddress.getByName(OWN), InetAddress.getByName(SILENT), Duration.ofSeconds(20));
+            final CompletableFuture<HostCommand.Outcome> removal = remove(device);
+            final CmEvent removed = channel.getEvent(WAIT);
+            assertNotNull(removed, "no event on the resolving id within " + WAIT + " of removing " + device);
+            removed.ack();
+            events.put("resolving", new ArrayList<>(List.of(removed.type().name())));
+            id.destroy();
+            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device);
+            devices.remove(device);
+            drainInto(events, "resolving", channel);
+        }
+        baseline.assertBack();
+        return events.get("resolving");
+    }
+
+    /**
+     * The kernel's, through one rping on a fresh device of {@code netdev}: every event its id got, the
+     * device removed once {@code rdma resource} shows the id in {@code state} there.
+     */
+    private List<String> kernelSingleIdCase(final String name, final List<String> rping, final String netdev,
+        final String state) throws Exception
+    {
+        return withKernelCm(() ->
+        {
+            final String device = rxe(netdev);
+            try (Rping process = Rping.start(rping))
+            {
+                awaitKernelId(device, state, process);
+                remove(device).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device + " (" + name + ")");
+                devices.remove(device);
+                process.await(line -> line.contains("destroy cm_id"));
+                return process.events("parent");
+            }
+        });
+    }
+
+    /** Until {@code rdma resource show cm_id} lists an id of the kernel's on {@code device} in {@code state}. */
+    private static void awaitKernelId(final String device, final String state, final Rping process) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        String ids;
+        while (!(ids = sh("rdma resource show cm_id")).lines().anyMatch(line -> line.startsWith("link " + device + "/")
+            && line.contains(" state " + state + " ")))
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "no kernel id in " + state + " on " + device + " within " + WAIT + ":\n"
+                + ids + "rping printed:\n" + process);
+            Thread.sleep(20);
+        }
+    }
+
+    /** {@code rdma_ucm} (and so ib_cm, which takes the CM class of every port) loaded for {@code body}, unloaded after. */
+    private static <T> T withKernelCm(final ThrowingSupplier<T> body) throws Exception
+    {
+        sh("modprobe rdma_ucm");
+        try
+        {
+            return body.get();
+        }
+        finally
+        {
+            sh("modprobe -r rdma_ucm rdma_cm iw_cm ib_cm && [ ! -e /sys/module/ib_cm ]");
+        }
+    }
+
+    @FunctionalInterface
+    private interface ThrowingSupplier<T>
+    {
+        T get() throws Exception;
+    }
+
+    /** A fresh rxe device on {@code netdev}, removed after the test if the test has not. */
+    private String rxe(final String netdev)
+    {
+        final String device = "rxe" + DEVICES.getAndIncrement();
+        sh("rdma link add " + device + " type rxe netdev " + netdev);
+        devices.add(device);
+        return device;
+    }
+
+    /** {@code rdma link delete}, which returns only once every process has let go of the device. */
+    private static CompletableFuture<HostCommand.Outcome> remove(final String device)
+    {
+        return CompletableFuture.supplyAsync(() -> HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device)));
+    }
+
+    private static CmEvent expect(final EventChannel channel, final CmEventType type) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(WAIT);
+        assertNotNull(event, "no " + type + " within " + WAIT);
+        event.ack();
+        assertEquals(type, event.type(), event.toString());
+        return event;
+    }
+
+    /** Every event still queued on {@code channel}, by type name, after those {@code events} has for {@code id}. */
+    private static void drainInto(final Map<String, List<String>> events, final String id, final EventChannel channel)
+        throws InterruptedException
+    {
+        final List<String> got = events.computeIfAbsent(id, key -> new ArrayList<>());
+        while (channel.pendingEvents() > 0)
+        {
+            final CmEvent event = channel.getEvent(WAIT);
+            event.ack();
+            got.add(event.type().name());
+        }
+    }
+
+    /** {@code rdma resource}'s counts of {@code device} (its pd, cq, qp, cm_id, mr, ctx and srq). */
+    private static Map<String, String> resources(final String device)
+    {
+        final Map<String, String> counts = new TreeMap<>();
+        for (final String line : sh("rdma resource").lines().toList())
+        {
+            final Matcher matcher = RESOURCE.matcher(line.strip());
+            if (matcher.matches() && matcher.group(1).equals(device))
+            {
+                final String[] fields = matcher.group(2).strip().split("\\s+");
+                for (int i = 0; i + 1 < fields.length; i += 2)
+                {
+                    counts.put(fields[i], fields[i + 1]);
+                }
+            }
+        }
+        assertTrue(!counts.isEmpty(), "rdma resource lists no " + device);
+        return counts;
+    }
+
+    private static String sh(final String script)
+    {
+        return HostCommand.run(COMMAND, null, List.of("sh", "-c", script)).orFail(script).output();
+    }
+
+    /** One side's verbs objects on a device: what holds it until closed. */
+    private record Endpoint(VerbsContext context, ProtectionDomain pd, CompletionQueue cq, RcQueuePair qp) implements AutoCloseable
+    {
+        static Endpoint on(final String device)
+        {
+            final VerbsContext context = Verbs.open(device);
+            final ProtectionDomain pd = context.allocateProtectionDomain();
+            final CompletionQueue cq = context.createCompletionQueue(2, null);
+            return new Endpoint(context, pd, cq, pd.createRcQueuePair(cq, cq, CAPABILITIES));
+        }
+
+        @Override
+        public void close()
+        {
+            qp.close();
+            cq.close();
+            pd.close();
+            context.close();
+        }
+    }
+
+    /** This JVM's descriptors and the CM's threads before an {@code RdmaCm} opened, to compare once it is closed. */
+    private record Baseline(long openDescriptors, TreeSet<String> cmThreads)
+    {
+        static Baseline now() throws IOException
+        {
+            return new Baseline(descriptors(), threads());
+        }
+
+        void assertBack() throws IOException
+        {
+            assertEquals(cmThreads, threads(), "the CM's threads");
+            // not equal: the pipes of the rdma commands before it may close on their reader threads meanwhile
+            final long now = descriptors();
+            assertTrue(now <= openDescriptors, "this JVM's open descriptors: " + now + ", before the RdmaCm opened " + openDescriptors);
+        }
+
+        private static long descriptors() throws IOException
+        {
+            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
+            {
+                return fds.count();
+            }
+        }
+
+        private static TreeSet<String> threads()
+        {
+            final TreeSet<String> names = new TreeSet<>();
+            Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
+            return names;
+        }
+    }
+
+    /** A real rping with {@code -d}, its output read as it comes. */
+    private static final class Rping implements AutoCloseable
+    {
+        private final Process process;
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final Thread reader;
+
+        private Rping(final Process process)
+        {
+            this.process = process;
+            this.reader = Thread.ofPlatform().daemon().name("rping-output").start(() ->
+            {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+                {
+                    for (String line; (line = in.readLine()) != null; )
+                    {
+                        lines.add(line);
+                    }
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
+            });
+        }
+
+        static Rping start(final List<String> command) throws IOException
+        {
+            return new Rping(new ProcessBuilder(command).redirectErrorStream(true).start());
+        }
+
+        /** {@code command} started once {@code server}'s listener is on {@code device}. */
+        static Rping startOnceListening(final Rping server, final String device, final List<String> command) throws Exception
+        {
+            awaitKernelId(device, "LISTEN", server);
+            return start(command);
+        }
+
+        /** Until a line matches; the output so far in the failure. */
+        void await(final Predicate<String> line) throws InterruptedException
+        {
+            final long deadline = System.nanoTime() + WAIT.toNanos();
+            while (lines.stream().noneMatch(line))
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "rping printed, within " + WAIT + ":\n" + String.join("\n", lines));
+                Thread.sleep(10);
+            }
+        }
+
+        /** The events of the {@code parent} or {@code child} id, by type name. */
+        List<String> events(final String which)
+        {
+            final List<String> events = new ArrayList<>();
+            for (final String line : lines)
+            {
+                final Matcher matcher = RPING_EVENT.matcher(line);
+                if (matcher.find() && matcher.group(2).equals(which))
+                {
+                    events.add(matcher.group(1));
+                }
+            }
+            return events;
+        }
+
+        /** Those after its ESTABLISHED. */
+        List<String> eventsAfterEstablished(final String which)
+        {
+            final List<String> all = events(which);
+            return new ArrayList<>(all.subList(all.indexOf("ESTABLISHED") + 1, all.size()));
+        }
+
+        @Override
+        public String toString()
+        {
+            return String.join("\n", lines);
+        }
+
+        @Override
+        public void close() throws InterruptedException
+        {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(10));
+        }
+    }
+}
