@@ -12,13 +12,9 @@ import dev.rdmacm.cm.diagnostics.KernelDifference;
 import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
-import dev.rdmacm.verbs.IbvConstants;
-import dev.rdmacm.verbs.MemoryRegion;
 import dev.rdmacm.verbs.ProtectionDomain;
 import dev.rdmacm.verbs.QpState;
 import dev.rdmacm.verbs.QueuePairCapabilities;
-import dev.rdmacm.verbs.QueuePairTransitionListener;
-import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.ScatterGatherList;
 import dev.rdmacm.verbs.Verbs;
 import dev.rdmacm.verbs.VerbsContext;
@@ -68,31 +64,6 @@ public class KernelConnectionManagerInGuest
     /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the kernel's REJ for a REQ no listener takes. */
     private static final int INVALID_SERVICE_ID = 8;
     private static final Pattern COUNT = Pattern.compile("\\b(cm_id|qp) (\\d+)");
-
-    /** One side's verbs objects: a QP with one send and one receive, and 64 bytes of registered memory. */
-    private record Endpoint(VerbsContext context, ProtectionDomain pd, CompletionQueue cq, RcQueuePair qp, MemoryRegion region)
-        implements AutoCloseable
-    {
-        static Endpoint on(final String device)
-        {
-            final VerbsContext context = Verbs.open(device);
-            final ProtectionDomain pd = context.allocateProtectionDomain();
-            final CompletionQueue cq = context.createCompletionQueue(4, null);
-            final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0),
-                QueuePairTransitionListener.none());
-            return new Endpoint(context, pd, cq, qp, pd.allocateMemoryRegion(64, IbvConstants.IBV_ACCESS_LOCAL_WRITE));
-        }
-
-        @Override
-        public void close()
-        {
-            region.close();
-            qp.close();
-            cq.close();
-            pd.close();
-            context.close();
-        }
-    }
 
     /** What the host's {@code rdma resource} counts: its CM ids and its QPs, over every device. */
     private record Resources(int cmIds, int qps)
@@ -216,7 +187,7 @@ public class KernelConnectionManagerInGuest
             try (RdmaCm cm = open(ConnectionManager.AUTO, trace, differences); EventChannel channel = cm.createEventChannel())
             {
                 final RdmaCmId id = routed(cm, channel, SERVER_PORT);
-                try (Endpoint client = Endpoint.on(id.binding().device()))
+                try (VerbsEndpoint client = VerbsEndpoint.on(id.binding().device()))
                 {
                     id.attachQp(client.qp());
                     id.connect(ConnectionParameters.of(1, 1));
@@ -262,7 +233,7 @@ public class KernelConnectionManagerInGuest
                 final RdmaCmId accepted = request.id();
                 assertEquals(listener, request.listenId());
                 assertEquals(InetAddress.getByName(OWN_IPV4), accepted.peerAddress());
-                try (Endpoint server = Endpoint.on(accepted.binding().device()); ScatterGatherList sgl = new ScatterGatherList(1))
+                try (VerbsEndpoint server = VerbsEndpoint.on(accepted.binding().device()); ScatterGatherList sgl = new ScatterGatherList(1))
                 {
                     accepted.attachQp(server.qp());
                     server.qp().postReceive(1, sgl.add(server.region(), 0, 64));
@@ -466,7 +437,7 @@ public class KernelConnectionManagerInGuest
             EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = routed(cm, channel, NOBODY_PORT);
-            try (Endpoint client = Endpoint.on(id.binding().device()))
+            try (VerbsEndpoint client = VerbsEndpoint.on(id.binding().device()))
             {
                 id.attachQp(client.qp());
                 id.connect(ConnectionParameters.of(1, 1));

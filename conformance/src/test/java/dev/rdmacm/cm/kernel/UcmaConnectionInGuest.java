@@ -9,16 +9,8 @@ import dev.rdmacm.ucma.abi.UcmaConstants;
 import dev.rdmacm.ucma.abi.UcmaEventType;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
-import dev.rdmacm.verbs.IbvConstants;
-import dev.rdmacm.verbs.MemoryRegion;
-import dev.rdmacm.verbs.ProtectionDomain;
 import dev.rdmacm.verbs.QpState;
-import dev.rdmacm.verbs.QueuePairCapabilities;
-import dev.rdmacm.verbs.QueuePairTransitionListener;
-import dev.rdmacm.verbs.RcQueuePair;
 import dev.rdmacm.verbs.ScatterGatherList;
-import dev.rdmacm.verbs.Verbs;
-import dev.rdmacm.verbs.VerbsContext;
 import dev.rdmacm.verbs.WorkCompletions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,31 +41,6 @@ public class UcmaConnectionInGuest
     private static final long LISTENER_UID = 0x4c49_5354L;
     private static final long ACCEPTED_UID = 0x4143_4350L;
     private static final long CONNECTING_UID = 0x434f_4e4eL;
-
-    /** One side's verbs objects: a QP with one send and one receive, and 64 bytes of registered memory. */
-    private record Endpoint(VerbsContext context, ProtectionDomain pd, CompletionQueue cq, RcQueuePair qp, MemoryRegion region)
-        implements AutoCloseable
-    {
-        static Endpoint on(final String device)
-        {
-            final VerbsContext context = Verbs.open(device);
-            final ProtectionDomain pd = context.allocateProtectionDomain();
-            final CompletionQueue cq = context.createCompletionQueue(4, null);
-            final RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0),
-                QueuePairTransitionListener.none());
-            return new Endpoint(context, pd, cq, qp, pd.allocateMemoryRegion(64, IbvConstants.IBV_ACCESS_LOCAL_WRITE));
-        }
-
-        @Override
-        public void close()
-        {
-            region.close();
-            qp.close();
-            cq.close();
-            pd.close();
-            context.close();
-        }
-    }
 
     private static RdmaSockaddr own(final int port)
     {
@@ -127,7 +94,7 @@ public class UcmaConnectionInGuest
             try
             {
                 final int accepted = await(passive, UcmaEventType.CONNECT_REQUEST, LISTENER_UID).id();
-                try (Endpoint server = Endpoint.on(UcmaAnswers.deviceOf(passive.queryAddr(accepted).nodeGuid()));
+                try (VerbsEndpoint server = VerbsEndpoint.on(UcmaAnswers.deviceOf(passive.queryAddr(accepted).nodeGuid()));
                     ScatterGatherList sgl = new ScatterGatherList(1))
                 {
                     KernelQpAttributes.readyToReceive(passive, accepted, server.qp(), KernelQpAttributes.KERNELS);
@@ -177,7 +144,7 @@ public class UcmaConnectionInGuest
             final String device = UcmaAnswers.deviceOf(active.queryAddr(connecting).nodeGuid());
             assertEquals("rxe0", device);
 
-            try (Endpoint client = Endpoint.on(device); Endpoint server = Endpoint.on(device);
+            try (VerbsEndpoint client = VerbsEndpoint.on(device); VerbsEndpoint server = VerbsEndpoint.on(device);
                 ScatterGatherList sgl = new ScatterGatherList(1))
             {
                 KernelQpAttributes.init(active, connecting, client.qp());
