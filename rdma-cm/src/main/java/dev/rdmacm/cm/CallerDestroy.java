@@ -65,7 +65,7 @@ final class CallerDestroy
     {
         return switch (c.state)
         {
-            case IDLE, ADDR_BOUND, ADDR_RESOLVED, ROUTE_RESOLVED -> c.kernel == null && c.connection == null &&
+            case IDLE, ADDR_BOUND, ADDR_RESOLVED, ROUTE_RESOLVED -> c.connection == null &&
                 c.portListens.isEmpty() && c.multicasts.isEmpty() && c.pending == null && c.pendingRoute == null;
             default -> false;
         };
