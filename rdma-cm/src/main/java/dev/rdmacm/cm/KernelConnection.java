@@ -186,9 +186,24 @@ final class KernelConnection
         }
     }
 
-    /** The id's options the kernel applies itself: its type of service and ACK timeout, as rdma_set_option set them. */
+    /**
+     * The id's options the kernel applies itself, as rdma_set_option set them: its type of service and ACK timeout,
+     * and REUSEADDR and AFONLY, which the kernel's BIND of this id checks against every other kernel id on the port
+     * (ours bound the port only among our ids). AFONLY goes only when set: unset, the kernel takes the default from
+     * the family and {@code net.ipv6.bindv6only}, as ours does. Sent while the kernel id is IDLE, the one state in
+     * which the kernel takes REUSEADDR.
+     */
     private static void setIdOptions(final IdContext c, final KernelCm kernel, final int handle)
     {
+        if (c.reuseAddr)
+        {
+            kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_REUSEADDR, intOption(1));
+        }
+        if (c.afOnly != null)
+        {
+            kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_AFONLY,
+                intOption(c.afOnly ? 1 : 0));
+        }
         if (c.tos != null)
         {
             kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_TOS,
@@ -199,6 +214,14 @@ final class KernelConnection
             kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_ACK_TIMEOUT,
                 new byte[] {(byte)(int)c.ackTimeout});
         }
+    }
+
+    /** An {@code int} option's value as the kernel reads it ({@code optlen == sizeof(int)}, host order). */
+    private static byte[] intOption(final int value)
+    {
+        final byte[] bytes = new byte[Integer.BYTES];
+        ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).putInt(value);
+        return bytes;
     }
 
     /** {@code rdma_accept}'s first part: what the caller moves the QP with (INIT_QP_ATTR, asked on its thread). */
