@@ -14,6 +14,7 @@ import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsFormatException;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -53,20 +54,26 @@ final class KernelCm implements AutoCloseable
     }
 
     /**
-     * Opens {@code /dev/infiniband/rdma_cm}.
+     * Opens {@code device} ({@link UcmaChannel#DEVICE} but in a test) after reading the ABI version in
+     * {@code abiVersionFile} ({@link UcmaChannel#ABI_VERSION_FILE}).
      *
      * @throws RdmaCmException naming {@code call} and the errno (ENOENT: rdma_ucm not loaded; EPROTONOSUPPORT:
      *                         an ABI this binding does not speak).
      */
-    static KernelCm open(final RdmaCm cm, final Function<RdmaCmId, IdContext> contexts, final String call) throws RdmaCmException
+    static KernelCm open(final RdmaCm cm, final Function<RdmaCmId, IdContext> contexts, final String call, final Path device,
+        final Path abiVersionFile) throws RdmaCmException
     {
         try
         {
-            return new KernelCm(cm, UcmaChannel.open(), contexts);
+            return new KernelCm(cm, UcmaChannel.open(device, abiVersionFile), contexts);
         }
         catch (final UcmaException ex)
         {
-            throw new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + ex.getMessage(), true);
+            // the call's message names the errno once: the device's reason without the errno it ends with
+            final String errno = ": " + Errno.name(ex.errno()) + " (" + Errno.description(ex.errno()) + ")";
+            final String why = ex.getMessage().endsWith(errno) ? ex.getMessage().substring(0, ex.getMessage().length() - errno.length())
+                : ex.getMessage();
+            throw new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + why, true);
         }
     }
 
@@ -103,9 +110,15 @@ final class KernelCm implements AutoCloseable
     /** A command refused by the kernel, as the call that made it reports it. */
     static RdmaCmException refused(final String call, final UcmaException ex)
     {
-        // the errno is the exception's own: the detail names the command and the device once
-        return new RdmaCmException(call, ex.errno(), ex.command() == null ? "the kernel's RDMA CM: " + ex.getMessage()
-            : "the kernel's RDMA CM refused " + ex.command().cName() + " (" + UcmaChannel.DEVICE + ")", true);
+        // the errno is the exception's own: the detail names the command and the device (the channel's, as the
+        // exception ends with it: "CMD: ERRNO (text) on DEVICE") once
+        if (ex.command() == null)
+        {
+            return new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + ex.getMessage(), true);
+        }
+        final int on = ex.getMessage().indexOf(") on ");
+        final String device = on < 0 ? UcmaChannel.DEVICE.toString() : ex.getMessage().substring(on + ") on ".length());
+        return new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM refused " + ex.command().cName() + " on " + device, true);
     }
 
     void difference(final RdmaCmId id, final String field, final String ours, final String kernels)
