@@ -17,6 +17,12 @@ final class ConnectionManagerOption
             + "ib_cm holds it (default ${DEFAULT-VALUE})")
     String name = "auto";
 
+    /** {@return whether {@code --cm kernel} was given} */
+    boolean kernel()
+    {
+        return ConnectionManager.KERNEL.text().equalsIgnoreCase(name);
+    }
+
     /**
      * The options of the command's {@link RdmaCm}: the defaults, with this connection manager.
      *
