@@ -131,8 +131,9 @@ final class KernelConnection
                 }
                 else
                 {
-                    source = sockaddr(c.resolution.source(), 0);
-                    destination = sockaddr(c.resolution.destination(), c.destinationPort);
+                    // a link-local address without its scope is EINVAL to the kernel's BIND: the netdev we resolved it on
+                    source = sockaddr(c.resolution.source(), 0, c.resolution.ifindex());
+                    destination = sockaddr(c.resolution.destination(), c.destinationPort, c.resolution.ifindex());
                 }
                 kernel.channel.resolveAddr(handle, source, destination, RESOLVE_TIMEOUT_MS);
             }
@@ -156,7 +157,7 @@ final class KernelConnection
             synchronized (kernel.lock)
             {
                 setIdOptions(c, kernel, handle);
-                kernel.channel.bind(handle, c.ibSource != null ? c.ibSource : sockaddr(c.boundSource, c.boundPort));
+                kernel.channel.bind(handle, c.ibSource != null ? c.ibSource : sockaddr(c.boundSource, c.boundPort, c.boundIfindex));
                 kernel.channel.listen(handle, backlog);
             }
         }
@@ -588,13 +589,18 @@ final class KernelConnection
         }
     }
 
-    static RdmaSockaddr sockaddr(final InetAddress address, final int port)
+    /**
+     * The address as the kernel's sockaddr; an IPv6 link-local one without a scope takes {@code ifindex}, the netdev
+     * our resolution or bind found it on (the kernel refuses a link-local address without its scope).
+     */
+    static RdmaSockaddr sockaddr(final InetAddress address, final int port, final int ifindex)
     {
         if (address instanceof Inet4Address)
         {
             return new Ipv4Sockaddr(ByteBuffer.wrap(address.getAddress()).getInt(), port);
         }
-        final long scope = address instanceof java.net.Inet6Address v6 ? v6.getScopeId() : 0;
+        final java.net.Inet6Address v6 = (java.net.Inet6Address)address;
+        final long scope = v6.getScopeId() != 0 || !v6.isLinkLocalAddress() ? v6.getScopeId() : ifindex;
         return new Ipv6Sockaddr(address.getAddress(), port, 0, scope);
     }
 
