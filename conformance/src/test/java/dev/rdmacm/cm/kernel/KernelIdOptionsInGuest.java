@@ -109,7 +109,7 @@ public class KernelIdOptionsInGuest
     }
 
     private static List<String> librdmacm(final String address, final int port, final boolean reuse, final String afOnly,
-        final Runnable whileListening) throws Exception
+        final Client client) throws Exception
     {
         final Process process = librdmacmStarted(address, port, reuse, afOnly, REQUEST_WAIT_MS, false);
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
@@ -119,9 +119,10 @@ public class KernelIdOptionsInGuest
             lines.add(first == null ? "nothing" : first);
             if ("listening".equals(first))
             {
-                whileListening.run();
+                final Process peer = client.start();
                 final String next = out.readLine();
                 lines.add(next == null ? "nothing" : next);
+                finish(peer);
             }
             assertTrue(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), "listen_with_options still runs");
             return lines;
@@ -134,7 +135,7 @@ public class KernelIdOptionsInGuest
 
     /** The same steps through the KERNEL back-end, written as the program writes them. */
     private static List<String> ours(final String address, final int port, final boolean reuse, final Boolean afOnly,
-        final Runnable whileListening) throws Exception
+        final Client client) throws Exception
     {
         final List<String> lines = new ArrayList<>();
         try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
@@ -162,31 +163,56 @@ public class KernelIdOptionsInGuest
                 return lines;
             }
             lines.add("listening");
-            whileListening.run();
-            final CmEvent event = channel.getEvent(Duration.ofMillis(REQUEST_WAIT_MS));
-            if (event == null)
+            final Process peer = client.start();
+            try
             {
-                lines.add("no request");
-                return lines;
+                final CmEvent event = channel.getEvent(Duration.ofMillis(REQUEST_WAIT_MS));
+                if (event == null)
+                {
+                    lines.add("no request");
+                    return lines;
+                }
+                lines.add("event RDMA_CM_EVENT_" + event.type().name());
+                event.ack();
+                if (event.type() == CmEventType.CONNECT_REQUEST)
+                {
+                    event.id().reject(new byte[0]);
+                    event.id().destroy();
+                }
             }
-            lines.add("event RDMA_CM_EVENT_" + event.type().name());
-            event.ack();
-            if (event.type() == CmEventType.CONNECT_REQUEST)
+            finally
             {
-                event.id().reject(new byte[0]);
-                event.id().destroy();
+                finish(peer);
             }
         }
         return lines;
     }
 
-    /** The real {@code rping -c} to the guest's IPv4 address and {@code port}, once: whether a listener took it is the case's. */
-    private static Runnable rpingClient(final int port)
+    /** The peer that sends a request while a case listens, started; null for none. */
+    @FunctionalInterface
+    private interface Client
     {
-        return () -> HostCommand.run(WAIT, "rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(port), "-C", "1");
+        Process start() throws IOException;
     }
 
-    private static final Runnable NOTHING = () -> { };
+    /** The peer's end, bounded: it ends once a listener answered or nobody did (the kernel's REJ). */
+    private static void finish(final Process peer) throws InterruptedException
+    {
+        if (peer != null && !peer.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
+        {
+            peer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("the peer " + peer.info().commandLine().orElse("") + " still ran after " + WAIT);
+        }
+    }
+
+    /** The real {@code rping -c} to the guest's IPv4 address and {@code port}, once: whether a listener took it is the case's. */
+    private static Client rpingClient(final int port)
+    {
+        return () -> new ProcessBuilder("rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(port), "-C", "1")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private static final Client NOTHING = () -> null;
 
     @Test
     void shouldBindAnIpv6WildcardBesideAnIpv4WildcardOnlyWithAfonlyAsLibrdmacmDoes() throws Exception
