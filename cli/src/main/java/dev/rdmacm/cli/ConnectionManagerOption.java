@@ -17,10 +17,14 @@ final class ConnectionManagerOption
             + "ib_cm holds it (default ${DEFAULT-VALUE})")
     String name = "auto";
 
-    /** {@return whether {@code --cm kernel} was given} */
-    boolean kernel()
+    /**
+     * {@return whether the connections will run through the kernel's CM: {@code --cm kernel}, or {@code auto} on a host
+     * where {@code ib_cm} is loaded ({@link ConnectionManager#autoOnThisHost()}, what {@code rdmacm devices} says)}
+     */
+    boolean kernelOnThisHost()
     {
-        return ConnectionManager.KERNEL.text().equalsIgnoreCase(name);
+        return ConnectionManager.KERNEL.text().equalsIgnoreCase(name)
+            || ConnectionManager.AUTO.text().equalsIgnoreCase(name) && ConnectionManager.autoOnThisHost() == ConnectionManager.KERNEL;
     }
 
     /**

@@ -248,11 +248,12 @@ public final class RpingCommand implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "-p " + port + ": must be 0-65535");
         }
-        if (pcap.given() && cmOption.kernel())
+        if (pcap.given() && cmOption.kernelOnThisHost())
         {
             // docs/decisions.md: the kernel's ib_cm sends and receives the MADs, where this process cannot record them
             throw new CommandLine.ParameterException(spec.commandLine(), "--pcap records the CM MADs of this stack's own CM; "
-                + "with --cm kernel the kernel's ib_cm sends them: capture RoCE v2 (udp port 4791) on the netdev instead");
+                + "through the kernel's CM (--cm kernel, or auto where ib_cm is loaded) the kernel's ib_cm sends them: capture "
+                + "RoCE v2 (udp port 4791) on the netdev instead");
         }
     }
 
