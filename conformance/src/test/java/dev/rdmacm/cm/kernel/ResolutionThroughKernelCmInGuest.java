@@ -48,6 +48,9 @@ public class ResolutionThroughKernelCmInGuest
     private static final Duration BESIDE = Duration.ofSeconds(30);
     private static final List<String> TRACE = new CopyOnWriteArrayList<>();
     private static final List<KernelDifference> DIFFERENCES = new CopyOnWriteArrayList<>();
+    /** The cases whose route resolved, so that a kernel id was resolved beside ours; and those without one. */
+    private static final List<String> BESIDE = new CopyOnWriteArrayList<>();
+    private static final List<String> WITHOUT = new CopyOnWriteArrayList<>();
 
     private static Map<String, Map<String, String>> librdmacm;
     private static RdmaCm cm;
@@ -80,6 +83,8 @@ public class ResolutionThroughKernelCmInGuest
         {
             cm.close();
         }
+        System.out.println("through the KERNEL back-end: " + BESIDE.size() + " cases with a kernel id beside ours, " + WITHOUT.size()
+            + " without (no ROUTE_RESOLVED, for librdmacm either): " + WITHOUT);
     }
 
     static List<CmCase> cases()
@@ -110,8 +115,10 @@ public class ResolutionThroughKernelCmInGuest
         if (!beside[0])
         {
             // no ROUTE_RESOLVED, for librdmacm either (the maps are equal): no rdma_connect, no kernel id
+            WITHOUT.add(which.name());
             return;
         }
+        BESIDE.add(which.name());
         assertEquals(List.of(), List.copyOf(DIFFERENCES), "the kernel id's answers against ours; trace " + TRACE);
         assertTrue(TRACE.stream().anyMatch(line -> line.contains(" ADDR_RESOLVED: the kernel's ")),
             "the kernel's address answer in the trace: " + TRACE);
