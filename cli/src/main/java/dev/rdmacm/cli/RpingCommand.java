@@ -27,9 +27,11 @@ import java.util.concurrent.Callable;
  * project's CM: the same options, the same {@code ping data: rdma-ping-N: ...} lines, exit 0. The CM
  * MADs go over umad, so the host must not have the kernel's {@code ib_cm} loaded ({@code docs/umad.md});
  * the data path is an RC QP through libibverbs. {@code --trace} prints every state change of the CM
- * connections with its time; {@code -d} every RDMA CM event and the QP's attributes once connected;
+ * connections and of the ids with its time (through the kernel's CM, {@code --cm kernel}, the kernel's answers
+ * beside ours); {@code -d} every RDMA CM event and the QP's attributes once connected;
  * {@code --pcap FILE} every CM MAD sent and received, retries included, as RoCE v2 frames. The file is
- * complete whatever the outcome: it is closed after the CM, whose close sends the last REJ or DREQ.
+ * complete whatever the outcome: it is closed after the CM, whose close sends the last REJ or DREQ. Through
+ * the kernel's CM the kernel sends the MADs, and {@code --pcap} is refused (docs/decisions.md).
  */
 @Command(
     name = "rping",
