@@ -102,7 +102,7 @@ class KernelCmUnavailableTest
             kernel.close();
 
             final UcmaException closed = assertThrows(UcmaException.class,
-                () -> kernel.channel.createId(1, UcmaConstants.RDMA_PS_TCP, UcmaConstants.IB_QPT_RC));
+                () -> kernel.command(channel -> channel.createId(1, UcmaConstants.RDMA_PS_TCP, UcmaConstants.IB_QPT_RC)));
             final RdmaCmException reported = KernelCm.refused("rdma_listen", closed);
 
             assertEquals(Errno.EBADF, reported.errno());
