@@ -49,8 +49,8 @@ public class ResolutionThroughKernelCmInGuest
     private static final List<String> TRACE = new CopyOnWriteArrayList<>();
     private static final List<KernelDifference> DIFFERENCES = new CopyOnWriteArrayList<>();
     /** The cases whose route resolved, so that a kernel id was resolved beside ours; and those without one. */
-    private static final List<String> BESIDE = new CopyOnWriteArrayList<>();
-    private static final List<String> WITHOUT = new CopyOnWriteArrayList<>();
+    private static final List<String> WITH_KERNEL_ID = new CopyOnWriteArrayList<>();
+    private static final List<String> WITHOUT_KERNEL_ID = new CopyOnWriteArrayList<>();
 
     private static Map<String, Map<String, String>> librdmacm;
     private static RdmaCm cm;
@@ -83,8 +83,8 @@ public class ResolutionThroughKernelCmInGuest
         {
             cm.close();
         }
-        System.out.println("through the KERNEL back-end: " + BESIDE.size() + " cases with a kernel id beside ours, " + WITHOUT.size()
-            + " without (no ROUTE_RESOLVED, for librdmacm either): " + WITHOUT);
+        System.out.println("through the KERNEL back-end: " + WITH_KERNEL_ID.size() + " cases with a kernel id beside ours, "
+            + WITHOUT_KERNEL_ID.size() + " without (no ROUTE_RESOLVED, for librdmacm either): " + WITHOUT_KERNEL_ID);
     }
 
     static List<CmCase> cases()
@@ -115,10 +115,10 @@ public class ResolutionThroughKernelCmInGuest
         if (!beside[0])
         {
             // no ROUTE_RESOLVED, for librdmacm either (the maps are equal): no rdma_connect, no kernel id
-            WITHOUT.add(which.name());
+            WITHOUT_KERNEL_ID.add(which.name());
             return;
         }
-        BESIDE.add(which.name());
+        WITH_KERNEL_ID.add(which.name());
         assertEquals(List.of(), List.copyOf(DIFFERENCES), "the kernel id's answers against ours; trace " + TRACE);
         assertTrue(TRACE.stream().anyMatch(line -> line.contains(" ADDR_RESOLVED: the kernel's ")),
             "the kernel's address answer in the trace: " + TRACE);
