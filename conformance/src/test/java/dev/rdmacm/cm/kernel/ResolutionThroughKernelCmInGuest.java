@@ -6,9 +6,14 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.diagnostics.KernelDifference;
 import dev.rdmacm.libc.ProcFile;
+import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.Peers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -40,8 +46,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * not configured...) has no kernel id: the back-end makes one at {@code rdma_connect}, which needs a
  * ROUTE_RESOLVED id. The kernel's own answer for those is librdmacm's, which
  * {@link ResolutionAgainstKernelCmInGuest} compares.
+ * <p>
+ * After the cases, this process holds as many CM ids and QPs in {@code rdma resource} as before them: every
+ * kernel id went with our id, every QP with its case.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public class ResolutionThroughKernelCmInGuest
 {
     /** Only a bound against a hang: the kernel id's resolution and QUERYs take milliseconds. */
@@ -52,7 +62,10 @@ public class ResolutionThroughKernelCmInGuest
     private static final List<String> WITH_KERNEL_ID = new CopyOnWriteArrayList<>();
     private static final List<String> WITHOUT_KERNEL_ID = new CopyOnWriteArrayList<>();
 
+    private static final Pattern THIS_PROCESS = Pattern.compile("\\bpid " + ProcessHandle.current().pid() + "\\b");
+
     private static Map<String, Map<String, String>> librdmacm;
+    private static List<Integer> resourcesBefore;
     private static RdmaCm cm;
     private static int lowPort;
     private static int highPort;
@@ -65,6 +78,7 @@ public class ResolutionThroughKernelCmInGuest
         final String[] range = ProcFile.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
         lowPort = Integer.parseInt(range[0]);
         highPort = Integer.parseInt(range[1]);
+        resourcesBefore = resources();
         cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL)
             .listener((id, from, to, reason) -> TRACE.add(from + " -> " + to + ": " + reason))
             .kernelDifferences(DIFFERENCES::add).build());
@@ -92,7 +106,29 @@ public class ResolutionThroughKernelCmInGuest
         return ResolutionAgainstKernelCmInGuest.CASES;
     }
 
+    /** This process's CM ids and QPs in {@code rdma resource}. */
+    private static List<Integer> resources()
+    {
+        return List.of("cm_id", "qp").stream().map(kind -> (int)HostCommand.run(BESIDE, "rdma", "resource", "show", kind)
+            .orFail("rdma resource show " + kind).output().lines().filter(line -> THIS_PROCESS.matcher(line).find()).count()).toList();
+    }
+
+    @Test
+    @Order(2)
+    void shouldLeaveNoKernelIdNorQpOfThisProcessBehindAfterTheCases() throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + BESIDE.toNanos();
+        List<Integer> now = resources();
+        while (!now.equals(resourcesBefore) && System.nanoTime() - deadline < 0)
+        {
+            Thread.sleep(100);
+            now = resources();
+        }
+        assertEquals(resourcesBefore, now, "this process's CM ids and QPs before the cases and after");
+    }
+
     @ParameterizedTest(name = "{0}")
+    @Order(1)
     @MethodSource("cases")
     void shouldResolveAsLibrdmacmAndFindTheKernelIdBesideItAnsweringTheSame(final CmCase which) throws Exception
     {
