@@ -410,8 +410,9 @@ final class KernelConnection implements CmConnection
         compare("dgid", c.route.primary().record().dgid().toString(), kernels.dgid().toString());
         if (binding.netdev() != null)
         {
-            compare("source address", c.resolution.source().getHostAddress(), hostOf(kernels.source()));
-            compare("destination address", c.resolution.destination().getHostAddress(), hostOf(kernels.destination()));
+            // the addresses without their zone, which the kernel gives as a number and ours as a name (the zone is ours)
+            compare("source address", hostOf(c.resolution.source()), hostOf(kernels.source()));
+            compare("destination address", hostOf(c.resolution.destination()), hostOf(kernels.destination()));
         }
         c.transition(c.state, trace::toString);
         state = State.RESOLVING_ROUTE;
@@ -617,6 +618,19 @@ final class KernelConnection implements CmConnection
         catch (final UnknownHostException ex)
         {
             return null;
+        }
+    }
+
+    /** The address as text without its IPv6 zone ({@code %k0}). */
+    private static String hostOf(final InetAddress address)
+    {
+        try
+        {
+            return InetAddress.getByAddress(address.getAddress()).getHostAddress();
+        }
+        catch (final UnknownHostException ex)
+        {
+            return address.getHostAddress();
         }
     }
 
