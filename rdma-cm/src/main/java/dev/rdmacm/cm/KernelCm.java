@@ -44,6 +44,8 @@ final class KernelCm implements AutoCloseable
     private final Function<RdmaCmId, IdContext> contexts;
     private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<KernelConnection> listenersByUid = new Long2ObjectHashMap<>();
+    /** Multicast memberships by the kernel's handle, which it numbers apart from ids (its {@code multicast_table}). */
+    private final Int2ObjectHashMap<IdMulticast> groupsByHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<String> deviceByGuid = new Long2ObjectHashMap<>();
 
     private KernelCm(final RdmaCm cm, final UcmaChannel channel, final Function<RdmaCmId, IdContext> contexts)
@@ -122,6 +124,18 @@ final class KernelCm implements AutoCloseable
         listenersByUid.put(uid, connection);
     }
 
+    /** JOIN_MCAST answered {@code handle}: the membership's MULTICAST_JOIN and MULTICAST_ERROR go to {@code mc}. */
+    void joined(final int handle, final IdMulticast mc)
+    {
+        groupsByHandle.put(handle, mc);
+    }
+
+    /** The membership {@code handle} is left: its events, if any still come, find no one. */
+    void left(final int handle)
+    {
+        groupsByHandle.remove(handle);
+    }
+
     /** The kernel id is gone (destroyed, or never made): its events, if any still come, find no one. */
     void forget(final int handle, final long listenerUid)
     {
@@ -182,9 +196,25 @@ final class KernelCm implements AutoCloseable
         return work;
     }
 
-    /** One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection. */
+    /**
+     * One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection,
+     * or a membership's to its group ({@link MulticastPhase#onKernelEvent}).
+     */
     private void dispatch(final EventResponse event)
     {
+        if (event.event() == UcmaEventType.MULTICAST_JOIN.number() || event.event() == UcmaEventType.MULTICAST_ERROR.number())
+        {
+            final IdMulticast mc = groupsByHandle.get(event.id());
+            if (mc != null)
+            {
+                final KernelEvent taken = KernelEvent.copyOf(event, true);
+                synchronized (mc.id.id.guard)
+                {
+                    MulticastPhase.onKernelEvent(mc, taken);
+                }
+            }
+            return;
+        }
         if (event.event() == UcmaEventType.CONNECT_REQUEST.number())
         {
             final KernelConnection listener = listenersByUid.get(event.uid());
