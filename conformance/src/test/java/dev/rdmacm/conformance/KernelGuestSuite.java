@@ -15,11 +15,14 @@ import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest;
+import dev.rdmacm.cm.kernel.McKeyThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.MulticastAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.UcmaAgainstLibrdmacmInGuest;
 import dev.rdmacm.cm.kernel.UcmaChannelInGuest;
 import dev.rdmacm.cm.kernel.UcmaConnectionInGuest;
+import dev.rdmacm.cm.kernel.UcmaMigrateIdInGuest;
+import dev.rdmacm.cm.kernel.UcmaMulticastInGuest;
 import dev.rdmacm.cm.kernel.UidRangeAgainstKernelCmInGuest;
 import dev.rdmacm.resolver.engine.RouteDifferentialVrfInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
@@ -59,7 +62,8 @@ final class KernelGuestSuite
         GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class, MulticastAgainstKernelCmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,
-        KernelConnectionManagerInGuest.class,
+        KernelConnectionManagerInGuest.class, McKeyThroughKernelCmInGuest.class, UcmaMulticastInGuest.class,
+        UcmaMigrateIdInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
     private KernelGuestSuite()
