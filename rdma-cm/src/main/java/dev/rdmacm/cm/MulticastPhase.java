@@ -13,6 +13,7 @@ import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.multicast.McMemberRecordValue;
 import dev.rdmacm.sa.multicast.McMemberRecords;
 import dev.rdmacm.sa.multicast.MulticastMemberships;
+import dev.rdmacm.ucma.abi.UcmaEventType;
 import dev.rdmacm.verbs.AddressVector;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.UdQueuePair;
@@ -151,7 +152,7 @@ final class MulticastPhase
         {
             return;
         }
-        if (event.type() != dev.rdmacm.ucma.abi.UcmaEventType.MULTICAST_JOIN || event.ud().isEmpty())
+        if (event.type() != UcmaEventType.MULTICAST_JOIN || event.ud().isEmpty())
         {
             c.deliver(new CmEvent.MulticastError(c.id, event.status(), mc.group, mc.context));
             return;
