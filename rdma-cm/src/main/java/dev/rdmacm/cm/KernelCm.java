@@ -26,7 +26,8 @@ import java.util.function.Function;
  * descriptor for the userspace CM. No thread of its own, none per id.
  * <p>
  * Every kernel id belongs to one {@link KernelConnection}: found by the kernel's handle for its events, and
- * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's).
+ * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's); or to
+ * one id's {@link KernelMemberships}, whose groups' events are found by the membership's handle.
  * The maps are the conductor's only. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's
  * one response buffer, so every command and the reading of its answer run in {@link #answer}, under one lock:
  * the conductor's and those of the application threads that move their QPs ({@link KernelQpMoves}).
