@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * so its exit status and lines are the verdict, and both sides' {@code joined} lines (the group's DGID, MLID and SL,
  * as the kernel answered each) must be equal. While ours is joined, {@code rdma resource} lists one more kernel CM
  * id of RDMA_PS_UDP (the join went through the kernel, not this stack's own multicast); after, the host's CM ids
- * are as before.
+ * (RDMA_PS_UDP) are as before.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 public class McKeyThroughKernelCmInGuest
@@ -41,12 +41,12 @@ public class McKeyThroughKernelCmInGuest
     @Test
     void shouldReceiveEveryDatagramTheRealMckeySendsWithRdmacmMckeyThroughTheKernelCm() throws Exception
     {
-        final String before = cmIds();
+        final long before = udpIds();
         final ByteArrayOutputStream ours = new ByteArrayOutputStream();
         final CompletableFuture<Integer> receiver = CompletableFuture.supplyAsync(() ->
             rdmacm(ours, "mckey", "-m", TO_OURS, "-b", OWN_IPV4, "-C", MESSAGES, "--cm", "kernel"));
         awaitLine(ours, "mckey: joined", receiver);
-        final String joinedIds = cmIds();
+        final long joined = udpIds();
         final Process sender = new ProcessBuilder("mckey", "-m", TO_OURS, "-b", OWN_IPV4, "-s", "-C", MESSAGES)
             .redirectErrorStream(true).start();
         final String theirs = finished(sender);
@@ -57,15 +57,14 @@ public class McKeyThroughKernelCmInGuest
         assertEquals(0, status, "rdmacm mckey:\n" + text + "\nmckey -s:\n" + theirs);
         assertMckeyLines("server", "receiving data transfers", text);
         assertEquals(joinedLine(theirs), joinedLine(text), "the group's dgid, mlid and sl");
-        assertEquals(udpIds(before) + 1, udpIds(joinedIds), "ours joined, before the real sender started, holds one kernel "
-            + "CM id of RDMA_PS_UDP:\n" + joinedIds);
-        assertEquals(before, cmIdsBackTo(before), "rdma resource show cm_id after");
+        assertEquals(before + 1, joined, "ours joined, before the real sender started, holds one kernel CM id of RDMA_PS_UDP");
+        assertEquals(before, udpIdsBackTo(before), "RDMA_PS_UDP CM ids after");
     }
 
     @Test
     void shouldSendEveryDatagramTheRealMckeyReceivesWithRdmacmMckeyThroughTheKernelCm() throws Exception
     {
-        final String before = cmIds();
+        final long before = udpIds();
         final Process receiver = new ProcessBuilder("mckey", "-m", TO_KERNEL, "-b", OWN_IPV4, "-C", MESSAGES)
             .redirectErrorStream(true).start();
         try
@@ -91,7 +90,7 @@ public class McKeyThroughKernelCmInGuest
         {
             receiver.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
-        assertEquals(before, cmIdsBackTo(before), "rdma resource show cm_id after");
+        assertEquals(before, udpIdsBackTo(before), "RDMA_PS_UDP CM ids after");
     }
 
     /** mckey's lines from start to end: each one once, in mckey's order, the transfer's as its role prints it. */
@@ -122,25 +121,22 @@ public class McKeyThroughKernelCmInGuest
         }
     }
 
-    private static long udpIds(final String cmIds)
+    /** The host's RDMA_PS_UDP CM ids ({@code rdma resource}): the multicast ids', none of the connections other cases make. */
+    private static long udpIds()
     {
-        return cmIds.lines().filter(line -> line.contains(" ps UDP ")).count();
+        return HostCommand.run(WAIT, "rdma", "resource", "show", "cm_id").orFail("rdma resource show cm_id").output().lines()
+            .filter(line -> line.contains(" ps UDP ")).count();
     }
 
-    private static String cmIds()
-    {
-        return HostCommand.run(WAIT, "rdma", "resource", "show", "cm_id").orFail("rdma resource show cm_id").output();
-    }
-
-    /** The host's CM ids once they are {@code before} again (the real mckey's go as its process ends), or as they stay. */
-    private static String cmIdsBackTo(final String before) throws InterruptedException
+    /** The host's RDMA_PS_UDP CM ids once they are {@code before} again (the real mckey's go as its process ends), or as they stay. */
+    private static long udpIdsBackTo(final long before) throws InterruptedException
     {
         final long deadline = System.nanoTime() + WAIT.toNanos();
-        String now = cmIds();
-        while (!now.equals(before) && System.nanoTime() - deadline < 0)
+        long now = udpIds();
+        while (now != before && System.nanoTime() - deadline < 0)
         {
             Thread.sleep(100);
-            now = cmIds();
+            now = udpIds();
         }
         return now;
     }
