@@ -48,8 +48,11 @@ final class CmtimeRounds
     private static final String COMMANDS = "/run/cmtime-rounds.cmd";
     private static final String REPLIES = "/run/cmtime-rounds.reply";
     private static final String DRIVER = "cmtime-driver";
-    private static final int WARM_UP = 100;
+    /** The untimed first round's connections; {@code -Drdmacm.cmtime.warmup=N} for a JVM that needs more (C1 under TCG). */
+    private static final int WARM_UP = Integer.getInteger("rdmacm.cmtime.warmup", 100);
     private static final int STRACED = 100;
+    /** The connections of each round that splits our connect step ({@link Back#KERNEL} only). */
+    private static final int HALVES = 100;
     private static final Duration JOB = Duration.ofSeconds(60);
     /** The driver JVM's start: no AOT cache is trained in this boot, and a JVM starts in 90 s or more under TCG. */
     private static final Duration JVM_START = Duration.ofSeconds(240);
@@ -114,7 +117,7 @@ final class CmtimeRounds
 
     /** Everything one measurement gave. */
     record Measured(Back back, int rounds, List<Integer> sizes, List<Run> runs, String driver, String accelerator,
-                    List<GuestResult> failures)
+                    List<GuestResult> failures, List<String> halves)
     {
         List<DynamicTest> checks()
         {
@@ -174,6 +177,12 @@ final class CmtimeRounds
                 counters(text, size);
             }
             syscalls(text);
+            if (!halves.isEmpty())
+            {
+                text.append(String.format("%nour connect step split (issue 32): rounds of %d after the rest, the kernel's "
+                    + "resolution inside rdma_connect%n", HALVES));
+                halves.forEach(text::append);
+            }
             text.append("\ntarget rows\n");
             rows().lines().forEach(row -> text.append(row.replace('\t', '|')).append('\n'));
             return text.toString();
@@ -336,11 +345,11 @@ final class CmtimeRounds
         if (!serverStarted.succeeded() || !driverStarted.succeeded())
         {
             failures.addAll(List.of(serverStarted, driverStarted));
-            return new Measured(back, rounds, sizes, runs, driver, ours.accelerator(), failures);
+            return new Measured(back, rounds, sizes, runs, driver, ours.accelerator(), failures, List.of());
         }
         final Sides sides = new Sides(ours, kernel, back, oursScript, kernelScript, server, outputs);
         // untimed: the JVM's start and first compilations, the kernel's modules and the server's first connections
-        runs.add(sides.ours(WARM_UP, 0, JVM_START));
+        runs.add(sides.ours(WARM_UP, 0, JVM_START.plus(limit(WARM_UP))));
         driver = readIfThere(outputs.resolve("driver.txt"));
         runs.add(sides.kernel(WARM_UP, 0));
         boolean oursAlive = runs.getFirst().client.succeeded();
@@ -362,6 +371,11 @@ final class CmtimeRounds
             runs.add(sides.oursTraced(STRACED, pid(driver)));
         }
         runs.add(sides.kernelTraced(STRACED));
+        final List<String> halves = new ArrayList<>();
+        for (int round = 1; oursAlive && back == Back.KERNEL && round <= 3; round++)
+        {
+            halves.add(sides.halves(HALVES, round));
+        }
         final GuestResult quit = ours.run(JOB, "pid=$(cat /run/" + DRIVER + ".pid)\n"
             + "kill -0 $pid 2>/dev/null && timeout 10 sh -c 'echo quit > " + COMMANDS + "'\n"
             + "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done\n"
@@ -375,7 +389,7 @@ final class CmtimeRounds
             }
         }
         return new Measured(back, rounds, sizes, runs, driver, ours == kernel ? ours.accelerator() + ", one guest"
-            : ours.accelerator() + ", " + kernel.accelerator(), failures);
+            : ours.accelerator() + ", " + kernel.accelerator(), failures, halves);
     }
 
     private static Duration limit(final int connections)
@@ -395,6 +409,18 @@ final class CmtimeRounds
             final GuestResult client = ours.run(limit, "bash " + oursScript + " ours " + COMMANDS + " " + REPLIES + " '" + line + "'");
             final String after = kernel.run(JOB, "bash " + kernelScript + " snapshot").stdout();
             return oursRun(tag, connections, round, client, before, after, Map.of());
+        }
+
+        /** One round of {@link dev.rdmacm.cli.CmtimeKernelHalves} in the driver: its table and its split, as text. */
+        String halves(final int connections, final int round)
+        {
+            final String tag = "halves-" + connections + "-" + round;
+            final GuestResult job = ours.run(limit(connections), "bash " + oursScript + " ours " + COMMANDS + " " + REPLIES + " '" + tag
+                + " " + CmtimeDriver.KERNEL_HALVES + " " + server + " " + SERVER_PORT + " " + connections + "'");
+            final String output = readIfThere(outputs.resolve(tag + ".out"));
+            return "round " + round + " (" + section(job.stdout(), "reply").strip() + "):\n" + output.lines()
+                .filter(line -> line.startsWith("halves") || line.startsWith("connect ") || line.startsWith("resolve "))
+                .map(line -> "  " + line + "\n").reduce("", String::concat) + readIfThere(outputs.resolve(tag + ".err"));
         }
 
         Run oursTraced(final int connections, final long pid)
