@@ -339,7 +339,7 @@ final class ConductorAgent implements Agent
     {
         if (!closing)
         {
-            pollSet.add(kernel.channel.fd(), kernel::onReadable);
+            pollSet.add(kernel.fd(), kernel::onReadable);
         }
     }
 

@@ -432,10 +432,6 @@ final class IdConductor
             return;
         }
         c.transition(CmIdState.DESTROYING, "destroy");
-        if (c.kernel != null)
-        {
-            c.kernel.close();
-        }
         if (c.connection != null)
         {
             c.connection.close();

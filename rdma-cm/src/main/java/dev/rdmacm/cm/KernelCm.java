@@ -16,6 +16,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -27,8 +28,8 @@ import java.util.function.Function;
  * Every kernel id belongs to one {@link KernelConnection}: found by the kernel's handle for its events, and
  * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's).
  * The maps are the conductor's only. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's
- * one response buffer, so every command and the reading of its answer hold {@link #lock}: the conductor's
- * and those of the application threads that move their QPs ({@link KernelQpMoves}).
+ * one response buffer, so every command and the reading of its answer run in {@link #answer}, under one lock:
+ * the conductor's and those of the application threads that move their QPs ({@link KernelQpMoves}).
  */
 final class KernelCm implements AutoCloseable
 {
@@ -36,9 +37,9 @@ final class KernelCm implements AutoCloseable
     /** How many events one readiness takes before the duty cycle goes on. */
     private static final int EVENT_LIMIT = 64;
 
-    final UcmaChannel channel;
-    /** Held by each command and the reading of its answer. */
-    final Object lock = new Object();
+    private final UcmaChannel channel;
+    /** Held by each command and the reading of its answer ({@link #answer}). */
+    private final Object lock = new Object();
     private final RdmaCm cm;
     private final Function<RdmaCmId, IdContext> contexts;
     private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
@@ -73,6 +74,37 @@ final class KernelCm implements AutoCloseable
     RdmaCm cm()
     {
         return cm;
+    }
+
+    /** {@return the channel's descriptor, for the conductor's poll set} */
+    int fd()
+    {
+        return channel.fd();
+    }
+
+    /**
+     * Runs {@code commands} on the channel and reads their answers, holding the lock: an answer is a view of the
+     * channel's one response buffer, which the next command of any thread overwrites, so {@code commands} returns
+     * what it read of it, never the view.
+     *
+     * @throws dev.rdmacm.ucma.UcmaException a command the kernel refused, naming it and the errno.
+     */
+    <T> T answer(final Function<UcmaChannel, T> commands)
+    {
+        synchronized (lock)
+        {
+            return commands.apply(channel);
+        }
+    }
+
+    /** As {@link #answer}, for commands whose answers are not read. */
+    void command(final Consumer<UcmaChannel> commands)
+    {
+        answer(channel ->
+        {
+            commands.accept(channel);
+            return null;
+        });
     }
 
     IdContext context(final RdmaCmId id)
@@ -184,10 +216,7 @@ final class KernelCm implements AutoCloseable
     {
         try
         {
-            synchronized (lock)
-            {
-                channel.destroyId(handle);
-            }
+            command(channel -> channel.destroyId(handle));
         }
         catch (final UcmaException ex)
         {

@@ -739,7 +739,7 @@ public final class RdmaCmId implements AutoCloseable
     }
 
     /** A UD id: RDMA_PS_UDP (and RDMA_PS_IPOIB), whose QP type is IBV_QPT_UD (librdmacm's {@code ucma_get_qp_type}). */
-    private boolean isUd()
+    boolean isUd()
     {
         return portSpace == PortSpace.UDP || portSpace == PortSpace.IPOIB;
     }
