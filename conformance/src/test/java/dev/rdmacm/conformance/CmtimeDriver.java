@@ -53,7 +53,8 @@ final class CmtimeDriver
         final Path directory = Path.of(args[2]);
         Files.writeString(directory.resolve("driver.txt"), "pid " + ProcessHandle.current().pid() + "\njvm "
             + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()) + "\nspin " + RdmaCm.DEFAULT_SPIN.toNanos()
-            + "\ncpus " + Runtime.getRuntime().availableProcessors() + "\n");
+            + "\ncpus " + Runtime.getRuntime().availableProcessors() + "\nclocksource " + clocksource() + "\nclock read "
+            + clockReadNanos() + " ns\n");
         final PrintStream out = System.out;
         final PrintStream err = System.err;
         while (true)
@@ -98,6 +99,36 @@ final class CmtimeDriver
             Files.writeString(directory.resolve(tag + ".cpu"), cpu(before, processBefore, watch.after, watch.processAfter));
             Files.writeString(replies, tag + " " + status + "\n");
         }
+    }
+
+    /** The guest kernel's clocksource: where it is not the TSC, a clock read is a system call (no vDSO). */
+    private static String clocksource()
+    {
+        try
+        {
+            return Files.readString(Path.of("/sys/devices/system/clocksource/clocksource0/current_clocksource")).strip();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown (" + ex.getMessage() + ")";
+        }
+    }
+
+    /** What one {@code System.nanoTime} costs here: the fastest of 5 runs of 2,000 reads, in ns a read. */
+    private static long clockReadNanos()
+    {
+        long fastest = Long.MAX_VALUE;
+        long sink = 0;
+        for (int run = 0; run < 5; run++)
+        {
+            final long start = System.nanoTime();
+            for (int i = 0; i < 2_000; i++)
+            {
+                sink += System.nanoTime();
+            }
+            fastest = Math.min(fastest, (System.nanoTime() - start) / 2_000);
+        }
+        return sink == 42 ? -1 : fastest;
     }
 
     /** Per thread name, the ticks its threads gained; then the ended threads and the process. */

@@ -339,7 +339,7 @@ final class CmtimeRounds
         final GuestResult serverStarted = kernel.run(JOB, CmtimeAcrossTheWire.started("cmtime -b " + server + " -p " + SERVER_PORT,
             "rounds-cmtime-s") + "\n" + RpingAcrossTheWire.untilListening(server, SERVER_PORT));
         final GuestResult driverStarted = ours.run(JOB, "rm -f " + COMMANDS + " " + REPLIES + "\nmkfifo " + COMMANDS + " " + REPLIES
-            + "\n" + CmtimeAcrossTheWire.started(GuestJavaMain.command(ours, DRIVER, CmtimeDriver.class.getName(), COMMANDS, REPLIES,
+            + "\n" + CmtimeAcrossTheWire.started(GuestJavaMain.command(ours, DRIVER, driverOptions(ours.guestPathOf(outputs)), CmtimeDriver.class.getName(), COMMANDS, REPLIES,
             ours.guestPathOf(outputs)), DRIVER));
         String driver = "";
         if (!serverStarted.succeeded() || !driverStarted.succeeded())
@@ -378,7 +378,7 @@ final class CmtimeRounds
         }
         final GuestResult quit = ours.run(JOB, "pid=$(cat /run/" + DRIVER + ".pid)\n"
             + "kill -0 $pid 2>/dev/null && timeout 10 sh -c 'echo quit > " + COMMANDS + "'\n"
-            + "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done\n"
+            + "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done\n"
             + "kill -0 $pid 2>/dev/null && { kill -9 $pid; cat /run/" + DRIVER + ".err >&2; exit 2; }; exit 0");
         final GuestResult serverStopped = kernel.run(JOB, CmtimeAcrossTheWire.stopped("rounds-cmtime-s"));
         for (final GuestResult result : List.of(quit, serverStopped))
@@ -388,8 +388,43 @@ final class CmtimeRounds
                 failures.add(result);
             }
         }
+        keep(outputs);
         return new Measured(back, rounds, sizes, runs, driver, ours == kernel ? ours.accelerator() + ", one guest"
             : ours.accelerator() + ", " + kernel.accelerator(), failures, halves);
+    }
+
+    /**
+     * {@code -Drdmacm.cmtime.driver.options="..."}: JVM options for the driver after the guest mains' own, split at
+     * white space, {@code @OUT@} standing for the driver's output directory in the guest (a flight recording's file,
+     * say); none by default.
+     */
+    private static List<String> driverOptions(final String outputs)
+    {
+        final String options = System.getProperty("rdmacm.cmtime.driver.options", "").strip();
+        return options.isEmpty() ? List.of() : List.of(options.replace("@OUT@", outputs).split("\\s+"));
+    }
+
+    /** {@code -Drdmacm.cmtime.keep=DIRECTORY}: the driver's outputs copied there on the host, since the share goes with the guest. */
+    private static void keep(final Path outputs)
+    {
+        final String keep = System.getProperty("rdmacm.cmtime.keep", "");
+        if (keep.isEmpty())
+        {
+            return;
+        }
+        try (var files = Files.list(outputs))
+        {
+            final Path target = Path.of(keep);
+            Files.createDirectories(target);
+            for (final Path file : files.toList())
+            {
+                Files.copy(file, target.resolve(file.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot keep " + outputs + " in " + keep, ex);
+        }
     }
 
     private static Duration limit(final int connections)
