@@ -397,24 +397,20 @@ final class KernelConnection implements CmConnection
             return;
         }
         final String device = kernel.deviceOf(kernels.nodeGuid());
-        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ADDR_RESOLVED:")
-            .append(" the kernel's ").append(device).append('/').append(kernels.port()).append(' ')
-            .append(KernelCm.text(kernels.source())).append(" -> ").append(KernelCm.text(kernels.destination()))
-            .append(" sgid ").append(kernels.sgid()).append(" dgid ").append(kernels.dgid())
-            .append("; ours ").append(binding.device()).append('/').append(binding.port()).append(' ')
-            .append(c.resolution.source().getHostAddress()).append(" -> ").append(c.resolution.destination().getHostAddress())
-            .append(" sgid ").append(binding.gid());
+        // values compared, text made only for a difference or a listener: this runs once per connection on the conductor
         compare("device", binding.device(), device);
-        compare("port", Integer.toString(binding.port()), Integer.toString(kernels.port()));
-        compare("sgid", binding.gid().toString(), kernels.sgid().toString());
-        compare("dgid", c.route.primary().record().dgid().toString(), kernels.dgid().toString());
+        compare("port", binding.port(), kernels.port());
+        compare("sgid", binding.gid(), kernels.sgid());
+        compare("dgid", c.route.primary().record().dgid(), kernels.dgid());
         if (binding.netdev() != null)
         {
-            // the addresses without their zone, which the kernel gives as a number and ours as a name (the zone is ours)
-            compare("source address", hostOf(c.resolution.source()), hostOf(kernels.source()));
-            compare("destination address", hostOf(c.resolution.destination()), hostOf(kernels.destination()));
+            compare("source address", c.resolution.source(), kernels.source());
+            compare("destination address", c.resolution.destination(), kernels.destination());
         }
-        c.transition(c.state, trace::toString);
+        c.transition(c.state, () -> "kernel CM id " + handle + " ADDR_RESOLVED: the kernel's " + device + '/' + kernels.port() + ' '
+            + KernelCm.text(kernels.source()) + " -> " + KernelCm.text(kernels.destination()) + " sgid " + kernels.sgid() + " dgid "
+            + kernels.dgid() + "; ours " + binding.device() + '/' + binding.port() + ' ' + c.resolution.source().getHostAddress()
+            + " -> " + c.resolution.destination().getHostAddress() + " sgid " + binding.gid());
         state = State.RESOLVING_ROUTE;
         final byte[] path = c.route.primary().toPathData();
         ByteBuffer.wrap(path).order(ByteOrder.nativeOrder()).putInt(0, RoutePath.PATH_DATA_FLAGS);
@@ -470,13 +466,15 @@ final class KernelConnection implements CmConnection
             failed("QUERY PATH after ROUTE_RESOLVED: no path", -Errno.EINVAL);
             return;
         }
-        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ROUTE_RESOLVED: the kernel's path ")
-            .append(kernels).append("; ours ").append(ours);
-        for (final RecordComponent field : PathRecordValue.class.getRecordComponents())
+        if (!ours.equals(kernels))
         {
-            compare("path." + field.getName(), value(field, ours), value(field, kernels));
+            // field by field only when they differ: equal records have equal fields
+            for (final RecordComponent field : PathRecordValue.class.getRecordComponents())
+            {
+                compare("path." + field.getName(), value(field, ours), value(field, kernels));
+            }
         }
-        c.transition(c.state, trace::toString);
+        c.transition(c.state, () -> "kernel CM id " + handle + " ROUTE_RESOLVED: the kernel's path " + kernels + "; ours " + ours);
         final ConnectionParameters asked = parameters;
         final int qpNumber = c.isUd() ? (c.attachedUdQp == null ? 0 : c.attachedUdQp.qpNumber()) : c.attachedQp.qpNumber();
         final byte[] data = binding.netdev() == null && c.resolution != null && c.ibDestination == null ?
@@ -569,11 +567,42 @@ final class KernelConnection implements CmConnection
         }
     }
 
-    private void compare(final String field, final String ours, final String kernels)
+    private void compare(final String field, final Object ours, final Object kernels)
     {
         if (!Objects.equals(ours, kernels))
         {
-            kernel.difference(c.id, field, ours, kernels);
+            kernel.difference(c.id, field, String.valueOf(ours), String.valueOf(kernels));
+        }
+    }
+
+    /**
+     * An IP address of ours against the kernel's, as their text compares them, without the IPv6 zone, which the kernel
+     * gives as a number and ours as a name (the zone is ours: the kernel got it from us); no text for an equal IPv4 one.
+     */
+    private void compare(final String field, final InetAddress ours, final RdmaSockaddr kernels)
+    {
+        final InetAddress theirs = inetOf(kernels);
+        if (ours instanceof Inet4Address && ours.equals(theirs))
+        {
+            return;
+        }
+        final String text = theirs == null ? KernelCm.text(kernels) : theirs.getHostAddress();
+        if (!hostOf(ours).equals(text))
+        {
+            kernel.difference(c.id, field, ours.getHostAddress(), text);
+        }
+    }
+
+    /** The address as text without its IPv6 zone ({@code %k0}). */
+    private static String hostOf(final InetAddress address)
+    {
+        try
+        {
+            return InetAddress.getByAddress(address.getAddress()).getHostAddress();
+        }
+        catch (final UnknownHostException ex)
+        {
+            return address.getHostAddress();
         }
     }
 
@@ -587,6 +616,12 @@ final class KernelConnection implements CmConnection
         {
             throw new IllegalStateException("PathRecordValue." + field.getName() + ": " + ex, ex);
         }
+    }
+
+    /** The address as the kernel's sockaddr, an IPv6 one with the scope it carries. */
+    static RdmaSockaddr sockaddr(final InetAddress address, final int port)
+    {
+        return sockaddr(address, port, 0);
     }
 
     /**
@@ -619,25 +654,6 @@ final class KernelConnection implements CmConnection
         {
             return null;
         }
-    }
-
-    /** The address as text without its IPv6 zone ({@code %k0}). */
-    private static String hostOf(final InetAddress address)
-    {
-        try
-        {
-            return InetAddress.getByAddress(address.getAddress()).getHostAddress();
-        }
-        catch (final UnknownHostException ex)
-        {
-            return address.getHostAddress();
-        }
-    }
-
-    private static String hostOf(final RdmaSockaddr address)
-    {
-        final InetAddress inet = inetOf(address);
-        return inet == null ? KernelCm.text(address) : inet.getHostAddress();
     }
 
     private static int portOf(final RdmaSockaddr address)
