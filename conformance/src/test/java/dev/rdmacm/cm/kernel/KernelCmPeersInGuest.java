@@ -104,7 +104,7 @@ public class KernelCmPeersInGuest
     @Test
     void shouldServeUcmatosesTwoConnectionsAndCarryItsDataBothWaysThroughTheKernelCm() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final Map<RdmaCmId, VerbsEndpoint> accepted = new LinkedHashMap<>();
         final Peer ucmatose;
         try (RdmaCm cm = open(); EventChannel channel = cm.createEventChannel(); ScatterGatherList sgl = new ScatterGatherList(1))
@@ -217,7 +217,7 @@ public class KernelCmPeersInGuest
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void shouldEndAConnectionToAHostWithoutACmWithLibrdmacmsEventAndStatus() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         // both at once: each takes about 100 s
         final Peer rping = Peer.start("rping", "-c", "-d", "-a", PEER_IPV4, "-p", Integer.toString(SILENT_PORT), "-C", "1");
         final CmEvent ours;
@@ -256,7 +256,7 @@ public class KernelCmPeersInGuest
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void shouldPostDeviceRemovalToAKernelConnectedIdAsTheRealRpingGetsIt() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final List<String> devices = new ArrayList<>();
         sh("ip link add kra type veth peer name krb && ip address add " + REMOVAL_OWN + "/24 dev kra && ip address add " + REMOVAL_PEER
             + "/24 dev krb && ip link set kra up && ip link set krb up"
