@@ -18,17 +18,37 @@ final class ConnectionManagerOption
     String name = "auto";
 
     /**
+     * {@return whether the connections will run through the kernel's CM: {@code --cm kernel}, or {@code auto} on a host
+     * where {@code ib_cm} is loaded ({@link ConnectionManager#autoOnThisHost()}, what {@code rdmacm devices} says)}
+     */
+    boolean kernelOnThisHost()
+    {
+        return ConnectionManager.KERNEL.text().equalsIgnoreCase(name)
+            || ConnectionManager.AUTO.text().equalsIgnoreCase(name) && ConnectionManager.autoOnThisHost() == ConnectionManager.KERNEL;
+    }
+
+    /**
      * The options of the command's {@link RdmaCm}: the defaults, with this connection manager.
      *
      * @throws CommandLine.ParameterException naming the value and the three there are.
      */
     RdmaCm.Options options(final CommandLine.Model.CommandSpec spec)
     {
+        return RdmaCm.Options.builder().connectionManager(parse(spec, name)).build();
+    }
+
+    /**
+     * {@code --cm}'s value {@code name} as a {@link ConnectionManager}.
+     *
+     * @throws CommandLine.ParameterException naming the value and the three there are.
+     */
+    static ConnectionManager parse(final CommandLine.Model.CommandSpec spec, final String name)
+    {
         for (final ConnectionManager manager : ConnectionManager.values())
         {
             if (manager.text().equalsIgnoreCase(name))
             {
-                return RdmaCm.Options.builder().connectionManager(manager).build();
+                return manager;
             }
         }
         throw new CommandLine.ParameterException(spec.commandLine(), "--cm '" + name + "': expected userspace, kernel or auto");

@@ -27,9 +27,11 @@ import java.util.concurrent.Callable;
  * project's CM: the same options, the same {@code ping data: rdma-ping-N: ...} lines, exit 0. The CM
  * MADs go over umad, so the host must not have the kernel's {@code ib_cm} loaded ({@code docs/umad.md});
  * the data path is an RC QP through libibverbs. {@code --trace} prints every state change of the CM
- * connections with its time; {@code -d} every RDMA CM event and the QP's attributes once connected;
+ * connections and of the ids with its time (through the kernel's CM, {@code --cm kernel}, the kernel's answers
+ * beside ours); {@code -d} every RDMA CM event and the QP's attributes once connected;
  * {@code --pcap FILE} every CM MAD sent and received, retries included, as RoCE v2 frames. The file is
- * complete whatever the outcome: it is closed after the CM, whose close sends the last REJ or DREQ.
+ * complete whatever the outcome: it is closed after the CM, whose close sends the last REJ or DREQ. Through
+ * the kernel's CM the kernel sends the MADs, and {@code --pcap} is refused (docs/decisions.md).
  */
 @Command(
     name = "rping",
@@ -102,7 +104,8 @@ public final class RpingCommand implements Callable<Integer>
     @Option(names = "-d", description = "debug: print every CM event")
     boolean debug;
 
-    @Option(names = "--trace", description = "print every state change of the CM connections (ib_cm's states) with its time")
+    @Option(names = "--trace", description = "print every state change of the CM connections (ib_cm's states) and of the ids with "
+        + "its time; through the kernel's CM, the kernel's answers beside ours and every field where they differ")
     boolean trace;
 
     @CommandLine.Mixin
@@ -129,7 +132,8 @@ public final class RpingCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
-        final RdmaCm.Options cmOptions = cmOption.options(spec);
+        final long traceStart = System.nanoTime();
+        final RdmaCm.Options cmOptions = trace ? traced(cmOption.options(spec), traceStart) : cmOption.options(spec);
         output = CommandOutput.of(spec, jsonOption.json);
         final InetAddress destination;
         final InetAddress sourceAddress;
@@ -172,10 +176,9 @@ public final class RpingCommand implements Callable<Integer>
             }
             if (trace)
             {
-                final long start = System.nanoTime();
                 // on the port's CM thread, at the moment of the change, with the CM's clock
                 cm.connectionTransitions((localCommId, remoteCommId, from, to, now) -> System.err.printf(
-                    "cm 0x%08x %s -> %s at +%.3f ms%n", localCommId, from, to, (now - start) / 1e6));
+                    "cm 0x%08x %s -> %s at +%.3f ms%n", localCommId, from, to, (now - traceStart) / 1e6));
             }
             final int status = server ? serve(cm, channel, destination) : ping(cm, channel, destination, sourceAddress);
             if (output.json())
@@ -191,6 +194,19 @@ public final class RpingCommand implements Callable<Integer>
             failure(JsonOutput.errno(ex.errno(), ex.getMessage()), ex.getMessage());
             return FAILED;
         }
+    }
+
+    /**
+     * {@code --trace}'s part of the options: every id state change with its reason (through the kernel's CM, its
+     * answers beside ours), and every field where the kernel's CM answered otherwise than ours, on stderr.
+     */
+    private static RdmaCm.Options traced(final RdmaCm.Options options, final long start)
+    {
+        return options.toBuilder()
+            .listener((id, from, to, reason) -> System.err.printf("%s %s -> %s at +%.3f ms: %s%n", id, from, to,
+                (System.nanoTime() - start) / 1e6, reason))
+            .kernelDifferences(difference -> System.err.println("kernel difference: " + difference))
+            .build();
     }
 
     /** rping's own line on stderr, or under {@code --json} the error object on stdout; the status is the caller's. */
@@ -233,6 +249,13 @@ public final class RpingCommand implements Callable<Integer>
         if (port < 0 || port > 0xffff)
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "-p " + port + ": must be 0-65535");
+        }
+        if (pcap.given() && cmOption.kernelOnThisHost())
+        {
+            // docs/decisions.md: the kernel's ib_cm sends and receives the MADs, where this process cannot record them
+            throw new CommandLine.ParameterException(spec.commandLine(), "--pcap records the CM MADs of this stack's own CM; "
+                + "through the kernel's CM (--cm kernel, or auto where ib_cm is loaded) the kernel's ib_cm sends them: capture "
+                + "RoCE v2 (udp port 4791) on the netdev instead");
         }
     }
 

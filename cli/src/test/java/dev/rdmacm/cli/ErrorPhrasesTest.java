@@ -103,6 +103,7 @@ class ErrorPhrasesTest
             BadInput.of("no-such-host.invalid", "rping", "-c", "-a", "no-such-host.invalid"),
             BadInput.of("umad", "rping", "-c", "-a", "192.0.2.1", "--cm", "umad"),
             BadInput.of("umad", "cmtime", "-s", "192.0.2.1", "--cm", "umad"),
+            BadInput.of("--pcap", "rping", "-c", "-a", "192.0.2.1", "--cm", "kernel", "--pcap", "/nonexistent/rping.pcap"),
             BadInput.of("-c 0", "mckey", "-m", "239.1.2.3", "-c", "0"),
             BadInput.of("0x106", "mckey", "-m", "239.1.2.3", "-p", "0x106"),
             BadInput.of("--timeout-ms 0", "demo", "--no-setup", "--timeout-ms", "0"),

@@ -51,6 +51,19 @@ class RpingCommandTest
     }
 
     @Test
+    void shouldRefusePcapWithTheKernelsCmAsAUsageErrorNamingTheRuleAndWritingNoFile()
+    {
+        final Path pcap = dir.resolve("rping.pcap");
+        final CommandRun run = CommandRun.run("rping", "-c", "-a", "198.18.1.1", "--cm", "kernel", "--pcap", pcap.toString());
+
+        assertEquals(RpingCommand.USAGE, run.exit(), run.err());
+        assertEquals("rdmacm rping: --pcap records the CM MADs of this stack's own CM; through the kernel's CM (--cm kernel, or auto "
+            + "where ib_cm is loaded) the kernel's ib_cm sends them: capture RoCE v2 (udp port 4791) on the netdev instead",
+            run.err().lines().findFirst().orElseThrow());
+        assertTrue(Files.notExists(pcap), "no capture begun");
+    }
+
+    @Test
     void shouldExitWithRpingsEinvalAndOneRangeForASizeOutOfRange()
     {
         final CommandRun run = CommandRun.run("rping", "-s", "-S", "65536");

@@ -31,9 +31,9 @@ final class AcrossTheWire
     /**
      * The CM cases that need both guests, run in this order after the wire's own checks (a new
      * {@code *AcrossTheWire} class goes here; GuestSuiteMembershipTest checks that none is left out).
-     * CmtimeAcrossTheWire is the last but one: it loads the kernel's CM in the userspace guest for a
-     * while; BesideKernelCmAcrossTheWire then loads it again, for what ours can do as the active side
-     * beside it.
+     * CmtimeAcrossTheWire loads the kernel's CM in the userspace guest for a while;
+     * KernelCmRpingAcrossTheWire then loads it again for our rping through it, and BesideKernelCmAcrossTheWire
+     * last, for what ours can do as the active side beside it.
      */
     static final List<Case> CASES = List.of(
         new Case(RpingAcrossTheWire.class, RpingAcrossTheWire::checks),
@@ -43,6 +43,7 @@ final class AcrossTheWire
         new Case(McKeyAcrossTheWire.class, McKeyAcrossTheWire::checks),
         new Case(ListenBacklogAcrossTheWire.class, ListenBacklogAcrossTheWire::checks),
         new Case(CmtimeAcrossTheWire.class, CmtimeAcrossTheWire::checks),
+        new Case(KernelCmRpingAcrossTheWire.class, KernelCmRpingAcrossTheWire::checks),
         new Case(BesideKernelCmAcrossTheWire.class, BesideKernelCmAcrossTheWire::checks));
 
     /** One case across the wire: its class, and the checks it runs on the two guests. */

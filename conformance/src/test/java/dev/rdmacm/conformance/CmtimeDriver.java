@@ -29,13 +29,16 @@ import java.util.TreeMap;
  * still alive; the process's own total from {@code /proc/self/stat} at the same moments, so that threads
  * that ended in between count as {@code (ended threads)}. Then it writes {@code TAG STATUS} to the reply
  * FIFO. Waiting on a FIFO costs no system call while it waits, so a round under strace counts the
- * command's calls alone. {@code quit} ends it.
+ * command's calls alone. {@code quit} ends it. A line {@code TAG kernel-halves SERVER PORT N} runs issue 32's
+ * split of the connect step ({@link dev.rdmacm.cli.CmtimeKernelHalves}) in place of the CLI.
  * <pre>
  *   java ... CmtimeDriver COMMAND_FIFO REPLY_FIFO OUTPUT_DIRECTORY
  * </pre>
  */
 final class CmtimeDriver
 {
+    /** A command line {@code TAG kernel-halves SERVER PORT N}: {@link dev.rdmacm.cli.CmtimeKernelHalves} instead of the CLI's cmtime. */
+    static final String KERNEL_HALVES = "kernel-halves";
     /** USER_HZ, the unit of /proc's CPU times: 100 on every Linux architecture this runs on. */
     static final int TICKS_PER_SECOND = 100;
 
@@ -74,9 +77,10 @@ final class CmtimeDriver
             {
                 System.setOut(new PrintStream(watch, true, StandardCharsets.UTF_8));
                 System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
-                status = Main.commandLine(cmtime).execute(cmtime);
+                status = cmtime[0].equals(KERNEL_HALVES) ? dev.rdmacm.cli.CmtimeKernelHalves.run(Arrays.copyOfRange(cmtime, 1,
+                    cmtime.length), System.out) : Main.commandLine(cmtime).execute(cmtime);
             }
-            catch (final RuntimeException ex)
+            catch (final Exception ex)
             {
                 ex.printStackTrace(System.err);
                 status = 255;

@@ -33,7 +33,7 @@ final class RpingAcrossTheWire
     /** A guest JVM's start until its listener says so: seconds under TCG, tens of them on a busy machine. */
     static final Duration LISTENER_START = Duration.ofSeconds(90);
     private static final Duration RPING = Duration.ofSeconds(150);
-    private static final int PINGS = 10;
+    static final int PINGS = 10;
     private static final int KERNEL_SERVER_PORT = 7174;
     private static final int OUR_SERVER_PORT = 7175;
     private static final int SILENT_PORT = 7176;
@@ -209,7 +209,7 @@ final class RpingAcrossTheWire
      * 'A'..'z' from a letter one further each ping, up to the 63rd byte. Built from rping.c's rule,
      * independently of the command under test.
      */
-    private static List<String> expectedPings(final String prefix)
+    static List<String> expectedPings(final String prefix)
     {
         final List<String> lines = new ArrayList<>();
         int start = 65;
@@ -226,7 +226,7 @@ final class RpingAcrossTheWire
         return lines;
     }
 
-    private static List<String> pingLines(final String output, final String prefix)
+    static List<String> pingLines(final String output, final String prefix)
     {
         return output.lines().filter(line -> line.startsWith(prefix)).toList();
     }

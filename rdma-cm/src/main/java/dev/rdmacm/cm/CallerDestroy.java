@@ -65,8 +65,9 @@ final class CallerDestroy
     {
         return switch (c.state)
         {
-            case IDLE, ADDR_BOUND, ADDR_RESOLVED, ROUTE_RESOLVED -> c.connection == null &&
-                c.portListens.isEmpty() && c.multicasts.isEmpty() && c.pending == null && c.pendingRoute == null;
+            // a kernel id its groups hung on (KernelMemberships), left or not, is the conductor's to destroy
+            case IDLE, ADDR_BOUND, ADDR_RESOLVED, ROUTE_RESOLVED -> c.connection == null && c.portListens.isEmpty() &&
+                c.multicasts.isEmpty() && c.kernelGroups == null && c.pending == null && c.pendingRoute == null;
             default -> false;
         };
     }

@@ -7,6 +7,7 @@ import dev.rdmacm.ucma.UcmaChannel;
 import dev.rdmacm.umad.AgentInUseException;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.util.List;
 
@@ -27,6 +28,9 @@ final class ConnectionManagerChoice
     private final ConductorAgent agent;
     private final IdConductor conductor;
     private KernelCm kernelCm;
+    /** The kernel CM's device and ABI version file: the kernel's, unless a test gave others ({@link #kernelCmFiles}). */
+    private Path kernelCmDevice = UcmaChannel.DEVICE;
+    private Path kernelCmAbiVersion = UcmaChannel.ABI_VERSION_FILE;
     /** Set when a port's CM could not be opened because the kernel's ib_cm holds the class: AUTO's cue. */
     private boolean kernelCmHoldsClass;
     /** Why AUTO chose the kernel's CM, or null while it has not. */
@@ -112,6 +116,13 @@ final class ConnectionManagerChoice
         };
     }
 
+    /** Where the kernel's CM will be opened: for a test that needs a device or an ABI version no kernel here has. */
+    synchronized void kernelCmFiles(final Path device, final Path abiVersionFile)
+    {
+        kernelCmDevice = device;
+        kernelCmAbiVersion = abiVersionFile;
+    }
+
     /** The kernel's CM, opened on first use; its descriptor joins the conductor's poll set. */
     synchronized KernelCm kernelCm(final String call) throws RdmaCmException
     {
@@ -121,7 +132,7 @@ final class ConnectionManagerChoice
         }
         if (kernelCm == null)
         {
-            final KernelCm opened = KernelCm.open(cm, conductor::contextOf, call);
+            final KernelCm opened = KernelCm.open(cm, conductor::contextOf, call, kernelCmDevice, kernelCmAbiVersion);
             kernelCm = opened;
             if (agent.isLoopThread())
             {

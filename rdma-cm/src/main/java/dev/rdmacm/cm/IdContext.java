@@ -68,6 +68,8 @@ final class IdContext
     InetAddress peerAddress;
     /** The groups the id joined and has not left ({@code mc_list}), in join order. */
     final List<IdMulticast> multicasts = new ArrayList<>(0);
+    /** The kernel id its groups hang on when the kernel's CM joins them ({@link ConnectionManager#KERNEL}), else null. */
+    KernelMemberships kernelGroups;
     /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
     PortSpace boundSpace;
     /** An AF_IB id's {@code src_addr}, as the kernel holds it (null for an IP id). */

@@ -14,6 +14,7 @@ import dev.rdmacm.verbs.sysfs.SysfsDevices;
 import dev.rdmacm.verbs.sysfs.SysfsFormatException;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -26,7 +27,8 @@ import java.util.function.Function;
  * descriptor for the userspace CM. No thread of its own, none per id.
  * <p>
  * Every kernel id belongs to one {@link KernelConnection}: found by the kernel's handle for its events, and
- * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's).
+ * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's); or to
+ * one id's {@link KernelMemberships}, whose groups' events are found by the membership's handle.
  * The maps are the conductor's only. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's
  * one response buffer, so every command and the reading of its answer run in {@link #answer}, under one lock:
  * the conductor's and those of the application threads that move their QPs ({@link KernelQpMoves}).
@@ -44,6 +46,8 @@ final class KernelCm implements AutoCloseable
     private final Function<RdmaCmId, IdContext> contexts;
     private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<KernelConnection> listenersByUid = new Long2ObjectHashMap<>();
+    /** Multicast memberships by the kernel's handle, which it numbers apart from ids (its {@code multicast_table}). */
+    private final Int2ObjectHashMap<IdMulticast> groupsByHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<String> deviceByGuid = new Long2ObjectHashMap<>();
 
     private KernelCm(final RdmaCm cm, final UcmaChannel channel, final Function<RdmaCmId, IdContext> contexts)
@@ -54,20 +58,26 @@ final class KernelCm implements AutoCloseable
     }
 
     /**
-     * Opens {@code /dev/infiniband/rdma_cm}.
+     * Opens {@code device} ({@link UcmaChannel#DEVICE} but in a test) after reading the ABI version in
+     * {@code abiVersionFile} ({@link UcmaChannel#ABI_VERSION_FILE}).
      *
      * @throws RdmaCmException naming {@code call} and the errno (ENOENT: rdma_ucm not loaded; EPROTONOSUPPORT:
      *                         an ABI this binding does not speak).
      */
-    static KernelCm open(final RdmaCm cm, final Function<RdmaCmId, IdContext> contexts, final String call) throws RdmaCmException
+    static KernelCm open(final RdmaCm cm, final Function<RdmaCmId, IdContext> contexts, final String call, final Path device,
+        final Path abiVersionFile) throws RdmaCmException
     {
         try
         {
-            return new KernelCm(cm, UcmaChannel.open(), contexts);
+            return new KernelCm(cm, UcmaChannel.open(device, abiVersionFile), contexts);
         }
         catch (final UcmaException ex)
         {
-            throw new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + ex.getMessage(), true);
+            // the call's message names the errno once: the device's reason without the errno it ends with
+            final String errno = ": " + Errno.name(ex.errno()) + " (" + Errno.description(ex.errno()) + ")";
+            final String why = ex.getMessage().endsWith(errno) ? ex.getMessage().substring(0, ex.getMessage().length() - errno.length())
+                : ex.getMessage();
+            throw new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + why, true);
         }
     }
 
@@ -122,6 +132,18 @@ final class KernelCm implements AutoCloseable
         listenersByUid.put(uid, connection);
     }
 
+    /** JOIN_MCAST answered {@code handle}: the membership's MULTICAST_JOIN and MULTICAST_ERROR go to {@code mc}. */
+    void joined(final int handle, final IdMulticast mc)
+    {
+        groupsByHandle.put(handle, mc);
+    }
+
+    /** The membership {@code handle} is left: its events, if any still come, find no one. */
+    void left(final int handle)
+    {
+        groupsByHandle.remove(handle);
+    }
+
     /** The kernel id is gone (destroyed, or never made): its events, if any still come, find no one. */
     void forget(final int handle, final long listenerUid)
     {
@@ -135,9 +157,15 @@ final class KernelCm implements AutoCloseable
     /** A command refused by the kernel, as the call that made it reports it. */
     static RdmaCmException refused(final String call, final UcmaException ex)
     {
-        // the errno is the exception's own: the detail names the command and the device once
-        return new RdmaCmException(call, ex.errno(), ex.command() == null ? "the kernel's RDMA CM: " + ex.getMessage()
-            : "the kernel's RDMA CM refused " + ex.command().cName() + " (" + UcmaChannel.DEVICE + ")", true);
+        // the errno is the exception's own: the detail names the command and the device (the channel's, as the
+        // exception ends with it: "CMD: ERRNO (text) on DEVICE") once
+        if (ex.command() == null)
+        {
+            return new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM: " + ex.getMessage(), true);
+        }
+        final int on = ex.getMessage().indexOf(") on ");
+        final String device = on < 0 ? UcmaChannel.DEVICE.toString() : ex.getMessage().substring(on + ") on ".length());
+        return new RdmaCmException(call, ex.errno(), "the kernel's RDMA CM refused " + ex.command().cName() + " on " + device, true);
     }
 
     void difference(final RdmaCmId id, final String field, final String ours, final String kernels)
@@ -182,9 +210,25 @@ final class KernelCm implements AutoCloseable
         return work;
     }
 
-    /** One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection. */
+    /**
+     * One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection,
+     * or a membership's to its group ({@link MulticastPhase#onKernelEvent}).
+     */
     private void dispatch(final EventResponse event)
     {
+        if (event.event() == UcmaEventType.MULTICAST_JOIN.number() || event.event() == UcmaEventType.MULTICAST_ERROR.number())
+        {
+            final IdMulticast mc = groupsByHandle.get(event.id());
+            if (mc != null)
+            {
+                final KernelEvent taken = KernelEvent.copyOf(event, true);
+                synchronized (mc.id.id.guard)
+                {
+                    MulticastPhase.onKernelEvent(mc, taken);
+                }
+            }
+            return;
+        }
         if (event.event() == UcmaEventType.CONNECT_REQUEST.number())
         {
             final KernelConnection listener = listenersByUid.get(event.uid());

@@ -130,8 +130,9 @@ final class KernelConnection implements CmConnection
             }
             else
             {
-                source = sockaddr(c.resolution.source(), 0);
-                destination = sockaddr(c.resolution.destination(), c.destinationPort);
+                // a link-local address without its scope is EINVAL to the kernel's BIND: the netdev we resolved it on
+                source = sockaddr(c.resolution.source(), 0, c.resolution.ifindex());
+                destination = sockaddr(c.resolution.destination(), c.destinationPort, c.resolution.ifindex());
             }
             kernel.command(channel ->
             {
@@ -155,7 +156,7 @@ final class KernelConnection implements CmConnection
         final int handle = createId(c, kernel, "rdma_listen");
         try
         {
-            final RdmaSockaddr address = c.ibSource != null ? c.ibSource : sockaddr(c.boundSource, c.boundPort);
+            final RdmaSockaddr address = c.ibSource != null ? c.ibSource : sockaddr(c.boundSource, c.boundPort, c.boundIfindex);
             kernel.command(channel ->
             {
                 setIdOptions(c, channel, handle);
@@ -186,9 +187,24 @@ final class KernelConnection implements CmConnection
         }
     }
 
-    /** The id's options the kernel applies itself: its type of service and ACK timeout, as rdma_set_option set them. */
+    /**
+     * The id's options the kernel applies itself, as rdma_set_option set them: its type of service and ACK timeout,
+     * and REUSEADDR and AFONLY, which the kernel's BIND of this id checks against every other kernel id on the port
+     * (ours bound the port only among our ids). AFONLY goes only when set: unset, the kernel takes the default from
+     * the family and {@code net.ipv6.bindv6only}, as ours does. Sent while the kernel id is IDLE, the one state in
+     * which the kernel takes REUSEADDR.
+     */
     private static void setIdOptions(final IdContext c, final UcmaChannel channel, final int handle)
     {
+        if (c.reuseAddr)
+        {
+            channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_REUSEADDR, intOption(1));
+        }
+        if (c.afOnly != null)
+        {
+            channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_AFONLY,
+                intOption(c.afOnly ? 1 : 0));
+        }
         if (c.tos != null)
         {
             channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_TOS,
@@ -199,6 +215,14 @@ final class KernelConnection implements CmConnection
             channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_ACK_TIMEOUT,
                 new byte[] {(byte)(int)c.ackTimeout});
         }
+    }
+
+    /** An {@code int} option's value as the kernel reads it ({@code optlen == sizeof(int)}, host order). */
+    private static byte[] intOption(final int value)
+    {
+        final byte[] bytes = new byte[Integer.BYTES];
+        ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).putInt(value);
+        return bytes;
     }
 
     /** {@code rdma_accept}'s first part: what the caller moves the QP with (INIT_QP_ATTR, asked on its thread). */
@@ -373,23 +397,20 @@ final class KernelConnection implements CmConnection
             return;
         }
         final String device = kernel.deviceOf(kernels.nodeGuid());
-        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ADDR_RESOLVED:")
-            .append(" the kernel's ").append(device).append('/').append(kernels.port()).append(' ')
-            .append(KernelCm.text(kernels.source())).append(" -> ").append(KernelCm.text(kernels.destination()))
-            .append(" sgid ").append(kernels.sgid()).append(" dgid ").append(kernels.dgid())
-            .append("; ours ").append(binding.device()).append('/').append(binding.port()).append(' ')
-            .append(c.resolution.source().getHostAddress()).append(" -> ").append(c.resolution.destination().getHostAddress())
-            .append(" sgid ").append(binding.gid());
+        // values compared, text made only for a difference or a listener: this runs once per connection on the conductor
         compare("device", binding.device(), device);
-        compare("port", Integer.toString(binding.port()), Integer.toString(kernels.port()));
-        compare("sgid", binding.gid().toString(), kernels.sgid().toString());
-        compare("dgid", c.route.primary().record().dgid().toString(), kernels.dgid().toString());
+        compare("port", binding.port(), kernels.port());
+        compare("sgid", binding.gid(), kernels.sgid());
+        compare("dgid", c.route.primary().record().dgid(), kernels.dgid());
         if (binding.netdev() != null)
         {
-            compare("source address", c.resolution.source().getHostAddress(), hostOf(kernels.source()));
-            compare("destination address", c.resolution.destination().getHostAddress(), hostOf(kernels.destination()));
+            compare("source address", c.resolution.source(), kernels.source());
+            compare("destination address", c.resolution.destination(), kernels.destination());
         }
-        c.transition(c.state, trace::toString);
+        c.transition(c.state, () -> "kernel CM id " + handle + " ADDR_RESOLVED: the kernel's " + device + '/' + kernels.port() + ' '
+            + KernelCm.text(kernels.source()) + " -> " + KernelCm.text(kernels.destination()) + " sgid " + kernels.sgid() + " dgid "
+            + kernels.dgid() + "; ours " + binding.device() + '/' + binding.port() + ' ' + c.resolution.source().getHostAddress()
+            + " -> " + c.resolution.destination().getHostAddress() + " sgid " + binding.gid());
         state = State.RESOLVING_ROUTE;
         final byte[] path = c.route.primary().toPathData();
         ByteBuffer.wrap(path).order(ByteOrder.nativeOrder()).putInt(0, RoutePath.PATH_DATA_FLAGS);
@@ -445,13 +466,15 @@ final class KernelConnection implements CmConnection
             failed("QUERY PATH after ROUTE_RESOLVED: no path", -Errno.EINVAL);
             return;
         }
-        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ROUTE_RESOLVED: the kernel's path ")
-            .append(kernels).append("; ours ").append(ours);
-        for (final RecordComponent field : PathRecordValue.class.getRecordComponents())
+        if (!ours.equals(kernels))
         {
-            compare("path." + field.getName(), value(field, ours), value(field, kernels));
+            // field by field only when they differ: equal records have equal fields
+            for (final RecordComponent field : PathRecordValue.class.getRecordComponents())
+            {
+                compare("path." + field.getName(), value(field, ours), value(field, kernels));
+            }
         }
-        c.transition(c.state, trace::toString);
+        c.transition(c.state, () -> "kernel CM id " + handle + " ROUTE_RESOLVED: the kernel's path " + kernels + "; ours " + ours);
         final ConnectionParameters asked = parameters;
         final int qpNumber = c.isUd() ? (c.attachedUdQp == null ? 0 : c.attachedUdQp.qpNumber()) : c.attachedQp.qpNumber();
         final byte[] data = binding.netdev() == null && c.resolution != null && c.ibDestination == null ?
@@ -544,11 +567,42 @@ final class KernelConnection implements CmConnection
         }
     }
 
-    private void compare(final String field, final String ours, final String kernels)
+    private void compare(final String field, final Object ours, final Object kernels)
     {
         if (!Objects.equals(ours, kernels))
         {
-            kernel.difference(c.id, field, ours, kernels);
+            kernel.difference(c.id, field, String.valueOf(ours), String.valueOf(kernels));
+        }
+    }
+
+    /**
+     * An IP address of ours against the kernel's, as their text compares them, without the IPv6 zone, which the kernel
+     * gives as a number and ours as a name (the zone is ours: the kernel got it from us); no text for an equal IPv4 one.
+     */
+    private void compare(final String field, final InetAddress ours, final RdmaSockaddr kernels)
+    {
+        final InetAddress theirs = inetOf(kernels);
+        if (ours instanceof Inet4Address && ours.equals(theirs))
+        {
+            return;
+        }
+        final String text = theirs == null ? KernelCm.text(kernels) : theirs.getHostAddress();
+        if (!hostOf(ours).equals(text))
+        {
+            kernel.difference(c.id, field, ours.getHostAddress(), text);
+        }
+    }
+
+    /** The address as text without its IPv6 zone ({@code %k0}). */
+    private static String hostOf(final InetAddress address)
+    {
+        try
+        {
+            return InetAddress.getByAddress(address.getAddress()).getHostAddress();
+        }
+        catch (final UnknownHostException ex)
+        {
+            return address.getHostAddress();
         }
     }
 
@@ -564,13 +618,24 @@ final class KernelConnection implements CmConnection
         }
     }
 
+    /** The address as the kernel's sockaddr, an IPv6 one with the scope it carries. */
     static RdmaSockaddr sockaddr(final InetAddress address, final int port)
+    {
+        return sockaddr(address, port, 0);
+    }
+
+    /**
+     * The address as the kernel's sockaddr; an IPv6 link-local one without a scope takes {@code ifindex}, the netdev
+     * our resolution or bind found it on (the kernel refuses a link-local address without its scope).
+     */
+    static RdmaSockaddr sockaddr(final InetAddress address, final int port, final int ifindex)
     {
         if (address instanceof Inet4Address)
         {
             return new Ipv4Sockaddr(ByteBuffer.wrap(address.getAddress()).getInt(), port);
         }
-        final long scope = address instanceof java.net.Inet6Address v6 ? v6.getScopeId() : 0;
+        final java.net.Inet6Address v6 = (java.net.Inet6Address)address;
+        final long scope = v6.getScopeId() != 0 || !v6.isLinkLocalAddress() ? v6.getScopeId() : ifindex;
         return new Ipv6Sockaddr(address.getAddress(), port, 0, scope);
     }
 
@@ -589,12 +654,6 @@ final class KernelConnection implements CmConnection
         {
             return null;
         }
-    }
-
-    private static String hostOf(final RdmaSockaddr address)
-    {
-        final InetAddress inet = inetOf(address);
-        return inet == null ? KernelCm.text(address) : inet.getHostAddress();
     }
 
     private static int portOf(final RdmaSockaddr address)

@@ -20,9 +20,9 @@ import java.util.Optional;
  * is asked on the calling thread, right before each move, as librdmacm asks it.
  * <p>
  * The verbs binding moves with its own attribute masks (the typed {@code init}, {@code readyToReceive},
- * {@code readyToSend}), which hold every attribute the kernel's mask names for an RC QP; librdmacm's
- * INIT to INIT re-move before RTR is left out, as the attributes it would set again are the ones INIT
- * set.
+ * {@code readyToSend}), which hold every attribute the kernel's mask names for an RC QP. Before RTR the
+ * QP is moved INIT to INIT with the kernel's INIT attributes asked again, as {@code ucma_modify_qp_rtr}
+ * does: the port and P_Key index the kernel holds once the route is known.
  */
 public final class KernelQpAttributes
 {
@@ -45,8 +45,9 @@ public final class KernelQpAttributes
     }
 
     /**
-     * INIT (from RESET first, if needed) to RTR with the kernel's path, MTU, remote QPN and PSN for
-     * {@code id}; {@code responderResources} replaces its {@code max_dest_rd_atomic} unless {@link #KERNELS}.
+     * INIT (from RESET first, if needed), INIT again with the kernel's INIT attributes, then RTR with the
+     * kernel's path, MTU, remote QPN and PSN for {@code id}; {@code responderResources} replaces its
+     * {@code max_dest_rd_atomic} unless {@link #KERNELS}.
      */
     public static void readyToReceive(final UcmaChannel channel, final int id, final RcQueuePair queuePair,
         final int responderResources)
@@ -55,6 +56,8 @@ public final class KernelQpAttributes
         {
             init(channel, id, queuePair);
         }
+        final UverbsQpAttr again = channel.initQpAttr(id, IBV_QPS_INIT);
+        queuePair.initAgain(again.portNum(), again.pkeyIndex(), (int)again.qpAccessFlags());
         final UverbsQpAttr attr = channel.initQpAttr(id, IBV_QPS_RTR);
         final UverbsAhAttr ah = attr.ahAttr();
         final AddressVector path = new AddressVector(ah.portNum(), ah.dlid(), ah.sl(), ah.srcPathBits(), ah.staticRate(),

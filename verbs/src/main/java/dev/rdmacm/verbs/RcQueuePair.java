@@ -192,6 +192,23 @@ public final class RcQueuePair extends NativeResource
         return this;
     }
 
+    /**
+     * INIT -> INIT: the port, P_Key index and access flags set again, as librdmacm's {@code ucma_modify_qp_rtr}
+     * sets them from the kernel's {@code rdma_init_qp_attr} right before RTR (the route may have changed them
+     * since the QP was made).
+     */
+    public RcQueuePair initAgain(final int port, final int pkeyIndex, final int accessFlags)
+    {
+        if (port < 1 || port > 255 || pkeyIndex < 0 || pkeyIndex > 0xffff || (accessFlags & ~QP_ACCESS_FLAGS) != 0)
+        {
+            throw new IllegalArgumentException("ibv_modify_qp(INIT again): port " + port + " (1-255), P_Key index " + pkeyIndex
+                + " (0-65535) or access flags 0x" + Integer.toHexString(accessFlags) + " (0xf at most) out of range");
+        }
+        transition(FROM_INIT, QpState.INIT, INIT_MASK, () -> "port " + port + ", pkey_index " + pkeyIndex
+            + ", qp_access_flags 0x" + Integer.toHexString(accessFlags), attr -> writeInitAttributes(attr, port, pkeyIndex, accessFlags));
+        return this;
+    }
+
     /** INIT -> RTR: the path to the peer and what the peer's REQ or REP said. */
     public RcQueuePair readyToReceive(final RcReceiveParameters parameters)
     {

@@ -66,7 +66,7 @@ public class KernelConnectionManagerInGuest
     private static final Pattern COUNT = Pattern.compile("\\b(cm_id|qp) (\\d+)");
 
     /** What the host's {@code rdma resource} counts: its CM ids and its QPs, over every device. */
-    private record Resources(int cmIds, int qps)
+    record Resources(int cmIds, int qps)
     {
         static Resources now()
         {
@@ -86,6 +86,26 @@ public class KernelConnectionManagerInGuest
                 }
             }
             return new Resources(cmIds, qps);
+        }
+
+        /**
+         * The counts once they have held still for half a second: a process of the case before (a stopped
+         * rping) releases its ids and QPs as its descriptors close, which the kernel may finish after the
+         * process is reaped, and a case that counted them as its own baseline would see them go.
+         */
+        static Resources settled() throws InterruptedException
+        {
+            final long deadline = System.nanoTime() + WAIT.toNanos();
+            Resources last = now();
+            int unchanged = 0;
+            while (unchanged < 5 && System.nanoTime() - deadline < 0)
+            {
+                Thread.sleep(100);
+                final Resources next = now();
+                unchanged = next.equals(last) ? unchanged + 1 : 0;
+                last = next;
+            }
+            return last;
         }
 
         /** The counts once they are back to {@code before} (a stopped rping's ids go as its process ends), or as they stay. */
@@ -176,7 +196,7 @@ public class KernelConnectionManagerInGuest
     @Test
     void shouldConnectToTheRealRpingServerThroughTheKernelCmThatAutoChose() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final List<String> trace = new CopyOnWriteArrayList<>();
         final List<KernelDifference> differences = new CopyOnWriteArrayList<>();
         final Process rping = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(SERVER_PORT), "-C", "1", "-v")
@@ -217,7 +237,7 @@ public class KernelConnectionManagerInGuest
     @Test
     void shouldAcceptTheRealRpingClientThroughTheKernelCm() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final List<String> trace = new CopyOnWriteArrayList<>();
         try (RdmaCm cm = open(ConnectionManager.KERNEL, trace, new CopyOnWriteArrayList<>());
             EventChannel channel = cm.createEventChannel())
@@ -314,7 +334,7 @@ public class KernelConnectionManagerInGuest
     @Test
     void shouldPingTheRealRpingServerWithRdmacmRpingThroughTheKernelCm() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final Process server = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
             Integer.toString(PINGS), "-v").redirectErrorStream(true).start();
         final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
@@ -342,7 +362,7 @@ public class KernelConnectionManagerInGuest
     @Test
     void shouldServeTheRealRpingClientWithRdmacmRpingThroughTheKernelCm() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
         final java.util.concurrent.CompletableFuture<Integer> served = java.util.concurrent.CompletableFuture.supplyAsync(() ->
             rdmacm(output, "rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C", Integer.toString(PINGS),
@@ -363,7 +383,7 @@ public class KernelConnectionManagerInGuest
     @Test
     void shouldResolveTheRealUdaddyServersQpOverSidrThroughTheKernelCm() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final Process udaddy = new ProcessBuilder("udaddy", "-C", "1").redirectErrorStream(true).start();
         try
         {
@@ -401,7 +421,7 @@ public class KernelConnectionManagerInGuest
     @Test
     void shouldRefuseListenOnAPortTheRealRpingHoldsNamingTheCommandAndTheErrno() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         final Process rping = new ProcessBuilder("rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(TAKEN_PORT), "-C", "1")
             .redirectErrorStream(true).start();
         try
@@ -432,7 +452,7 @@ public class KernelConnectionManagerInGuest
     @Test
     void shouldBeRejectedByThePortNobodyListensOn() throws Exception
     {
-        final Resources before = Resources.now();
+        final Resources before = Resources.settled();
         try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
             EventChannel channel = cm.createEventChannel())
         {

@@ -130,8 +130,21 @@ final class OurCm
             timeout);
     }
 
+    /** What a caller does with the id once its route is resolved, before it is destroyed. */
+    @FunctionalInterface
+    interface Routed
+    {
+        void routed(RdmaCmId id, EventChannel channel) throws Exception;
+    }
+
     /** Everything the oracle prints for the case: address, ports, route, in the oracle's order. */
     static Map<String, String> resolve(final RdmaCm cm, final CmCase which) throws Exception
+    {
+        return resolve(cm, which, (id, channel) -> { });
+    }
+
+    /** {@link #resolve(RdmaCm, CmCase)}, and {@code then} on the id if its route resolved. */
+    static Map<String, String> resolve(final RdmaCm cm, final CmCase which, final Routed then) throws Exception
     {
         final Map<String, String> fields = new LinkedHashMap<>();
         try (EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel, portSpace(which));
@@ -211,6 +224,7 @@ final class OurCm
                 if (given != null && given.type() == CmEventType.ROUTE_RESOLVED)
                 {
                     route(id.route().paths(), fields);
+                    then.routed(id, channel);
                 }
                 return fields;
             }
@@ -227,6 +241,7 @@ final class OurCm
             if (routed != null && routed.type() == CmEventType.ROUTE_RESOLVED)
             {
                 route(id.route().paths(), fields);
+                then.routed(id, channel);
             }
         }
         return fields;
