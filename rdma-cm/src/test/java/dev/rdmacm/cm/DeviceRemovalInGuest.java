@@ -2,6 +2,7 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.Peers;
+import dev.rdmacm.testing.RunningPeer;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.ProtectionDomain;
 import dev.rdmacm.verbs.QueuePairCapabilities;
@@ -13,13 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +29,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -69,7 +65,6 @@ public class DeviceRemovalInGuest
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Duration COMMAND = Duration.ofSeconds(60);
     private static final QueuePairCapabilities CAPABILITIES = new QueuePairCapabilities(1, 1, 1, 1, 0);
-    private static final Pattern RPING_EVENT = Pattern.compile("^cma_event type RDMA_CM_EVENT_(\\w+) cma_id \\S+ \\((parent|child)\\)");
     private static final Pattern RESOURCE = Pattern.compile("^\\d+: (\\S+): (.*)$");
     private static final AtomicInteger DEVICES = new AtomicInteger(50);
 
@@ -218,18 +213,18 @@ public class DeviceRemovalInGuest
         {
             final String activeDevice = rxe("dra");
             final String passiveDevice = rxe("drb");
-            try (Rping server = Rping.start(List.of("rping", "-s", "-d", "-a", PEER, "-p", "7510", "-C", "100000000", "-S", "64"));
-                 Rping client = Rping.startOnceListening(server, passiveDevice, List.of("rping", "-c", "-d", "-a", PEER, "-I", OWN, "-p",
+            try (RunningPeer server = RunningPeer.start(List.of("rping", "-s", "-d", "-a", PEER, "-p", "7510", "-C", "100000000", "-S", "64"));
+                 RunningPeer client = startOnceListening(server, passiveDevice, List.of("rping", "-c", "-d", "-a", PEER, "-I", OWN, "-p",
                      "7510", "-C", "100000000", "-S", "64")))
             {
-                client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"));
-                server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"));
+                client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
+                server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 remove(activeDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
                 devices.remove(activeDevice);
-                server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"));
+                server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"), WAIT);
                 final Map<String, List<String>> events = new TreeMap<>();
-                events.put("active", client.eventsAfterEstablished("parent"));
-                events.put("passive", server.eventsAfterEstablished("child"));
+                events.put("active", client.rpingEventsAfterEstablished("parent"));
+                events.put("passive", server.rpingEventsAfterEstablished("child"));
                 return events;
             }
         });
@@ -294,19 +289,26 @@ public class DeviceRemovalInGuest
         return withKernelCm(() ->
         {
             final String device = rxe(netdev);
-            try (Rping process = Rping.start(rping))
+            try (RunningPeer process = RunningPeer.start(rping))
             {
                 awaitKernelId(device, state, process);
                 remove(device).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device + " (" + name + ")");
                 devices.remove(device);
-                process.await(line -> line.contains("destroy cm_id"));
-                return process.events("parent");
+                process.await(line -> line.contains("destroy cm_id"), WAIT);
+                return process.rpingEvents("parent");
             }
         });
     }
 
     /** Until {@code rdma resource show cm_id} lists an id of the kernel's on {@code device} in {@code state}. */
-    private static void awaitKernelId(final String device, final String state, final Rping process) throws InterruptedException
+    /** {@code command} started once {@code server}'s listener is on {@code device}. */
+    private static RunningPeer startOnceListening(final RunningPeer server, final String device, final List<String> command) throws Exception
+    {
+        awaitKernelId(device, "LISTEN", server);
+        return RunningPeer.start(command);
+    }
+
+    private static void awaitKernelId(final String device, final String state, final RunningPeer process) throws InterruptedException
     {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         String ids;
@@ -451,95 +453,6 @@ public class DeviceRemovalInGuest
             final TreeSet<String> names = new TreeSet<>();
             Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
             return names;
-        }
-    }
-
-    /** A real rping with {@code -d}, its output read as it comes. */
-    private static final class Rping implements AutoCloseable
-    {
-        private final Process process;
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final Thread reader;
-
-        private Rping(final Process process)
-        {
-            this.process = process;
-            this.reader = Thread.ofPlatform().daemon().name("rping-output").start(() ->
-            {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
-                {
-                    for (String line; (line = in.readLine()) != null; )
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ex)
-                {
-                    throw new UncheckedIOException(ex);
-                }
-            });
-        }
-
-        static Rping start(final List<String> command) throws IOException
-        {
-            return new Rping(new ProcessBuilder(command).redirectErrorStream(true).start());
-        }
-
-        /** {@code command} started once {@code server}'s listener is on {@code device}. */
-        static Rping startOnceListening(final Rping server, final String device, final List<String> command) throws Exception
-        {
-            awaitKernelId(device, "LISTEN", server);
-            return start(command);
-        }
-
-        /** Until a line matches; the output so far in the failure. */
-        void await(final Predicate<String> line) throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + WAIT.toNanos();
-            while (lines.stream().noneMatch(line))
-            {
-                assertTrue(System.nanoTime() - deadline < 0, "rping printed, within " + WAIT + ":\n" + String.join("\n", lines));
-                Thread.sleep(10);
-            }
-        }
-
-        /** The events of the {@code parent} or {@code child} id, by type name. */
-        List<String> events(final String which)
-        {
-            final List<String> events = new ArrayList<>();
-            for (final String line : lines)
-            {
-                final Matcher matcher = RPING_EVENT.matcher(line);
-                if (matcher.find() && matcher.group(2).equals(which))
-                {
-                    events.add(matcher.group(1));
-                }
-            }
-            return events;
-        }
-
-        /** Those after its ESTABLISHED. */
-        List<String> eventsAfterEstablished(final String which)
-        {
-            final List<String> all = events(which);
-            return new ArrayList<>(all.subList(all.indexOf("ESTABLISHED") + 1, all.size()));
-        }
-
-        @Override
-        public String toString()
-        {
-            return String.join("\n", lines);
-        }
-
-        @Override
-        public void close() throws InterruptedException
-        {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            reader.join(TimeUnit.SECONDS.toMillis(10));
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.RunningPeer;
 import dev.rdmacm.verbs.CompletionOpcode;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
@@ -18,26 +19,18 @@ import dev.rdmacm.verbs.WorkCompletions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -83,7 +76,6 @@ public class KernelCmPeersInGuest
     private static final long SEND_ID = 1000;
     private static final String REMOVAL_OWN = "198.19.32.1";
     private static final String REMOVAL_PEER = "198.19.32.2";
-    private static final Pattern RPING_EVENT = Pattern.compile("^cma_event type RDMA_CM_EVENT_(\\w+) cma_id \\S+ \\((parent|child)\\)");
     private static final Pattern RPING_ERROR = Pattern.compile("cma event RDMA_CM_EVENT_(\\w+), error (-?\\d+)");
     private static final AtomicInteger DEVICES = new AtomicInteger(70);
 
@@ -106,13 +98,13 @@ public class KernelCmPeersInGuest
     {
         final Resources before = Resources.settled();
         final Map<RdmaCmId, VerbsEndpoint> accepted = new LinkedHashMap<>();
-        final Peer ucmatose;
+        final RunningPeer ucmatose;
         try (RdmaCm cm = open(); EventChannel channel = cm.createEventChannel(); ScatterGatherList sgl = new ScatterGatherList(1))
         {
             final RdmaCmId listener = cm.createId(channel);
             listener.bindAddr(new InetSocketAddress(InetAddress.getByName(OWN_IPV4), UCMATOSE_PORT));
             listener.listen(8);
-            ucmatose = Peer.start("ucmatose", "-s", OWN_IPV4, "-p", Integer.toString(UCMATOSE_PORT), "-c", Integer.toString(CONNECTIONS),
+            ucmatose = RunningPeer.start("ucmatose", "-s", OWN_IPV4, "-p", Integer.toString(UCMATOSE_PORT), "-c", Integer.toString(CONNECTIONS),
                 "-C", Integer.toString(MESSAGES), "-S", Integer.toString(MESSAGE_SIZE));
             try
             {
@@ -219,7 +211,7 @@ public class KernelCmPeersInGuest
     {
         final Resources before = Resources.settled();
         // both at once: each takes about 100 s
-        final Peer rping = Peer.start("rping", "-c", "-d", "-a", PEER_IPV4, "-p", Integer.toString(SILENT_PORT), "-C", "1");
+        final RunningPeer rping = RunningPeer.start("rping", "-c", "-d", "-a", PEER_IPV4, "-p", Integer.toString(SILENT_PORT), "-C", "1");
         final CmEvent ours;
         final long start = System.nanoTime();
         final long ourNanos;
@@ -351,21 +343,21 @@ public class KernelCmPeersInGuest
     {
         final String activeDevice = rxe("kra", devices);
         final String passiveDevice = rxe("krb", devices);
-        try (Peer server = Peer.start("rping", "-s", "-d", "-a", REMOVAL_PEER, "-p", Integer.toString(REMOVAL_PORT), "-C", "100000000",
+        try (RunningPeer server = RunningPeer.start("rping", "-s", "-d", "-a", REMOVAL_PEER, "-p", Integer.toString(REMOVAL_PORT), "-C", "100000000",
             "-S", "64"))
         {
             awaitListener(passiveDevice, server);
-            try (Peer client = Peer.start("rping", "-c", "-d", "-a", REMOVAL_PEER, "-I", REMOVAL_OWN, "-p", Integer.toString(REMOVAL_PORT),
+            try (RunningPeer client = RunningPeer.start("rping", "-c", "-d", "-a", REMOVAL_PEER, "-I", REMOVAL_OWN, "-p", Integer.toString(REMOVAL_PORT),
                 "-C", "100000000", "-S", "64"))
             {
-                client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"));
-                server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"));
+                client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
+                server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 remove(activeDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
                 devices.remove(activeDevice);
-                server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"));
+                server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"), WAIT);
                 final Map<String, List<String>> events = new TreeMap<>();
-                events.put("active", client.eventsAfterEstablished("parent"));
-                events.put("passive", server.eventsAfterEstablished("child"));
+                events.put("active", client.rpingEventsAfterEstablished("parent"));
+                events.put("passive", server.rpingEventsAfterEstablished("child"));
                 return events;
             }
         }
@@ -413,7 +405,7 @@ public class KernelCmPeersInGuest
     }
 
     /** Until {@code rdma resource show cm_id} lists a listening id of the kernel's on {@code device}. */
-    private static void awaitListener(final String device, final Peer process) throws InterruptedException
+    private static void awaitListener(final String device, final RunningPeer process) throws InterruptedException
     {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         String ids;
@@ -448,7 +440,7 @@ public class KernelCmPeersInGuest
     }
 
     /** {@code count} completions of {@code cq}, each checked successful. */
-    private static List<Completion> completions(final CompletionQueue cq, final int count, final Peer peer)
+    private static List<Completion> completions(final CompletionQueue cq, final int count, final RunningPeer peer)
     {
         final List<Completion> got = new ArrayList<>();
         try (WorkCompletions completions = new WorkCompletions(count))
@@ -473,95 +465,5 @@ public class KernelCmPeersInGuest
             }
         }
         return got;
-    }
-
-    /** A real librdmacm program, its output (stdout and stderr) read as it comes. */
-    private static final class Peer implements AutoCloseable
-    {
-        private final Process process;
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final Thread reader;
-
-        private Peer(final Process process)
-        {
-            this.process = process;
-            this.reader = Thread.ofPlatform().daemon().name("peer-output").start(() ->
-            {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
-                {
-                    for (String line; (line = in.readLine()) != null; )
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ex)
-                {
-                    throw new UncheckedIOException(ex);
-                }
-            });
-        }
-
-        static Peer start(final String... command) throws IOException
-        {
-            return new Peer(new ProcessBuilder(command).redirectErrorStream(true).start());
-        }
-
-        List<String> lines() throws InterruptedException
-        {
-            reader.join(TimeUnit.SECONDS.toMillis(10));
-            return List.copyOf(lines);
-        }
-
-        /** Its exit status once it ended, within {@code limit}. */
-        int exitStatus(final Duration limit) throws InterruptedException
-        {
-            assertTrue(process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS), () -> Arrays.toString(process.info().arguments()
-                .orElse(new String[0])) + " still runs after " + limit + "; it printed:\n" + this);
-            reader.join(TimeUnit.SECONDS.toMillis(10));
-            return process.exitValue();
-        }
-
-        /** Until a line matches; the output so far in the failure. */
-        void await(final Predicate<String> line) throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + WAIT.toNanos();
-            while (lines.stream().noneMatch(line))
-            {
-                assertTrue(System.nanoTime() - deadline < 0, "the peer printed, within " + WAIT + ":\n" + this);
-                Thread.sleep(10);
-            }
-        }
-
-        /** rping -d's events of its {@code parent} or {@code child} id after its ESTABLISHED, by type name. */
-        List<String> eventsAfterEstablished(final String which)
-        {
-            final List<String> events = new ArrayList<>();
-            for (final String line : lines)
-            {
-                final Matcher matcher = RPING_EVENT.matcher(line);
-                if (matcher.find() && matcher.group(2).equals(which))
-                {
-                    events.add(matcher.group(1));
-                }
-            }
-            return new ArrayList<>(events.subList(events.indexOf("ESTABLISHED") + 1, events.size()));
-        }
-
-        @Override
-        public String toString()
-        {
-            return String.join("\n", lines);
-        }
-
-        @Override
-        public void close() throws InterruptedException
-        {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            reader.join(TimeUnit.SECONDS.toMillis(10));
-        }
     }
 }
