@@ -24,11 +24,21 @@ final class ConnectionManagerOption
      */
     RdmaCm.Options options(final CommandLine.Model.CommandSpec spec)
     {
+        return RdmaCm.Options.builder().connectionManager(parse(spec, name)).build();
+    }
+
+    /**
+     * {@code --cm}'s value {@code name} as a {@link ConnectionManager}.
+     *
+     * @throws CommandLine.ParameterException naming the value and the three there are.
+     */
+    static ConnectionManager parse(final CommandLine.Model.CommandSpec spec, final String name)
+    {
         for (final ConnectionManager manager : ConnectionManager.values())
         {
             if (manager.text().equalsIgnoreCase(name))
             {
-                return RdmaCm.Options.builder().connectionManager(manager).build();
+                return manager;
             }
         }
         throw new CommandLine.ParameterException(spec.commandLine(), "--cm '" + name + "': expected userspace, kernel or auto");

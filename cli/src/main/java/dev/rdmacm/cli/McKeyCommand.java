@@ -3,6 +3,7 @@ package dev.rdmacm.cli;
 import dev.rdmacm.cli.json.JsonArray;
 import dev.rdmacm.cli.json.JsonObject;
 import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.ConnectionManager;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.MulticastJoinFlag;
 import dev.rdmacm.cm.RdmaCm;
@@ -104,6 +105,12 @@ public final class McKeyCommand implements Callable<Integer>
     @Option(names = "--version", versionHelp = true, description = "print the version and exit")
     boolean version;
 
+    @Option(names = "--cm", paramLabel = "CM", defaultValue = "auto",
+        description = "who joins the groups: userspace (this stack's own multicast: the SA on InfiniBand, the netdev on RoCE), "
+            + "kernel (the kernel's CM through /dev/infiniband/rdma_cm, JOIN_MCAST) or auto, this stack's own, which needs no "
+            + "CM class (default ${DEFAULT-VALUE})")
+    String connectionManager = "auto";
+
     @CommandLine.Mixin
     FabricOption fabric = new FabricOption();
 
@@ -118,6 +125,8 @@ public final class McKeyCommand implements Callable<Integer>
     CommandLine.Model.CommandSpec spec;
 
     private CommandOutput output;
+    /** {@code --cm}'s, read before anything is printed: a bad value is a usage error. */
+    private ConnectionManager manager;
     private final List<McKeyNode> nodes = new ArrayList<>();
     private final JsonArray joins = new JsonArray();
     /** The first failure's error object, for --json. */
@@ -150,6 +159,7 @@ public final class McKeyCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         validateOptions();
+        manager = ConnectionManagerOption.parse(spec, connectionManager);
         output = CommandOutput.of(spec, jsonOption.json);
         line("mckey: starting " + (sender ? "client" : "server"));
         int status = run();
@@ -238,7 +248,8 @@ public final class McKeyCommand implements Callable<Integer>
             return fail(fabric.error(ex), FAILED);
         }
         final boolean verbs = !(fabric.spec() instanceof FabricSpec.Ibsim);
-        try (sa; RdmaCm cm = RdmaCm.open(CmOptions.of(System.getenv(), StateTransitionListener.NONE, hosts.read(), sa, null).build());
+        try (sa; RdmaCm cm = RdmaCm.open(CmOptions.of(System.getenv(), StateTransitionListener.NONE, hosts.read(), sa, null)
+                .connectionManager(manager).build());
              EventChannel channel = cm.createEventChannel())
         {
             final MulticastJoinFlag flag = sendOnly ? MulticastJoinFlag.SEND_ONLY_FULL_MEMBER : MulticastJoinFlag.FULL_MEMBER;

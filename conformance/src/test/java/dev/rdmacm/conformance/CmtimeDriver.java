@@ -29,13 +29,16 @@ import java.util.TreeMap;
  * still alive; the process's own total from {@code /proc/self/stat} at the same moments, so that threads
  * that ended in between count as {@code (ended threads)}. Then it writes {@code TAG STATUS} to the reply
  * FIFO. Waiting on a FIFO costs no system call while it waits, so a round under strace counts the
- * command's calls alone. {@code quit} ends it.
+ * command's calls alone. {@code quit} ends it. A line {@code TAG kernel-halves SERVER PORT N} runs issue 32's
+ * split of the connect step ({@link dev.rdmacm.cli.CmtimeKernelHalves}) in place of the CLI.
  * <pre>
  *   java ... CmtimeDriver COMMAND_FIFO REPLY_FIFO OUTPUT_DIRECTORY
  * </pre>
  */
 final class CmtimeDriver
 {
+    /** A command line {@code TAG kernel-halves SERVER PORT N}: {@link dev.rdmacm.cli.CmtimeKernelHalves} instead of the CLI's cmtime. */
+    static final String KERNEL_HALVES = "kernel-halves";
     /** USER_HZ, the unit of /proc's CPU times: 100 on every Linux architecture this runs on. */
     static final int TICKS_PER_SECOND = 100;
 
@@ -50,7 +53,8 @@ final class CmtimeDriver
         final Path directory = Path.of(args[2]);
         Files.writeString(directory.resolve("driver.txt"), "pid " + ProcessHandle.current().pid() + "\njvm "
             + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()) + "\nspin " + RdmaCm.DEFAULT_SPIN.toNanos()
-            + "\ncpus " + Runtime.getRuntime().availableProcessors() + "\n");
+            + "\ncpus " + Runtime.getRuntime().availableProcessors() + "\nclocksource " + clocksource() + "\nclock read "
+            + clockReadNanos() + " ns\n");
         final PrintStream out = System.out;
         final PrintStream err = System.err;
         while (true)
@@ -73,9 +77,10 @@ final class CmtimeDriver
             {
                 System.setOut(new PrintStream(watch, true, StandardCharsets.UTF_8));
                 System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
-                status = Main.commandLine(cmtime).execute(cmtime);
+                status = cmtime[0].equals(KERNEL_HALVES) ? dev.rdmacm.cli.CmtimeKernelHalves.run(Arrays.copyOfRange(cmtime, 1,
+                    cmtime.length), System.out) : Main.commandLine(cmtime).execute(cmtime);
             }
-            catch (final RuntimeException ex)
+            catch (final Exception ex)
             {
                 ex.printStackTrace(System.err);
                 status = 255;
@@ -94,6 +99,36 @@ final class CmtimeDriver
             Files.writeString(directory.resolve(tag + ".cpu"), cpu(before, processBefore, watch.after, watch.processAfter));
             Files.writeString(replies, tag + " " + status + "\n");
         }
+    }
+
+    /** The guest kernel's clocksource: where it is not the TSC, a clock read is a system call (no vDSO). */
+    private static String clocksource()
+    {
+        try
+        {
+            return Files.readString(Path.of("/sys/devices/system/clocksource/clocksource0/current_clocksource")).strip();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown (" + ex.getMessage() + ")";
+        }
+    }
+
+    /** What one {@code System.nanoTime} costs here: the fastest of 5 runs of 2,000 reads, in ns a read. */
+    private static long clockReadNanos()
+    {
+        long fastest = Long.MAX_VALUE;
+        long sink = 0;
+        for (int run = 0; run < 5; run++)
+        {
+            final long start = System.nanoTime();
+            for (int i = 0; i < 2_000; i++)
+            {
+                sink += System.nanoTime();
+            }
+            fastest = Math.min(fastest, (System.nanoTime() - start) / 2_000);
+        }
+        return sink == 42 ? -1 : fastest;
     }
 
     /** Per thread name, the ticks its threads gained; then the ended threads and the process. */

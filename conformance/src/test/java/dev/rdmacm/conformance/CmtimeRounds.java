@@ -36,21 +36,23 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  *   <li>after the timed rounds, one round of 100 a side under {@code strace -c -f}, for the system calls
  *       per connection, which the timed rounds do not pay for.</li>
  * </ul>
- * The report goes to the build log and to {@value #REPORT}; the issue's target rows also to
- * {@value #ROWS}, one {@code measure TAB figure TAB target TAB met|missed} a line, for
- * {@code benchmarks/run-issue29}.
+ * The report goes to the build log and to {@code target/ISSUE-guests.txt}; the issue's target rows also to
+ * {@code target/ISSUE-guests.rows}, one {@code measure TAB figure TAB target TAB met|missed} a line, for
+ * {@code benchmarks/run-issue29}. Issue 32's run ({@link Back#KERNEL}) is the same measurement with our
+ * cmtime on the kernel's CM ({@code --cm kernel}), client and server in the kernel guest.
  */
 final class CmtimeRounds
 {
-    static final String REPORT = "target/issue29-guests.txt";
-    static final String ROWS = "target/issue29-guests.rows";
     private static final int SERVER_PORT = 7183;
     private static final String SCRIPT = "cmtime-rounds.sh";
     private static final String COMMANDS = "/run/cmtime-rounds.cmd";
     private static final String REPLIES = "/run/cmtime-rounds.reply";
     private static final String DRIVER = "cmtime-driver";
-    private static final int WARM_UP = 100;
+    /** The untimed first round's connections; {@code -Drdmacm.cmtime.warmup=N} for a JVM that needs more (C1 under TCG). */
+    private static final int WARM_UP = Integer.getInteger("rdmacm.cmtime.warmup", 100);
     private static final int STRACED = 100;
+    /** The connections of each round that splits our connect step ({@link Back#KERNEL} only). */
+    private static final int HALVES = 100;
     private static final Duration JOB = Duration.ofSeconds(60);
     /** The driver JVM's start: no AOT cache is trained in this boot, and a JVM starts in 90 s or more under TCG. */
     private static final Duration JVM_START = Duration.ofSeconds(240);
@@ -59,6 +61,42 @@ final class CmtimeRounds
 
     private CmtimeRounds()
     {
+    }
+
+    /** Which CM our cmtime runs on, and so what the run measures and whose targets its rows hold. */
+    enum Back
+    {
+        /**
+         * Issue 29: our userspace CM in the userspace-CM guest against the kernel guest's server; the
+         * kernel's cmtime in the same client guest with {@code rdma_ucm} loaded for each of its runs only.
+         */
+        USERSPACE("issue29", "", false),
+        /**
+         * Issue 32: our cmtime through the kernel's CM ({@code --cm kernel}) and librdmacm's, both in the
+         * kernel guest beside the server ({@code ib_cm} loaded throughout: the client guest is the server's).
+         */
+        KERNEL("issue32", " --cm kernel", true);
+
+        final String issue;
+        final String oursOptions;
+        final boolean kernelCmThroughout;
+
+        Back(final String issue, final String oursOptions, final boolean kernelCmThroughout)
+        {
+            this.issue = issue;
+            this.oursOptions = oursOptions;
+            this.kernelCmThroughout = kernelCmThroughout;
+        }
+
+        String report()
+        {
+            return "target/" + issue + "-guests.txt";
+        }
+
+        String rows()
+        {
+            return "target/" + issue + "-guests.rows";
+        }
     }
 
     /** One run of one side: its table, its client's CPU, both guests' CPU and the CM counters around it. */
@@ -78,14 +116,15 @@ final class CmtimeRounds
     }
 
     /** Everything one measurement gave. */
-    record Measured(int rounds, List<Integer> sizes, List<Run> runs, String driver, String accelerator, List<GuestResult> failures)
+    record Measured(Back back, int rounds, List<Integer> sizes, List<Run> runs, String driver, String accelerator,
+                    List<GuestResult> failures, List<String> halves)
     {
         List<DynamicTest> checks()
         {
             final String report = report();
             System.out.print(report);
-            write(Path.of(REPORT), report);
-            write(Path.of(ROWS), rows());
+            write(Path.of(back.report()), report);
+            write(Path.of(back.rows()), rows());
             final List<DynamicTest> tests = new ArrayList<>();
             tests.add(dynamicTest("shouldStartTheServerAndOurDriverAndStopThem()", () ->
                 assertEquals(List.of(), failures.stream().map(GuestResult::describe).toList())));
@@ -119,8 +158,9 @@ final class CmtimeRounds
         String report()
         {
             final StringBuilder text = new StringBuilder();
-            text.append(String.format("cmtime rounds (issue 29): %d rounds a side per size, alternating ours and the kernel's, "
-                + "against the kernel's cmtime server; medians (min-max) in ms%n", rounds));
+            text.append(String.format("cmtime rounds (%s): %d rounds a side per size, alternating ours%s and the kernel's "
+                + "(librdmacm's cmtime), against the kernel's cmtime server; medians (min-max) in ms%n", back.issue.replace("issue",
+                "issue "), rounds, back.oursOptions));
             text.append("guests: ").append(accelerator).append("; ours: ").append(driver.strip().replace("\n", "; ")).append('\n');
             for (final int size : sizes)
             {
@@ -137,6 +177,12 @@ final class CmtimeRounds
                 counters(text, size);
             }
             syscalls(text);
+            if (!halves.isEmpty())
+            {
+                text.append(String.format("%nour connect step split (issue 32): rounds of %d after the rest, the kernel's "
+                    + "resolution inside rdma_connect%n", HALVES));
+                halves.forEach(text::append);
+            }
             text.append("\ntarget rows\n");
             rows().lines().forEach(row -> text.append(row.replace('\t', '|')).append('\n'));
             return text.toString();
@@ -219,6 +265,10 @@ final class CmtimeRounds
         /** The issue's guest rows: measure, figure, target, verdict, tab-separated. */
         String rows()
         {
+            if (back == Back.KERNEL)
+            {
+                return kernelRows();
+            }
             final StringBuilder rows = new StringBuilder();
             final int large = sizes.getLast();
             row(rows, String.format("guest, %,d ids: resolve addr, ours / kernel", large), large, "resolve addr", 2.0);
@@ -237,6 +287,25 @@ final class CmtimeRounds
             return rows.toString();
         }
 
+        /** Issue 32's rows: every step within 1.2x of librdmacm's, at every size, and the connections per second. */
+        private String kernelRows()
+        {
+            final StringBuilder rows = new StringBuilder();
+            for (final int size : sizes)
+            {
+                for (final String step : STEPS)
+                {
+                    row(rows, String.format("guest, %,d, --cm kernel: %s, ours / librdmacm", size, step), size, step, 1.2);
+                }
+                final double ours = median("ours", size, Run::perSecond);
+                final double kernel = median("kernel", size, Run::perSecond);
+                final double ratio = ours / kernel;
+                rows.append(String.format("guest, %,d, --cm kernel: connections per second, ours / librdmacm\t%.2fx (%.0f / %.0f per s)"
+                    + "\t>= 0.83x\t%s%n", size, ratio, ours, kernel, Double.isNaN(ratio) ? "no figure" : ratio >= 1 / 1.2 ? "met" : "missed"));
+            }
+            return rows.toString();
+        }
+
         private void row(final StringBuilder rows, final String measure, final int size, final String step, final double target)
         {
             final double ours = median("ours", size, run -> run.steps.get(step));
@@ -247,11 +316,18 @@ final class CmtimeRounds
         }
     }
 
-    /** Boots nothing: measures in {@code guests}, which the caller booted and closes. */
+    /** Issue 29's run. Boots nothing: measures in {@code guests}, which the caller booted and closes. */
     static Measured measure(final GuestPair guests, final int rounds, final List<Integer> sizes)
     {
-        final KernelGuest ours = guests.userspace();
-        final KernelGuest kernel = guests.kernel();
+        return measure(guests.userspace(), guests.kernel(), Back.USERSPACE, rounds, sizes);
+    }
+
+    /**
+     * The clients in {@code ours} (our cmtime on {@code back}'s CM, the kernel's cmtime), the server in
+     * {@code kernel}, which may be the same guest. Boots nothing: the caller booted both and closes them.
+     */
+    static Measured measure(final KernelGuest ours, final KernelGuest kernel, final Back back, final int rounds, final List<Integer> sizes)
+    {
         final String server = GuestWire.KERNEL_CM.address();
         final String oursScript = install(ours);
         final String kernelScript = install(kernel);
@@ -263,17 +339,17 @@ final class CmtimeRounds
         final GuestResult serverStarted = kernel.run(JOB, CmtimeAcrossTheWire.started("cmtime -b " + server + " -p " + SERVER_PORT,
             "rounds-cmtime-s") + "\n" + RpingAcrossTheWire.untilListening(server, SERVER_PORT));
         final GuestResult driverStarted = ours.run(JOB, "rm -f " + COMMANDS + " " + REPLIES + "\nmkfifo " + COMMANDS + " " + REPLIES
-            + "\n" + CmtimeAcrossTheWire.started(GuestJavaMain.command(ours, DRIVER, CmtimeDriver.class.getName(), COMMANDS, REPLIES,
+            + "\n" + CmtimeAcrossTheWire.started(GuestJavaMain.command(ours, DRIVER, driverOptions(ours.guestPathOf(outputs)), CmtimeDriver.class.getName(), COMMANDS, REPLIES,
             ours.guestPathOf(outputs)), DRIVER));
         String driver = "";
         if (!serverStarted.succeeded() || !driverStarted.succeeded())
         {
             failures.addAll(List.of(serverStarted, driverStarted));
-            return new Measured(rounds, sizes, runs, driver, ours.accelerator(), failures);
+            return new Measured(back, rounds, sizes, runs, driver, ours.accelerator(), failures, List.of());
         }
-        final Sides sides = new Sides(ours, kernel, oursScript, kernelScript, server, outputs);
+        final Sides sides = new Sides(ours, kernel, back, oursScript, kernelScript, server, outputs);
         // untimed: the JVM's start and first compilations, the kernel's modules and the server's first connections
-        runs.add(sides.ours(WARM_UP, 0, JVM_START));
+        runs.add(sides.ours(WARM_UP, 0, JVM_START.plus(limit(WARM_UP))));
         driver = readIfThere(outputs.resolve("driver.txt"));
         runs.add(sides.kernel(WARM_UP, 0));
         boolean oursAlive = runs.getFirst().client.succeeded();
@@ -295,9 +371,14 @@ final class CmtimeRounds
             runs.add(sides.oursTraced(STRACED, pid(driver)));
         }
         runs.add(sides.kernelTraced(STRACED));
+        final List<String> halves = new ArrayList<>();
+        for (int round = 1; oursAlive && back == Back.KERNEL && round <= 3; round++)
+        {
+            halves.add(sides.halves(HALVES, round));
+        }
         final GuestResult quit = ours.run(JOB, "pid=$(cat /run/" + DRIVER + ".pid)\n"
             + "kill -0 $pid 2>/dev/null && timeout 10 sh -c 'echo quit > " + COMMANDS + "'\n"
-            + "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done\n"
+            + "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done\n"
             + "kill -0 $pid 2>/dev/null && { kill -9 $pid; cat /run/" + DRIVER + ".err >&2; exit 2; }; exit 0");
         final GuestResult serverStopped = kernel.run(JOB, CmtimeAcrossTheWire.stopped("rounds-cmtime-s"));
         for (final GuestResult result : List.of(quit, serverStopped))
@@ -307,7 +388,43 @@ final class CmtimeRounds
                 failures.add(result);
             }
         }
-        return new Measured(rounds, sizes, runs, driver, ours.accelerator() + ", " + guests.kernel().accelerator(), failures);
+        keep(outputs);
+        return new Measured(back, rounds, sizes, runs, driver, ours == kernel ? ours.accelerator() + ", one guest"
+            : ours.accelerator() + ", " + kernel.accelerator(), failures, halves);
+    }
+
+    /**
+     * {@code -Drdmacm.cmtime.driver.options="..."}: JVM options for the driver after the guest mains' own, split at
+     * white space, {@code @OUT@} standing for the driver's output directory in the guest (a flight recording's file,
+     * say); none by default.
+     */
+    private static List<String> driverOptions(final String outputs)
+    {
+        final String options = System.getProperty("rdmacm.cmtime.driver.options", "").strip();
+        return options.isEmpty() ? List.of() : List.of(options.replace("@OUT@", outputs).split("\\s+"));
+    }
+
+    /** {@code -Drdmacm.cmtime.keep=DIRECTORY}: the driver's outputs copied there on the host, since the share goes with the guest. */
+    private static void keep(final Path outputs)
+    {
+        final String keep = System.getProperty("rdmacm.cmtime.keep", "");
+        if (keep.isEmpty())
+        {
+            return;
+        }
+        try (var files = Files.list(outputs))
+        {
+            final Path target = Path.of(keep);
+            Files.createDirectories(target);
+            for (final Path file : files.toList())
+            {
+                Files.copy(file, target.resolve(file.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot keep " + outputs + " in " + keep, ex);
+        }
     }
 
     private static Duration limit(final int connections)
@@ -316,22 +433,35 @@ final class CmtimeRounds
     }
 
     /** The two clients' runs, each between two snapshots of both guests. */
-    private record Sides(KernelGuest ours, KernelGuest kernel, String oursScript, String kernelScript, String server, Path outputs)
+    private record Sides(KernelGuest ours, KernelGuest kernel, Back back, String oursScript, String kernelScript, String server,
+                         Path outputs)
     {
         Run ours(final int connections, final int round, final Duration limit)
         {
             final String tag = "ours-" + connections + "-" + round;
-            final String line = tag + " cmtime -s " + server + " -p " + SERVER_PORT + " -c " + connections;
+            final String line = tag + " cmtime -s " + server + " -p " + SERVER_PORT + " -c " + connections + back.oursOptions;
             final String before = kernel.run(JOB, "bash " + kernelScript + " snapshot").stdout();
             final GuestResult client = ours.run(limit, "bash " + oursScript + " ours " + COMMANDS + " " + REPLIES + " '" + line + "'");
             final String after = kernel.run(JOB, "bash " + kernelScript + " snapshot").stdout();
             return oursRun(tag, connections, round, client, before, after, Map.of());
         }
 
+        /** One round of {@link dev.rdmacm.cli.CmtimeKernelHalves} in the driver: its table and its split, as text. */
+        String halves(final int connections, final int round)
+        {
+            final String tag = "halves-" + connections + "-" + round;
+            final GuestResult job = ours.run(limit(connections), "bash " + oursScript + " ours " + COMMANDS + " " + REPLIES + " '" + tag
+                + " " + CmtimeDriver.KERNEL_HALVES + " " + server + " " + SERVER_PORT + " " + connections + "'");
+            final String output = readIfThere(outputs.resolve(tag + ".out"));
+            return "round " + round + " (" + section(job.stdout(), "reply").strip() + "):\n" + output.lines()
+                .filter(line -> line.startsWith("halves") || line.startsWith("connect ") || line.startsWith("resolve "))
+                .map(line -> "  " + line + "\n").reduce("", String::concat) + readIfThere(outputs.resolve(tag + ".err"));
+        }
+
         Run oursTraced(final int connections, final long pid)
         {
             final String tag = "ours-strace-" + connections;
-            final String line = tag + " cmtime -s " + server + " -p " + SERVER_PORT + " -c " + connections;
+            final String line = tag + " cmtime -s " + server + " -p " + SERVER_PORT + " -c " + connections + back.oursOptions;
             final GuestResult client = ours.run(limit(connections * 10), "bash " + oursScript + " strace-ours " + pid + " " + COMMANDS
                 + " " + REPLIES + " '" + line + "'");
             return oursRun(tag, connections, -1, client, "", "", strace(section(client.stdout(), "strace")));
@@ -367,7 +497,7 @@ final class CmtimeRounds
         Run kernel(final int connections, final int round)
         {
             final String before = kernel.run(JOB, "bash " + kernelScript + " snapshot").stdout();
-            final GuestResult client = ours.run(limit(connections), "bash " + oursScript + " kernel " + server + " " + SERVER_PORT + " "
+            final GuestResult client = ours.run(limit(connections), kernelCm() + "bash " + oursScript + " kernel " + server + " " + SERVER_PORT + " "
                 + connections);
             final String after = kernel.run(JOB, "bash " + kernelScript + " snapshot").stdout();
             return kernelRun(connections, round, client, before, after, Map.of());
@@ -375,9 +505,15 @@ final class CmtimeRounds
 
         Run kernelTraced(final int connections)
         {
-            final GuestResult client = ours.run(limit(connections * 10), "bash " + oursScript + " strace-kernel " + server + " "
+            final GuestResult client = ours.run(limit(connections * 10), kernelCm() + "bash " + oursScript + " strace-kernel " + server + " "
                 + SERVER_PORT + " " + connections);
             return kernelRun(connections, -1, client, "", "", strace(section(client.stdout(), "strace")));
+        }
+
+        /** The script's environment: {@code KEEP_CM=1} leaves rdma_ucm loaded (and does not unload it) around a kernel run. */
+        private String kernelCm()
+        {
+            return back.kernelCmThroughout ? "KEEP_CM=1 " : "";
         }
 
         private Run kernelRun(final int connections, final int round, final GuestResult job, final String serverBefore,

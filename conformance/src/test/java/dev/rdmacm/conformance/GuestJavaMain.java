@@ -54,7 +54,15 @@ final class GuestJavaMain
     /** {@code java MAIN ARGS...} in {@code guest}, with the guest's main cache once there is one; {@code name} names its files. */
     static String command(final KernelGuest guest, final String name, final String main, final String... arguments)
     {
+        return command(guest, name, List.of(), main, arguments);
+    }
+
+    /** The same, with {@code options} after the guest mains' own (a profiler's, a JIT's flags for one measurement). */
+    static String command(final KernelGuest guest, final String name, final List<String> options, final String main,
+        final String... arguments)
+    {
         final List<String> lines = new ArrayList<>(OPTIONS);
+        lines.addAll(options);
         final Path cache = cache(guest);
         if (cache != null)
         {

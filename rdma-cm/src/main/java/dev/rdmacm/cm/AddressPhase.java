@@ -218,9 +218,9 @@ final class AddressPhase
             if (source != null && !source.isAnyLocalAddress())
             {
                 c.bindPort("rdma_resolve_addr", source, destination);
-                c.transition(CmIdState.ADDR_BOUND, "auto-bind to " + source.getHostAddress() + " port " + c.boundPort +
+                c.transition(CmIdState.ADDR_BOUND, () -> "auto-bind to " + source.getHostAddress() + " port " + c.boundPort +
                     " (to be validated)");
-                c.transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
+                c.transition(CmIdState.ADDR_QUERY, () -> "resolve_addr " + destination.getHostAddress());
                 p = new PendingResolution(c, source, new AddressQuery(null, 0, null, destination, timeoutMs, startNanos),
                     accepted, completion);
             }
@@ -232,9 +232,9 @@ final class AddressPhase
                 c.bindPort("rdma_resolve_addr", wildcard, destination);
                 c.boundSource = wildcard;
                 c.boundIfindex = scope;
-                c.transition(CmIdState.ADDR_BOUND, "auto-bind to the wildcard port " + c.boundPort +
+                c.transition(CmIdState.ADDR_BOUND, () -> "auto-bind to the wildcard port " + c.boundPort +
                     (scope == 0 ? "" : " scope " + scope));
-                c.transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
+                c.transition(CmIdState.ADDR_QUERY, () -> "resolve_addr " + destination.getHostAddress());
                 p = new PendingResolution(c, null, query(early, null, scope, null, destination, timeoutMs, startNanos),
                     accepted, completion);
             }
@@ -251,7 +251,7 @@ final class AddressPhase
                 throw familyMismatch(c.boundSource, destination);
             }
             final InetAddress concrete = c.boundSource == null || c.boundSource.isAnyLocalAddress() ? null : c.boundSource;
-            c.transition(CmIdState.ADDR_QUERY, "resolve_addr " + destination.getHostAddress());
+            c.transition(CmIdState.ADDR_QUERY, () -> "resolve_addr " + destination.getHostAddress());
             p = new PendingResolution(c, null, query(early, concrete, c.boundIfindex, concrete == null ? null : c.binding,
                 destination, timeoutMs, startNanos), accepted, completion);
         }
@@ -313,7 +313,7 @@ final class AddressPhase
         }
         c.pending = null;
         c.resolution = result;
-        c.transition(CmIdState.ADDR_RESOLVED, "ADDR_RESOLVED " + result.destination().getHostAddress());
+        c.transition(CmIdState.ADDR_RESOLVED, () -> "ADDR_RESOLVED " + result.destination().getHostAddress());
         c.deliver(new CmEvent.AddrResolved(c.id, result, p.query.trace()));
         p.completion.complete(result);
     }

@@ -75,6 +75,12 @@ final class CallerAddressLookup implements AutoCloseable
         return (mirror.generation() & 1) == 0;
     }
 
+    /** The conductor's links, addresses and neighbours, which a caller reads without a lock (under its generation). */
+    NetlinkMirror mirror()
+    {
+        return mirror;
+    }
+
     /** A resolution the caller finished moves as the conductor moves one, through its transition. */
     void transition(final PendingResolution p, final PendingResolution.State next)
     {

@@ -14,8 +14,9 @@ import java.util.concurrent.CompletableFuture;
  * route is local synthesis ({@code cma_resolve_iboe_route}), nothing to wait for, so the caller runs the
  * conductor's own code for it ({@link RoutePhase#roceOnCaller}) holding the id's {@link IdGuard}, once
  * every command its thread sent has run ({@link ThreadCommands}), as {@link CallerResolution} does for
- * the address. The netdev and its traffic classes are asked on a pooled rtnetlink client in the
- * {@link RdmaCm}'s namespace, the classes afresh (the conductor's cache of them is its own).
+ * the address. The netdev comes from the conductor's mirror, as the address lookup's links do (asked
+ * when the mirror does not have it); its traffic classes are asked on a pooled rtnetlink client in the
+ * {@link RdmaCm}'s namespace, afresh (the conductor's cache of them is its own).
  * <p>
  * What stays the conductor's: InfiniBand (the SA), a route that asks ACM first (librdmacm's question,
  * while an ACM service may answer), an id not ADDR_RESOLVED (its errors are the conductor's), a call
@@ -64,7 +65,7 @@ final class CallerRoute
                     return false;
                 }
                 routes.roceOnCaller(c, timeoutMs, accepted, completion,
-                    query -> RouteResolver.synthesizeRoce(query, client, new TrafficClassCache()));
+                    query -> RouteResolver.synthesizeRoce(query, client, new TrafficClassCache(), lookup.mirror()));
                 return true;
             }
         }

@@ -339,7 +339,7 @@ final class ConductorAgent implements Agent
     {
         if (!closing)
         {
-            pollSet.add(kernel.channel.fd(), kernel::onReadable);
+            pollSet.add(kernel.fd(), kernel::onReadable);
         }
     }
 
@@ -876,7 +876,10 @@ final class ConductorAgent implements Agent
         final PendingResolution.State previous = p.state;
         PendingResolution.TRANSITIONS.require(p, previous, next);
         p.state = next;
-        transitions.onTransition(p, previous, next, clock.nanoTime());
+        if (transitions.sees())
+        {
+            transitions.onTransition(p, previous, next, clock.nanoTime());
+        }
     }
 
     /** After the loop thread has ended: fails requests that were queued too late to run. */

@@ -65,6 +65,12 @@ final class ConductorProxy
         conductor.adopt(id);
     }
 
+    /** After a caller destroyed the id itself ({@link CallerDestroy}): the conductor drops it, unasked. */
+    void forget(final RdmaCmId id)
+    {
+        conductor.forget(id);
+    }
+
     /** The conductor's route phase, for a RoCE route a caller builds itself ({@link CallerRoute}). */
     RoutePhase routes()
     {

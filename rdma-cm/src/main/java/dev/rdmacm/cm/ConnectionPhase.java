@@ -1,12 +1,10 @@
 package dev.rdmacm.cm;
 
-import dev.rdmacm.ibcm.AcceptParameters;
 import dev.rdmacm.ibcm.ConnectParameters;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
 import dev.rdmacm.ibcm.SidrRequestParameters;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.cm.IpCmPrivateDataHeader;
-import dev.rdmacm.protocol.cm.SidrStatus;
 import dev.rdmacm.resolver.engine.AddressResolver;
 import dev.rdmacm.resolver.spi.GidDirectory;
 import dev.rdmacm.resolver.RdmaPortBinding;
@@ -25,9 +23,10 @@ import java.util.stream.Collectors;
  * The connection calls on the conductor ({@code rdma_create_qp}'s hand-over, {@code rdma_connect},
  * {@code rdma_listen}, {@code rdma_accept}, {@code rdma_reject}, {@code rdma_disconnect}) and what the
  * CM engine reports back: the checks that need the id's state, the id's moves ROUTE_RESOLVED -> CONNECT,
- * ADDR_BOUND -> LISTEN, and the moves the connection's events make (ESTABLISHED, DISCONNECT). The engine
- * itself runs on its port's CM thread ({@link IdConnection}, {@link CmPort}); its events come back
- * here as {@link IdCommand.ConnectionEvent}s.
+ * ADDR_BOUND -> LISTEN, and the moves the connection's events make (ESTABLISHED, DISCONNECT). What goes to
+ * the peer is the id's {@link CmConnection}'s: this stack's CM, whose engine runs on its port's CM thread
+ * ({@link IdConnection}, {@link CmPort}) and whose events come back here as {@link IdCommand.ConnectionEvent}s,
+ * or the kernel's ({@link KernelConnection}), whose events the conductor reads itself.
  */
 final class ConnectionPhase
 {
@@ -81,7 +80,7 @@ final class ConnectionPhase
         if (kernel)
         {
             final KernelConnection started = KernelConnection.connect(c, c.cm.managers().kernelCm("rdma_connect"), parameters);
-            c.kernel = started;
+            c.connection = started;
             c.transition(CmIdState.CONNECT, () -> "connect to " + c.resolution.destination().getHostAddress() + " port " +
                 c.destinationPort + " through " + c.cm.managers().text() + " (kernel id " + started.handle() + ")");
             return;
@@ -137,7 +136,7 @@ final class ConnectionPhase
         if (c.cm.managers().kernelConnects(portsListened, "rdma_listen"))
         {
             final KernelConnection started = KernelConnection.listen(c, c.cm.managers().kernelCm("rdma_listen"), backlog);
-            c.kernel = started;
+            c.connection = started;
             c.transition(CmIdState.LISTEN, () -> "listen on " + (c.binding == null ? "every port" : c.binding.device()) + " port " +
                 c.boundPort + " backlog " + backlog + " through " + c.cm.managers().text() + " (kernel id " +
                 started.handle() + ")");
@@ -174,25 +173,7 @@ final class ConnectionPhase
         final CompletableFuture<ConnectResponseMoves> reply) throws RdmaCmException
     {
         requireRequest(c);
-        if (c.kernel != null)
-        {
-            reply.complete(c.kernel.prepareAccept(parameters));
-            return;
-        }
-        final IdConnection connection = c.connection;
-        final CompletableFuture<dev.rdmacm.ibcm.QpAttributes> attributes = new CompletableFuture<>();
-        attributes.whenComplete((given, failure) ->
-        {
-            if (failure != null)
-            {
-                reply.completeExceptionally(failure);
-            }
-            else
-            {
-                reply.complete(new IbCmQpMoves(connection.binding(), given, new byte[0]));
-            }
-        });
-        connection.prepareAccept(acceptParameters(c, parameters), attributes);
+        c.connection.prepareAccept(parameters, c.attachedQp.qpNumber(), reply);
     }
 
     /**
@@ -203,54 +184,28 @@ final class ConnectionPhase
         throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_accept");
-        if (c.isUd() && c.kernel != null)
-        {
-            if (c.state != CmIdState.CONNECT || c.attachedUdQp == null)
-            {
-                throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
-                    + (c.attachedUdQp == null ? " without a UD QP" : "") + ": rdma_accept needs a SIDR request's id with a UD QP", true);
-            }
-            c.kernel.accept(parameters, c.attachedUdQp.qpNumber());
-            reply.complete(null);
-            return;
-        }
         if (c.isUd())
         {
             if (c.state != CmIdState.CONNECT || c.connection == null || c.attachedUdQp == null)
             {
                 throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
-                    + (c.attachedUdQp == null ? " without a UD QP" : "") +
-                    ": rdma_accept needs a SIDR request's id with a UD QP", true);
+                    + (c.attachedUdQp == null ? " without a UD QP" : "") + ": rdma_accept needs a SIDR request's id with a UD QP", true);
             }
-            c.connection.sidrReply(SidrStatus.SUCCESS, c.attachedUdQp.qpNumber(), parameters.privateData());
-            reply.complete(null);
+            c.connection.accept(parameters, c.attachedUdQp.qpNumber(), reply);
             return;
         }
         requireRequest(c);
-        if (c.kernel != null)
-        {
-            c.kernel.accept(parameters, c.attachedQp.qpNumber());
-            reply.complete(null);
-            return;
-        }
-        c.connection.accept(acceptParameters(c, parameters), reply);
+        c.connection.accept(parameters, c.attachedQp.qpNumber(), reply);
     }
 
     private static void requireRequest(final IdContext c) throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_accept");
-        if (c.isUd() || c.state != CmIdState.CONNECT || c.connection == null && c.kernel == null || c.attachedQp == null)
+        if (c.isUd() || c.state != CmIdState.CONNECT || c.connection == null || c.attachedQp == null)
         {
             throw new RdmaCmException("rdma_accept", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + (c.attachedQp == null ? " without a QP" : "") + ": rdma_accept needs a connection request's id with a QP", true);
         }
-    }
-
-    private static AcceptParameters acceptParameters(final IdContext c, final ConnectionParameters parameters)
-    {
-        return new AcceptParameters(c.attachedQp.qpNumber(), parameters.responderResources(),
-            parameters.initiatorDepth(), 0, parameters.flowControl(), Math.min(7, parameters.rnrRetryCount()), false,
-            parameters.privateData());
     }
 
     /**
@@ -260,16 +215,10 @@ final class ConnectionPhase
     static void readyToUse(final IdContext c, final CompletableFuture<Void> reply) throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_connect");
-        if (c.state != CmIdState.CONNECT || c.connection == null && c.kernel == null)
+        if (c.state != CmIdState.CONNECT || c.connection == null)
         {
             throw new RdmaCmException("rdma_connect", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": the RTU needs a connecting id", true);
-        }
-        if (c.kernel != null)
-        {
-            c.kernel.sendRtu();
-            rtuSent(c, reply);
-            return;
         }
         c.connection.sendRtu(reply);
     }
@@ -288,20 +237,10 @@ final class ConnectionPhase
     static void reject(final IdContext c, final byte[] privateData) throws RdmaCmException
     {
         c.requireNotDestroyed("rdma_reject");
-        if (c.state != CmIdState.CONNECT || c.connection == null && c.kernel == null)
+        if (c.state != CmIdState.CONNECT || c.connection == null)
         {
             throw new RdmaCmException("rdma_reject", Errno.EINVAL, "id " + c.id.number() + " is " + c.state
                 + ": rdma_reject needs a connection request's id", true);
-        }
-        if (c.isUd() && c.kernel == null)
-        {
-            c.connection.sidrReply(SidrStatus.REJECT, 0, privateData);
-            return;
-        }
-        if (c.kernel != null)
-        {
-            c.kernel.reject(privateData);
-            return;
         }
         c.connection.reject(privateData);
     }
@@ -315,7 +254,7 @@ final class ConnectionPhase
             throw new RdmaCmException("rdma_disconnect", Errno.EINVAL, "id " + c.id.number() + " is a UD id (RDMA_PS_" +
                 c.portSpace + "): it has no connection to end; destroy it", true);
         }
-        if (c.connection == null && c.kernel == null)
+        if (c.connection == null)
         {
             throw new RdmaCmException("rdma_disconnect", Errno.EINVAL, "id " + c.id.number() + " is " + c.state +
                 ": not connected", true);
@@ -323,11 +262,6 @@ final class ConnectionPhase
         if (c.state == CmIdState.ESTABLISHED || c.state == CmIdState.CONNECT)
         {
             c.transition(CmIdState.DISCONNECT, "disconnect");
-        }
-        if (c.kernel != null)
-        {
-            c.kernel.disconnect();
-            return;
         }
         c.connection.disconnect();
     }

@@ -17,9 +17,12 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code struct rdma_event_channel}: the queue that events of its ids arrive on, in order, filled by
  * the resolver's event loop and read by any number of application threads.
  * <p>
- * Like librdmacm's {@code channel->fd}, {@link #fd()} can be polled: it is an eventfd in semaphore mode
- * whose count is the number of queued events, so it is readable (POLLIN) while an event waits and an
- * application can watch it beside its other descriptors. Only this class reads and writes it.
+ * Like librdmacm's {@code channel->fd}, {@link #fd()} can be polled: it is an eventfd whose count is 1
+ * while an event is queued and 0 when none is, so it is readable (POLLIN) while an event waits and an
+ * application can watch it beside its other descriptors. Only this class reads and writes it, and only
+ * when the queue turns non-empty or empty: a burst of events costs one write and one read, not one of
+ * each per event (in a TCG guest each is a system call of some microseconds, and the caller's thread
+ * posts the events of the resolutions it finishes itself).
  */
 public final class EventChannel implements AutoCloseable
 {
@@ -32,6 +35,8 @@ public final class EventChannel implements AutoCloseable
     private final Libc.CallState callState = new Libc.CallState(arena);
     private final MemorySegment counter = arena.allocate(JAVA_LONG);
     private final int fd;
+    /** Whether the eventfd's count is 1 (readable); under {@link #counterLock}. */
+    private boolean readable;
     private boolean closed;
 
     /** @throws NativeCallException when eventfd(2) fails. */
@@ -155,8 +160,12 @@ public final class EventChannel implements AutoCloseable
                 return;
             }
             events.add(event);
-            counter.set(JAVA_LONG, 0, 1L);
-            Libc.write(callState, fd, counter, Long.BYTES, "event channel eventfd");
+            if (!readable)
+            {
+                counter.set(JAVA_LONG, 0, 1L);
+                Libc.write(callState, fd, counter, Long.BYTES, "event channel eventfd");
+                readable = true;
+            }
         }
     }
 
@@ -174,10 +183,10 @@ public final class EventChannel implements AutoCloseable
                 if (event.id() == id)
                 {
                     queued.remove();
-                    decrement();
                     returnBacklogPlace(event);
                 }
             }
+            clearIfEmpty();
         }
     }
 
@@ -195,15 +204,15 @@ public final class EventChannel implements AutoCloseable
                 if (event.id() == id && which.test(event))
                 {
                     queued.remove();
-                    decrement();
                 }
             }
+            clearIfEmpty();
         }
     }
 
     /**
-     * An event taken off the queue: the count goes down and, unless its id's destroy has started, it is
-     * handed to the application and its id waits for its ack; else null. Both under the lock that
+     * An event taken off the queue: the descriptor stops being readable if it was the last and, unless
+     * its id's destroy has started, it is handed to the application and its id waits for its ack; else null. Both under the lock that
      * {@link #discard} takes: an event counted before the discard is one destroy waits for, one taken off
      * the queue but not yet counted when the discard ran is dropped, as the discard would have dropped it.
      */
@@ -211,10 +220,7 @@ public final class EventChannel implements AutoCloseable
     {
         synchronized (counterLock)
         {
-            if (!closed)
-            {
-                decrement();
-            }
+            clearIfEmpty();
             returnBacklogPlace(event);
             if (event.id().isDestroyed())
             {
@@ -237,9 +243,17 @@ public final class EventChannel implements AutoCloseable
         }
     }
 
-    private void decrement()
+    /**
+     * Under the lock: the count back to 0 once nothing is queued. An event taken off the queue and not yet
+     * through {@link #taken} leaves it readable a moment longer, as the per-event count did.
+     */
+    private void clearIfEmpty()
     {
-        Libc.read(callState, fd, counter, Long.BYTES, "event channel eventfd");
+        if (readable && !closed && events.isEmpty())
+        {
+            Libc.read(callState, fd, counter, Long.BYTES, "event channel eventfd");
+            readable = false;
+        }
     }
 
     @Override

@@ -116,6 +116,16 @@ final class IdConductor
         cm.tryEnqueue(loop -> adopted(id));
     }
 
+    /**
+     * Any thread, after a caller destroyed an id itself ({@link CallerDestroy}): the conductor drops it from
+     * its map at its next duty cycle, without being woken; until then the id's context is in DESTROYING,
+     * which every walk of the map passes over and every command refuses.
+     */
+    void forget(final RdmaCmId id)
+    {
+        cm.tryEnqueue(loop -> contexts.remove(id.number()));
+    }
+
     private void adopted(final RdmaCmId id)
     {
         synchronized (id.guard)
@@ -432,10 +442,6 @@ final class IdConductor
             return;
         }
         c.transition(CmIdState.DESTROYING, "destroy");
-        if (c.kernel != null)
-        {
-            c.kernel.close();
-        }
         if (c.connection != null)
         {
             c.connection.close();

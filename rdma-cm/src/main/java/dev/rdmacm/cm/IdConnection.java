@@ -7,7 +7,6 @@ import dev.rdmacm.ibcm.IbCmEvent;
 import dev.rdmacm.ibcm.IbCmEventHandler;
 import dev.rdmacm.ibcm.IbCmPath;
 import dev.rdmacm.ibcm.IbCmPeerAddress;
-import dev.rdmacm.ibcm.QpAttributes;
 import dev.rdmacm.ibcm.QpTransitions;
 import dev.rdmacm.ibcm.SidrRequestParameters;
 import dev.rdmacm.libc.Errno;
@@ -65,7 +64,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * asks for the RTU ({@link #sendRtu}). {@code rdma_accept}'s caller asks for the attributes ({@link #prepareAccept}),
  * moves the QP, then asks for the REP ({@link #accept}); {@code rdma_disconnect}'s caller moves it to ERR.
  */
-final class IdConnection implements IbCmEventHandler
+final class IdConnection implements CmConnection, IbCmEventHandler
 {
     /** cma.c: both CM response timeouts of a REQ, 4.096 us * 2^20. */
     static final int CMA_CM_RESPONSE_TIMEOUT = 20;
@@ -120,7 +119,8 @@ final class IdConnection implements IbCmEventHandler
         this.connection = connection;
     }
 
-    RdmaPortBinding binding()
+    @Override
+    public RdmaPortBinding binding()
     {
         return binding;
     }
@@ -184,7 +184,7 @@ final class IdConnection implements IbCmEventHandler
      * {@code cma_send_sidr_rep}: rdma_accept on a UD request's id answers {@link SidrStatus#SUCCESS} with
      * the QP's number and RDMA_UDP_QKEY, rdma_reject {@link SidrStatus#REJECT} (IB_SIDR_REJECT) with neither.
      */
-    void sidrReply(final SidrStatus status, final int qpn, final byte[] privateData)
+    private void sidrReply(final SidrStatus status, final int qpn, final byte[] privateData)
     {
         final boolean accepted = status == SidrStatus.SUCCESS;
         agent.execute(engine ->
@@ -264,16 +264,20 @@ final class IdConnection implements IbCmEventHandler
     }
 
     /**
-     * The QP's attributes for {@code rdma_accept} with {@code parameters} ({@code rdma_init_qp_attr}): {@code reply}
-     * completes with them, or with EINVAL when the request is gone (rejected, timed out, destroyed).
+     * The QP's attributes for {@code rdma_accept} with {@code parameters} ({@code rdma_init_qp_attr}), with the
+     * connection's port: {@code reply} completes with them, or with EINVAL when the request is gone (rejected,
+     * timed out, destroyed).
      */
-    void prepareAccept(final AcceptParameters parameters, final CompletableFuture<QpAttributes> reply)
+    @Override
+    public void prepareAccept(final ConnectionParameters parameters, final int qpNumber,
+        final CompletableFuture<ConnectResponseMoves> reply)
     {
+        final AcceptParameters accepted = acceptParameters(parameters, qpNumber);
         agent.execute(engine ->
         {
             try
             {
-                reply.complete(connection.prepareAccept(parameters));
+                reply.complete(new IbCmQpMoves(binding, connection.prepareAccept(accepted), new byte[0]));
             }
             catch (final RuntimeException ex)
             {
@@ -284,15 +288,24 @@ final class IdConnection implements IbCmEventHandler
 
     /**
      * ib_send_cm_rep ({@code UCMA_CMD_ACCEPT}): the caller moved the QP already. {@code reply} completes when the REP
-     * is out, or with the error that kept it from going, as the kernel's ACCEPT fails.
+     * is out, or with the error that kept it from going, as the kernel's ACCEPT fails. A UD request's id answers
+     * with SIDR_REP status 0 instead ({@link #sidrReply}), {@code reply} completing at once.
      */
-    void accept(final AcceptParameters parameters, final CompletableFuture<Void> reply)
+    @Override
+    public void accept(final ConnectionParameters parameters, final int qpNumber, final CompletableFuture<Void> reply)
     {
+        if (id.isUd())
+        {
+            sidrReply(SidrStatus.SUCCESS, qpNumber, parameters.privateData());
+            reply.complete(null);
+            return;
+        }
+        final AcceptParameters accepted = acceptParameters(parameters, qpNumber);
         agent.execute(engine ->
         {
             try
             {
-                connection.accept(parameters, QpTransitions.NONE);
+                connection.accept(accepted, QpTransitions.NONE);
                 reply.complete(null);
             }
             catch (final RuntimeException ex)
@@ -302,12 +315,20 @@ final class IdConnection implements IbCmEventHandler
         });
     }
 
+    /** ib_cm's REP parameters of an accept: the RNR retry count cut to 7, no SRQ, no failover, as {@code cma_accept_ib}. */
+    private static AcceptParameters acceptParameters(final ConnectionParameters parameters, final int qpNumber)
+    {
+        return new AcceptParameters(qpNumber, parameters.responderResources(), parameters.initiatorDepth(), 0,
+            parameters.flowControl(), Math.min(7, parameters.rnrRetryCount()), false, parameters.privateData());
+    }
+
     /**
      * {@code UCMA_CMD_ACCEPT} of the active side ({@code cma_rep_recv}): the RTU, once the thread that took
      * CONNECT_RESPONSE has moved the QP to RTS. {@code reply} completes once the id is ESTABLISHED, or with the
      * error that kept the RTU from going (the connection rejected or timed out meanwhile: EINVAL).
      */
-    void sendRtu(final CompletableFuture<Void> reply)
+    @Override
+    public void sendRtu(final CompletableFuture<Void> reply)
     {
         agent.execute(engine ->
         {
@@ -335,14 +356,21 @@ final class IdConnection implements IbCmEventHandler
             new RdmaCmException(call, errnoOf(cause), cause.getMessage(), true);
     }
 
-    /** ib_send_cm_rej, consumer defined (rdma_reject). */
-    void reject(final byte[] privateData)
+    /** ib_send_cm_rej, consumer defined (rdma_reject); on a UD request's id SIDR_REP status 2 ({@link #sidrReply}). */
+    @Override
+    public void reject(final byte[] privateData)
     {
+        if (id.isUd())
+        {
+            sidrReply(SidrStatus.REJECT, 0, privateData);
+            return;
+        }
         agent.execute(engine -> connection.reject(RejectReason.CONSUMER_DEFINED, new byte[0], privateData));
     }
 
     /** rdma_disconnect: a DREQ, or the DREP when the peer's DREQ came first. */
-    void disconnect()
+    @Override
+    public void disconnect()
     {
         agent.execute(engine ->
         {
@@ -368,7 +396,8 @@ final class IdConnection implements IbCmEventHandler
      * is closed (the RdmaCm closed, or its umad failed) nothing can go out and the engine is gone with its
      * connections: nothing to do, and rdma_destroy_id, which no one waits for, never fails on it.
      */
-    void close()
+    @Override
+    public void close()
     {
         try
         {

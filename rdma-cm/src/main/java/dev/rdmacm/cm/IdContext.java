@@ -58,9 +58,8 @@ final class IdContext
     PendingRoute pendingRoute;
     /** rdma_resolve_addrinfo's resolving_ai and resolved_ai. */
     final AddrinfoSlot addrinfo = new AddrinfoSlot();
-    IdConnection connection;
-    /** The id's connection through the kernel's CM ({@link ConnectionManager#KERNEL}), instead of {@link #connection}. */
-    KernelConnection kernel;
+    /** The id's connection, through this stack's CM or the kernel's ({@link ConnectionManager}); null before one is made. */
+    CmConnection connection;
     /** A wildcard listener's listens, one per RDMA port ({@code cma_listen_on_dev}'s internal ids). */
     List<IdConnection> portListens = List.of();
     RcQueuePair attachedQp;
@@ -69,6 +68,8 @@ final class IdContext
     InetAddress peerAddress;
     /** The groups the id joined and has not left ({@code mc_list}), in join order. */
     final List<IdMulticast> multicasts = new ArrayList<>(0);
+    /** The kernel id its groups hang on when the kernel's CM joins them ({@link ConnectionManager#KERNEL}), else null. */
+    KernelMemberships kernelGroups;
     /** The port space {@link #boundPort} is held in: the id's, or the one an AF_IB source's Service ID chose. */
     PortSpace boundSpace;
     /** An AF_IB id's {@code src_addr}, as the kernel holds it (null for an IP id). */
@@ -115,11 +116,7 @@ final class IdContext
     /** The RDMA device, port and GID the id is on: after ADDR_RESOLVED, a bind to a local address, or a connection request. */
     RdmaPortBinding binding()
     {
-        if (kernel != null && kernel.binding() != null)
-        {
-            return kernel.binding();
-        }
-        if (connection != null)
+        if (connection != null && connection.binding() != null)
         {
             return connection.binding();
         }

@@ -17,6 +17,7 @@ final class IdMulticast
     final InetAddress group;
     final MulticastJoinFlag flag;
     final Object context;
+    /** The MGID asked for; null when the kernel's CM joins, whose MGID comes with MULTICAST_JOIN. */
     final Gid mgid;
     /** The port's table membership; null while the join waits for the broadcast group's record. */
     MulticastMemberships.Member member;
@@ -25,6 +26,8 @@ final class IdMulticast
     int attachedMlid;
     /** RoCE: the netdev whose IPv4 membership of the group this join holds ({@code cma_igmp_send}), 0 for none. */
     int igmpIfindex;
+    /** The kernel's handle of the membership (JOIN_MCAST's answer) when the kernel's CM joined, else -1. */
+    int kernelHandle = -1;
     boolean left;
 
     IdMulticast(final IdContext id, final InetAddress group, final MulticastJoinFlag flag, final Object context,

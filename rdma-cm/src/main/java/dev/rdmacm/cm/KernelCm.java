@@ -16,6 +16,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -25,10 +26,11 @@ import java.util.function.Function;
  * descriptor for the userspace CM. No thread of its own, none per id.
  * <p>
  * Every kernel id belongs to one {@link KernelConnection}: found by the kernel's handle for its events, and
- * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's).
+ * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's); or to
+ * one id's {@link KernelMemberships}, whose groups' events are found by the membership's handle.
  * The maps are the conductor's only. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's
- * one response buffer, so every command and the reading of its answer hold {@link #lock}: the conductor's
- * and those of the application threads that move their QPs ({@link KernelQpMoves}).
+ * one response buffer, so every command and the reading of its answer run in {@link #answer}, under one lock:
+ * the conductor's and those of the application threads that move their QPs ({@link KernelQpMoves}).
  */
 final class KernelCm implements AutoCloseable
 {
@@ -36,13 +38,15 @@ final class KernelCm implements AutoCloseable
     /** How many events one readiness takes before the duty cycle goes on. */
     private static final int EVENT_LIMIT = 64;
 
-    final UcmaChannel channel;
-    /** Held by each command and the reading of its answer. */
-    final Object lock = new Object();
+    private final UcmaChannel channel;
+    /** Held by each command and the reading of its answer ({@link #answer}). */
+    private final Object lock = new Object();
     private final RdmaCm cm;
     private final Function<RdmaCmId, IdContext> contexts;
     private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<KernelConnection> listenersByUid = new Long2ObjectHashMap<>();
+    /** Multicast memberships by the kernel's handle, which it numbers apart from ids (its {@code multicast_table}). */
+    private final Int2ObjectHashMap<IdMulticast> groupsByHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<String> deviceByGuid = new Long2ObjectHashMap<>();
 
     private KernelCm(final RdmaCm cm, final UcmaChannel channel, final Function<RdmaCmId, IdContext> contexts)
@@ -75,6 +79,37 @@ final class KernelCm implements AutoCloseable
         return cm;
     }
 
+    /** {@return the channel's descriptor, for the conductor's poll set} */
+    int fd()
+    {
+        return channel.fd();
+    }
+
+    /**
+     * Runs {@code commands} on the channel and reads their answers, holding the lock: an answer is a view of the
+     * channel's one response buffer, which the next command of any thread overwrites, so {@code commands} returns
+     * what it read of it, never the view.
+     *
+     * @throws dev.rdmacm.ucma.UcmaException a command the kernel refused, naming it and the errno.
+     */
+    <T> T answer(final Function<UcmaChannel, T> commands)
+    {
+        synchronized (lock)
+        {
+            return commands.apply(channel);
+        }
+    }
+
+    /** As {@link #answer}, for commands whose answers are not read. */
+    void command(final Consumer<UcmaChannel> commands)
+    {
+        answer(channel ->
+        {
+            commands.accept(channel);
+            return null;
+        });
+    }
+
     IdContext context(final RdmaCmId id)
     {
         return contexts.apply(id);
@@ -88,6 +123,18 @@ final class KernelCm implements AutoCloseable
     void listening(final long uid, final KernelConnection connection)
     {
         listenersByUid.put(uid, connection);
+    }
+
+    /** JOIN_MCAST answered {@code handle}: the membership's MULTICAST_JOIN and MULTICAST_ERROR go to {@code mc}. */
+    void joined(final int handle, final IdMulticast mc)
+    {
+        groupsByHandle.put(handle, mc);
+    }
+
+    /** The membership {@code handle} is left: its events, if any still come, find no one. */
+    void left(final int handle)
+    {
+        groupsByHandle.remove(handle);
     }
 
     /** The kernel id is gone (destroyed, or never made): its events, if any still come, find no one. */
@@ -150,9 +197,25 @@ final class KernelCm implements AutoCloseable
         return work;
     }
 
-    /** One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection. */
+    /**
+     * One event, still in the channel's buffer: read as its id's kind (RC or UD) asks, then handed to its connection,
+     * or a membership's to its group ({@link MulticastPhase#onKernelEvent}).
+     */
     private void dispatch(final EventResponse event)
     {
+        if (event.event() == UcmaEventType.MULTICAST_JOIN.number() || event.event() == UcmaEventType.MULTICAST_ERROR.number())
+        {
+            final IdMulticast mc = groupsByHandle.get(event.id());
+            if (mc != null)
+            {
+                final KernelEvent taken = KernelEvent.copyOf(event, true);
+                synchronized (mc.id.id.guard)
+                {
+                    MulticastPhase.onKernelEvent(mc, taken);
+                }
+            }
+            return;
+        }
         if (event.event() == UcmaEventType.CONNECT_REQUEST.number())
         {
             final KernelConnection listener = listenersByUid.get(event.uid());
@@ -184,10 +247,7 @@ final class KernelCm implements AutoCloseable
     {
         try
         {
-            synchronized (lock)
-            {
-                channel.destroyId(handle);
-            }
+            command(channel -> channel.destroyId(handle));
         }
         catch (final UcmaException ex)
         {

@@ -12,6 +12,7 @@ import dev.rdmacm.resolver.RdmaPortBinding;
 import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.ucma.KernelQpAttributes;
+import dev.rdmacm.ucma.UcmaChannel;
 import dev.rdmacm.ucma.UcmaException;
 import dev.rdmacm.ucma.abi.QueryAddrResponse;
 import dev.rdmacm.ucma.abi.QueryPathResponse;
@@ -24,6 +25,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One id's connection through the kernel's RDMA CM ({@link ConnectionManager#KERNEL}): its kernel id, made at
@@ -48,7 +50,7 @@ import java.util.Objects;
  *   REQUESTED           (rdma_accept)         ACCEPTED              INIT_QP_ATTR (the caller's moves), ACCEPT
  * </pre>
  */
-final class KernelConnection
+final class KernelConnection implements CmConnection
 {
     /** The kernel's resolve timeouts: our own resolution already answered, this only finds the same answer. */
     private static final int RESOLVE_TIMEOUT_MS = 2000;
@@ -81,7 +83,8 @@ final class KernelConnection
     }
 
     /** The RDMA device, port and GID entry of the id (null for a listener on a wildcard address). */
-    RdmaPortBinding binding()
+    @Override
+    public RdmaPortBinding binding()
     {
         return binding;
     }
@@ -117,25 +120,24 @@ final class KernelConnection
         final KernelConnection connection;
         try
         {
-            synchronized (kernel.lock)
+            final RdmaSockaddr source;
+            final RdmaSockaddr destination;
+            if (device.netdev() == null)
             {
-                setIdOptions(c, kernel, handle);
-                final boolean infiniband = device.netdev() == null;
-                final RdmaSockaddr source;
-                final RdmaSockaddr destination;
-                if (infiniband)
-                {
-                    final PathRecordValue path = c.route.primary().record();
-                    source = new IbSockaddr(path.pKey(), 0, path.sgid(), 0, 0, 0);
-                    destination = new IbSockaddr(path.pKey(), 0, path.dgid(), c.portSpace.serviceId(c.destinationPort), -1L, 0);
-                }
-                else
-                {
-                    source = sockaddr(c.resolution.source(), 0);
-                    destination = sockaddr(c.resolution.destination(), c.destinationPort);
-                }
-                kernel.channel.resolveAddr(handle, source, destination, RESOLVE_TIMEOUT_MS);
+                final PathRecordValue path = c.route.primary().record();
+                source = new IbSockaddr(path.pKey(), 0, path.sgid(), 0, 0, 0);
+                destination = new IbSockaddr(path.pKey(), 0, path.dgid(), c.portSpace.serviceId(c.destinationPort), -1L, 0);
             }
+            else
+            {
+                source = sockaddr(c.resolution.source(), 0);
+                destination = sockaddr(c.resolution.destination(), c.destinationPort);
+            }
+            kernel.command(channel ->
+            {
+                setIdOptions(c, channel, handle);
+                channel.resolveAddr(handle, source, destination, RESOLVE_TIMEOUT_MS);
+            });
         }
         catch (final UcmaException ex)
         {
@@ -153,12 +155,13 @@ final class KernelConnection
         final int handle = createId(c, kernel, "rdma_listen");
         try
         {
-            synchronized (kernel.lock)
+            final RdmaSockaddr address = c.ibSource != null ? c.ibSource : sockaddr(c.boundSource, c.boundPort);
+            kernel.command(channel ->
             {
-                setIdOptions(c, kernel, handle);
-                kernel.channel.bind(handle, c.ibSource != null ? c.ibSource : sockaddr(c.boundSource, c.boundPort));
-                kernel.channel.listen(handle, backlog);
-            }
+                setIdOptions(c, channel, handle);
+                channel.bind(handle, address);
+                channel.listen(handle, backlog);
+            });
         }
         catch (final UcmaException ex)
         {
@@ -174,11 +177,8 @@ final class KernelConnection
     {
         try
         {
-            synchronized (kernel.lock)
-            {
-                return kernel.channel.createId(c.id.number(), c.portSpace.code(),
-                    c.isUd() ? UcmaConstants.IB_QPT_UD : UcmaConstants.IB_QPT_RC);
-            }
+            return kernel.answer(channel -> channel.createId(c.id.number(), c.portSpace.code(),
+                c.isUd() ? UcmaConstants.IB_QPT_UD : UcmaConstants.IB_QPT_RC));
         }
         catch (final UcmaException ex)
         {
@@ -187,76 +187,79 @@ final class KernelConnection
     }
 
     /** The id's options the kernel applies itself: its type of service and ACK timeout, as rdma_set_option set them. */
-    private static void setIdOptions(final IdContext c, final KernelCm kernel, final int handle)
+    private static void setIdOptions(final IdContext c, final UcmaChannel channel, final int handle)
     {
         if (c.tos != null)
         {
-            kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_TOS,
+            channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_TOS,
                 new byte[] {(byte)(int)c.tos});
         }
         if (c.ackTimeout != null)
         {
-            kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_ACK_TIMEOUT,
+            channel.setOption(handle, UcmaConstants.RDMA_OPTION_ID, UcmaConstants.RDMA_OPTION_ID_ACK_TIMEOUT,
                 new byte[] {(byte)(int)c.ackTimeout});
         }
     }
 
     /** {@code rdma_accept}'s first part: what the caller moves the QP with (INIT_QP_ATTR, asked on its thread). */
-    ConnectResponseMoves prepareAccept(final ConnectionParameters accepted) throws RdmaCmException
+    @Override
+    public void prepareAccept(final ConnectionParameters accepted, final int qpNumber,
+        final CompletableFuture<ConnectResponseMoves> reply) throws RdmaCmException
     {
         requireState("rdma_accept", State.REQUESTED);
-        return new KernelQpMoves(kernel, handle, accepted.responderResources(), accepted.initiatorDepth(), new byte[0]);
+        reply.complete(new KernelQpMoves(kernel, handle, accepted.responderResources(), accepted.initiatorDepth(), new byte[0]));
     }
 
     /**
      * {@code rdma_accept}: ACCEPT with the QP's number and the REP's parameters (a UD id's: the SIDR_REP's, the
-     * kernel adding the id's Q_Key), the id's number as its uid from now on.
+     * kernel adding the id's Q_Key), the id's number as its uid from now on; {@code reply} completes once the kernel
+     * took it.
      */
-    void accept(final ConnectionParameters accepted, final int qpNumber) throws RdmaCmException
+    @Override
+    public void accept(final ConnectionParameters accepted, final int qpNumber, final CompletableFuture<Void> reply)
+        throws RdmaCmException
     {
         requireState("rdma_accept", State.REQUESTED);
         try
         {
-            synchronized (kernel.lock)
-            {
-                kernel.channel.accept(handle, a -> a.uid(c.id.number()).connParam().qpNum(qpNumber)
-                    .responderResources(accepted.responderResources()).initiatorDepth(accepted.initiatorDepth())
-                    .flowControl(accepted.flowControl() ? 1 : 0).rnrRetryCount(Math.min(7, accepted.rnrRetryCount()))
-                    .privateData(accepted.privateData()).valid(1));
-            }
+            kernel.command(channel -> channel.accept(handle, a -> a.uid(c.id.number()).connParam().qpNum(qpNumber)
+                .responderResources(accepted.responderResources()).initiatorDepth(accepted.initiatorDepth())
+                .flowControl(accepted.flowControl() ? 1 : 0).rnrRetryCount(Math.min(7, accepted.rnrRetryCount()))
+                .privateData(accepted.privateData()).valid(1)));
         }
         catch (final UcmaException ex)
         {
             throw KernelCm.refused("rdma_accept", ex);
         }
         state = State.ACCEPTED;
+        reply.complete(null);
     }
 
-    /** The active side's ACCEPT without parameters ({@code cma_rep_recv}): the RTU, after the taker moved the QP. */
-    void sendRtu() throws RdmaCmException
+    /**
+     * The active side's ACCEPT without parameters ({@code cma_rep_recv}): the RTU, after the taker moved the QP;
+     * ESTABLISHED once the kernel took it.
+     */
+    @Override
+    public void sendRtu(final CompletableFuture<Void> reply) throws RdmaCmException
     {
         try
         {
-            synchronized (kernel.lock)
-            {
-                kernel.channel.accept(handle, a -> a.connParam().valid(0));
-            }
+            kernel.command(channel -> channel.accept(handle, a -> a.connParam().valid(0)));
         }
         catch (final UcmaException ex)
         {
             throw KernelCm.refused("rdma_connect", ex);
         }
+        ConnectionPhase.rtuSent(c, reply);
     }
 
     /** {@code rdma_reject}: REJECT, consumer defined. */
-    void reject(final byte[] privateData) throws RdmaCmException
+    @Override
+    public void reject(final byte[] privateData) throws RdmaCmException
     {
         try
         {
-            synchronized (kernel.lock)
-            {
-                kernel.channel.reject(handle, 0, privateData);
-            }
+            kernel.command(channel -> channel.reject(handle, 0, privateData));
         }
         catch (final UcmaException ex)
         {
@@ -265,14 +268,12 @@ final class KernelConnection
     }
 
     /** {@code rdma_disconnect}: DISCONNECT (a DREQ, or the DREP to the peer's). */
-    void disconnect() throws RdmaCmException
+    @Override
+    public void disconnect() throws RdmaCmException
     {
         try
         {
-            synchronized (kernel.lock)
-            {
-                kernel.channel.disconnect(handle);
-            }
+            kernel.command(channel -> channel.disconnect(handle));
         }
         catch (final UcmaException ex)
         {
@@ -281,7 +282,8 @@ final class KernelConnection
     }
 
     /** {@code rdma_destroy_id}: DESTROY_ID (the kernel sends the REJ, DREQ or DREP the state asks for). */
-    void close()
+    @Override
+    public void close()
     {
         if (destroyed)
         {
@@ -360,50 +362,37 @@ final class KernelConnection
         {
             return;
         }
-        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ADDR_RESOLVED:");
+        final KernelAddress kernels;
         try
         {
-            synchronized (kernel.lock)
-            {
-                final QueryAddrResponse addr = kernel.channel.queryAddr(handle);
-                final String device = kernel.deviceOf(addr.nodeGuid());
-                final int port = addr.portNum();
-                final RdmaSockaddr source = addr.source();
-                final RdmaSockaddr destination = addr.destination();
-                final QueryAddrResponse gids = kernel.channel.queryGid(handle);
-                final Gid sgid = gids.sourceGid();
-                final Gid dgid = gids.destinationGid();
-                trace.append(" the kernel's ").append(device).append('/').append(port).append(' ').append(KernelCm.text(source))
-                    .append(" -> ").append(KernelCm.text(destination)).append(" sgid ").append(sgid).append(" dgid ").append(dgid)
-                    .append("; ours ").append(binding.device()).append('/').append(binding.port()).append(' ')
-                    .append(c.resolution.source().getHostAddress()).append(" -> ").append(c.resolution.destination().getHostAddress())
-                    .append(" sgid ").append(binding.gid());
-                compare("device", binding.device(), device);
-                compare("port", Integer.toString(binding.port()), Integer.toString(port));
-                compare("sgid", binding.gid().toString(), sgid.toString());
-                compare("dgid", c.route.primary().record().dgid().toString(), dgid.toString());
-                if (binding.netdev() != null)
-                {
-                    compare("source address", c.resolution.source().getHostAddress(), hostOf(source));
-                    compare("destination address", c.resolution.destination().getHostAddress(), hostOf(destination));
-                }
-            }
+            kernels = KernelAddress.query(kernel, handle);
         }
         catch (final UcmaException ex)
         {
             failed("QUERY after ADDR_RESOLVED: " + ex.getMessage(), -ex.errno());
             return;
         }
-        c.transition(c.state, trace::toString);
+        final String device = kernel.deviceOf(kernels.nodeGuid());
+        // values compared, text made only for a difference or a listener: this runs once per connection on the conductor
+        compare("device", binding.device(), device);
+        compare("port", binding.port(), kernels.port());
+        compare("sgid", binding.gid(), kernels.sgid());
+        compare("dgid", c.route.primary().record().dgid(), kernels.dgid());
+        if (binding.netdev() != null)
+        {
+            compare("source address", c.resolution.source(), kernels.source());
+            compare("destination address", c.resolution.destination(), kernels.destination());
+        }
+        c.transition(c.state, () -> "kernel CM id " + handle + " ADDR_RESOLVED: the kernel's " + device + '/' + kernels.port() + ' '
+            + KernelCm.text(kernels.source()) + " -> " + KernelCm.text(kernels.destination()) + " sgid " + kernels.sgid() + " dgid "
+            + kernels.dgid() + "; ours " + binding.device() + '/' + binding.port() + ' ' + c.resolution.source().getHostAddress()
+            + " -> " + c.resolution.destination().getHostAddress() + " sgid " + binding.gid());
         state = State.RESOLVING_ROUTE;
         final byte[] path = c.route.primary().toPathData();
         ByteBuffer.wrap(path).order(ByteOrder.nativeOrder()).putInt(0, RoutePath.PATH_DATA_FLAGS);
         try
         {
-            synchronized (kernel.lock)
-            {
-                kernel.channel.setOption(handle, UcmaConstants.RDMA_OPTION_IB, UcmaConstants.RDMA_OPTION_IB_PATH, path);
-            }
+            kernel.command(channel -> channel.setOption(handle, UcmaConstants.RDMA_OPTION_IB, UcmaConstants.RDMA_OPTION_IB_PATH, path));
         }
         catch (final UcmaException refused)
         {
@@ -412,10 +401,7 @@ final class KernelConnection
                 "): the kernel resolves its own route");
             try
             {
-                synchronized (kernel.lock)
-                {
-                    kernel.channel.resolveRoute(handle, RESOLVE_TIMEOUT_MS);
-                }
+                kernel.command(channel -> channel.resolveRoute(handle, RESOLVE_TIMEOUT_MS));
             }
             catch (final UcmaException ex)
             {
@@ -435,30 +421,36 @@ final class KernelConnection
         final PathRecordValue kernels;
         try
         {
-            synchronized (kernel.lock)
+            kernels = kernel.answer(channel ->
             {
-                final QueryPathResponse paths = kernel.channel.queryPath(handle);
+                final QueryPathResponse paths = channel.queryPath(handle);
                 if (paths.numPaths() == 0)
                 {
-                    failed("QUERY PATH after ROUTE_RESOLVED: no path", -Errno.EINVAL);
-                    return;
+                    return null;
                 }
                 final IbvPathData first = paths.path(0, new IbvPathData());
-                kernels = RoutePath.decode(first.buffer(), first.offset()).record();
-            }
+                return RoutePath.decode(first.buffer(), first.offset()).record();
+            });
         }
         catch (final UcmaException ex)
         {
             failed("QUERY PATH after ROUTE_RESOLVED: " + ex.getMessage(), -ex.errno());
             return;
         }
-        final StringBuilder trace = new StringBuilder("kernel CM id ").append(handle).append(" ROUTE_RESOLVED: the kernel's path ")
-            .append(kernels).append("; ours ").append(ours);
-        for (final RecordComponent field : PathRecordValue.class.getRecordComponents())
+        if (kernels == null)
         {
-            compare("path." + field.getName(), value(field, ours), value(field, kernels));
+            failed("QUERY PATH after ROUTE_RESOLVED: no path", -Errno.EINVAL);
+            return;
         }
-        c.transition(c.state, trace::toString);
+        if (!ours.equals(kernels))
+        {
+            // field by field only when they differ: equal records have equal fields
+            for (final RecordComponent field : PathRecordValue.class.getRecordComponents())
+            {
+                compare("path." + field.getName(), value(field, ours), value(field, kernels));
+            }
+        }
+        c.transition(c.state, () -> "kernel CM id " + handle + " ROUTE_RESOLVED: the kernel's path " + kernels + "; ours " + ours);
         final ConnectionParameters asked = parameters;
         final int qpNumber = c.isUd() ? (c.attachedUdQp == null ? 0 : c.attachedUdQp.qpNumber()) : c.attachedQp.qpNumber();
         final byte[] data = binding.netdev() == null && c.resolution != null && c.ibDestination == null ?
@@ -466,13 +458,10 @@ final class KernelConnection
             asked.privateData();
         try
         {
-            synchronized (kernel.lock)
-            {
-                kernel.channel.connect(handle, command -> command.connParam().qpNum(qpNumber)
-                    .responderResources(asked.responderResources()).initiatorDepth(asked.initiatorDepth())
-                    .flowControl(asked.flowControl() ? 1 : 0).retryCount(Math.min(7, asked.retryCount()))
-                    .rnrRetryCount(Math.min(7, asked.rnrRetryCount())).privateData(data).valid(1));
-            }
+            kernel.command(channel -> channel.connect(handle, command -> command.connParam().qpNum(qpNumber)
+                .responderResources(asked.responderResources()).initiatorDepth(asked.initiatorDepth())
+                .flowControl(asked.flowControl() ? 1 : 0).retryCount(Math.min(7, asked.retryCount()))
+                .rnrRetryCount(Math.min(7, asked.rnrRetryCount())).privateData(data).valid(1)));
         }
         catch (final UcmaException ex)
         {
@@ -504,21 +493,10 @@ final class KernelConnection
             kernel.destroyQuietly(child);
             return;
         }
-        final RdmaSockaddr source;
-        final RdmaSockaddr destination;
-        final RdmaPortBinding arrival;
+        final KernelAddress kernels;
         try
         {
-            synchronized (kernel.lock)
-            {
-                final QueryAddrResponse addr = kernel.channel.queryAddr(child);
-                final String device = kernel.deviceOf(addr.nodeGuid());
-                final int port = addr.portNum();
-                source = addr.source();
-                destination = addr.destination();
-                final Gid sgid = kernel.channel.queryGid(child).sourceGid();
-                arrival = kernel.binding(device, port, sgid);
-            }
+            kernels = KernelAddress.query(kernel, child);
         }
         catch (final UcmaException ex)
         {
@@ -527,12 +505,14 @@ final class KernelConnection
             kernel.difference(c.id, "connection request", "a new id", "QUERY of kernel id " + child + ": " + ex.getMessage());
             return;
         }
+        final RdmaSockaddr destination = kernels.destination();
+        final RdmaPortBinding arrival = kernel.binding(kernel.deviceOf(kernels.nodeGuid()), kernels.port(), kernels.sgid());
         final RdmaCmId newId = c.id.newChild();
         final IdContext n = kernel.context(newId);
         final KernelConnection connection = new KernelConnection(kernel, n, child, arrival, false, State.REQUESTED);
-        n.kernel = connection;
+        n.connection = connection;
         n.binding = arrival;
-        n.boundSource = inetOf(source);
+        n.boundSource = inetOf(kernels.source());
         n.sourcePort = c.boundPort;
         n.peerAddress = inetOf(destination);
         n.destinationPort = portOf(destination);
@@ -545,11 +525,44 @@ final class KernelConnection
             : new CmEvent.ConnectRequest(newId, c.id, event.privateData(), asked));
     }
 
-    private void compare(final String field, final String ours, final String kernels)
+    /** What the kernel holds for one of its ids: QUERY ADDR's answer and QUERY GID's, read under the channel's lock. */
+    private record KernelAddress(long nodeGuid, int port, RdmaSockaddr source, RdmaSockaddr destination, Gid sgid, Gid dgid)
+    {
+        static KernelAddress query(final KernelCm kernel, final int handle)
+        {
+            return kernel.answer(channel ->
+            {
+                final QueryAddrResponse addr = channel.queryAddr(handle);
+                final long nodeGuid = addr.nodeGuid();
+                final int port = addr.portNum();
+                final RdmaSockaddr source = addr.source();
+                final RdmaSockaddr destination = addr.destination();
+                final QueryAddrResponse gids = channel.queryGid(handle);
+                return new KernelAddress(nodeGuid, port, source, destination, gids.sourceGid(), gids.destinationGid());
+            });
+        }
+    }
+
+    private void compare(final String field, final Object ours, final Object kernels)
     {
         if (!Objects.equals(ours, kernels))
         {
-            kernel.difference(c.id, field, ours, kernels);
+            kernel.difference(c.id, field, String.valueOf(ours), String.valueOf(kernels));
+        }
+    }
+
+    /** An IP address of ours against the kernel's, as their text compares them (with an IPv6 zone); no text for an equal IPv4 one. */
+    private void compare(final String field, final InetAddress ours, final RdmaSockaddr kernels)
+    {
+        final InetAddress theirs = inetOf(kernels);
+        if (ours instanceof Inet4Address && ours.equals(theirs))
+        {
+            return;
+        }
+        final String text = theirs == null ? KernelCm.text(kernels) : theirs.getHostAddress();
+        if (!ours.getHostAddress().equals(text))
+        {
+            kernel.difference(c.id, field, ours.getHostAddress(), text);
         }
     }
 
@@ -590,12 +603,6 @@ final class KernelConnection
         {
             return null;
         }
-    }
-
-    private static String hostOf(final RdmaSockaddr address)
-    {
-        final InetAddress inet = inetOf(address);
-        return inet == null ? KernelCm.text(address) : inet.getHostAddress();
     }
 
     private static int portOf(final RdmaSockaddr address)

@@ -33,9 +33,9 @@ record KernelEvent(long uid, int handle, UcmaEventType type, int status, byte[] 
     static KernelEvent copyOf(final EventResponse event, final boolean ud)
     {
         final UcmaEventType type = UcmaEventType.of(event.event());
-        if (ud && type != UcmaEventType.ESTABLISHED)
+        if (ud && type != UcmaEventType.ESTABLISHED && type != UcmaEventType.MULTICAST_JOIN)
         {
-            // only ESTABLISHED (the SIDR_REP's) carries an address handle; the others have zeros there
+            // only ESTABLISHED (the SIDR_REP's) and MULTICAST_JOIN carry an address handle; the others have zeros there
             final UdParam param = event.ud();
             return new KernelEvent(event.uid(), event.id(), type, event.status(), param.privateData(), param.qpNum(), 0, 0, 0, 0, 0,
                 Optional.empty());

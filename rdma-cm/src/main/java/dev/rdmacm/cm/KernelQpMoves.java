@@ -11,7 +11,7 @@ import dev.rdmacm.verbs.RcQueuePair;
  * initiator depth overriding the kernel's. A QP still in RESET goes to INIT first with the kernel's port,
  * P_Key index and access flags.
  *
- * @param kernel             the RdmaCm's kernel CM, whose lock the asking and the reading of each answer hold.
+ * @param kernel             the RdmaCm's kernel CM, whose one lock the asking and the reading of each answer hold.
  * @param handle             the kernel id.
  * @param responderResources the responder resources for RTR ({@link KernelQpAttributes#KERNELS}: the kernel's).
  * @param initiatorDepth     the initiator depth for RTS ({@link KernelQpAttributes#KERNELS}: the kernel's).
@@ -23,14 +23,14 @@ record KernelQpMoves(KernelCm kernel, int handle, int responderResources, int in
     @Override
     public void readyToSend(final RcQueuePair queuePair)
     {
-        synchronized (kernel.lock)
+        kernel.command(channel ->
         {
             if (queuePair.state() == QpState.RESET)
             {
-                KernelQpAttributes.init(kernel.channel, handle, queuePair);
+                KernelQpAttributes.init(channel, handle, queuePair);
             }
-            KernelQpAttributes.readyToReceive(kernel.channel, handle, queuePair, responderResources);
-            KernelQpAttributes.readyToSend(kernel.channel, handle, queuePair, initiatorDepth);
-        }
+            KernelQpAttributes.readyToReceive(channel, handle, queuePair, responderResources);
+            KernelQpAttributes.readyToSend(channel, handle, queuePair, initiatorDepth);
+        });
     }
 }

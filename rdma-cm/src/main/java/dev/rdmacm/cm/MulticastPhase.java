@@ -13,6 +13,7 @@ import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.multicast.McMemberRecordValue;
 import dev.rdmacm.sa.multicast.McMemberRecords;
 import dev.rdmacm.sa.multicast.MulticastMemberships;
+import dev.rdmacm.ucma.abi.UcmaEventType;
 import dev.rdmacm.verbs.AddressVector;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.UdQueuePair;
@@ -83,6 +84,11 @@ final class MulticastPhase
         {
             throw new RdmaCmException(call, Errno.EINVAL, "id is an RDMA_PS_" + c.portSpace + " id, whose QP is not UD", true);
         }
+        if (c.cm.options().connectionManager() == ConnectionManager.KERNEL)
+        {
+            joinThroughKernel(c, group, flag, context);
+            return;
+        }
         if (binding.gidType() != GidType.IB)
         {
             joinRoce(c, group, flag, context, binding);
@@ -111,6 +117,53 @@ final class MulticastPhase
             McMemberRecords.group(sa, broadcastMgid(pKey), McMemberRecords.KERNEL_TIMEOUT).whenComplete((record, failure) ->
                 conductor.broadcastGroupAnswered(pKey, record, failure));
         }
+    }
+
+    /**
+     * The join through the kernel's CM ({@link ConnectionManager#KERNEL}): JOIN_MCAST on the id's kernel id
+     * ({@link KernelMemberships}, made at the first join). The kernel makes the MGID, asks the SA or joins on the
+     * netdev, and answers with MULTICAST_JOIN or MULTICAST_ERROR ({@link #onKernelEvent}); its refusal is the call's.
+     */
+    private static void joinThroughKernel(final IdContext c, final InetAddress group, final MulticastJoinFlag flag,
+        final Object context) throws RdmaCmException
+    {
+        final String call = "rdma_join_multicast";
+        if (c.kernelGroups == null)
+        {
+            c.kernelGroups = KernelMemberships.open(c, c.cm.managers().kernelCm(call), call);
+        }
+        final IdMulticast mc = new IdMulticast(c, group, flag, context, null);
+        c.kernelGroups.join(mc);
+        c.multicasts.add(mc);
+        c.transition(c.state, () -> "join " + group.getHostAddress() + " (" + flag + ") through " + c.cm.managers().text() +
+            " (kernel id " + c.kernelGroups.handle() + ", membership " + mc.kernelHandle + ")");
+    }
+
+    /**
+     * The kernel's MULTICAST_JOIN or MULTICAST_ERROR for a membership ({@code ucma_event_handler}), on the conductor:
+     * librdmacm's {@code ucma_process_join}, the QP attached to the kernel's MGID and MLID unless the join is
+     * send-only (an attach that fails turns the event into MULTICAST_ERROR with status -1), and the event with the
+     * kernel's {@code param.ud}. A membership that failed stays the id's until it is left, as the kernel's does.
+     */
+    static void onKernelEvent(final IdMulticast mc, final KernelEvent event)
+    {
+        final IdContext c = mc.id;
+        if (mc.left || c.state == CmIdState.DESTROYING)
+        {
+            return;
+        }
+        if (event.type() != UcmaEventType.MULTICAST_JOIN || event.ud().isEmpty())
+        {
+            c.deliver(new CmEvent.MulticastError(c.id, event.status(), mc.group, mc.context));
+            return;
+        }
+        final UdParameters ud = event.ud().get();
+        final AddressVector ah = ud.ahAttr();
+        if (!attach(mc, ah.grh().map(AddressVector.GlobalRoute::dgid).orElse(Gid.ZERO), ah.dlid()))
+        {
+            return;
+        }
+        c.deliver(new CmEvent.MulticastJoin(c.id, mc.group, mc.context, new UdParameters(null, ah, ud.qpNumber(), ud.qkey())));
     }
 
     /**
@@ -228,6 +281,11 @@ final class MulticastPhase
             drop(mc);
         }
         c.multicasts.clear();
+        if (c.kernelGroups != null)
+        {
+            c.kernelGroups.close();
+            c.kernelGroups = null;
+        }
     }
 
     void onAnswer(final MulticastMemberships.Answer answer)
@@ -322,25 +380,43 @@ final class MulticastPhase
         final AddressVector ah = new AddressVector(binding.port(), group.mlid(), group.sl(), 0, group.rate(),
             Optional.of(new AddressVector.GlobalRoute(group.mgid(), binding.gidIndex(), group.hopLimit(), group.tClass(),
                 group.flowLabel())));
-        final UdQueuePair qp = c.attachedUdQp;
-        if (qp != null && !mc.flag.sendOnly())
+        if (!attach(mc, group.mgid(), group.mlid()))
         {
-            try
-            {
-                qp.attachMulticast(group.mgid(), group.mlid());
-                mc.attachedMgid = group.mgid();
-                mc.attachedMlid = group.mlid();
-            }
-            catch (final VerbsException ex)
-            {
-                c.deliver(new CmEvent.MulticastError(c.id, -1, mc.group, mc.context));
-                return;
-            }
+            return;
         }
         c.deliver(new CmEvent.MulticastJoin(c.id, mc.group, mc.context, new UdParameters(null, ah, MULTICAST_QPN, qkey)));
     }
 
-    /** Detaches the QP (librdmacm, before LEAVE_MCAST) and gives the membership back to the port's table. */
+    /**
+     * librdmacm's attach of the id's QP to the group, unless the join is send-only or the id has no QP; false, and
+     * MULTICAST_ERROR with status -1 delivered instead of the join's event, when {@code ibv_attach_mcast} failed.
+     */
+    private static boolean attach(final IdMulticast mc, final Gid mgid, final int mlid)
+    {
+        final IdContext c = mc.id;
+        final UdQueuePair qp = c.attachedUdQp;
+        if (qp == null || mc.flag.sendOnly())
+        {
+            return true;
+        }
+        try
+        {
+            qp.attachMulticast(mgid, mlid);
+            mc.attachedMgid = mgid;
+            mc.attachedMlid = mlid;
+            return true;
+        }
+        catch (final VerbsException ex)
+        {
+            c.deliver(new CmEvent.MulticastError(c.id, -1, mc.group, mc.context));
+            return false;
+        }
+    }
+
+    /**
+     * Detaches the QP (librdmacm, before LEAVE_MCAST) and gives the membership back to the port's table, or to the
+     * kernel's CM (LEAVE_MCAST).
+     */
     private void drop(final IdMulticast mc)
     {
         mc.left = true;
@@ -358,6 +434,10 @@ final class MulticastPhase
         if (mc.member != null)
         {
             memberships.leave(mc.member);
+        }
+        if (mc.kernelHandle >= 0)
+        {
+            mc.id.kernelGroups.leave(mc);
         }
         if (mc.igmpIfindex != 0)
         {

@@ -739,7 +739,7 @@ public final class RdmaCmId implements AutoCloseable
     }
 
     /** A UD id: RDMA_PS_UDP (and RDMA_PS_IPOIB), whose QP type is IBV_QPT_UD (librdmacm's {@code ucma_get_qp_type}). */
-    private boolean isUd()
+    boolean isUd()
     {
         return portSpace == PortSpace.UDP || portSpace == PortSpace.IPOIB;
     }
@@ -939,7 +939,7 @@ public final class RdmaCmId implements AutoCloseable
      * destroyed, from another thread if need be; the wait refuses to run on the event loop.
      * <p>
      * The conductor's part (the connection closed, the port released, a resolution cancelled) is queued,
-     * not waited for: from the moment this call starts, the channel hands out no event of the id and
+     * not waited for, or done here when it needs no conductor ({@link CallerDestroy}): from the moment this call starts, the channel hands out no event of the id and
      * takes none for it, so the events the conductor still makes for it before it runs the destroy go
      * nowhere, and a call this thread makes next runs after it. Only the first call destroys; a second
      * returns at once.
@@ -950,7 +950,7 @@ public final class RdmaCmId implements AutoCloseable
         {
             return;
         }
-        proxy.destroy(this);
+        CallerDestroy.destroy(cm, this, proxy);
         if (channel != null)
         {
             // After the flag: an event posted or counted from now on is dropped by the channel itself.

@@ -154,7 +154,7 @@ final class RoutePhase
                 "; resolving a route needs ADDR_RESOLVED", true);
         }
         final PendingRoute r = fromAcm != null ? fromAcm : PendingRoute.of(c, timeoutMs, accepted, completion);
-        c.transition(CmIdState.ROUTE_QUERY, "resolve_route " + c.resolution.destination().getHostAddress());
+        c.transition(CmIdState.ROUTE_QUERY, () -> "resolve_route " + c.resolution.destination().getHostAddress());
         c.pendingRoute = r;
         if (r.query.resolution().binding().gidType() == GidType.IB)
         {
@@ -212,7 +212,7 @@ final class RoutePhase
             throw new RdmaCmException("rdma_resolve_route", Errno.EINVAL, "timeout " + timeoutMs + " ms must be positive", true);
         }
         final PendingRoute r = PendingRoute.of(c, timeoutMs, accepted, completion);
-        c.transition(CmIdState.ROUTE_QUERY, "resolve_route " + c.resolution.destination().getHostAddress());
+        c.transition(CmIdState.ROUTE_QUERY, () -> "resolve_route " + c.resolution.destination().getHostAddress());
         c.pendingRoute = r;
         transition(r, PendingRoute.State.ROCE_SYNTH);
         final ResolvedRoute resolved;
@@ -263,7 +263,7 @@ final class RoutePhase
         c.pendingRoute = null;
         c.route = resolved;
         transition(r, PendingRoute.State.RESOLVED);
-        c.transition(CmIdState.ROUTE_RESOLVED, "ROUTE_RESOLVED " + r.query.resolution().destination().getHostAddress());
+        c.transition(CmIdState.ROUTE_RESOLVED, () -> "ROUTE_RESOLVED " + r.query.resolution().destination().getHostAddress());
         c.deliver(new CmEvent.RouteResolved(c.id, r.query.resolution(), resolved, r.query.trace()));
         r.completion.complete(resolved);
     }
@@ -350,7 +350,10 @@ final class RoutePhase
         final PendingRoute.State previous = r.state;
         PendingRoute.TRANSITIONS.require(r, previous, next);
         r.state = next;
-        transitions.onTransition(r, previous, next, clock.nanoTime());
+        if (transitions.sees())
+        {
+            transitions.onTransition(r, previous, next, clock.nanoTime());
+        }
     }
 
     /** The id's {@code sockaddr_in}/{@code sockaddr_in6} as librdmacm holds it after ADDR_RESOLVED. */

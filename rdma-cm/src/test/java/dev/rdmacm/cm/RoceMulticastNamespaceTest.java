@@ -5,6 +5,8 @@ import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.resolver.testing.RecordedGids;
+import dev.rdmacm.testing.Peers;
+import dev.rdmacm.ucma.UcmaChannel;
 import dev.rdmacm.verbs.AddressVector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.InetAddress;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -165,6 +168,33 @@ class RoceMulticastNamespaceTest
                 () -> id.join(InetAddress.getByName("0.0.0.0"), MulticastJoinFlag.FULL_MEMBER, null));
 
             assertEquals(Errno.EINVAL, ex.errno());
+        }
+    }
+
+    /**
+     * Through the kernel's CM ({@link ConnectionManager#KERNEL}) on a host without its device (this one has no
+     * rdma_ucm): the join fails at once with ENOENT, naming the call and the device, and leaves no group behind.
+     */
+    @Test
+    void shouldRefuseAJoinThroughTheKernelsCmWithoutItsDeviceNamingTheCallTheDeviceAndTheErrno() throws Exception
+    {
+        Peers.require(!Files.exists(UcmaChannel.DEVICE), "a host without " + UcmaChannel.DEVICE + " (rdma_ucm not loaded)");
+        try (RdmaCm kernelCm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath())
+                .gids(RecordedGids.softRoce()).connectionManager(ConnectionManager.KERNEL).build());
+             RdmaCmId id = kernelCm.createId(null, PortSpace.UDP))
+        {
+            id.bindAddr(InetAddress.getByName("192.0.2.1"));
+            final InetAddress group = InetAddress.getByName("239.1.2.6");
+
+            final RdmaCmException refused = assertThrows(RdmaCmException.class,
+                () -> id.join(group, MulticastJoinFlag.FULL_MEMBER, null));
+            final RdmaCmException left = assertThrows(RdmaCmException.class, () -> id.leave(group));
+
+            assertEquals(Errno.ENOENT, refused.errno(), refused.getMessage());
+            assertTrue(refused.getMessage().startsWith("rdma_join_multicast") && refused.getMessage().contains(
+                UcmaChannel.DEVICE.toString()), refused.getMessage());
+            assertEquals(Errno.EADDRNOTAVAIL, left.errno(), left.getMessage());
+            assertFalse(maddr().contains("01:00:5e:01:02:06"), maddr());
         }
     }
 

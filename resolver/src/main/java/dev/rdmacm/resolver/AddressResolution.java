@@ -50,13 +50,16 @@ public record AddressResolution(
     RdmaPortBinding binding,
     List<ResolutionStep> steps)
 {
-    /** Null hardware addresses become {@link HardwareAddress#NONE}; {@code steps} is copied, unmodifiable. */
+    /**
+     * Null hardware addresses become {@link HardwareAddress#NONE}; {@code steps} is copied, unmodifiable,
+     * unless it is a trace's steps taken to be made when read ({@link ResolutionTrace#stepsWhenRead}).
+     */
     public AddressResolution
     {
         sourceHardwareAddress = sourceHardwareAddress == null ? HardwareAddress.NONE : sourceHardwareAddress;
         broadcastAddress = broadcastAddress == null ? HardwareAddress.NONE : broadcastAddress;
         destinationHardwareAddress = destinationHardwareAddress == null ? HardwareAddress.NONE : destinationHardwareAddress;
-        steps = List.copyOf(steps);
+        steps = steps instanceof TraceSteps ? steps : List.copyOf(steps);
     }
 
     /** {@return the destination MAC for RoCE, as {@code ip neigh} prints it} */

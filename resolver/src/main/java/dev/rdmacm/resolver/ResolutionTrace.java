@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The steps of one resolution, appended by the event loop as it runs them (re-runs after a
@@ -109,12 +110,26 @@ public final class ResolutionTrace
     }
 
     /**
+     * A step whose text is made only when the trace is read, from values that do not change (a path a
+     * route carries, a netdev's MTU as it was read): the resolving thread builds no string.
+     *
+     * @param name           the step's name.
+     * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
+     * @param detail         what it found, as text; called once per reading of the trace.
+     */
+    public void recordWhenRead(final String name, final long stepStartNanos, final Supplier<String> detail)
+    {
+        appendValue(name, stepStartNanos, new TraceText.WhenRead(detail));
+    }
+
+    /**
      * The step "route": the route's addresses and output ifindex, text when read.
      *
      * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
      * @param route          the route the kernel answered.
+     * @return when the step ended: the start of a step that follows at once, without a clock read of its own.
      */
-    public void route(final long stepStartNanos, final Route route)
+    public long route(final long stepStartNanos, final Route route)
     {
         final long now = System.nanoTime();
         final byte[] destination = route.destination().getAddress();
@@ -150,6 +165,7 @@ public final class ResolutionTrace
             }
             log = grown;
         }
+        return now;
     }
 
     /**
@@ -169,10 +185,11 @@ public final class ResolutionTrace
      *
      * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
      * @param link           the netdev.
+     * @return when the step ended, as {@link #route}.
      */
-    public void link(final long stepStartNanos, final Link link)
+    public long link(final long stepStartNanos, final Link link)
     {
-        appendValue("link", stepStartNanos, link);
+        return appendValue("link", stepStartNanos, link);
     }
 
     /**
@@ -181,10 +198,11 @@ public final class ResolutionTrace
      * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
      * @param nextHop        the address whose entry was looked up.
      * @param neighbour      the entry, or null.
+     * @return when the step ended, as {@link #route}.
      */
-    public void neighbour(final long stepStartNanos, final InetAddress nextHop, final Neighbour neighbour)
+    public long neighbour(final long stepStartNanos, final InetAddress nextHop, final Neighbour neighbour)
     {
-        appendValue("neighbour", stepStartNanos, neighbour != null ? neighbour : nextHop);
+        return appendValue("neighbour", stepStartNanos, neighbour != null ? neighbour : nextHop);
     }
 
     /**
@@ -192,10 +210,11 @@ public final class ResolutionTrace
      *
      * @param stepStartNanos when the step began, on {@code System.nanoTime}'s clock; it ends now.
      * @param binding        the port, GID index and GID.
+     * @return when the step ended, as {@link #route}.
      */
-    public void gidMatch(final long stepStartNanos, final RdmaPortBinding binding)
+    public long gidMatch(final long stepStartNanos, final RdmaPortBinding binding)
     {
-        appendValue("gid match", stepStartNanos, binding);
+        return appendValue("gid match", stepStartNanos, binding);
     }
 
     /** {@return the steps in the order they began (a wait is recorded when it ends but began before the re-run)} */
@@ -208,6 +227,28 @@ public final class ResolutionTrace
             steps = log;
             held = values;
         }
+        return decode(steps, held);
+    }
+
+    /**
+     * The steps so far, as {@link #steps()} gives them, made only when the list is first read: a
+     * resolution that succeeds carries its steps, and most are never read, so their text (addresses,
+     * GIDs, a route) is not made on the resolving thread. The log and the values are copied on write, so
+     * the two arrays taken now stay as they are.
+     *
+     * @return an unmodifiable list of the steps taken until now.
+     */
+    public List<ResolutionStep> stepsWhenRead()
+    {
+        synchronized (this)
+        {
+            return new TraceSteps(log, values);
+        }
+    }
+
+    /** The steps a log holds, in the order they began. */
+    static List<ResolutionStep> decode(final byte[] steps, final Object[] held)
+    {
         final List<ResolutionStep> ordered = new ArrayList<>();
         final Reader reader = new Reader(steps);
         while (reader.at < steps.length)
@@ -265,7 +306,7 @@ public final class ResolutionTrace
         }
     }
 
-    private void appendValue(final String name, final long stepStartNanos, final Object value)
+    private long appendValue(final String name, final long stepStartNanos, final Object value)
     {
         final long now = System.nanoTime();
         final Text nameText = Text.of(name, true);
@@ -285,6 +326,7 @@ public final class ResolutionTrace
             values[index] = value;
             log = grown;
         }
+        return now;
     }
 
     private static int putAddress(final byte[] log, final int offset, final InetAddress address)

@@ -4,6 +4,7 @@ import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
 
 import java.net.InetAddress;
+import java.util.function.Supplier;
 
 /**
  * The text of a step a {@link ResolutionTrace} holds as a value, made when the trace is read: the
@@ -13,6 +14,11 @@ final class TraceText
 {
     /** A source address bound on a netdev. */
     record LocalAddress(InetAddress source, Link netdev)
+    {
+    }
+
+    /** Text made when the trace is read ({@link ResolutionTrace#recordWhenRead}). */
+    record WhenRead(Supplier<String> detail)
     {
     }
 
@@ -30,6 +36,7 @@ final class TraceText
                 (neighbour.isValid() ? " lladdr " + neighbour.linkLayerText() : "");
             case InetAddress withoutEntry -> withoutEntry.getHostAddress() + " no entry";
             case RdmaPortBinding binding -> binding.toString();
+            case WhenRead later -> later.detail().get();
             case LocalAddress bound -> bound.source().getHostAddress() + " on " + bound.netdev().name();
             default -> throw new IllegalArgumentException("a trace holds a " + value.getClass().getName());
         };

@@ -18,6 +18,8 @@ import dev.rdmacm.ucma.abi.UcmDestroyId;
 import dev.rdmacm.ucma.abi.UcmDisconnect;
 import dev.rdmacm.ucma.abi.UcmGetEvent;
 import dev.rdmacm.ucma.abi.UcmInitQpAttr;
+import dev.rdmacm.ucma.abi.UcmJoinIpMcast;
+import dev.rdmacm.ucma.abi.UcmJoinMcast;
 import dev.rdmacm.ucma.abi.UcmListen;
 import dev.rdmacm.ucma.abi.UcmMigrateId;
 import dev.rdmacm.ucma.abi.UcmNotify;
@@ -108,6 +110,8 @@ public final class UcmaChannel implements AutoCloseable
     private final UcmSetOption setOption = new UcmSetOption();
     private final UcmNotify notify = new UcmNotify();
     private final UcmMigrateId migrateId = new UcmMigrateId();
+    private final UcmJoinIpMcast joinIpMcast = new UcmJoinIpMcast();
+    private final UcmJoinMcast joinMcast = new UcmJoinMcast();
     private final IdResponse idResponse = new IdResponse();
     private final EventsReportedResponse eventsReported = new EventsReportedResponse();
     private final QueryAddrResponse queryAddrResponse = new QueryAddrResponse();
@@ -437,6 +441,55 @@ public final class UcmaChannel implements AutoCloseable
         {
             begin(UcmaCommand.MIGRATE_ID, migrateId).id(id).fd(from.fd);
             execute(UcmaCommand.MIGRATE_ID, EventsReportedResponse.LENGTH);
+            return eventsReported.eventsReported();
+        }
+    }
+
+    /**
+     * JOIN_MCAST: {@code rdma_join_multicast_ex} of {@code id} to {@code group}; MULTICAST_JOIN or MULTICAST_ERROR
+     * follows, carrying {@code uid} and the handle returned here (not the id's: the kernel numbers memberships apart).
+     *
+     * @param joinFlags {@link UcmaConstants#RDMA_MC_JOIN_FLAG_FULLMEMBER} or
+     *                  {@link UcmaConstants#RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER}.
+     * @return the kernel's handle of the membership, for {@link #leaveMulticast}.
+     */
+    public int joinMulticast(final int id, final long uid, final RdmaSockaddr group, final int joinFlags)
+    {
+        synchronized (commandLock)
+        {
+            begin(UcmaCommand.JOIN_MCAST, joinMcast).uid(uid).id(id).address(group).joinFlags(joinFlags);
+            execute(UcmaCommand.JOIN_MCAST, IdResponse.LENGTH);
+            return idResponse.id();
+        }
+    }
+
+    /**
+     * JOIN_IP_MCAST: the join before JOIN_MCAST (IPv4 and IPv6, full member), as librdmacm sends it to a kernel
+     * without AF_IB support.
+     *
+     * @return the kernel's handle of the membership, for {@link #leaveMulticast}.
+     */
+    public int joinIpMulticast(final int id, final long uid, final RdmaSockaddr group)
+    {
+        synchronized (commandLock)
+        {
+            begin(UcmaCommand.JOIN_IP_MCAST, joinIpMcast).uid(uid).id(id).address(group);
+            execute(UcmaCommand.JOIN_IP_MCAST, IdResponse.LENGTH);
+            return idResponse.id();
+        }
+    }
+
+    /**
+     * LEAVE_MCAST: the membership {@code handle} ends, and its events not yet handed out go.
+     *
+     * @return how many events of the membership the kernel handed out through {@link #getEvent}.
+     */
+    public long leaveMulticast(final int handle)
+    {
+        synchronized (commandLock)
+        {
+            begin(UcmaCommand.LEAVE_MCAST, destroyId).id(handle);
+            execute(UcmaCommand.LEAVE_MCAST, EventsReportedResponse.LENGTH);
             return eventsReported.eventsReported();
         }
     }

@@ -46,7 +46,21 @@ public record RdmaDevices(String source, List<RdmaDevice> devices)
     /** The entry holding {@code gid} on {@code netdev} with {@code type}, e.g. RoCE v2 as rdma_cm prefers. */
     public Optional<GidBinding> find(final String netdev, final Gid gid, final GidType type)
     {
-        return find(netdev, gid).stream().filter(b -> b.entry().type() == type).findFirst();
+        // every resolution asks this: a walk that allocates only its answer, not every entry's binding
+        for (final RdmaDevice device : devices)
+        {
+            for (final RdmaPort port : device.ports())
+            {
+                for (final GidEntry entry : port.gids())
+                {
+                    if (entry.isOn(netdev) && entry.gid().equals(gid) && entry.type() == type)
+                    {
+                        return Optional.of(new GidBinding(device, port, entry));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Every entry holding {@code gid} on any port (InfiniBand GIDs have no netdev). */

@@ -66,7 +66,7 @@ public class KernelConnectionManagerInGuest
     private static final Pattern COUNT = Pattern.compile("\\b(cm_id|qp) (\\d+)");
 
     /** What the host's {@code rdma resource} counts: its CM ids and its QPs, over every device. */
-    private record Resources(int cmIds, int qps)
+    record Resources(int cmIds, int qps)
     {
         static Resources now()
         {

@@ -1,6 +1,7 @@
 package dev.rdmacm.cm.kernel;
 
 import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.ConnectionManager;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.MulticastJoinFlag;
 import dev.rdmacm.cm.RdmaCm;
@@ -32,7 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * {@code rdma_join_multicast_ex} on RoCE, ours against the kernel CM through the real librdmacm
  * ({@code mc_oracle.c}), in the kernel guest on rxe0 ({@code k0}, 10.20.0.1): for each case a fresh
  * RDMA_PS_UDP id with no QP is bound, joins, takes its event, leaves, and leaves a group it never joined;
- * every errno, the event, its status and every field of its UD parameters must be equal.
+ * every errno, the event, its status and every field of its UD parameters must be equal. Twice: with this
+ * stack's own multicast ({@link ConnectionManager#AUTO}, which keeps it even where the kernel's CM connects), and
+ * through the kernel's CM
+ * ({@link ConnectionManager#KERNEL}: JOIN_MCAST, LEAVE_MCAST), which must leave no kernel id behind
+ * ({@code rdma resource}).
  */
 public class MulticastAgainstKernelCmInGuest
 {
@@ -79,18 +84,98 @@ public class MulticastAgainstKernelCmInGuest
     @TestFactory
     Stream<DynamicTest> shouldJoinAndLeaveAsTheKernelCmThroughLibrdmacm() throws Exception
     {
-        final Map<String, Map<String, String>> ours = new LinkedHashMap<>();
-        try (RdmaCm cm = RdmaCm.open())
-        {
-            for (final String line : CASES)
-            {
-                final String[] fields = line.split(" ");
-                ours.put(fields[0], run(cm, InetAddress.getByName(fields[1]), InetAddress.getByName(fields[2]),
-                    fields[3].equals("1") ? MulticastJoinFlag.SEND_ONLY_FULL_MEMBER : MulticastJoinFlag.FULL_MEMBER));
-            }
-        }
+        final Map<String, Map<String, String>> ours = runAll(ConnectionManager.AUTO);
         return CASES.stream().map(line -> line.split(" ")[0]).map(name -> DynamicTest.dynamicTest(name,
             () -> assertEquals(kernel.get(name), ours.get(name), name)));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> shouldJoinAndLeaveThroughTheKernelCmAsLibrdmacmDoes() throws Exception
+    {
+        final List<String> before = udpIds();
+        final Map<String, Map<String, String>> ours;
+        final List<String> after;
+        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build()))
+        {
+            ours = runAll(cm);
+            // with the RdmaCm still open: each destroyed id's kernel id went with it, not with the RdmaCm's descriptor
+            after = udpIdsBackTo(before);
+        }
+        return Stream.concat(CASES.stream().map(line -> line.split(" ")[0]).map(name -> DynamicTest.dynamicTest(name,
+            () -> assertEquals(kernel.get(name), ours.get(name), name))),
+            Stream.of(DynamicTest.dynamicTest("no kernel id left", () -> assertEquals(before, after,
+                "rdma resource show cm_id, RDMA_PS_UDP"))));
+    }
+
+    /**
+     * Two ids on two event channels of one RdmaCm join through the kernel's CM: both memberships' events come on
+     * the RdmaCm's one kernel descriptor, and each reaches its own id's channel (why no MIGRATE_ID is needed
+     * between channels, docs/decisions.md).
+     */
+    @Test
+    void shouldHandEachIdItsOwnKernelMulticastEventOnItsOwnChannel() throws Exception
+    {
+        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
+             EventChannel first = cm.createEventChannel(); EventChannel second = cm.createEventChannel();
+             RdmaCmId a = cm.createId(first, PortSpace.UDP); RdmaCmId b = cm.createId(second, PortSpace.UDP))
+        {
+            final InetAddress own = InetAddress.getByName(KernelCmGuest.OWN_IPV4);
+            a.bindAddr(own);
+            b.bindAddr(own);
+            b.join(InetAddress.getByName("239.1.2.6"), MulticastJoinFlag.FULL_MEMBER, "b");
+            a.join(InetAddress.getByName("239.1.2.5"), MulticastJoinFlag.FULL_MEMBER, "a");
+            final CmEvent onFirst = first.getEvent(WAIT);
+            final CmEvent onSecond = second.getEvent(WAIT);
+            assertEquals(List.of(a, "a", "/239.1.2.5"), List.of(onFirst.id(), ((CmEvent.MulticastJoin)onFirst).context(),
+                ((CmEvent.MulticastJoin)onFirst).group().toString()), onFirst.toString());
+            assertEquals(List.of(b, "b", "/239.1.2.6"), List.of(onSecond.id(), ((CmEvent.MulticastJoin)onSecond).context(),
+                ((CmEvent.MulticastJoin)onSecond).group().toString()), onSecond.toString());
+            onFirst.ack();
+            onSecond.ack();
+        }
+    }
+
+    private static Map<String, Map<String, String>> runAll(final ConnectionManager manager) throws Exception
+    {
+        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(manager).build()))
+        {
+            return runAll(cm);
+        }
+    }
+
+    private static Map<String, Map<String, String>> runAll(final RdmaCm cm) throws Exception
+    {
+        final Map<String, Map<String, String>> ours = new LinkedHashMap<>();
+        for (final String line : CASES)
+        {
+            final String[] fields = line.split(" ");
+            ours.put(fields[0], run(cm, InetAddress.getByName(fields[1]), InetAddress.getByName(fields[2]),
+                fields[3].equals("1") ? MulticastJoinFlag.SEND_ONLY_FULL_MEMBER : MulticastJoinFlag.FULL_MEMBER));
+        }
+        return ours;
+    }
+
+    /** {@link #udpIds} once they are {@code before} again (a destroy the conductor finishes after the call), or as they stay. */
+    private static List<String> udpIdsBackTo(final List<String> before) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        List<String> now = udpIds();
+        while (!now.equals(before) && System.nanoTime() - deadline < 0)
+        {
+            Thread.sleep(100);
+            now = udpIds();
+        }
+        return now;
+    }
+
+    /**
+     * The host's RDMA_PS_UDP CM ids as {@code rdma resource} lists them: those of multicast ids, and none of the
+     * connections other cases of the guest may be making meanwhile.
+     */
+    private static List<String> udpIds()
+    {
+        return HostCommand.run(WAIT, "rdma", "resource", "show", "cm_id").orFail("rdma resource show cm_id").output().lines()
+            .filter(line -> line.contains(" ps UDP ")).toList();
     }
 
     private static Map<String, String> run(final RdmaCm cm, final InetAddress bind, final InetAddress group,

@@ -151,7 +151,7 @@ public final class AddressResolver implements AddressRules
     @Override
     public int attempt(final AddressQuery p) throws ResolutionFailure
     {
-        return attempt(p, rtnetlink, true);
+        return attempt(p, rtnetlink, true, System.nanoTime());
     }
 
     /**
@@ -166,7 +166,8 @@ public final class AddressResolver implements AddressRules
     {
         try
         {
-            p.early(attempt(p, routes, false), null);
+            // the query was made for this attempt a moment ago: its trace's start is the route step's
+            p.early(attempt(p, routes, false, p.trace.startNanos()), null);
         }
         catch (final ResolutionFailure failure)
         {
@@ -174,14 +175,16 @@ public final class AddressResolver implements AddressRules
         }
     }
 
-    private int attempt(final AddressQuery p, final Rtnetlink rt, final boolean mayTrigger) throws ResolutionFailure
+    /** {@code stepStartNanos}: when the route step begins; each step after it begins as the one before ends. */
+    private int attempt(final AddressQuery p, final Rtnetlink rt, final boolean mayTrigger, final long stepStartNanos)
+        throws ResolutionFailure
     {
         if (isAnyOrLoopback(p.destination))
         {
             return 0;
         }
         final InetAddress destination = p.destination;
-        long start = System.nanoTime();
+        long start = stepStartNanos;
         final Route route;
         try
         {
@@ -200,9 +203,7 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "the route to " + destination.getHostAddress() +
                 " has no preferred source");
         }
-        p.trace.route(start, route);
-
-        start = System.nanoTime();
+        start = p.trace.route(start, route);
         p.outputLink = link(route.outputIfindex(), rt);
         if (p.outputLink.isLoopback())
         {
@@ -219,7 +220,7 @@ public final class AddressResolver implements AddressRules
         {
             p.netdev = p.outputLink;
         }
-        p.trace.link(start, p.netdev);
+        start = p.trace.link(start, p.netdev);
 
         if (p.outputLink.isLoopback())
         {
@@ -238,15 +239,14 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "IPoIB destination behind gateway " +
                 route.gateway().getHostAddress() + " needs an ibacm resolver on RDMA netlink");
         }
-        return fetchNeighbour(p, route, rt, mayTrigger);
+        return fetchNeighbour(p, route, rt, mayTrigger, start);
     }
 
-    private int fetchNeighbour(final AddressQuery p, final Route route, final Rtnetlink rt, final boolean mayTrigger)
-        throws ResolutionFailure
+    private int fetchNeighbour(final AddressQuery p, final Route route, final Rtnetlink rt, final boolean mayTrigger,
+        final long start) throws ResolutionFailure
     {
         final InetAddress nextHop = route.nextHop();
         final int ifindex = route.outputIfindex();
-        final long start = System.nanoTime();
         final Neighbour neighbour = neighbour(ifindex, nextHop, rt);
         if (neighbour != null && neighbour.isValid())
         {
@@ -330,7 +330,7 @@ public final class AddressResolver implements AddressRules
         return new AddressResolution(source, p.destination, false, netdev.ifindex(), netdev.name(), netdev.type(),
             p.route.gateway(), networkType, hopLimit, HardwareAddress.of(netdev.address()),
             HardwareAddress.of(netdev.broadcastAddress()), HardwareAddress.of(dstHw),
-            sgid, dgid, PKey.of(pkey), binding, p.trace.steps());
+            sgid, dgid, PKey.of(pkey), binding, p.trace.stepsWhenRead());
     }
 
     /**
@@ -384,7 +384,7 @@ public final class AddressResolver implements AddressRules
         final Gid dgid = roce ? GidDerivation.ipToGid(p.destination) : binding.gid();
         return new AddressResolution(source, p.destination, true, 0, null, 0, null, NetworkType.IB, 0,
             HardwareAddress.NONE, HardwareAddress.NONE, HardwareAddress.NONE, sgid, dgid, binding.pkey(), binding,
-            p.trace.steps());
+            p.trace.stepsWhenRead());
     }
 
     /** {@code cma_acquire_dev_by_src_ip} for one netdev: IPoIB by hardware-address GID, RoCE by IP GID. */

@@ -3,6 +3,7 @@ package dev.rdmacm.resolver.engine;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 import dev.rdmacm.netlink.Link;
+import dev.rdmacm.netlink.NetlinkMirror;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.TrafficClasses;
 import dev.rdmacm.netlink.Vlan;
@@ -82,6 +83,20 @@ public final class RouteResolver
     public static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses)
         throws RouteException
     {
+        return synthesizeRoce(r, rtnetlink, trafficClasses, null);
+    }
+
+    /**
+     * The same, the netdev taken from {@code mirror} when it holds it and is live, as the caller's
+     * address lookup takes it ({@code AddressResolver}); else asked of the kernel. An absent link is
+     * always asked, so a netdev the mirror has not heard of yet is never missed, and a vanished one
+     * gives the kernel's ENODEV.
+     *
+     * @param mirror the conductor's links, or null to ask the kernel.
+     */
+    public static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses,
+        final NetlinkMirror mirror) throws RouteException
+    {
         final AddressResolution a = r.resolution();
         final long start = System.nanoTime();
         if (a.ifindex() == 0)
@@ -91,7 +106,8 @@ public final class RouteResolver
         final Link netdev;
         try
         {
-            netdev = rtnetlink.link(a.ifindex());
+            final Link mirrored = mirrored(mirror, a.ifindex());
+            netdev = mirrored != null ? mirrored : rtnetlink.link(a.ifindex());
         }
         catch (final IOException | ErrnoException ex)
         {
@@ -125,9 +141,21 @@ public final class RouteResolver
         final byte[] record = new byte[IbvPathData.LENGTH];
         new RoceRouteSynthesizer().synthesize(input.build(), new UnsafeBuffer(record), 0);
         final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, RoutePath.fromPathData(record));
-        r.trace().record("roce path", start, netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
+        r.trace().recordWhenRead("roce path", start, () -> netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
             " sl from " + priorities.source() + " -> " + describe(route.primary().record()));
         return route;
+    }
+
+    /** The mirror's link of {@code ifindex} if it has it and was live while it was read; else null. */
+    private static Link mirrored(final NetlinkMirror mirror, final int ifindex)
+    {
+        if (mirror == null)
+        {
+            return null;
+        }
+        final long generation = mirror.generation();
+        final Link link = mirror.links().link(ifindex);
+        return link != null && NetlinkMirror.wasLive(generation, mirror.generation()) ? link : null;
     }
 
     /** The priority to SL map of a bound netdev, and where it came from (for the trace). */

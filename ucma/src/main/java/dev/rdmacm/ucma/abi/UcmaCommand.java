@@ -13,8 +13,7 @@ package dev.rdmacm.ucma.abi;
  *                     | cmd in out | ... response (u64 pointer) ..|----> response buffer (out bytes)
  *                     +------------+------------------------------+
  * </pre>
- * The multicast commands (JOIN_IP_MCAST, LEAVE_MCAST, JOIN_MCAST) are numbered and sized here; their
- * flyweights come with the multicast back-end. BIND_IP, RESOLVE_IP and QUERY_ROUTE are the pre-AF_IB
+ * LEAVE_MCAST reuses DESTROY_ID's struct, its {@code id} the membership's handle. BIND_IP, RESOLVE_IP and QUERY_ROUTE are the pre-AF_IB
  * forms, which every kernel since 3.11 answers through BIND, RESOLVE_ADDR and QUERY instead.
  */
 public enum UcmaCommand
@@ -36,14 +35,14 @@ public enum UcmaCommand
     GET_OPTION(0, Constants.NONE, 0),
     SET_OPTION(UcmSetOption.LENGTH, Constants.NONE, 0),
     NOTIFY(UcmNotify.LENGTH, Constants.NONE, 0),
-    JOIN_IP_MCAST(48, 0, IdResponse.LENGTH),
+    JOIN_IP_MCAST(UcmJoinIpMcast.LENGTH, UcmJoinIpMcast.RESPONSE_OFFSET, IdResponse.LENGTH),
     LEAVE_MCAST(UcmDestroyId.LENGTH, UcmDestroyId.RESPONSE_OFFSET, EventsReportedResponse.LENGTH),
     MIGRATE_ID(UcmMigrateId.LENGTH, UcmMigrateId.RESPONSE_OFFSET, EventsReportedResponse.LENGTH),
     /** The response is {@link QueryAddrResponse} (ADDR, GID) or {@link QueryPathResponse} (PATH), by option. */
     QUERY(UcmQuery.LENGTH, UcmQuery.RESPONSE_OFFSET, QueryAddrResponse.LENGTH),
     BIND(UcmBind.LENGTH, Constants.NONE, 0),
     RESOLVE_ADDR(UcmResolveAddr.LENGTH, Constants.NONE, 0),
-    JOIN_MCAST(152, 0, IdResponse.LENGTH);
+    JOIN_MCAST(UcmJoinMcast.LENGTH, UcmJoinMcast.RESPONSE_OFFSET, IdResponse.LENGTH);
 
     private static final UcmaCommand[] BY_NUMBER = values();
 

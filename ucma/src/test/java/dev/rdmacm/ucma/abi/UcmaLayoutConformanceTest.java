@@ -130,6 +130,20 @@ class UcmaLayoutConformanceTest
         member(expected, "rdma_ucm_migrate_id", "id", UcmMigrateId.ID_OFFSET, 4);
         member(expected, "rdma_ucm_migrate_id", "fd", UcmMigrateId.FD_OFFSET, 4);
 
+        size(expected, new UcmJoinIpMcast());
+        member(expected, "rdma_ucm_join_ip_mcast", "response", UcmJoinIpMcast.RESPONSE_OFFSET, 8);
+        member(expected, "rdma_ucm_join_ip_mcast", "uid", UcmJoinIpMcast.UID_OFFSET, 8);
+        member(expected, "rdma_ucm_join_ip_mcast", "addr", UcmJoinIpMcast.ADDR_OFFSET, UcmaStruct.SOCKADDR_IN6_LENGTH);
+        member(expected, "rdma_ucm_join_ip_mcast", "id", UcmJoinIpMcast.ID_OFFSET, 4);
+
+        size(expected, new UcmJoinMcast());
+        member(expected, "rdma_ucm_join_mcast", "response", UcmJoinMcast.RESPONSE_OFFSET, 8);
+        member(expected, "rdma_ucm_join_mcast", "uid", UcmJoinMcast.UID_OFFSET, 8);
+        member(expected, "rdma_ucm_join_mcast", "id", UcmJoinMcast.ID_OFFSET, 4);
+        member(expected, "rdma_ucm_join_mcast", "addr_size", UcmJoinMcast.ADDR_SIZE_OFFSET, 2);
+        member(expected, "rdma_ucm_join_mcast", "join_flags", UcmJoinMcast.JOIN_FLAGS_OFFSET, 2);
+        member(expected, "rdma_ucm_join_mcast", "addr", UcmJoinMcast.ADDR_OFFSET, UcmaStruct.SOCKADDR_STORAGE_LENGTH);
+
         CHeaders.assertValues(UCMA_H, expected);
     }
 

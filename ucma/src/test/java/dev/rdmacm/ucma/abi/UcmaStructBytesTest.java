@@ -151,6 +151,45 @@ class UcmaStructBytesTest
     }
 
     @Test
+    void shouldWriteJoinMcastWithASendOnlyIpv4Group()
+    {
+        final UnsafeBuffer ours = zeroed(UcmJoinMcast.LENGTH);
+        new UcmJoinMcast().wrap(ours, 0).clear().response(0x7f00dead_beefL).uid(0x1122334455667788L).id(9)
+            .address(new Ipv4Sockaddr(0xe0010203, 0)).joinFlags(UcmaConstants.RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER);
+
+        assertEquals(CHeaders.bytesOf(INCLUDES, """
+            struct rdma_ucm_join_mcast c;
+            struct sockaddr_in *group = (struct sockaddr_in *)&c.addr;
+            memset(&c, 0, sizeof c);
+            c.response = 0x7f00deadbeefULL;
+            c.uid = 0x1122334455667788ULL;
+            c.id = 9;
+            c.addr_size = sizeof(struct sockaddr_in);
+            c.join_flags = RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER;
+            group->sin_family = AF_INET;
+            inet_pton(AF_INET, "224.1.2.3", &group->sin_addr);
+            """, "c"), CHeaders.hex(ours, 0, UcmJoinMcast.LENGTH));
+    }
+
+    @Test
+    void shouldWriteJoinIpMcastWithAnIpv6GroupInItsSockaddrIn6Room()
+    {
+        final UnsafeBuffer ours = zeroed(UcmJoinIpMcast.LENGTH);
+        new UcmJoinIpMcast().wrap(ours, 0).clear().response(0x7f00dead_beefL).uid(42).id(0x01020304)
+            .address(new Ipv6Sockaddr(Gid.parse("ff0e::1:2").toBytes(), 0, 0, 0));
+
+        assertEquals(CHeaders.bytesOf(INCLUDES, """
+            struct rdma_ucm_join_ip_mcast c;
+            memset(&c, 0, sizeof c);
+            c.response = 0x7f00deadbeefULL;
+            c.uid = 42;
+            c.id = 0x01020304;
+            c.addr.sin6_family = AF_INET6;
+            inet_pton(AF_INET6, "ff0e::1:2", &c.addr.sin6_addr);
+            """, "c"), CHeaders.hex(ours, 0, UcmJoinIpMcast.LENGTH));
+    }
+
+    @Test
     void shouldReadTheAddressAnswerWithItsBigEndianGuidAndPkey()
     {
         final UnsafeBuffer kernel = fromC("""
