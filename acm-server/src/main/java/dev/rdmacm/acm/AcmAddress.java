@@ -12,6 +12,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 
 /**
  * An address as the ACM protocol names one: a type ({@link AcmEpType}) and its value. IPv4, IPv6,
@@ -20,6 +21,9 @@ import java.nio.charset.StandardCharsets;
  */
 public record AcmAddress(int type, long high, long low, String name)
 {
+    /** Compiled once, not for every address as {@code String.split} would. */
+    private static final Pattern DOT = Pattern.compile("\\.");
+
     public static AcmAddress ipv4(final int address)
     {
         return new AcmAddress(AcmEpType.ADDRESS_IP, (address & 0xffff_ffffL) << 32, 0, null);
@@ -108,7 +112,7 @@ public record AcmAddress(int type, long high, long low, String name)
     /** The IPv4 address in network order, or -1 when {@code text} is not a dotted quad. */
     static int parseIpv4(final String text)
     {
-        final String[] octets = text.split("\\.", -1);
+        final String[] octets = DOT.split(text, -1);
         if (octets.length != 4)
         {
             return -1;

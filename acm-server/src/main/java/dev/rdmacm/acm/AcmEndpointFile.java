@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The endpoint file: ibacm's {@code ibacm_addr.cfg} ({@code address device port pkey} per line,
@@ -27,6 +28,9 @@ import java.util.Map;
  */
 public final class AcmEndpointFile
 {
+    /** Compiled once: {@code String.split} with this regular expression compiles it for every line. */
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
     private AcmEndpointFile()
     {
     }
@@ -46,7 +50,7 @@ public final class AcmEndpointFile
             {
                 continue;
             }
-            if (line.split("\\s+").length < 6)
+            if (WHITESPACE.split(line).length < 6)
             {
                 return false;
             }
@@ -95,7 +99,7 @@ public final class AcmEndpointFile
             {
                 continue;
             }
-            final String[] words = line.split("\\s+");
+            final String[] words = WHITESPACE.split(line);
             if (words.length < 6)
             {
                 throw new IllegalArgumentException(where + ": expected 'address device port pkey gid lid', got '"

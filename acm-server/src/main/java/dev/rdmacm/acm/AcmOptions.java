@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The service's options, read from a file in ibacm's {@code ibacm_opts.cfg} format: one
@@ -40,6 +41,9 @@ import java.util.Optional;
  */
 public final class AcmOptions
 {
+    /** Compiled once: {@code String.split} with this regular expression compiles it for every line. */
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
     public static final int DEFAULT_SERVER_PORT = 6125;
     /** Routes (and address lookups) an endpoint may have waiting for the SA before misses are refused. */
     public static final int DEFAULT_SA_QUEUE_DEPTH = 1024;
@@ -114,7 +118,7 @@ public final class AcmOptions
         {
             return this;
         }
-        final String[] words = text.split("\\s+");
+        final String[] words = WHITESPACE.split(text);
         final String name = words[0].toLowerCase(Locale.ROOT);
         if (words.length < 2)
         {

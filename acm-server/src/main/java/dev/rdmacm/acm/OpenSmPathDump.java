@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * OpenSM's full path-record dump, {@code opensm-path-records.dump} (ibacm's
@@ -33,6 +34,11 @@ import java.util.Map;
  */
 public final class OpenSmPathDump
 {
+    /** Compiled once, not for every line as {@code String.matches} would. */
+    private static final Pattern HEX_NUMBER = Pattern.compile("(0[xX])?[0-9A-Fa-f]+");
+    private static final Pattern GUID_DIGITS = Pattern.compile("[0-9A-Fa-f]{1,16}");
+    private static final Pattern COLON = Pattern.compile(":");
+
     /** The packet lifetime ibacm takes from the port's subnet timeout; OpenSM's default is 18. */
     public static final int DEFAULT_PACKET_LIFETIME = 18;
 
@@ -105,8 +111,8 @@ public final class OpenSmPathDump
                 sections.add(new Section(guid, lid, current));
                 continue;
             }
-            final String[] fields = line.split(":");
-            if (fields.length < 2 || !fields[0].trim().matches("(0[xX])?[0-9A-Fa-f]+"))
+            final String[] fields = COLON.split(line);
+            if (fields.length < 2 || !HEX_NUMBER.matcher(fields[0].trim()).matches())
             {
                 continue; // OpenSM's headings and anything else that is no route line
             }
@@ -135,7 +141,7 @@ public final class OpenSmPathDump
     private static long guid(final String text, final String where)
     {
         final String digits = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
-        if (!digits.matches("[0-9A-Fa-f]{1,16}"))
+        if (!GUID_DIGITS.matcher(digits).matches())
         {
             throw new IllegalArgumentException(where + ": GUID '" + text + "' is not 1 to 16 hex digits");
         }

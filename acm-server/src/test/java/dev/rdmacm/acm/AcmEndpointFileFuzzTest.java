@@ -35,19 +35,19 @@ class AcmEndpointFileFuzzTest
         }
         catch (final IllegalArgumentException ex)
         {
-            assertTrue(ex.getMessage() != null && WHERE.matcher(ex.getMessage()).matches(), String.valueOf(ex));
+            assertTrue(ex.getMessage() != null && WHERE.matcher(ex.getMessage()).matches(), () -> String.valueOf(ex));
             return;
         }
         final Set<AcmAddress> seen = new HashSet<>();
         for (final AcmEndpoint endpoint : endpoints)
         {
             assertTrue(endpoint.lid() >= 1 && endpoint.lid() <= AcmEndpointFile.MAX_UNICAST_LID
-                || endpoint.lid() == 0, endpoint.toString());
+                || endpoint.lid() == 0, endpoint::toString);
             for (final AcmAddress address : endpoint.addresses())
             {
-                assertTrue(seen.add(address), "address on two endpoints: " + address);
+                assertTrue(seen.add(address), () -> "address on two endpoints: " + address);
             }
-            assertFalse(endpoint.addresses().isEmpty(), endpoint.toString());
+            assertFalse(endpoint.addresses().isEmpty(), endpoint::toString);
         }
     }
 }

@@ -37,7 +37,7 @@ class AcmOptionsFuzzTest
         }
         catch (final IllegalArgumentException ex)
         {
-            assertTrue(ex.getMessage() != null && WHERE.matcher(ex.getMessage()).matches(), String.valueOf(ex));
+            assertTrue(ex.getMessage() != null && WHERE.matcher(ex.getMessage()).matches(), () -> String.valueOf(ex));
             return;
         }
         assertTrue(options.timeout().toMillis() >= 1 && options.timeout().toMillis() <= AcmOptions.MAX_TIMEOUT_MS);

@@ -127,7 +127,7 @@ class AcmRequestFuzzTest
         for (final byte[] reply : client.replies)
         {
             assertEquals(reply.length, new AcmHeader().wrap(new UnsafeBuffer(reply), 0, reply.length).length());
-            assertTrue(reply.length <= AcmConnection.MAX_REPLY_LENGTH, "reply of " + reply.length + " bytes");
+            assertTrue(reply.length <= AcmConnection.MAX_REPLY_LENGTH, () -> "reply of " + reply.length + " bytes");
         }
     }
 }

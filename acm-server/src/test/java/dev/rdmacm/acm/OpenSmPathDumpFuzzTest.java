@@ -32,7 +32,7 @@ class OpenSmPathDumpFuzzTest
         }
         catch (final IllegalArgumentException ex)
         {
-            assertTrue(ex.getMessage() != null && WHERE.matcher(ex.getMessage()).matches(), String.valueOf(ex));
+            assertTrue(ex.getMessage() != null && WHERE.matcher(ex.getMessage()).matches(), () -> String.valueOf(ex));
             return;
         }
         for (final OpenSmPathDump.Section section : dump.sections())
@@ -42,15 +42,15 @@ class OpenSmPathDumpFuzzTest
             for (final OpenSmPathDump.Destination destination : section.destinations())
             {
                 assertUnicast(destination.dlid());
-                assertTrue(destination.sl() >= 0 && destination.sl() <= 15, destination.toString());
-                assertTrue(destination.mtu() >= 1 && destination.mtu() <= 5, destination.toString());
-                assertTrue(destination.rate() >= 2, destination.toString());
+                assertTrue(destination.sl() >= 0 && destination.sl() <= 15, destination::toString);
+                assertTrue(destination.mtu() >= 1 && destination.mtu() <= 5, destination::toString);
+                assertTrue(destination.rate() >= 2, destination::toString);
             }
         }
     }
 
     private static void assertUnicast(final int lid)
     {
-        assertTrue(lid >= 1 && lid <= AcmEndpointFile.MAX_UNICAST_LID, "LID " + lid);
+        assertTrue(lid >= 1 && lid <= AcmEndpointFile.MAX_UNICAST_LID, () -> "LID " + lid);
     }
 }

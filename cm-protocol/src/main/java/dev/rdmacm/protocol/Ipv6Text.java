@@ -1,5 +1,7 @@
 package dev.rdmacm.protocol;
 
+import java.util.regex.Pattern;
+
 /**
  * The IPv6 text form of 16 bytes, written and read exactly as glibc's {@code inet_ntop} and
  * {@code inet_pton} do, because GIDs are printed that way by {@code ip}, {@code saquery} and
@@ -9,6 +11,10 @@ package dev.rdmacm.protocol;
 public final class Ipv6Text
 {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    /** Compiled once: {@code String.split} compiles a two-character separator for every call. */
+    private static final Pattern DOUBLE_COLON = Pattern.compile("::");
+    private static final Pattern COLON = Pattern.compile(":");
+    private static final Pattern DOT = Pattern.compile("\\.");
 
     private Ipv6Text()
     {
@@ -90,7 +96,7 @@ public final class Ipv6Text
             throw new IllegalArgumentException(what + ": empty, expected an IPv6-style address such as fe80::10:4");
         }
         final byte[] bytes = new byte[16];
-        final String[] halves = text.split("::", -1);
+        final String[] halves = DOUBLE_COLON.split(text, -1);
         if (halves.length > 2)
         {
             throw invalid(text, what, "'::' may appear only once");
@@ -121,7 +127,7 @@ public final class Ipv6Text
         {
             return new int[0];
         }
-        final String[] fields = part.split(":", -1);
+        final String[] fields = COLON.split(part, -1);
         final boolean dottedTail = fields[fields.length - 1].indexOf('.') >= 0;
         final int[] groups = new int[fields.length + (dottedTail ? 1 : 0)];
         for (int i = 0; i < fields.length; i++)
@@ -155,7 +161,7 @@ public final class Ipv6Text
 
     private static int parseIpv4(final String dotted, final String text, final String what)
     {
-        final String[] octets = dotted.split("\\.", -1);
+        final String[] octets = DOT.split(dotted, -1);
         if (octets.length != 4)
         {
             throw invalid(text, what, "an IPv4 tail needs 4 decimal octets");

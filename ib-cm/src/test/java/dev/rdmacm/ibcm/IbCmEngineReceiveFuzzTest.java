@@ -78,16 +78,16 @@ class IbCmEngineReceiveFuzzTest
             final IbCmState before = last.put(transition.connection(), transition.to());
             if (before != null)
             {
-                assertEquals(before, transition.from(), "a transition of " + transition.connection());
+                assertEquals(before, transition.from(), () -> "a transition of " + transition.connection());
             }
         }
         for (final IbCmConnection connection : cms.active.engine.connections())
         {
-            assertFalse(WAITING_ON_THE_WIRE.contains(connection.state()), "active " + connection);
+            assertFalse(WAITING_ON_THE_WIRE.contains(connection.state()), () -> "active " + connection);
         }
         for (final IbCmConnection connection : cms.passive.engine.connections())
         {
-            assertFalse(WAITING_ON_THE_WIRE.contains(connection.state()), "passive " + connection);
+            assertFalse(WAITING_ON_THE_WIRE.contains(connection.state()), () -> "passive " + connection);
         }
     }
 }

@@ -78,7 +78,7 @@ final class SaEngine implements Agent, MadReceiver
     private final SaClientConfig config;
     private final SaCounters counters;
     private final LocalPort localPort;
-    private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(COMMAND_CAPACITY);
+    private final ManyToOneConcurrentArrayQueue<Runnable> commands;
     private final NanoClock clock;
     private final TransitionListener<SaTransaction, SaTransaction.State> transitions;
     private final DeadlineTimers<SaTransaction> timers;
@@ -110,6 +110,19 @@ final class SaEngine implements Agent, MadReceiver
     SaEngine(final MadTransport transport, final SaClientConfig config, final SaCounters counters,
         final NanoClock clock, final TransitionListener<SaTransaction, SaTransaction.State> transitions)
     {
+        this(transport, config, counters, clock, transitions, COMMAND_CAPACITY);
+    }
+
+    /**
+     * With a command queue of {@code commandCapacity} (a power of two) rather than {@link #COMMAND_CAPACITY}:
+     * the full queue is 65,536 slots (256 KiB), which a harness that calls the engine on its own thread and
+     * never offers a command (the fuzz targets, one engine per input) need not allocate.
+     */
+    SaEngine(final MadTransport transport, final SaClientConfig config, final SaCounters counters,
+        final NanoClock clock, final TransitionListener<SaTransaction, SaTransaction.State> transitions,
+        final int commandCapacity)
+    {
+        this.commands = new ManyToOneConcurrentArrayQueue<>(commandCapacity);
         this.clock = clock;
         this.transitions = transitions;
         this.transport = transport;

@@ -1,5 +1,6 @@
 package dev.rdmacm.sa;
 
+import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.mad.MadStatus;
 import dev.rdmacm.protocol.sa.SaStatus;
 
@@ -45,16 +46,25 @@ public enum SaError
     TRANSPORT_FAILED("EIO");
 
     private final String errno;
+    /** Looked up once: a failed query is not worth a search of the errno table. */
+    private final int errnoNumber;
 
     SaError(final String errno)
     {
         this.errno = errno;
+        this.errnoNumber = Errno.number(errno);
     }
 
     /** The errno name librdmacm users would see for this outcome (ETIMEDOUT, ENODATA...). */
     public String errno()
     {
         return errno;
+    }
+
+    /** {@link #errno()} as its number (ETIMEDOUT: 110). */
+    int errnoNumber()
+    {
+        return errnoNumber;
     }
 
     /** The SA class-specific status code (bits 8..15 of the MAD status) as an error. */

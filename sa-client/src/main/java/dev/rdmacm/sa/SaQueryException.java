@@ -1,6 +1,5 @@
 package dev.rdmacm.sa;
 
-import dev.rdmacm.libc.Errno;
 import dev.rdmacm.libc.ErrnoException;
 
 /**
@@ -17,7 +16,7 @@ public final class SaQueryException extends ErrnoException
 
     public SaQueryException(final SaError error, final int madStatus, final String message)
     {
-        super(message, Errno.number(error.errno()), false);
+        super(message, error.errnoNumber(), false);
         this.error = error;
         this.madStatus = madStatus;
     }

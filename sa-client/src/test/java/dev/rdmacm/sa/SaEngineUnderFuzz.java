@@ -32,7 +32,8 @@ final class SaEngineUnderFuzz
     {
         final SaClientConfig config = SaClientConfig.defaults().withHonourResponseTime(false).withSaDepth(4)
             .withRmppWindow(4);
-        engine = new SaEngine(transport, config, new SaCounters(), clock, (tx, from, to, now) -> { });
+        // one engine per input, called on this thread: no command is ever offered, so no 65,536-slot queue
+        engine = new SaEngine(transport, config, new SaCounters(), clock, (tx, from, to, now) -> { }, 2);
         engine.submit(SaRequest.get(ATTRIBUTE).description("fuzz get").payload(new byte[RECORD]).recordLength(RECORD)
             .build(), TIMEOUT.toNanos(), get);
         engine.submit(SaRequest.getTable(ATTRIBUTE).description("fuzz table").payload(new byte[RECORD])

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * ibacm's hosts file ({@code ibacm_hosts.data}, what {@code ib_acme -A} writes and ibacm's
@@ -23,6 +24,12 @@ import java.util.Optional;
  */
 public final class HostsFile
 {
+    /** Compiled once: {@code String.split} with this regular expression compiles it for every line. */
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    private static final Pattern DOTTED_QUAD = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+    private static final Pattern IPV6_CHARACTERS = Pattern.compile("[0-9A-Fa-f:.]+");
+    private static final Pattern DOT = Pattern.compile("\\.");
+
     /**
      * One line.
      *
@@ -103,7 +110,7 @@ public final class HostsFile
         {
             return null;
         }
-        final String[] words = text.split("\\s+");
+        final String[] words = WHITESPACE.split(text);
         final String where = source + ":" + number + ": ";
         if (words.length < 2)
         {
@@ -126,9 +133,9 @@ public final class HostsFile
     {
         try
         {
-            if (word.matches("\\d{1,3}(\\.\\d{1,3}){3}"))
+            if (DOTTED_QUAD.matcher(word).matches())
             {
-                final String[] parts = word.split("\\.");
+                final String[] parts = DOT.split(word);
                 final byte[] bytes = new byte[4];
                 for (int i = 0; i < 4; i++)
                 {
@@ -141,7 +148,7 @@ public final class HostsFile
                 }
                 return InetAddress.getByAddress(bytes);
             }
-            if (word.indexOf(':') >= 0 && word.matches("[0-9A-Fa-f:.]+"))
+            if (word.indexOf(':') >= 0 && IPV6_CHARACTERS.matcher(word).matches())
             {
                 return InetAddress.getByName(word); // a colon makes it a literal: no lookup
             }

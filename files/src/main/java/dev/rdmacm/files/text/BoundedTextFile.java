@@ -19,7 +19,8 @@ import java.util.List;
  * {@link #MAX_LINE_BYTES} per line, each line strict UTF-8. A file that breaks a bound ({@code /dev/zero},
  * a binary, a file grown without limit) or is not UTF-8 is an {@link IllegalArgumentException} naming the
  * file, the line and the rule, never an {@code OutOfMemoryError} or a bare {@code Input length = 1}.
- * Read byte by byte through a buffer, so a device or a pipe is read no further than the bound.
+ * Read in chunks of at most {@link #CHUNK_BYTES}, never more than one byte past the bound, so a device or a
+ * pipe is read no further than the bound.
  */
 public final class BoundedTextFile
 {
@@ -29,6 +30,8 @@ public final class BoundedTextFile
     public static final long CONFIG_MAX_BYTES = 1L << 20;
     /** Hosts files and path dumps: one line per host or per (source, destination) LID pair. */
     public static final long DATA_MAX_BYTES = 256L << 20;
+    /** What one read asks for: a stream's single-byte {@code read()} costs a call (and a lock) per byte. */
+    static final int CHUNK_BYTES = 8192;
 
     private BoundedTextFile()
     {
@@ -51,28 +54,34 @@ public final class BoundedTextFile
             .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         final List<String> lines = new ArrayList<>();
         final byte[] line = new byte[MAX_LINE_BYTES];
+        final byte[] chunk = new byte[CHUNK_BYTES];
         int length = 0;
         long total = 0;
-        int b;
-        while ((b = in.read()) >= 0)
+        int read;
+        // never asks for more than one byte past the bound, so a device or a pipe is read no further
+        while ((read = in.read(chunk, 0, (int)Math.min(CHUNK_BYTES, maxBytes + 1 - total))) >= 0)
         {
-            if (++total > maxBytes)
+            for (int i = 0; i < read; i++)
             {
-                throw new IllegalArgumentException(name + ":" + (lines.size() + 1) + ": file is larger than "
-                    + maxBytes + " bytes, the most read for it");
+                if (++total > maxBytes)
+                {
+                    throw new IllegalArgumentException(name + ":" + (lines.size() + 1) + ": file is larger than "
+                        + maxBytes + " bytes, the most read for it");
+                }
+                final byte b = chunk[i];
+                if (b == '\n')
+                {
+                    lines.add(decode(decoder, line, length, name, lines.size() + 1));
+                    length = 0;
+                    continue;
+                }
+                if (length == MAX_LINE_BYTES)
+                {
+                    throw new IllegalArgumentException(name + ":" + (lines.size() + 1) + ": line is longer than "
+                        + MAX_LINE_BYTES + " bytes");
+                }
+                line[length++] = b;
             }
-            if (b == '\n')
-            {
-                lines.add(decode(decoder, line, length, name, lines.size() + 1));
-                length = 0;
-                continue;
-            }
-            if (length == MAX_LINE_BYTES)
-            {
-                throw new IllegalArgumentException(name + ":" + (lines.size() + 1) + ": line is longer than "
-                    + MAX_LINE_BYTES + " bytes");
-            }
-            line[length++] = (byte)b;
         }
         if (length > 0)
         {

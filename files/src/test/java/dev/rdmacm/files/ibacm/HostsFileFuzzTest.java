@@ -62,7 +62,7 @@ class HostsFileFuzzTest
         for (final HostsFile.Host host : hosts.hosts())
         {
             assertNotNull(host.gid());
-            assertTrue(!host.address().isEmpty() && host.line() >= 1 && host.line() <= lineCount, host.toString());
+            assertTrue(!host.address().isEmpty() && host.line() >= 1 && host.line() <= lineCount, host::toString);
             assertTrue(hosts.byName(host.address()).isPresent(), host.address());
             if (host.ip() != null)
             {
