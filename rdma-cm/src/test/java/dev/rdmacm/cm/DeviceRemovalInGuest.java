@@ -294,13 +294,14 @@ public class DeviceRemovalInGuest
                 awaitKernelId(device, state, process);
                 remove(device).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device + " (" + name + ")");
                 devices.remove(device);
-                process.await(line -> line.contains("destroy cm_id"), WAIT);
+                // rping's CM thread exit()s on the event's error, which can beat its main thread's "destroy cm_id"
+                // line: its end, not that line, says every event it got is printed
+                process.exitStatus(WAIT);
                 return process.rpingEvents("parent");
             }
         });
     }
 
-    /** Until {@code rdma resource show cm_id} lists an id of the kernel's on {@code device} in {@code state}. */
     /** {@code command} started once {@code server}'s listener is on {@code device}. */
     private static RunningPeer startOnceListening(final RunningPeer server, final String device, final List<String> command) throws Exception
     {
@@ -308,6 +309,7 @@ public class DeviceRemovalInGuest
         return RunningPeer.start(command);
     }
 
+    /** Until {@code rdma resource show cm_id} lists an id of the kernel's on {@code device} in {@code state}. */
     private static void awaitKernelId(final String device, final String state, final RunningPeer process) throws InterruptedException
     {
         final long deadline = System.nanoTime() + WAIT.toNanos();
