@@ -266,6 +266,16 @@ public final class AcmServer implements AutoCloseable
         service.execute(task);
     }
 
+    /**
+     * RDMA device {@code device} was removed: its endpoints are dropped on the server thread
+     * ({@link AcmService#dropDevice}), the rest served as before. Callable from any thread, e.g. the one
+     * that learns of the removal; a device with no endpoint here changes nothing.
+     */
+    public void deviceRemoved(final String device)
+    {
+        execute(() -> service.dropDevice(device));
+    }
+
     /** The bound TCP port, or -1 in unix mode. */
     public int tcpPort()
     {

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The protocol logic of the ACM service: RESOLVE (address to path, path by GID or LID, SA query),
@@ -48,6 +49,7 @@ public final class AcmService
     public static final String PROVIDER_NAME = "rdmacm-java";
 
     private final AcmOptions options;
+    /** Changed only on the server thread (a removed device's endpoints go); read by {@link #endpoints()} anywhere. */
     private final List<AcmEndpoint> endpoints;
     private final Map<AcmAddress, AcmEndpoint> endpointByAddress = new HashMap<>();
     private final AcmGidLookup addressResolver;
@@ -88,7 +90,7 @@ public final class AcmService
         final NanoClock clock, final Runnable wakeup)
     {
         this.options = options;
-        this.endpoints = List.copyOf(endpoints);
+        this.endpoints = new CopyOnWriteArrayList<>(endpoints);
         this.addressResolver = addressResolver;
         this.pathQuerier = pathQuerier;
         this.log = log;
@@ -98,19 +100,47 @@ public final class AcmService
         this.wakeup = wakeup;
         this.addrLifetimeNs = options.addrLifetimeNs();
         this.routeLifetimeNs = options.routeLifetimeNs();
-        for (final AcmEndpoint endpoint : this.endpoints)
+        indexAddresses();
+        this.endpointQueries = new AcmEndpointQueries(this.endpoints, endpointByAddress, counters);
+    }
+
+    /** The endpoints now (those of a removed device gone). */
+    public List<AcmEndpoint> endpoints()
+    {
+        return List.copyOf(endpoints);
+    }
+
+    /** Each endpoint's addresses to it, the first endpoint that names an address winning. */
+    private void indexAddresses()
+    {
+        for (final AcmEndpoint endpoint : endpoints)
         {
             for (final AcmAddress address : endpoint.addresses())
             {
                 endpointByAddress.putIfAbsent(address, endpoint);
             }
         }
-        this.endpointQueries = new AcmEndpointQueries(this.endpoints, endpointByAddress, counters);
     }
 
-    public List<AcmEndpoint> endpoints()
+    /**
+     * Server thread: RDMA device {@code device} is gone, and its endpoints with it, as if never
+     * configured. A request from one of their addresses or GIDs then gets ESRCADDR (librdmacm goes on
+     * without ACM, to the kernel, which knows the device is gone), EP_QUERY no longer lists them, and
+     * their route caches go with them; an address another endpoint also names is that one's now. What
+     * is in flight for them still gets its answer. Returns the endpoints dropped.
+     */
+    List<AcmEndpoint> dropDevice(final String device)
     {
-        return endpoints;
+        final List<AcmEndpoint> gone = endpoints.stream().filter(endpoint -> endpoint.deviceName().equals(device)).toList();
+        if (!gone.isEmpty())
+        {
+            endpoints.removeAll(gone);
+            endpointByAddress.clear();
+            indexAddresses();
+            log.log(0, "device " + device + " removed: " + gone.size() + " endpoint(s) dropped, " + endpoints.size() + " left"
+                + gone.stream().map(endpoint -> "\n  " + endpoint + " " + endpoint.addresses()).reduce("", String::concat));
+        }
+        return gone;
     }
 
     public AcmCounters counters()

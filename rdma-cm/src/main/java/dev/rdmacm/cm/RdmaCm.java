@@ -487,6 +487,7 @@ public final class RdmaCm implements AutoCloseable
     private final ConnectionManagerChoice managers;
     private ConnectionTransitionListener connectionTransitions = ConnectionTransitionListener.NONE;
     private volatile CmMadFilter cmMadFilter = CmMadFilter.none();
+    private volatile Consumer<String> deviceRemovals = device -> { };
     private CmMadRecorder cmMadRecorder = CmMadRecorder.NONE;
     private final PortBindings ports = new PortBindings(new BatchedRandom(new SecureRandom()),
         ProcessCapabilities.effective(ProcessCapabilities.CAP_NET_BIND_SERVICE));
@@ -631,6 +632,18 @@ public final class RdmaCm implements AutoCloseable
             cmAgents.values().removeIf(port -> port.device().equals(device));
         }
         proxy.deviceRemoved(device);
+        deviceRemovals.accept(device);
+    }
+
+    /**
+     * Sees every RDMA device removal this CM learns of (its uevent, or its ports' CM gone dead), by
+     * name, on the conductor thread, after the device's ids got DEVICE_REMOVAL; it must not block.
+     *
+     * @param listener the listener (acm-server's, which drops the device's endpoints); replaces the one before.
+     */
+    public void deviceRemovals(final Consumer<String> listener)
+    {
+        deviceRemovals = Objects.requireNonNull(listener, "listener");
     }
 
     /**

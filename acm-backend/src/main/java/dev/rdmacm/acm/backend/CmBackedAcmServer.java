@@ -20,8 +20,9 @@ import java.util.Objects;
  * acm-server as {@code rdmacm acm-server} runs it, for a library: an {@link AcmServer} whose address
  * misses go to this stack's CM ({@code rdma_resolve_addr} from the endpoint's own address, as the
  * kernel CM resolves), and whose route misses go to an SA or, on a RoCE port, which has no SA, to the
- * route the CM builds. It owns the CM it opened and the SA client it was given, and closes them after
- * the server; the log stays the caller's.
+ * route the CM builds. The CM's device removals reach the server, which drops the removed device's
+ * endpoints. It owns the CM it opened and the SA client it was given, and closes them after the
+ * server; the log stays the caller's.
  * <pre>
  *   try (CmBackedAcmServer server = CmBackedAcmServer.builder(options, endpoints, log)
  *           .cm(RdmaCm.Options.defaults()).roceRoutes().start())
@@ -170,7 +171,13 @@ public final class CmBackedAcmServer implements AutoCloseable
                 {
                     routes = roceRoutes && cm != null ? new RocePathQuerier(cm, timeout) : AcmPathQuerier.NONE;
                 }
-                return new CmBackedAcmServer(AcmServer.start(options, endpoints, addresses, routes, log), cm, sa);
+                final AcmServer server = AcmServer.start(options, endpoints, addresses, routes, log);
+                if (cm != null)
+                {
+                    // a removed device's endpoints go (ibacm keeps them, and holds the device: docs/decisions.md)
+                    cm.deviceRemovals(server::deviceRemoved);
+                }
+                return new CmBackedAcmServer(server, cm, sa);
             }
             catch (final IOException | RuntimeException ex)
             {
