@@ -62,6 +62,12 @@ final class AcmServerProcess implements AutoCloseable
         return server;
     }
 
+    /** The server JVM's process id: its descriptors and threads are under {@code /proc/PID}. */
+    long pid()
+    {
+        return process.pid();
+    }
+
     Path socket()
     {
         return runDir.resolve("ibacm-unix.sock");
