@@ -1,6 +1,5 @@
 package dev.rdmacm.conformance;
 
-import dev.rdmacm.acm.AcmAcceptEnfileInGuest;
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
 import dev.rdmacm.cli.AcmServerDeviceRemovalInGuest;
 import dev.rdmacm.cli.AcmServerGuest;
@@ -51,8 +50,7 @@ import java.util.stream.Stream;
  * the kernel CM through librdmacm, the route differential's VRF case against {@code ip route get} (the
  * host's kernel has no VRF device), rdma_getaddrinfo on real devices, rdma-core HEAD's
  * rdma_resolve_addrinfo family against Debian sid's librdmacm 65, acm-server as the ibacm of real
- * librdmacm programs and rping, acm-server beside the real ibacm when its device is removed, acm-server's
- * accept when the system's file table is full (ENFILE), and {@code rdmacm devices} against ibv_devinfo and sysfs
+ * librdmacm programs and rping, acm-server beside the real ibacm when its device is removed, and {@code rdmacm devices} against ibv_devinfo and sysfs
  * (last, as it changes an MTU and adds an address). The oracles are compiled here
  * into the guest's share; the {@code *InGuest} classes run in one guest JVM and are replayed under
  * their own names. One boot for all of them keeps the suite's guest part within its budget. The wire's
@@ -71,7 +69,7 @@ final class KernelGuestSuite
         UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,
         KernelConnectionManagerInGuest.class, KernelIdOptionsInGuest.class, KernelCmPeersInGuest.class,
         McKeyThroughKernelCmInGuest.class, UcmaMulticastInGuest.class, UcmaMigrateIdInGuest.class,
-        AcmServerOnSoftRoceInGuest.class, AcmServerDeviceRemovalInGuest.class, AcmAcceptEnfileInGuest.class,
+        AcmServerOnSoftRoceInGuest.class, AcmServerDeviceRemovalInGuest.class,
         VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
     private KernelGuestSuite()
