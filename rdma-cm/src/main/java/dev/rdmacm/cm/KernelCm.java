@@ -29,7 +29,8 @@ import java.util.function.Function;
  * Every kernel id belongs to one {@link KernelConnection}: found by the kernel's handle for its events, and
  * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's); or to
  * one id's {@link KernelMemberships}, whose groups' events are found by the membership's handle.
- * The maps are the conductor's only. The channel serialises the commands of every thread (the conductor's, and
+ * The maps are the conductor's only, but {@code byHandle}, in which a caller's {@code rdma_connect} registers the
+ * kernel id it made on its own thread ({@link CallerConnect}). The channel serialises the commands of every thread (the conductor's, and
  * those of the application threads that move their QPs, {@link KernelQpMoves}, or send the RTU): one lock, its
  * own. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's one response buffer, so a command
  * whose answer is read after it returns runs in {@link #answer}, which holds that lock until the reading is done.
@@ -43,6 +44,7 @@ final class KernelCm implements AutoCloseable
     private final UcmaChannel channel;
     private final RdmaCm cm;
     private final Function<RdmaCmId, IdContext> contexts;
+    /** Under its own monitor: a caller's {@code rdma_connect} registers its kernel id ({@link CallerConnect}). */
     private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<KernelConnection> listenersByUid = new Long2ObjectHashMap<>();
     /** Multicast memberships by the kernel's handle, which it numbers apart from ids (its {@code multicast_table}). */
@@ -119,9 +121,13 @@ final class KernelCm implements AutoCloseable
         return contexts.apply(id);
     }
 
+    /** Before the kernel id's first command that brings an event: the conductor may read it at once. */
     void register(final int handle, final KernelConnection connection)
     {
-        byHandle.put(handle, connection);
+        synchronized (byHandle)
+        {
+            byHandle.put(handle, connection);
+        }
     }
 
     void listening(final long uid, final KernelConnection connection)
@@ -144,7 +150,10 @@ final class KernelCm implements AutoCloseable
     /** The kernel id is gone (destroyed, or never made): its events, if any still come, find no one. */
     void forget(final int handle, final long listenerUid)
     {
-        byHandle.remove(handle);
+        synchronized (byHandle)
+        {
+            byHandle.remove(handle);
+        }
         if (listenerUid != 0)
         {
             listenersByUid.remove(listenerUid);
@@ -241,7 +250,11 @@ final class KernelCm implements AutoCloseable
             }
             return;
         }
-        final KernelConnection connection = byHandle.get(event.id());
+        final KernelConnection connection;
+        synchronized (byHandle)
+        {
+            connection = byHandle.get(event.id());
+        }
         if (connection != null)
         {
             final KernelEvent taken = KernelEvent.copyOf(event, connection.isUd());

@@ -769,14 +769,14 @@ public final class RdmaCmId implements AutoCloseable
         parameters.requireRoomInRequest(isUd());
         if (channel != null || isUd())
         {
-            await(proxy.connect(this, parameters));
+            connectCall(parameters);
             return;
         }
         final CompletableFuture<CmEvent> outcome = new CompletableFuture<>();
         synchronousConnect = outcome;
         try
         {
-            await(proxy.connect(this, parameters));
+            connectCall(parameters);
             final CmEvent event = taken(await(outcome));
             if (event.status() != 0)
             {
@@ -788,6 +788,15 @@ public final class RdmaCmId implements AutoCloseable
         finally
         {
             synchronousConnect = null;
+        }
+    }
+
+    /** {@link #connect}'s call: on this thread through the kernel's CM ({@link CallerConnect}), else the conductor's command. */
+    private void connectCall(final ConnectionParameters parameters) throws RdmaCmException
+    {
+        if (!CallerConnect.connected(cm, this, parameters))
+        {
+            await(proxy.connect(this, parameters));
         }
     }
 
@@ -816,7 +825,16 @@ public final class RdmaCmId implements AutoCloseable
      */
     CmEvent taken(final CmEvent event)
     {
-        return qp.taken(event, () -> await(proxy.readyToUse(this)));
+        return qp.taken(event, this::readyToUse);
+    }
+
+    /** {@link #taken}'s RTU: the kernel's ACCEPT on this thread ({@link CallerRtu}), or the conductor's command. */
+    private void readyToUse()
+    {
+        if (!CallerRtu.sent(cm, this))
+        {
+            await(proxy.readyToUse(this));
+        }
     }
 
     /** From the CM thread: the RTU of {@link #taken}'s CONNECT_RESPONSE went out; the conductor moves the id and replies. */
