@@ -107,7 +107,7 @@ final class ConnectionManagerChoice
 
     /**
      * Whether every connection runs through the kernel's CM already, without a port to open: KERNEL, or AUTO once it
-     * chose the kernel's ({@link CallerConnect} needs nothing else of the conductor).
+     * chose the kernel's ({@link CallerKernelCm} needs nothing else of the conductor).
      */
     synchronized boolean kernelChosen()
     {

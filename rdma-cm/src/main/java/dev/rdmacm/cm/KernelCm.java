@@ -30,7 +30,7 @@ import java.util.function.Function;
  * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's); or to
  * one id's {@link KernelMemberships}, whose groups' events are found by the membership's handle.
  * The maps are the conductor's only, but {@code byHandle}, in which a caller's {@code rdma_connect} registers the
- * kernel id it made on its own thread ({@link CallerConnect}). The channel serialises the commands of every thread (the conductor's, and
+ * kernel id it made on its own thread ({@link CallerKernelCm}). The channel serialises the commands of every thread (the conductor's, and
  * those of the application threads that move their QPs, {@link KernelQpMoves}, or send the RTU): one lock, its
  * own. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's one response buffer, so a command
  * whose answer is read after it returns runs in {@link #answer}, which holds that lock until the reading is done.
@@ -44,7 +44,7 @@ final class KernelCm implements AutoCloseable
     private final UcmaChannel channel;
     private final RdmaCm cm;
     private final Function<RdmaCmId, IdContext> contexts;
-    /** Under its own monitor: a caller's {@code rdma_connect} registers its kernel id ({@link CallerConnect}). */
+    /** Under its own monitor: a caller's {@code rdma_connect} registers its kernel id ({@link CallerKernelCm}). */
     private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<KernelConnection> listenersByUid = new Long2ObjectHashMap<>();
     /** Multicast memberships by the kernel's handle, which it numbers apart from ids (its {@code multicast_table}). */

@@ -45,7 +45,7 @@ import java.util.concurrent.CompletableFuture;
  *   RESOLVING_ADDRESS   ADDR_RESOLVED         RESOLVING_ROUTE       QUERY ADDR/GID, SET_OPTION IB_PATH
  *   RESOLVING_ROUTE     ROUTE_RESOLVED        CONNECTING            QUERY PATH, CONNECT
  *   CONNECTING          CONNECT_RESPONSE      (the taker moves the QP with INIT_QP_ATTR, then ACCEPT, the RTU,
- *                                             on its own thread: CallerRtu)
+ *                                             on its own thread: CallerKernelCm)
  *   (rdma_listen)                             LISTENING             CREATE_ID, BIND, LISTEN
  *   LISTENING           CONNECT_REQUEST       a new id, REQUESTED   QUERY ADDR/GID of the new kernel id
  *   REQUESTED           (rdma_accept)         ACCEPTED              INIT_QP_ATTR (the caller's moves), ACCEPT
@@ -112,14 +112,14 @@ final class KernelConnection implements CmConnection
     /**
      * {@code rdma_connect} of a ROUTE_RESOLVED RC id: a kernel id resolved to our destination, and our route
      * handed to it; CONNECT follows once the kernel says it holds the route. On the conductor or the caller's thread
-     * ({@link CallerConnect}).
+     * ({@link CallerKernelCm}).
      */
     static KernelConnection connect(final IdContext c, final KernelCm kernel, final ConnectionParameters parameters)
         throws RdmaCmException
     {
         final RdmaPortBinding device = c.binding();
         final int handle = createId(c, kernel, "rdma_connect");
-        // registered before RESOLVE_ADDR: on a caller's thread (CallerConnect) the conductor may read its event at once
+        // registered before RESOLVE_ADDR: on a caller's thread (CallerKernelCm) the conductor may read its event at once
         final KernelConnection connection = new KernelConnection(kernel, c, handle, device, false, State.RESOLVING_ADDRESS);
         connection.parameters = parameters;
         try
@@ -263,7 +263,7 @@ final class KernelConnection implements CmConnection
 
     /**
      * The active side's ACCEPT without parameters ({@code cma_rep_recv}): the RTU, after the taker moved the QP;
-     * ESTABLISHED once the kernel took it. On the taker's thread ({@link CallerRtu}) or the conductor's, under the
+     * ESTABLISHED once the kernel took it. On the taker's thread ({@link CallerKernelCm}) or the conductor's, under the
      * id's {@link IdGuard} either way.
      */
     @Override

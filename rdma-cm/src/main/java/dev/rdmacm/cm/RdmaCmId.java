@@ -769,14 +769,14 @@ public final class RdmaCmId implements AutoCloseable
         parameters.requireRoomInRequest(isUd());
         if (channel != null || isUd())
         {
-            connectCall(parameters);
+            CallerKernelCm.connect(cm, this, proxy, parameters);
             return;
         }
         final CompletableFuture<CmEvent> outcome = new CompletableFuture<>();
         synchronousConnect = outcome;
         try
         {
-            connectCall(parameters);
+            CallerKernelCm.connect(cm, this, proxy, parameters);
             final CmEvent event = taken(await(outcome));
             if (event.status() != 0)
             {
@@ -788,15 +788,6 @@ public final class RdmaCmId implements AutoCloseable
         finally
         {
             synchronousConnect = null;
-        }
-    }
-
-    /** {@link #connect}'s call: on this thread through the kernel's CM ({@link CallerConnect}), else the conductor's command. */
-    private void connectCall(final ConnectionParameters parameters) throws RdmaCmException
-    {
-        if (!CallerConnect.connected(cm, this, parameters))
-        {
-            await(proxy.connect(this, parameters));
         }
     }
 
@@ -825,16 +816,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     CmEvent taken(final CmEvent event)
     {
-        return qp.taken(event, this::readyToUse);
-    }
-
-    /** {@link #taken}'s RTU: the kernel's ACCEPT on this thread ({@link CallerRtu}), or the conductor's command. */
-    private void readyToUse()
-    {
-        if (!CallerRtu.sent(cm, this))
-        {
-            await(proxy.readyToUse(this));
-        }
+        return qp.taken(event, () -> CallerKernelCm.readyToUse(cm, this, proxy));
     }
 
     /** From the CM thread: the RTU of {@link #taken}'s CONNECT_RESPONSE went out; the conductor moves the id and replies. */
@@ -922,7 +904,7 @@ public final class RdmaCmId implements AutoCloseable
     public void disconnect() throws RdmaCmException
     {
         qp.shutdown();
-        await(proxy.disconnect(this));
+        CallerKernelCm.disconnect(cm, this, proxy);
     }
 
     /** From the CM thread: an event of the id's connection, with the state it leads to (or null). */
