@@ -644,7 +644,10 @@ public final class RdmaCmId implements AutoCloseable
             queuePair.init(device.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
         }
         qp.attach(queuePair);
-        proxy.attachQp(this, queuePair);
+        if (!CallerQpHandOver.handOver(cm, this, queuePair))
+        {
+            proxy.attachQp(this, queuePair);
+        }
     }
 
     /**
