@@ -107,7 +107,7 @@ final class KernelConnection implements CmConnection
         return handle;
     }
 
-    // ---- the calls, on the conductor (rdma_connect and the RTU also on a caller's thread, under the id's IdGuard) ----
+    // ---- the calls, on the conductor (rdma_connect, the RTU and rdma_disconnect also on a caller's thread, under the id's IdGuard) ----
 
     /**
      * {@code rdma_connect} of a ROUTE_RESOLVED RC id: a kernel id resolved to our destination, and our route
