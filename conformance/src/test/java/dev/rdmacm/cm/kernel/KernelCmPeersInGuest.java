@@ -11,6 +11,7 @@ import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
 import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.testing.SoftRoceDevices;
 import dev.rdmacm.verbs.CompletionOpcode;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
@@ -28,9 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.rdmacm.cm.kernel.KernelCmGuest.OWN_IPV4;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -68,7 +67,6 @@ public class KernelCmPeersInGuest
     private static final long SEND_ID = 1000;
     private static final String REMOVAL_OWN = "198.19.32.1";
     private static final String REMOVAL_PEER = "198.19.32.2";
-    private static final AtomicInteger DEVICES = new AtomicInteger(70);
 
     private static RdmaCm open() throws Exception
     {
@@ -201,23 +199,18 @@ public class KernelCmPeersInGuest
     void shouldPostDeviceRemovalToAKernelConnectedIdAsTheRealRpingGetsIt() throws Exception
     {
         final Resources before = Resources.settled();
-        final List<String> devices = new ArrayList<>();
         sh("ip link add kra type veth peer name krb && ip address add " + REMOVAL_OWN + "/24 dev kra && ip address add " + REMOVAL_PEER
             + "/24 dev krb && ip link set kra up && ip link set krb up"
             + " && sysctl -qw net.ipv4.conf.kra.accept_local=1 net.ipv4.conf.krb.accept_local=1");
         final Map<String, List<String>> ours;
         final Map<String, List<String>> kernels;
-        try
+        try (SoftRoceDevices devices = new SoftRoceDevices(70))
         {
             ours = ourRemoval(devices);
             kernels = rpingRemoval(devices);
         }
         finally
         {
-            for (final String device : devices)
-            {
-                HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device));
-            }
             sh("ip link delete kra");
         }
         System.out.println("device removal under a connection, events after ESTABLISHED: ours " + ours + ", rping's " + kernels);
@@ -227,10 +220,10 @@ public class KernelCmPeersInGuest
     }
 
     /** Ours: a connection from kra's device to our listener on krb's, then the active side's device removed. */
-    private static Map<String, List<String>> ourRemoval(final List<String> devices) throws Exception
+    private static Map<String, List<String>> ourRemoval(final SoftRoceDevices devices) throws Exception
     {
-        final String activeDevice = rxe("kra", devices);
-        final String passiveDevice = rxe("krb", devices);
+        final String activeDevice = devices.add("kra");
+        final String passiveDevice = devices.add("krb");
         final Map<String, List<String>> events = new TreeMap<>();
         final List<VerbsEndpoint> held = new ArrayList<>();
         try (RdmaCm cm = open(); EventChannel passiveChannel = cm.createEventChannel(); EventChannel activeChannel = cm.createEventChannel())
@@ -259,7 +252,7 @@ public class KernelCmPeersInGuest
             next(activeChannel, CmEventType.ESTABLISHED, "");
             next(passiveChannel, CmEventType.ESTABLISHED, "");
 
-            final CompletableFuture<HostCommand.Outcome> removal = remove(activeDevice);
+            final SoftRoceDevices.Removal removal = devices.remove(activeDevice);
             final CmEvent removed = activeChannel.getEvent(WAIT);
             assertNotNull(removed, "no event on the active id within " + WAIT + " of removing " + activeDevice);
             removed.ack();
@@ -269,8 +262,7 @@ public class KernelCmPeersInGuest
             held.remove(activeEnd);
             activeEnd.close();
             active.destroy();
-            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
-            devices.remove(activeDevice);
+            removal.await();
             drain(events, "active", activeChannel, Duration.ZERO);
             // the kernel's CM lets go of the removed connection with a DREQ: wait for what the passive side gets
             drain(events, "passive", passiveChannel, WAIT);
@@ -285,27 +277,25 @@ public class KernelCmPeersInGuest
             // a failure must not leave a device held: its removal would wait for this JVM
             held.forEach(VerbsEndpoint::close);
         }
-        remove(passiveDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + passiveDevice);
-        devices.remove(passiveDevice);
+        devices.delete(passiveDevice);
         return events;
     }
 
     /** The real rping's, on fresh devices: the same connection, the same removal. */
-    private static Map<String, List<String>> rpingRemoval(final List<String> devices) throws Exception
+    private static Map<String, List<String>> rpingRemoval(final SoftRoceDevices devices) throws Exception
     {
-        final String activeDevice = rxe("kra", devices);
-        final String passiveDevice = rxe("krb", devices);
+        final String activeDevice = devices.add("kra");
+        final String passiveDevice = devices.add("krb");
         try (RunningPeer server = RunningPeer.start("rping", "-s", "-d", "-a", REMOVAL_PEER, "-p", Integer.toString(REMOVAL_PORT), "-C", "100000000",
             "-S", "64"))
         {
-            awaitListener(passiveDevice, server);
+            SoftRoceDevices.awaitKernelId(passiveDevice, "LISTEN", server);
             try (RunningPeer client = RunningPeer.start("rping", "-c", "-d", "-a", REMOVAL_PEER, "-I", REMOVAL_OWN, "-p", Integer.toString(REMOVAL_PORT),
                 "-C", "100000000", "-S", "64"))
             {
                 client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
-                remove(activeDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
-                devices.remove(activeDevice);
+                devices.delete(activeDevice);
                 server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"), WAIT);
                 final Map<String, List<String>> events = new TreeMap<>();
                 events.put("active", client.rpingEventsAfterEstablished("parent"));
@@ -315,9 +305,9 @@ public class KernelCmPeersInGuest
         }
         finally
         {
-            if (devices.remove(passiveDevice))
+            if (devices.holds(passiveDevice))
             {
-                remove(passiveDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + passiveDevice);
+                devices.delete(passiveDevice);
             }
         }
     }
@@ -338,35 +328,6 @@ public class KernelCmPeersInGuest
             }
             event.ack();
             got.add(event.type().name());
-        }
-    }
-
-    /** A fresh rxe device on {@code netdev}, in {@code devices} until removed. */
-    private static String rxe(final String netdev, final List<String> devices)
-    {
-        final String device = "rxe" + DEVICES.getAndIncrement();
-        sh("rdma link add " + device + " type rxe netdev " + netdev);
-        devices.add(device);
-        return device;
-    }
-
-    /** {@code rdma link delete}, which returns only once every process has let go of the device. */
-    private static CompletableFuture<HostCommand.Outcome> remove(final String device)
-    {
-        return CompletableFuture.supplyAsync(() -> HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device)));
-    }
-
-    /** Until {@code rdma resource show cm_id} lists a listening id of the kernel's on {@code device}. */
-    private static void awaitListener(final String device, final RunningPeer process) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        String ids;
-        while (!(ids = sh("rdma resource show cm_id")).lines().anyMatch(line -> line.startsWith("link " + device + "/")
-            && line.contains(" state LISTEN ")))
-        {
-            assertTrue(System.nanoTime() - deadline < 0, "no listener on " + device + " within " + WAIT + ":\n" + ids
-                + "rping printed:\n" + process);
-            Thread.sleep(20);
         }
     }
 
