@@ -119,4 +119,17 @@ public final class SoftRoceDevices implements AutoCloseable
             Thread.sleep(20);
         }
     }
+
+    /** Until {@code rdma resource show cm_id} lists a kernel id in LISTEN on {@code port} (a real peer's listener), within 30 s. */
+    public static void awaitKernelListener(final int port) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        String ids;
+        while (!(ids = HostCommand.run(COMMAND, "rdma", "resource", "show", "cm_id").orFail("rdma resource show cm_id").output()).lines()
+            .anyMatch(line -> line.contains(" state LISTEN ") && line.contains(":" + port + " ")))
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "no kernel listener on port " + port + " within " + WAIT + ":\n" + ids);
+            Thread.sleep(50);
+        }
+    }
 }

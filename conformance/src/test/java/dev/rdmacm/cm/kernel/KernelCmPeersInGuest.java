@@ -232,12 +232,9 @@ public class KernelCmPeersInGuest
             listener.bindAddr(new InetSocketAddress(InetAddress.getByName(REMOVAL_PEER), REMOVAL_PORT));
             listener.listen(8);
             final RdmaCmId active = cm.createId(activeChannel);
-            active.resolveAddr(new InetSocketAddress(InetAddress.getByName(REMOVAL_OWN), 0), new InetSocketAddress(
-                InetAddress.getByName(REMOVAL_PEER), REMOVAL_PORT), Duration.ofSeconds(2));
-            next(activeChannel, CmEventType.ADDR_RESOLVED, "");
+            RoutedId.resolved(active, activeChannel, new InetSocketAddress(InetAddress.getByName(REMOVAL_OWN), 0),
+                new InetSocketAddress(InetAddress.getByName(REMOVAL_PEER), REMOVAL_PORT), "");
             assertEquals(activeDevice, active.binding().device());
-            active.resolveRoute(Duration.ofSeconds(2));
-            next(activeChannel, CmEventType.ROUTE_RESOLVED, "");
             final VerbsEndpoint activeEnd = VerbsEndpoint.on(activeDevice);
             held.add(activeEnd);
             active.attachQp(activeEnd.qp());

@@ -9,7 +9,7 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.testing.CProgram;
-import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.SoftRoceDevices;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.ProtectionDomain;
@@ -285,12 +285,9 @@ public class KernelIdOptionsInGuest
         try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
             EventChannel channel = cm.createEventChannel())
         {
-            awaitListener(RPING_PORT);
-            final RdmaCmId id = cm.createId(channel);
-            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), RPING_PORT), Duration.ofSeconds(2));
-            next(channel, CmEventType.ADDR_RESOLVED);
-            id.resolveRoute(Duration.ofSeconds(2));
-            next(channel, CmEventType.ROUTE_RESOLVED);
+            SoftRoceDevices.awaitKernelListener(RPING_PORT);
+            final RdmaCmId id = RoutedId.resolved(cm.createId(channel), channel, null,
+                new InetSocketAddress(InetAddress.getByName(OWN_IPV4), RPING_PORT), rping);
             try (VerbsContext context = Verbs.open(id.binding().device()); ProtectionDomain pd = context.allocateProtectionDomain();
                 CompletionQueue cq = context.createCompletionQueue(4, null);
                 RcQueuePair qp = pd.createRcQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0),
@@ -320,18 +317,4 @@ public class KernelIdOptionsInGuest
         assertEquals(expected, event.type(), event.toString());
     }
 
-    private static void awaitListener(final int port) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() - deadline < 0)
-        {
-            final String ids = HostCommand.run(WAIT, "rdma", "resource", "show", "cm_id").output();
-            if (ids.lines().anyMatch(line -> line.contains("LISTEN") && line.contains(":" + port + " ")))
-            {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no listener on port " + port + " within " + WAIT);
-    }
 }
