@@ -59,9 +59,10 @@ import java.util.stream.Stream;
 final class KernelGuestSuite
 {
     /**
-     * The in-guest classes took 351 s in the clean-clone CI of 2026-12-06 at 03:54 (115e75e), 104 s of it
-     * the kernel-CM silent peer's wait, which now runs {@link #BESIDE} them: about 250 s, so 9 minutes leaves a
-     * loaded machine twice their time.
+     * The in-guest classes took 351 s in the clean-clone CI of 2026-12-06 at 03:54 (115e75e), 104 s of it the
+     * kernel-CM silent peer's wait, which now runs {@link #BESIDE} them; without it (and with shorter waits in two
+     * classes) 369 s on a machine at load 20 to 40 that made the rest 1.8 times slower (docs/testing.md), about
+     * 200 s at the load of before: 9 minutes leaves room for a machine busier still.
      */
     private static final Duration IN_GUEST_LIMIT = Duration.ofMinutes(9);
     /** The silent peer's case waits 100 s for the kernel CM, 180 s at most; its JVM starts beside the suite's. */
