@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * An {@code *InGuest} class runs only when a guest suite lists it, and an {@code *AcrossTheWire} class
  * only when {@link AcrossTheWire#CASES} does: nothing else finds them (Surefire runs {@code *Test}
  * classes). So this scans the checkout's source trees for every class of those names and fails for one
- * that no suite lists ({@link KernelGuestSuite#IN_GUEST}, {@link UserspaceGuestSuite#IN_GUEST},
+ * that no suite lists ({@link KernelGuestSuite#IN_GUEST}, {@link KernelGuestSuite#BESIDE}, {@link UserspaceGuestSuite#IN_GUEST},
  * {@link AcrossTheWire#CASES}) and that {@link #LEFT_OUT} does not name with its reason; or that the
  * conformance module cannot load, as its module's test jar is not one of conformance's dependencies.
  */
@@ -122,8 +122,8 @@ class GuestSuiteMembershipTest
 
     private static Set<String> listed()
     {
-        return Stream.concat(Stream.concat(KernelGuestSuite.IN_GUEST.stream(), UserspaceGuestSuite.IN_GUEST.stream()),
-            AcrossTheWire.CASES.stream().map(AcrossTheWire.Case::type)).map(Class::getName).collect(Collectors.toSet());
+        return Stream.of(KernelGuestSuite.IN_GUEST.stream(), KernelGuestSuite.BESIDE.stream(), UserspaceGuestSuite.IN_GUEST.stream(),
+            AcrossTheWire.CASES.stream().map(AcrossTheWire.Case::type)).flatMap(s -> s).map(Class::getName).collect(Collectors.toSet());
     }
 
     /** Every {@code *InGuest} and {@code *AcrossTheWire} class of every module's main and test sources, by name. */

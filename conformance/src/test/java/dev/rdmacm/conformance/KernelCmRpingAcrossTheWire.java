@@ -7,13 +7,8 @@ import org.junit.jupiter.api.DynamicTest;
 import java.time.Duration;
 import java.util.List;
 
-import static dev.rdmacm.conformance.RpingAcrossTheWire.background;
 import static dev.rdmacm.conformance.RpingAcrossTheWire.collect;
-import static dev.rdmacm.conformance.RpingAcrossTheWire.expectedPings;
 import static dev.rdmacm.conformance.RpingAcrossTheWire.java;
-import static dev.rdmacm.conformance.RpingAcrossTheWire.pingLines;
-import static dev.rdmacm.conformance.RpingAcrossTheWire.untilListening;
-import static dev.rdmacm.conformance.RpingAcrossTheWire.untilListeningIn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
@@ -43,28 +38,20 @@ final class KernelCmRpingAcrossTheWire
         final KernelGuest ours = guests.userspace();
         final KernelGuest kernel = guests.kernel();
         final String kernelAddress = GuestWire.KERNEL_CM.address();
-        final String ourAddress = GuestWire.USERSPACE_CM.address();
 
         final GuestResult loaded = ours.run(JOB, "modprobe rdma_ucm || exit 97\n[ -e /sys/module/ib_cm ] || exit 96\n"
             + "[ -e /dev/infiniband/rdma_cm ] || exit 95");
-        final GuestResult kernelServer = loaded.succeeded()
-            ? kernel.run(JOB, background("rping -s -a " + kernelAddress + " -p " + KERNEL_SERVER_PORT + " -C " + PINGS + " -v",
-                "kernel-cm-rping-s") + "\n" + untilListening(kernelAddress, KERNEL_SERVER_PORT))
-            : loaded;
+        final GuestResult kernelServer = loaded.succeeded() ? RpingAcrossTheWire.startKernelServer(kernel, KERNEL_SERVER_PORT,
+            "kernel-cm-rping-s") : loaded;
         final GuestResult ourClient = kernelServer.succeeded()
             ? ours.run(RPING, java(ours, "rping-c-kernel-cm", "rping", "-c", "-a", kernelAddress, "-p", Integer.toString(KERNEL_SERVER_PORT),
                 "-C", Integer.toString(PINGS), "-v", "-V", "--cm", "kernel", "--trace"))
             : kernelServer;
         final GuestResult kernelServed = kernel.run(JOB, collect("kernel-cm-rping-s"));
 
-        final GuestResult ourServer = loaded.succeeded()
-            ? ours.run(RpingAcrossTheWire.LISTENER_START, background(java(ours, "rping-s-kernel-cm", "rping", "-s", "-a", ourAddress,
-                "-p", Integer.toString(OUR_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-d", "--cm", "kernel"), "kernel-cm-our-rping-s")
-                + "\n" + untilListeningIn("kernel-cm-our-rping-s"))
-            : loaded;
-        final GuestResult kernelClient = ourServer.succeeded()
-            ? kernel.run(RPING, "rping -c -a " + ourAddress + " -p " + OUR_SERVER_PORT + " -C " + PINGS + " -v -V")
-            : ourServer;
+        final GuestResult ourServer = loaded.succeeded() ? RpingAcrossTheWire.startOurServer(ours, OUR_SERVER_PORT, "rping-s-kernel-cm",
+            "kernel-cm-our-rping-s", "-C", Integer.toString(PINGS), "--cm", "kernel") : loaded;
+        final GuestResult kernelClient = ourServer.succeeded() ? RpingAcrossTheWire.kernelClient(kernel, OUR_SERVER_PORT) : ourServer;
         final GuestResult ourServed = ours.run(Duration.ofSeconds(60), collect("kernel-cm-our-rping-s"));
         final GuestResult unloaded = ours.run(JOB, "modprobe -r rdma_ucm rdma_cm iw_cm ib_cm || exit 98\n[ ! -e /sys/module/ib_cm ]");
 
@@ -72,12 +59,7 @@ final class KernelCmRpingAcrossTheWire
             dynamicTest("shouldPingTheKernelsRpingServerAcrossTheWireWithRdmacmRpingThroughTheKernelsCm()", () ->
             {
                 assertEquals(0, loaded.exitStatus(), loaded.describe());
-                assertEquals(0, kernelServer.exitStatus(), kernelServer.describe());
-                assertEquals(0, ourClient.exitStatus(), ourClient.describe() + "\n" + kernelServed.describe());
-                assertEquals(expectedPings("ping data: "), pingLines(ourClient.stdout(), "ping data: "), ourClient.describe());
-                assertEquals(0, kernelServed.exitStatus(), kernelServed.describe());
-                assertEquals(expectedPings("server ping data: "), pingLines(kernelServed.stdout(), "server ping data: "),
-                    kernelServed.describe());
+                RpingAcrossTheWire.assertPinged(kernelServer, ourClient, kernelServed);
             }),
             dynamicTest("shouldTraceTheKernelsAnswersBesideOursWithNoDifferenceAcrossTheWire()", () ->
             {
@@ -89,14 +71,7 @@ final class KernelCmRpingAcrossTheWire
                 assertEquals(List.of(), trace.lines().filter(line -> line.startsWith("kernel difference: ")).toList(), trace);
             }),
             dynamicTest("shouldServeTheKernelsRpingClientAcrossTheWireWithRdmacmRpingThroughTheKernelsCm()", () ->
-            {
-                assertEquals(0, ourServer.exitStatus(), ourServer.describe());
-                assertEquals(0, kernelClient.exitStatus(), kernelClient.describe() + "\n" + ourServed.describe());
-                assertEquals(expectedPings("ping data: "), pingLines(kernelClient.stdout(), "ping data: "), kernelClient.describe());
-                assertEquals(0, ourServed.exitStatus(), ourServed.describe());
-                assertEquals(expectedPings("server ping data: "), pingLines(ourServed.stdout(), "server ping data: "),
-                    ourServed.describe());
-            }),
+                RpingAcrossTheWire.assertPinged(ourServer, kernelClient, ourServed)),
             dynamicTest("shouldUnloadTheKernelsCmFromTheUserspaceGuestAfterRpingThroughIt()", () ->
                 assertEquals(0, unloaded.exitStatus(), unloaded.describe())));
     }

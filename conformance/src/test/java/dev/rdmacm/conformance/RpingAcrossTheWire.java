@@ -57,8 +57,7 @@ final class RpingAcrossTheWire
         final String ourAddress = GuestWire.USERSPACE_CM.address();
         final List<DynamicTest> tests = new ArrayList<>();
 
-        final GuestResult kernelServer = kernel.run(JOB, background("rping -s -a " + kernelAddress + " -p " + KERNEL_SERVER_PORT
-            + " -C " + PINGS + " -v", "kernel-rping-s") + "\n" + untilListening(kernelAddress, KERNEL_SERVER_PORT));
+        final GuestResult kernelServer = startKernelServer(kernel, KERNEL_SERVER_PORT, "kernel-rping-s");
         final Path wire = ours.sharedDirectory().resolve("wire.pcap");
         final String pcap = ours.guestPathOf(wire);
         final Path recorded = ours.sharedDirectory().resolve("rping-c.pcap");
@@ -70,12 +69,7 @@ final class RpingAcrossTheWire
         final GuestResult kernelServed = kernel.run(JOB, collect("kernel-rping-s"));
         tests.add(dynamicTest("shouldPingTheKernelsRpingServerWithRdmacmRping()", () ->
         {
-            assertEquals(0, kernelServer.exitStatus(), kernelServer.describe());
-            assertEquals(0, ourClient.exitStatus(), ourClient.describe() + "\n" + kernelServed.describe());
-            assertEquals(expectedPings("ping data: "), pingLines(ourClient.stdout(), "ping data: "), ourClient.describe());
-            assertEquals(0, kernelServed.exitStatus(), kernelServed.describe());
-            assertEquals(expectedPings("server ping data: "), pingLines(kernelServed.stdout(), "server ping data: "),
-                kernelServed.describe());
+            assertPinged(kernelServer, ourClient, kernelServed);
         }));
         tests.add(dynamicTest("shouldTraceTheActiveSidesStatesFromRequestToTimewait()", () ->
         {
@@ -120,23 +114,15 @@ final class RpingAcrossTheWire
             assertEquals(kernelAddress, summary.get("address").asText(), rejected.describe());
         }));
 
-        final GuestResult ourServer = ours.run(LISTENER_START, background(java(ours, "rping-s", "rping", "-s", "-a", ourAddress, "-p",
-            Integer.toString(OUR_SERVER_PORT), "-v", "-d"), "our-rping-s") + "\n" + untilListeningIn("our-rping-s"));
+        final GuestResult ourServer = startOurServer(ours, OUR_SERVER_PORT, "rping-s", "our-rping-s");
         final GuestResult refusedByUs = ourServer.succeeded()
             ? kernel.run(JOB, "rping -c -a " + ourAddress + " -p " + SILENT_PORT + " -C 1")
             : ourServer;
-        final GuestResult kernelClient = ourServer.succeeded()
-            ? kernel.run(RPING, "rping -c -a " + ourAddress + " -p " + OUR_SERVER_PORT + " -C " + PINGS + " -v -V")
-            : ourServer;
+        final GuestResult kernelClient = ourServer.succeeded() ? kernelClient(kernel, OUR_SERVER_PORT) : ourServer;
         final GuestResult ourServed = ours.run(Duration.ofSeconds(60), collect("our-rping-s"));
         tests.add(dynamicTest("shouldServeTheKernelsRpingClientWithRdmacmRping()", () ->
         {
-            assertEquals(0, ourServer.exitStatus(), ourServer.describe());
-            assertEquals(0, kernelClient.exitStatus(), kernelClient.describe() + "\n" + ourServed.describe());
-            assertEquals(expectedPings("ping data: "), pingLines(kernelClient.stdout(), "ping data: "), kernelClient.describe());
-            assertEquals(0, ourServed.exitStatus(), ourServed.describe());
-            assertEquals(expectedPings("server ping data: "), pingLines(ourServed.stdout(), "server ping data: "),
-                ourServed.describe());
+            assertPinged(ourServer, kernelClient, ourServed);
         }));
         tests.add(dynamicTest("shouldRejectTheKernelsRequestWithInvalidServiceIdWhenNoOneListensHere()", () ->
         {
@@ -202,6 +188,43 @@ final class RpingAcrossTheWire
                 refused.stdout().lines().toList(), refused.describe());
         }));
         return tests;
+    }
+
+    /** The kernel's rping server on the wire's address, {@link #PINGS} pings, in the background of {@code kernel} (job {@code name}) once it listens. */
+    static GuestResult startKernelServer(final KernelGuest kernel, final int port, final String name)
+    {
+        final String address = GuestWire.KERNEL_CM.address();
+        return kernel.run(JOB, background("rping -s -a " + address + " -p " + port + " -C " + PINGS + " -v", name) + "\n"
+            + untilListening(address, port));
+    }
+
+    /**
+     * Our rping server ({@code rdmacm rping -s} in a guest JVM, main {@code main} for its AOT log, {@code options} after the
+     * usual ones) on the wire's address, in the background of {@code ours} (job {@code name}) once it listens.
+     */
+    static GuestResult startOurServer(final KernelGuest ours, final int port, final String main, final String name, final String... options)
+    {
+        final List<String> arguments = new ArrayList<>(List.of("rping", "-s", "-a", GuestWire.USERSPACE_CM.address(), "-p",
+            Integer.toString(port)));
+        arguments.addAll(List.of(options));
+        arguments.addAll(List.of("-v", "-d"));
+        return ours.run(LISTENER_START, background(java(ours, main, arguments.toArray(String[]::new)), name) + "\n" + untilListeningIn(name));
+    }
+
+    /** The kernel's rping client to our server on {@code port}, {@link #PINGS} pings. */
+    static GuestResult kernelClient(final KernelGuest kernel, final int port)
+    {
+        return kernel.run(RPING, "rping -c -a " + GuestWire.USERSPACE_CM.address() + " -p " + port + " -C " + PINGS + " -v -V");
+    }
+
+    /** That {@code server} started, then {@code client} and the server's end ({@code served}) each printed every ping's data. */
+    static void assertPinged(final GuestResult server, final GuestResult client, final GuestResult served)
+    {
+        assertEquals(0, server.exitStatus(), server.describe());
+        assertEquals(0, client.exitStatus(), client.describe() + "\n" + served.describe());
+        assertEquals(expectedPings("ping data: "), pingLines(client.stdout(), "ping data: "), client.describe());
+        assertEquals(0, served.exitStatus(), served.describe());
+        assertEquals(expectedPings("server ping data: "), pingLines(served.stdout(), "server ping data: "), served.describe());
     }
 
     /**

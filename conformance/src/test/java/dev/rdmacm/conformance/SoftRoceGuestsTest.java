@@ -1,5 +1,6 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
@@ -19,9 +20,10 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 /**
  * The suite's whole guest part: the two guests of {@link GuestPair}, booted at once on one wire. Each,
  * as soon as it is up, starts its side of the {@link SilentPeerAcrossTheWire} case (about 100 s of
- * REQs to nobody, on the wire devices the suites leave alone) and runs its own suite
+ * REQs to nobody, on the wire devices the suites leave alone; the kernel guest also its
+ * {@link KernelGuestSuite#BESIDE} classes, which wait as long on the kernel CM) and runs its own suite
  * ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs MAD transport; {@link KernelGuestSuite}:
- * every comparison with the kernel CM and librdmacm), then waits for its silent-peer client; neither
+ * every comparison with the kernel CM and librdmacm), then waits for what it started beside it; neither
  * waits for the other until both are done. Then the checks that need both ({@link AcrossTheWire}).
  * Every outcome is replayed under its own name.
  */
@@ -52,7 +54,9 @@ class SoftRoceGuestsTest
             }, guest ->
             {
                 final GuestResult silentPeer = SilentPeerAcrossTheWire.startKernel(guest);
-                final List<DynamicTest> suite = run(KernelGuestSuite::run, guest);
+                final GuestJUnit.Background beside = KernelGuestSuite.startBeside(guest);
+                final List<DynamicTest> suite = new ArrayList<>(run(KernelGuestSuite::run, guest));
+                suite.addAll(KernelGuestSuite.finishBeside(beside));
                 return new Alone(suite, SilentPeerAcrossTheWire.finish(guest, silentPeer));
             }));
         try (GuestPair guests = started.guests())

@@ -3,6 +3,7 @@ package dev.rdmacm.cm;
 import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.testing.SoftRoceDevices;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.ProtectionDomain;
 import dev.rdmacm.verbs.QueuePairCapabilities;
@@ -25,10 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -66,9 +65,9 @@ public class DeviceRemovalInGuest
     private static final Duration COMMAND = Duration.ofSeconds(60);
     private static final QueuePairCapabilities CAPABILITIES = new QueuePairCapabilities(1, 1, 1, 1, 0);
     private static final Pattern RESOURCE = Pattern.compile("^\\d+: (\\S+): (.*)$");
-    private static final AtomicInteger DEVICES = new AtomicInteger(50);
 
-    private final List<String> devices = new ArrayList<>();
+    /** Static: the device names go on counting from one test to the next. */
+    private static final SoftRoceDevices DEVICES = new SoftRoceDevices(50);
 
     @BeforeEach
     void pair()
@@ -83,10 +82,7 @@ public class DeviceRemovalInGuest
     @AfterEach
     void unpair()
     {
-        for (final String device : devices)
-        {
-            HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device));
-        }
+        DEVICES.close();
         sh("ip link delete dra");
     }
 
@@ -125,8 +121,8 @@ public class DeviceRemovalInGuest
     /** Ours: a connection from {@code dra}'s device to a listener on {@code drb}'s, then the active side's device removed. */
     private Map<String, List<String>> ourConnectedCase() throws Exception
     {
-        final String activeDevice = rxe("dra");
-        final String passiveDevice = rxe("drb");
+        final String activeDevice = DEVICES.add("dra");
+        final String passiveDevice = DEVICES.add("drb");
         final Map<String, String> resourcesBefore = resources(passiveDevice);
         final Baseline baseline = Baseline.now();
         final Map<String, List<String>> events = new TreeMap<>();
@@ -172,7 +168,7 @@ public class DeviceRemovalInGuest
             expect(activeChannel, CmEventType.ESTABLISHED);
             expect(passiveChannel, CmEventType.ESTABLISHED);
 
-            final CompletableFuture<HostCommand.Outcome> removal = remove(activeDevice);
+            final SoftRoceDevices.Removal removal = DEVICES.remove(activeDevice);
             final CmEvent removed = activeChannel.getEvent(WAIT);
             assertNotNull(removed, "no event on the active id within " + WAIT + " of removing " + activeDevice);
             removed.ack();
@@ -182,8 +178,7 @@ public class DeviceRemovalInGuest
             held.remove(activeEnd);
             activeEnd.close();
             active.destroy();
-            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
-            devices.remove(activeDevice);
+            removal.await();
             drainInto(events, "active", activeChannel);
             drainInto(events, "passive", passiveChannel);
 
@@ -201,8 +196,7 @@ public class DeviceRemovalInGuest
         assertEquals(resourcesBefore, resources(passiveDevice), "rdma resource on " + passiveDevice);
         baseline.assertBack();
         // nothing of ours holds the passive device either: its removal does not wait (and drb is free for the kernel's case)
-        remove(passiveDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + passiveDevice);
-        devices.remove(passiveDevice);
+        DEVICES.delete(passiveDevice);
         return events;
     }
 
@@ -211,16 +205,15 @@ public class DeviceRemovalInGuest
     {
         return withKernelCm(() ->
         {
-            final String activeDevice = rxe("dra");
-            final String passiveDevice = rxe("drb");
+            final String activeDevice = DEVICES.add("dra");
+            final String passiveDevice = DEVICES.add("drb");
             try (RunningPeer server = RunningPeer.start(List.of("rping", "-s", "-d", "-a", PEER, "-p", "7510", "-C", "100000000", "-S", "64"));
                  RunningPeer client = startOnceListening(server, passiveDevice, List.of("rping", "-c", "-d", "-a", PEER, "-I", OWN, "-p",
                      "7510", "-C", "100000000", "-S", "64")))
             {
                 client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
-                remove(activeDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
-                devices.remove(activeDevice);
+                DEVICES.delete(activeDevice);
                 server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"), WAIT);
                 final Map<String, List<String>> events = new TreeMap<>();
                 events.put("active", client.rpingEventsAfterEstablished("parent"));
@@ -233,7 +226,7 @@ public class DeviceRemovalInGuest
     /** Ours: a listener bound to {@code drb}'s address, then its device removed. */
     private List<String> ourListenerCase() throws Exception
     {
-        final String device = rxe("drb");
+        final String device = DEVICES.add("drb");
         final Baseline baseline = Baseline.now();
         final Map<String, List<String>> events = new TreeMap<>();
         try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
@@ -241,14 +234,13 @@ public class DeviceRemovalInGuest
             final RdmaCmId listener = cm.createId(channel);
             listener.bindAddr(new InetSocketAddress(InetAddress.getByName(PEER), 7511));
             listener.listen(8);
-            final CompletableFuture<HostCommand.Outcome> removal = remove(device);
+            final SoftRoceDevices.Removal removal = DEVICES.remove(device);
             final CmEvent removed = channel.getEvent(WAIT);
             assertNotNull(removed, "no event on the listener within " + WAIT + " of removing " + device);
             removed.ack();
             events.put("listener", new ArrayList<>(List.of(removed.type().name())));
             listener.destroy();
-            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device);
-            devices.remove(device);
+            removal.await();
             drainInto(events, "listener", channel);
         }
         baseline.assertBack();
@@ -258,21 +250,20 @@ public class DeviceRemovalInGuest
     /** Ours: an address resolution to {@link #SILENT} (ARP unanswered) on {@code dra}'s device, which goes while it waits. */
     private List<String> ourResolutionCase() throws Exception
     {
-        final String device = rxe("dra");
+        final String device = DEVICES.add("dra");
         final Baseline baseline = Baseline.now();
         final Map<String, List<String>> events = new TreeMap<>();
         try (RdmaCm cm = RdmaCm.open(); EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = cm.createId(channel);
             id.resolveAddr(InetAddress.getByName(OWN), InetAddress.getByName(SILENT), Duration.ofSeconds(20));
-            final CompletableFuture<HostCommand.Outcome> removal = remove(device);
+            final SoftRoceDevices.Removal removal = DEVICES.remove(device);
             final CmEvent removed = channel.getEvent(WAIT);
             assertNotNull(removed, "no event on the resolving id within " + WAIT + " of removing " + device);
             removed.ack();
             events.put("resolving", new ArrayList<>(List.of(removed.type().name())));
             id.destroy();
-            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device);
-            devices.remove(device);
+            removal.await();
             drainInto(events, "resolving", channel);
         }
         baseline.assertBack();
@@ -288,12 +279,11 @@ public class DeviceRemovalInGuest
     {
         return withKernelCm(() ->
         {
-            final String device = rxe(netdev);
+            final String device = DEVICES.add(netdev);
             try (RunningPeer process = RunningPeer.start(rping))
             {
-                awaitKernelId(device, state, process);
-                remove(device).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + device + " (" + name + ")");
-                devices.remove(device);
+                SoftRoceDevices.awaitKernelId(device, state, process);
+                DEVICES.delete(device);
                 // rping's CM thread exit()s on the event's error, which can beat its main thread's "destroy cm_id"
                 // line: its end, not that line, says every event it got is printed
                 process.exitStatus(WAIT);
@@ -305,22 +295,8 @@ public class DeviceRemovalInGuest
     /** {@code command} started once {@code server}'s listener is on {@code device}. */
     private static RunningPeer startOnceListening(final RunningPeer server, final String device, final List<String> command) throws Exception
     {
-        awaitKernelId(device, "LISTEN", server);
+        SoftRoceDevices.awaitKernelId(device, "LISTEN", server);
         return RunningPeer.start(command);
-    }
-
-    /** Until {@code rdma resource show cm_id} lists an id of the kernel's on {@code device} in {@code state}. */
-    private static void awaitKernelId(final String device, final String state, final RunningPeer process) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        String ids;
-        while (!(ids = sh("rdma resource show cm_id")).lines().anyMatch(line -> line.startsWith("link " + device + "/")
-            && line.contains(" state " + state + " ")))
-        {
-            assertTrue(System.nanoTime() - deadline < 0, "no kernel id in " + state + " on " + device + " within " + WAIT + ":\n"
-                + ids + "rping printed:\n" + process);
-            Thread.sleep(20);
-        }
     }
 
     /** {@code rdma_ucm} (and so ib_cm, which takes the CM class of every port) loaded for {@code body}, unloaded after. */
@@ -341,21 +317,6 @@ public class DeviceRemovalInGuest
     private interface ThrowingSupplier<T>
     {
         T get() throws Exception;
-    }
-
-    /** A fresh rxe device on {@code netdev}, removed after the test if the test has not. */
-    private String rxe(final String netdev)
-    {
-        final String device = "rxe" + DEVICES.getAndIncrement();
-        sh("rdma link add " + device + " type rxe netdev " + netdev);
-        devices.add(device);
-        return device;
-    }
-
-    /** {@code rdma link delete}, which returns only once every process has let go of the device. */
-    private static CompletableFuture<HostCommand.Outcome> remove(final String device)
-    {
-        return CompletableFuture.supplyAsync(() -> HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device)));
     }
 
     private static CmEvent expect(final EventChannel channel, final CmEventType type) throws InterruptedException

@@ -61,6 +61,12 @@ public final class RunningPeer implements AutoCloseable
         return start(List.of(command));
     }
 
+    /** Its process id, as {@code rdma resource} lists it beside what the process holds. */
+    public long pid()
+    {
+        return process.pid();
+    }
+
     /** Every line it printed, once its output ended (or after ten seconds, what came by then). */
     public List<String> lines() throws InterruptedException
     {

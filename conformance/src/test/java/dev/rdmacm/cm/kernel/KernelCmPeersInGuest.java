@@ -11,6 +11,7 @@ import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
 import dev.rdmacm.testing.HostCommand;
 import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.testing.SoftRoceDevices;
 import dev.rdmacm.verbs.CompletionOpcode;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
@@ -28,14 +29,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static dev.rdmacm.cm.kernel.KernelCmGuest.OWN_IPV4;
-import static dev.rdmacm.cm.kernel.KernelCmGuest.PEER_IPV4;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -48,24 +44,19 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <ul>
  *   <li>the real {@code ucmatose} client with two connections, served by our listener: its messages
  *       reach our QPs and ours reach its, and its replies carry back what we sent;</li>
- *   <li>a silent peer: {@link KernelCmGuest#PEER_IPV4}'s namespace answers ARP but has no RDMA device (rxe's
- *       UDP socket lives in the initial namespace only), so every REQ goes unanswered; our id and the real
- *       {@code rping}'s, started together, must end with the same event and status;</li>
  *   <li>{@code rdma link delete} under a connected id: a veth pair of this class's own with a fresh rxe device
  *       on each end, ours first, then the real {@code rping} on fresh devices, as {@code DeviceRemovalInGuest}
  *       does for the userspace CM; both sides' events after ESTABLISHED must be the same.</li>
  * </ul>
- * Around each case, {@code rdma resource} counts the same CM ids and QPs after as before.
+ * Around each case, {@code rdma resource} counts the same CM ids and QPs after as before. The silent peer's case,
+ * which waits about 100 s for the kernel's CM timeout, is {@link KernelCmSilentPeerInGuest}, run beside the suite.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 public class KernelCmPeersInGuest
 {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Duration COMMAND = Duration.ofSeconds(60);
-    /** A REQ nobody answers is given up after 16 tries about 6 s apart: room for a loaded guest. */
-    private static final Duration SILENT = Duration.ofSeconds(180);
     private static final int UCMATOSE_PORT = 7521;
-    private static final int SILENT_PORT = 7522;
     private static final int REMOVAL_PORT = 7523;
     private static final int CONNECTIONS = 2;
     /** ucmatose's defaults, named on its command line: 10 messages of 100 bytes each way. */
@@ -76,8 +67,6 @@ public class KernelCmPeersInGuest
     private static final long SEND_ID = 1000;
     private static final String REMOVAL_OWN = "198.19.32.1";
     private static final String REMOVAL_PEER = "198.19.32.2";
-    private static final Pattern RPING_ERROR = Pattern.compile("cma event RDMA_CM_EVENT_(\\w+), error (-?\\d+)");
-    private static final AtomicInteger DEVICES = new AtomicInteger(70);
 
     private static RdmaCm open() throws Exception
     {
@@ -206,66 +195,22 @@ public class KernelCmPeersInGuest
     }
 
     @Test
-    @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    void shouldEndAConnectionToAHostWithoutACmWithLibrdmacmsEventAndStatus() throws Exception
-    {
-        final Resources before = Resources.settled();
-        // both at once: each takes about 100 s
-        final RunningPeer rping = RunningPeer.start("rping", "-c", "-d", "-a", PEER_IPV4, "-p", Integer.toString(SILENT_PORT), "-C", "1");
-        final CmEvent ours;
-        final long start = System.nanoTime();
-        final long ourNanos;
-        try (rping; RdmaCm cm = open(); EventChannel channel = cm.createEventChannel())
-        {
-            final RdmaCmId id = cm.createId(channel);
-            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(PEER_IPV4), SILENT_PORT), Duration.ofSeconds(2));
-            next(channel, CmEventType.ADDR_RESOLVED, rping);
-            id.resolveRoute(Duration.ofSeconds(2));
-            next(channel, CmEventType.ROUTE_RESOLVED, rping);
-            try (VerbsEndpoint client = VerbsEndpoint.on(id.binding().device()))
-            {
-                id.attachQp(client.qp());
-                id.connect(ConnectionParameters.of(1, 1));
-                ours = channel.getEvent(SILENT);
-                ourNanos = System.nanoTime() - start;
-                assertNotNull(ours, "no event within " + SILENT + " of connecting to " + PEER_IPV4);
-                ours.ack();
-                id.destroy();
-            }
-            rping.exitStatus(SILENT);
-        }
-        final Matcher theirs = RPING_ERROR.matcher(rping.toString());
-        assertTrue(theirs.find(), rping::toString);
-        System.out.printf("silent peer through the kernel's CM: ours %s status %d after %d ms; rping's %s error %s%n", ours.type(),
-            ours.status(), TimeUnit.NANOSECONDS.toMillis(ourNanos), theirs.group(1), theirs.group(2));
-        assertEquals("UNREACHABLE", theirs.group(1), rping::toString);
-        assertEquals(theirs.group(1), ours.type().name(), ours::toString);
-        assertEquals(Integer.parseInt(theirs.group(2)), ours.status(), ours::toString);
-        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
-    }
-
-    @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void shouldPostDeviceRemovalToAKernelConnectedIdAsTheRealRpingGetsIt() throws Exception
     {
         final Resources before = Resources.settled();
-        final List<String> devices = new ArrayList<>();
         sh("ip link add kra type veth peer name krb && ip address add " + REMOVAL_OWN + "/24 dev kra && ip address add " + REMOVAL_PEER
             + "/24 dev krb && ip link set kra up && ip link set krb up"
             + " && sysctl -qw net.ipv4.conf.kra.accept_local=1 net.ipv4.conf.krb.accept_local=1");
         final Map<String, List<String>> ours;
         final Map<String, List<String>> kernels;
-        try
+        try (SoftRoceDevices devices = new SoftRoceDevices(70))
         {
             ours = ourRemoval(devices);
             kernels = rpingRemoval(devices);
         }
         finally
         {
-            for (final String device : devices)
-            {
-                HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device));
-            }
             sh("ip link delete kra");
         }
         System.out.println("device removal under a connection, events after ESTABLISHED: ours " + ours + ", rping's " + kernels);
@@ -275,10 +220,10 @@ public class KernelCmPeersInGuest
     }
 
     /** Ours: a connection from kra's device to our listener on krb's, then the active side's device removed. */
-    private static Map<String, List<String>> ourRemoval(final List<String> devices) throws Exception
+    private static Map<String, List<String>> ourRemoval(final SoftRoceDevices devices) throws Exception
     {
-        final String activeDevice = rxe("kra", devices);
-        final String passiveDevice = rxe("krb", devices);
+        final String activeDevice = devices.add("kra");
+        final String passiveDevice = devices.add("krb");
         final Map<String, List<String>> events = new TreeMap<>();
         final List<VerbsEndpoint> held = new ArrayList<>();
         try (RdmaCm cm = open(); EventChannel passiveChannel = cm.createEventChannel(); EventChannel activeChannel = cm.createEventChannel())
@@ -287,12 +232,9 @@ public class KernelCmPeersInGuest
             listener.bindAddr(new InetSocketAddress(InetAddress.getByName(REMOVAL_PEER), REMOVAL_PORT));
             listener.listen(8);
             final RdmaCmId active = cm.createId(activeChannel);
-            active.resolveAddr(new InetSocketAddress(InetAddress.getByName(REMOVAL_OWN), 0), new InetSocketAddress(
-                InetAddress.getByName(REMOVAL_PEER), REMOVAL_PORT), Duration.ofSeconds(2));
-            next(activeChannel, CmEventType.ADDR_RESOLVED, "");
+            RoutedId.resolved(active, activeChannel, new InetSocketAddress(InetAddress.getByName(REMOVAL_OWN), 0),
+                new InetSocketAddress(InetAddress.getByName(REMOVAL_PEER), REMOVAL_PORT), "");
             assertEquals(activeDevice, active.binding().device());
-            active.resolveRoute(Duration.ofSeconds(2));
-            next(activeChannel, CmEventType.ROUTE_RESOLVED, "");
             final VerbsEndpoint activeEnd = VerbsEndpoint.on(activeDevice);
             held.add(activeEnd);
             active.attachQp(activeEnd.qp());
@@ -307,7 +249,7 @@ public class KernelCmPeersInGuest
             next(activeChannel, CmEventType.ESTABLISHED, "");
             next(passiveChannel, CmEventType.ESTABLISHED, "");
 
-            final CompletableFuture<HostCommand.Outcome> removal = remove(activeDevice);
+            final SoftRoceDevices.Removal removal = devices.remove(activeDevice);
             final CmEvent removed = activeChannel.getEvent(WAIT);
             assertNotNull(removed, "no event on the active id within " + WAIT + " of removing " + activeDevice);
             removed.ack();
@@ -317,8 +259,7 @@ public class KernelCmPeersInGuest
             held.remove(activeEnd);
             activeEnd.close();
             active.destroy();
-            removal.get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
-            devices.remove(activeDevice);
+            removal.await();
             drain(events, "active", activeChannel, Duration.ZERO);
             // the kernel's CM lets go of the removed connection with a DREQ: wait for what the passive side gets
             drain(events, "passive", passiveChannel, WAIT);
@@ -333,27 +274,25 @@ public class KernelCmPeersInGuest
             // a failure must not leave a device held: its removal would wait for this JVM
             held.forEach(VerbsEndpoint::close);
         }
-        remove(passiveDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + passiveDevice);
-        devices.remove(passiveDevice);
+        devices.delete(passiveDevice);
         return events;
     }
 
     /** The real rping's, on fresh devices: the same connection, the same removal. */
-    private static Map<String, List<String>> rpingRemoval(final List<String> devices) throws Exception
+    private static Map<String, List<String>> rpingRemoval(final SoftRoceDevices devices) throws Exception
     {
-        final String activeDevice = rxe("kra", devices);
-        final String passiveDevice = rxe("krb", devices);
+        final String activeDevice = devices.add("kra");
+        final String passiveDevice = devices.add("krb");
         try (RunningPeer server = RunningPeer.start("rping", "-s", "-d", "-a", REMOVAL_PEER, "-p", Integer.toString(REMOVAL_PORT), "-C", "100000000",
             "-S", "64"))
         {
-            awaitListener(passiveDevice, server);
+            SoftRoceDevices.awaitKernelId(passiveDevice, "LISTEN", server);
             try (RunningPeer client = RunningPeer.start("rping", "-c", "-d", "-a", REMOVAL_PEER, "-I", REMOVAL_OWN, "-p", Integer.toString(REMOVAL_PORT),
                 "-C", "100000000", "-S", "64"))
             {
                 client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
-                remove(activeDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + activeDevice);
-                devices.remove(activeDevice);
+                devices.delete(activeDevice);
                 server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"), WAIT);
                 final Map<String, List<String>> events = new TreeMap<>();
                 events.put("active", client.rpingEventsAfterEstablished("parent"));
@@ -363,9 +302,9 @@ public class KernelCmPeersInGuest
         }
         finally
         {
-            if (devices.remove(passiveDevice))
+            if (devices.holds(passiveDevice))
             {
-                remove(passiveDevice).get(COMMAND.toSeconds(), TimeUnit.SECONDS).orFail("rdma link delete " + passiveDevice);
+                devices.delete(passiveDevice);
             }
         }
     }
@@ -386,35 +325,6 @@ public class KernelCmPeersInGuest
             }
             event.ack();
             got.add(event.type().name());
-        }
-    }
-
-    /** A fresh rxe device on {@code netdev}, in {@code devices} until removed. */
-    private static String rxe(final String netdev, final List<String> devices)
-    {
-        final String device = "rxe" + DEVICES.getAndIncrement();
-        sh("rdma link add " + device + " type rxe netdev " + netdev);
-        devices.add(device);
-        return device;
-    }
-
-    /** {@code rdma link delete}, which returns only once every process has let go of the device. */
-    private static CompletableFuture<HostCommand.Outcome> remove(final String device)
-    {
-        return CompletableFuture.supplyAsync(() -> HostCommand.run(COMMAND, null, List.of("rdma", "link", "delete", device)));
-    }
-
-    /** Until {@code rdma resource show cm_id} lists a listening id of the kernel's on {@code device}. */
-    private static void awaitListener(final String device, final RunningPeer process) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        String ids;
-        while (!(ids = sh("rdma resource show cm_id")).lines().anyMatch(line -> line.startsWith("link " + device + "/")
-            && line.contains(" state LISTEN ")))
-        {
-            assertTrue(System.nanoTime() - deadline < 0, "no listener on " + device + " within " + WAIT + ":\n" + ids
-                + "rping printed:\n" + process);
-            Thread.sleep(20);
         }
     }
 

@@ -10,6 +10,7 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.diagnostics.KernelDifference;
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.SoftRoceDevices;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
 import dev.rdmacm.verbs.ProtectionDomain;
@@ -64,6 +65,12 @@ public class KernelConnectionManagerInGuest
     /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the kernel's REJ for a REQ no listener takes. */
     private static final int INVALID_SERVICE_ID = 8;
     private static final Pattern COUNT = Pattern.compile("\\b(cm_id|qp) (\\d+)");
+    /**
+     * A line of {@code rdma resource show} for a device of the wire to the other guest ({@code GuestWire}'s rxew0 and
+     * rxew1): the silent-peer cases run on it beside the suite (KernelCmSilentPeerInGuest, SilentPeerAcrossTheWire)
+     * and end when the kernel's CM gives up, not when a case here begins or ends, so the counts leave it out.
+     */
+    private static final Pattern WIRE_DEVICE = Pattern.compile("^\\d+: rxew\\d+:");
 
     /** What the host's {@code rdma resource} counts: its CM ids and its QPs, over every device. */
     record Resources(int cmIds, int qps)
@@ -73,16 +80,19 @@ public class KernelConnectionManagerInGuest
             final String output = HostCommand.run(WAIT, "rdma", "resource", "show").orFail("rdma resource show").output();
             int cmIds = 0;
             int qps = 0;
-            final Matcher m = COUNT.matcher(output);
-            while (m.find())
+            for (final String device : output.lines().filter(line -> !WIRE_DEVICE.matcher(line).find()).toList())
             {
-                if (m.group(1).equals("cm_id"))
+                final Matcher m = COUNT.matcher(device);
+                while (m.find())
                 {
-                    cmIds += Integer.parseInt(m.group(2));
-                }
-                else
-                {
-                    qps += Integer.parseInt(m.group(2));
+                    if (m.group(1).equals("cm_id"))
+                    {
+                        cmIds += Integer.parseInt(m.group(2));
+                    }
+                    else
+                    {
+                        qps += Integer.parseInt(m.group(2));
+                    }
                 }
             }
             return new Resources(cmIds, qps);
@@ -140,32 +150,6 @@ public class KernelConnectionManagerInGuest
     }
 
     /** Our id resolved (by us) and routed (by us) to {@code port} on rxe0's own address, with a QP of {@code endpoint} attached. */
-    private static RdmaCmId routed(final RdmaCm cm, final EventChannel channel, final int port) throws Exception
-    {
-        final RdmaCmId id = cm.createId(channel);
-        id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), port), Duration.ofSeconds(2));
-        next(channel, CmEventType.ADDR_RESOLVED);
-        id.resolveRoute(Duration.ofSeconds(2));
-        next(channel, CmEventType.ROUTE_RESOLVED);
-        return id;
-    }
-
-    /** Waits until {@code rdma resource show cm_id} shows a listening id on {@code port} (the real rping server's). */
-    private static void awaitListener(final int port) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() - deadline < 0)
-        {
-            final String ids = HostCommand.run(WAIT, "rdma", "resource", "show", "cm_id").output();
-            if (ids.lines().anyMatch(line -> line.contains("LISTEN") && line.contains(":" + port + " ")))
-            {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no listener on port " + port + " within " + WAIT);
-    }
-
     private static void stop(final Process process) throws InterruptedException
     {
         process.destroy();
@@ -203,10 +187,10 @@ public class KernelConnectionManagerInGuest
             .redirectErrorStream(true).start();
         try
         {
-            awaitListener(SERVER_PORT);
+            SoftRoceDevices.awaitKernelListener(SERVER_PORT);
             try (RdmaCm cm = open(ConnectionManager.AUTO, trace, differences); EventChannel channel = cm.createEventChannel())
             {
-                final RdmaCmId id = routed(cm, channel, SERVER_PORT);
+                final RdmaCmId id = RoutedId.resolved(cm.createId(channel), channel, null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), SERVER_PORT), "");
                 try (VerbsEndpoint client = VerbsEndpoint.on(id.binding().device()))
                 {
                     id.attachQp(client.qp());
@@ -280,28 +264,6 @@ public class KernelConnectionManagerInGuest
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
     }
 
-    /**
-     * {@code rdmacm ARGS...} in this JVM ({@code Main}'s command line, as the installed command runs it), its
-     * stdout and stderr into {@code output}: a JVM of its own takes tens of seconds to start in a TCG guest.
-     */
-    private static int rdmacm(final java.io.ByteArrayOutputStream output, final String... args)
-    {
-        final java.io.PrintStream out = System.out;
-        final java.io.PrintStream err = System.err;
-        final java.io.PrintStream capture = new java.io.PrintStream(output, true, java.nio.charset.StandardCharsets.UTF_8);
-        System.setOut(capture);
-        System.setErr(capture);
-        try
-        {
-            return dev.rdmacm.cli.Main.commandLine().execute(args);
-        }
-        finally
-        {
-            System.setOut(out);
-            System.setErr(err);
-        }
-    }
-
     /** Waits for {@code process} and returns its output (stdout and stderr); one that does not end is killed. */
     private static String finished(final Process process) throws Exception
     {
@@ -342,8 +304,8 @@ public class KernelConnectionManagerInGuest
         final String theirs;
         try
         {
-            awaitListener(CLI_CLIENT_PORT);
-            status = rdmacm(output, "rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
+            SoftRoceDevices.awaitKernelListener(CLI_CLIENT_PORT);
+            status = RdmacmInThisJvm.run(output, "rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
                 Integer.toString(PINGS), "-v", "-V", "--cm", "kernel");
             // the real rping -s -C ends once the client disconnected
             theirs = finished(server);
@@ -365,9 +327,9 @@ public class KernelConnectionManagerInGuest
         final Resources before = Resources.settled();
         final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
         final java.util.concurrent.CompletableFuture<Integer> served = java.util.concurrent.CompletableFuture.supplyAsync(() ->
-            rdmacm(output, "rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C", Integer.toString(PINGS),
+            RdmacmInThisJvm.run(output, "rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C", Integer.toString(PINGS),
                 "-v", "--cm", "kernel"));
-        awaitListener(CLI_SERVER_PORT);
+        SoftRoceDevices.awaitKernelListener(CLI_SERVER_PORT);
         final Process client = new ProcessBuilder("rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C",
             Integer.toString(PINGS), "-v", "-V").redirectErrorStream(true).start();
         final String theirs = finished(client);
@@ -387,15 +349,12 @@ public class KernelConnectionManagerInGuest
         final Process udaddy = new ProcessBuilder("udaddy", "-C", "1").redirectErrorStream(true).start();
         try
         {
-            awaitListener(UDADDY_PORT);
+            SoftRoceDevices.awaitKernelListener(UDADDY_PORT);
             try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
                 EventChannel channel = cm.createEventChannel())
             {
-                final RdmaCmId id = cm.createId(channel, dev.rdmacm.protocol.PortSpace.UDP);
-                id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), UDADDY_PORT), Duration.ofSeconds(2));
-                next(channel, CmEventType.ADDR_RESOLVED);
-                id.resolveRoute(Duration.ofSeconds(2));
-                next(channel, CmEventType.ROUTE_RESOLVED);
+                final RdmaCmId id = RoutedId.resolved(cm.createId(channel, dev.rdmacm.protocol.PortSpace.UDP), channel, null,
+                    new InetSocketAddress(InetAddress.getByName(OWN_IPV4), UDADDY_PORT), udaddy);
                 try (VerbsContext context = Verbs.open(id.binding().device()); ProtectionDomain pd = context.allocateProtectionDomain();
                     CompletionQueue cq = context.createCompletionQueue(4, null);
                     dev.rdmacm.verbs.UdQueuePair qp = pd.createUdQueuePair(cq, cq, new QueuePairCapabilities(1, 1, 1, 1, 0)))
@@ -426,7 +385,7 @@ public class KernelConnectionManagerInGuest
             .redirectErrorStream(true).start();
         try
         {
-            awaitListener(TAKEN_PORT);
+            SoftRoceDevices.awaitKernelListener(TAKEN_PORT);
             try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
                 EventChannel channel = cm.createEventChannel())
             {
@@ -456,7 +415,7 @@ public class KernelConnectionManagerInGuest
         try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
             EventChannel channel = cm.createEventChannel())
         {
-            final RdmaCmId id = routed(cm, channel, NOBODY_PORT);
+            final RdmaCmId id = RoutedId.resolved(cm.createId(channel), channel, null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), NOBODY_PORT), "");
             try (VerbsEndpoint client = VerbsEndpoint.on(id.binding().device()))
             {
                 id.attachQp(client.qp());

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Timeout;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -44,7 +43,7 @@ public class McKeyThroughKernelCmInGuest
         final long before = udpIds();
         final ByteArrayOutputStream ours = new ByteArrayOutputStream();
         final CompletableFuture<Integer> receiver = CompletableFuture.supplyAsync(() ->
-            rdmacm(ours, "mckey", "-m", TO_OURS, "-b", OWN_IPV4, "-C", MESSAGES, "--cm", "kernel"));
+            RdmacmInThisJvm.run(ours, "mckey", "-m", TO_OURS, "-b", OWN_IPV4, "-C", MESSAGES, "--cm", "kernel"));
         awaitLine(ours, "mckey: joined", receiver);
         final long joined = udpIds();
         final Process sender = new ProcessBuilder("mckey", "-m", TO_OURS, "-b", OWN_IPV4, "-s", "-C", MESSAGES)
@@ -76,7 +75,7 @@ public class McKeyThroughKernelCmInGuest
                 Thread.sleep(100);
             }
             final ByteArrayOutputStream ours = new ByteArrayOutputStream();
-            final int status = rdmacm(ours, "mckey", "-m", TO_KERNEL, "-b", OWN_IPV4, "-s", "-C", MESSAGES, "--cm", "kernel");
+            final int status = RdmacmInThisJvm.run(ours, "mckey", "-m", TO_KERNEL, "-b", OWN_IPV4, "-s", "-C", MESSAGES, "--cm", "kernel");
             final String theirs = finished(receiver);
             final String text = ours.toString(StandardCharsets.UTF_8);
 
@@ -139,28 +138,6 @@ public class McKeyThroughKernelCmInGuest
             now = udpIds();
         }
         return now;
-    }
-
-    /**
-     * {@code rdmacm ARGS...} in this JVM ({@code Main}'s command line, as the installed command runs it), its
-     * stdout and stderr into {@code output}: a JVM of its own takes tens of seconds to start in a TCG guest.
-     */
-    private static int rdmacm(final ByteArrayOutputStream output, final String... args)
-    {
-        final PrintStream out = System.out;
-        final PrintStream err = System.err;
-        final PrintStream capture = new PrintStream(output, true, StandardCharsets.UTF_8);
-        System.setOut(capture);
-        System.setErr(capture);
-        try
-        {
-            return dev.rdmacm.cli.Main.commandLine().execute(args);
-        }
-        finally
-        {
-            System.setOut(out);
-            System.setErr(err);
-        }
     }
 
     /** Waits for {@code process} and returns its output (stdout and stderr); one that does not end is killed. */

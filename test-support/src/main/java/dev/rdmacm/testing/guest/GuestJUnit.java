@@ -33,6 +33,8 @@ public final class GuestJUnit
 {
     /** Two guests' suites may run at once, from two threads. */
     private static final AtomicInteger RUNS = new AtomicInteger();
+    /** A job that only starts or waits for another. */
+    private static final Duration BACKGROUND_START = Duration.ofSeconds(30);
 
     private GuestJUnit()
     {
@@ -68,40 +70,104 @@ public final class GuestJUnit
      */
     public static List<GuestTestOutcome> run(final KernelGuest guest, final Duration limit, final Class<?>... classes)
     {
-        final int run = RUNS.incrementAndGet();
-        final Path results = guest.sharedDirectory().resolve("junit-" + run + ".tsv");
-        final Path arguments = guest.sharedDirectory().resolve("junit-" + run + ".args");
-        final List<String> lines = new ArrayList<>(GuestJvm.commandLine(System.getProperty("java.class.path"), checkout()));
-        lines.add(guest.guestPathOf(results));
-        Arrays.stream(classes).map(Class::getName).forEach(lines::add);
-        try
+        final Selection selection = Selection.written(guest, classes);
+        return selection.outcomes(guest.run(limit, selection.java()));
+    }
+
+    /**
+     * Starts {@code classes} in a guest JVM of their own in the background of {@code guest}, beside whatever
+     * runs there next, for what waits on a peer's timeout rather than on the guest's CPU; {@link #finish}
+     * collects them. The JVM is killed once it outlives {@code limit}.
+     */
+    public static Background start(final KernelGuest guest, final Duration limit, final Class<?>... classes)
+    {
+        final Selection selection = Selection.written(guest, classes);
+        final String status = selection.guestFile(".status");
+        final String script = "rm -f " + status + "\nsetsid sh -c " + KernelGuest.shellQuoted("timeout -s KILL " + limit.toSeconds() + " "
+            + selection.java() + " > " + selection.guestFile(".out") + " 2> " + selection.guestFile(".err") + "; echo $? > "
+            + status) + " < /dev/null > /dev/null 2>&1 &";
+        return new Background(selection, limit, guest.run(BACKGROUND_START, script));
+    }
+
+    /**
+     * The outcome of every test of {@code background}, once its JVM has ended (or was killed at its limit),
+     * as {@link #run} gives them.
+     */
+    public static List<GuestTestOutcome> finish(final Background background)
+    {
+        final Selection selection = background.selection();
+        final KernelGuest guest = selection.guest();
+        final String status = selection.guestFile(".status");
+        final long polls = background.limit().plus(BACKGROUND_START).toMillis() / 300;
+        final GuestResult jvm = !background.started().succeeded() ? background.started() : guest.run(background.limit().plus(BACKGROUND_START)
+            .plus(BACKGROUND_START), "i=0; while [ ! -s " + status + " ] && [ $i -lt " + polls + " ]; do sleep 0.3; i=$((i+1)); done\n"
+            + "cat " + selection.guestFile(".out") + "; cat " + selection.guestFile(".err") + " >&2\n"
+            + "exit $(cat " + status + " 2>/dev/null || echo 99)");
+        return selection.outcomes(jvm);
+    }
+
+    /** A JUnit selection {@link #start started} in a guest's background. */
+    public record Background(Selection selection, Duration limit, GuestResult started)
+    {
+    }
+
+    /** One run's classes, with its argument file and results file in the guest's share. */
+    public record Selection(KernelGuest guest, int run, Path results, Path arguments, List<Class<?>> classes)
+    {
+        static Selection written(final KernelGuest guest, final Class<?>... classes)
         {
-            Files.write(arguments, lines.stream().map(GuestJUnit::argumentFileQuoted).toList());
-            Files.writeString(results, "");
-        }
-        catch (final IOException ex)
-        {
-            throw new AssertionError("cannot write the guest JUnit arguments " + arguments + ": " + ex, ex);
-        }
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final GuestResult jvm = guest.run(limit, KernelGuest.shellQuoted(java) + " @" + KernelGuest.shellQuoted(guest.guestPathOf(arguments)));
-        final List<GuestTestOutcome> outcomes = readOutcomes(results);
-        // The guest part has a time budget: keep its figures in the build log.
-        System.out.printf("kernel guest %s: boot %d ms (%s), guest JUnit %d ms for %d tests of %s%n", guest.name(),
-            guest.bootTime().toMillis(), guest.accelerator(), jvm.elapsed().toMillis(), outcomes.size(),
-            Arrays.stream(classes).map(type -> type.getSimpleName() + " " + outcomes.stream()
-                .filter(o -> o.className().equals(type.getName())).mapToLong(o -> o.elapsed().toMillis()).sum() + " ms")
-                .toList());
-        final Set<String> reported = outcomes.stream().map(GuestTestOutcome::className).collect(Collectors.toSet());
-        for (final Class<?> type : classes)
-        {
-            if (!reported.contains(type.getName()))
+            final int run = RUNS.incrementAndGet();
+            final Path results = guest.sharedDirectory().resolve("junit-" + run + ".tsv");
+            final Path arguments = guest.sharedDirectory().resolve("junit-" + run + ".args");
+            final List<String> lines = new ArrayList<>(GuestJvm.commandLine(System.getProperty("java.class.path"), checkout()));
+            lines.add(guest.guestPathOf(results));
+            Arrays.stream(classes).map(Class::getName).forEach(lines::add);
+            try
             {
-                outcomes.add(new GuestTestOutcome(type.getName(), "(the whole class)", GuestTestOutcome.Status.FAILED, jvm.elapsed(),
-                    "the guest JVM reported no test of this class\n" + jvm.describe() + guest.consoleTail()));
+                Files.write(arguments, lines.stream().map(GuestJUnit::argumentFileQuoted).toList());
+                Files.writeString(results, "");
             }
+            catch (final IOException ex)
+            {
+                throw new AssertionError("cannot write the guest JUnit arguments " + arguments + ": " + ex, ex);
+            }
+            return new Selection(guest, run, results, arguments, List.of(classes));
         }
-        return outcomes;
+
+        /** The guest's command that runs the selection. */
+        String java()
+        {
+            final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            return KernelGuest.shellQuoted(java) + " @" + KernelGuest.shellQuoted(guest.guestPathOf(arguments));
+        }
+
+        /** The guest path of this run's file with {@code suffix}, beside its results. */
+        String guestFile(final String suffix)
+        {
+            return KernelGuest.shellQuoted(guest.guestPathOf(results.resolveSibling("junit-" + run + suffix)));
+        }
+
+        /** Every outcome the JVM that ran the selection reported, and a FAILED one for each class that reported nothing. */
+        List<GuestTestOutcome> outcomes(final GuestResult jvm)
+        {
+            final List<GuestTestOutcome> outcomes = readOutcomes(results);
+            // The guest part has a time budget: keep its figures in the build log.
+            System.out.printf("kernel guest %s: boot %d ms (%s), guest JUnit %d ms for %d tests of %s%n", guest.name(),
+                guest.bootTime().toMillis(), guest.accelerator(), jvm.elapsed().toMillis(), outcomes.size(),
+                classes.stream().map(type -> type.getSimpleName() + " " + outcomes.stream()
+                    .filter(o -> o.className().equals(type.getName())).mapToLong(o -> o.elapsed().toMillis()).sum() + " ms")
+                    .toList());
+            final Set<String> reported = outcomes.stream().map(GuestTestOutcome::className).collect(Collectors.toSet());
+            for (final Class<?> type : classes)
+            {
+                if (!reported.contains(type.getName()))
+                {
+                    outcomes.add(new GuestTestOutcome(type.getName(), "(the whole class)", GuestTestOutcome.Status.FAILED, jvm.elapsed(),
+                        "the guest JVM reported no test of this class\n" + jvm.describe() + guest.consoleTail()));
+                }
+            }
+            return outcomes;
+        }
     }
 
     private static List<GuestTestOutcome> readOutcomes(final Path results)
