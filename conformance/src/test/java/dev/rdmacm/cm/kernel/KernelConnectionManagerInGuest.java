@@ -55,6 +55,7 @@ public class KernelConnectionManagerInGuest
     private static final int CLI_SERVER_PORT = 7497;
     private static final int PINGS = 3;
     private static final int TAKEN_PORT = 7498;
+    private static final int AUTO_LISTEN_PORT = 7499;
     /** udaddy's fixed port, in RDMA_PS_UDP. */
     private static final int UDADDY_PORT = 7174;
     /** rdma_cm's {@code RDMA_UDP_QKEY}: the Q_Key of every RDMA_PS_UDP id. */
@@ -151,7 +152,7 @@ public class KernelConnectionManagerInGuest
     }
 
     /** Waits until {@code rdma resource show cm_id} shows a listening id on {@code port} (the real rping server's). */
-    private static void awaitListener(final int port) throws InterruptedException
+    static void awaitListener(final int port) throws InterruptedException
     {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() - deadline < 0)
@@ -284,7 +285,7 @@ public class KernelConnectionManagerInGuest
      * {@code rdmacm ARGS...} in this JVM ({@code Main}'s command line, as the installed command runs it), its
      * stdout and stderr into {@code output}: a JVM of its own takes tens of seconds to start in a TCG guest.
      */
-    private static int rdmacm(final java.io.ByteArrayOutputStream output, final String... args)
+    static int rdmacm(final java.io.ByteArrayOutputStream output, final String... args)
     {
         final java.io.PrintStream out = System.out;
         final java.io.PrintStream err = System.err;
@@ -467,6 +468,32 @@ public class KernelConnectionManagerInGuest
                 id.destroy();
             }
         }
+        // the real rping's client to the same port, through the same kernel CM: the same event and status
+        final String rping = HostCommand.run(WAIT, "rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(NOBODY_PORT), "-C", "1")
+            .output();
+        assertTrue(rping.contains("cma event RDMA_CM_EVENT_REJECTED, error " + INVALID_SERVICE_ID), "the real rping -c printed:\n" + rping);
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldNameInRdmacmDevicesTheBackEndThatAutoTakes() throws Exception
+    {
+        final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        assertEquals(0, rdmacm(output, "devices", "--json"), output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        final Matcher said = Pattern.compile("\"connection_manager\"\\s*:\\s*\"(\\w+)\"").matcher(
+            output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(said.find(), output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        try (RdmaCm cm = open(ConnectionManager.AUTO, trace, new CopyOnWriteArrayList<>()); EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId listener = cm.createId(channel);
+            listener.bindAddr(new InetSocketAddress(InetAddress.getByName(OWN_IPV4), AUTO_LISTEN_PORT));
+            listener.listen(1);
+            listener.destroy();
+        }
+        // ib_cm holds the CM class here: AUTO takes the kernel's CM, and rdmacm devices said so beforehand
+        assertEquals("kernel", said.group(1), output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(trace.stream().anyMatch(line -> line.contains("through the kernel's CM (AUTO: the kernel's ib_cm holds the CM class)")),
+            "AUTO's choice in the listener's trace: " + trace);
     }
 }
