@@ -58,9 +58,12 @@ public class AfIbResolveAgainstLibrdmacmInGuest
     private static final long UID = 0x1bL;
     /** {@code struct rdma_ucm_cmd_hdr} (8 bytes), then {@code rdma_ucm_resolve_addr}: its {@code id} first. */
     private static final int ID_OFFSET = 8;
-    /** strace -y -xx's line for a write to the RDMA CM's device: the bytes, all of them in hex, and the result. */
+    /**
+     * strace -y -xx's line for a write: the descriptor's path and the bytes, each in hex ({@code -xx} writes the path
+     * so too), and the result.
+     */
     private static final Pattern WRITE = Pattern.compile(
-        "write\\(\\d+</dev/infiniband/rdma_cm>, \"((?:\\\\x[0-9a-f]{2})*)\", (\\d+)\\) = (.*)$");
+        "write\\(\\d+<((?:\\\\x[0-9a-f]{2})*)>, \"((?:\\\\x[0-9a-f]{2})*)\", (\\d+)\\) = (.*)$");
 
     private static Path program;
 
@@ -159,15 +162,21 @@ public class AfIbResolveAgainstLibrdmacmInGuest
         }
     }
 
+    /** strace's {@code \\xNN...} as bytes. */
+    private static byte[] hex(final String escaped)
+    {
+        return HexFormat.of().parseHex(escaped.replace("\\x", ""));
+    }
+
     private static List<Write> writes(final Path trace) throws IOException
     {
         final List<Write> writes = new ArrayList<>();
         for (final String line : Files.readAllLines(trace))
         {
             final Matcher m = WRITE.matcher(line);
-            if (m.find())
+            if (m.find() && new String(hex(m.group(1)), java.nio.charset.StandardCharsets.UTF_8).equals(UcmaChannel.DEVICE.toString()))
             {
-                writes.add(new Write(HexFormat.of().parseHex(m.group(1).replace("\\x", "")), m.group(3)));
+                writes.add(new Write(hex(m.group(2)), m.group(4)));
             }
         }
         return writes;
