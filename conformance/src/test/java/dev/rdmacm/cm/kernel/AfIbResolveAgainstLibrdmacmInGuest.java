@@ -39,8 +39,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its kernel id with an AF_IB RESOLVE_ADDR carrying our GIDs ({@code KernelConnection.connect}: the source
  * {@code sockaddr_ib} with the path's SGID and P_Key and no Service ID, the destination with the DGID, the port's
  * Service ID and a full mask), as librdmacm's ACM path hands ibacm's answer to the kernel. No InfiniBand device
- * exists in a QEMU guest, so the same command is sent on rxe0 (RoCE), with rxe0's GID 0 as both GIDs, by the ucma
- * module and by librdmacm's {@code rdma_resolve_addr} ({@code resolve_af_ib.c}) in the same guest:
+ * exists in a QEMU guest, so the same command is sent on rxe0 (RoCE), with rxe0's GID 0 as the GIDs, by the ucma
+ * module and by librdmacm's {@code rdma_resolve_addr} ({@code resolve_af_ib.c}) in the same guest, with our SGID as
+ * the source (what the back-end sends) and without a source:
  * <ul>
  *   <li>both get the same answer from the kernel: the write's errno, or the event and its status;</li>
  *   <li>the bytes both write to {@code /dev/infiniband/rdma_cm} for it, seen by {@code strace} on each process, are
@@ -99,7 +100,7 @@ public class AfIbResolveAgainstLibrdmacmInGuest
     }
 
     /** librdmacm's lines, its program run under {@code strace} into {@code trace} when that is not null. */
-    private static List<String> librdmacm(final String gid, final Path trace)
+    private static List<String> librdmacm(final String sgid, final String dgid, final Path trace)
     {
         final List<String> command = new ArrayList<>();
         if (trace != null)
@@ -107,7 +108,7 @@ public class AfIbResolveAgainstLibrdmacmInGuest
             command.addAll(List.of("strace", "-f", "-qq", "-e", "trace=write", "-e", "signal=none", "-y", "-xx", "-s", "4096", "-o",
                 trace.toString()));
         }
-        command.addAll(List.of(program.toString(), gid, gid, "0x" + Long.toHexString(PortSpace.TCP.serviceId(PORT))));
+        command.addAll(List.of(program.toString(), sgid == null ? "-" : sgid, dgid, "0x" + Long.toHexString(PortSpace.TCP.serviceId(PORT))));
         final HostCommand.Outcome outcome = HostCommand.run(WAIT, null, command);
         assertEquals(0, outcome.exitStatus(), outcome.output());
         return outcome.output().lines().filter(line -> line.startsWith("resolve") || line.startsWith("event") || line.equals("no event"))
@@ -115,7 +116,7 @@ public class AfIbResolveAgainstLibrdmacmInGuest
     }
 
     /** The same steps through the ucma module, written as the program writes them. */
-    private static List<String> ours(final String gid)
+    private static List<String> ours(final String sgid, final String dgid)
     {
         final List<String> lines = new ArrayList<>();
         try (UcmaChannel channel = UcmaChannel.open())
@@ -123,7 +124,7 @@ public class AfIbResolveAgainstLibrdmacmInGuest
             final int id = channel.createId(UID, UcmaConstants.RDMA_PS_TCP, UcmaConstants.IB_QPT_RC);
             try
             {
-                channel.resolveAddr(id, source(gid), destination(gid), TIMEOUT_MS);
+                channel.resolveAddr(id, sgid == null ? null : source(sgid), destination(dgid), TIMEOUT_MS);
             }
             catch (final UcmaException ex)
             {
@@ -183,7 +184,7 @@ public class AfIbResolveAgainstLibrdmacmInGuest
     }
 
     /** Our steps with this JVM under {@code strace -p} (every thread traced before the first step, so none is missed). */
-    private static List<Write> oursTraced(final String gid, final Path trace) throws Exception
+    private static List<Write> oursTraced(final String sgid, final String dgid, final Path trace) throws Exception
     {
         final long pid = ProcessHandle.current().pid();
         final Process strace = new ProcessBuilder("strace", "-f", "-qq", "-e", "trace=write", "-e", "signal=none", "-y", "-xx", "-s", "4096",
@@ -191,7 +192,7 @@ public class AfIbResolveAgainstLibrdmacmInGuest
         try
         {
             awaitTraced(pid, strace);
-            ours(gid);
+            ours(sgid, dgid);
         }
         finally
         {
@@ -237,25 +238,47 @@ public class AfIbResolveAgainstLibrdmacmInGuest
         }
     }
 
+    /** KernelConnection's hand-over: our SGID as the source; on a RoCE port the kernel's bind refuses an AF_IB source. */
     @Test
-    void shouldGetTheSameAnswerToAnAfIbResolveAsLibrdmacmOnRxe() throws Exception
+    void shouldGetTheSameAnswerToAnAfIbResolveWithOurSgidAsLibrdmacmOnRxe() throws Exception
     {
-        final String gid = gid();
-        final List<String> theirs = librdmacm(gid, null);
-        final List<String> ours = ours(gid);
-        System.out.println("AF_IB RESOLVE_ADDR on rxe0 (" + gid + "): librdmacm " + theirs + ", ours " + ours);
-        assertEquals(theirs, ours, "librdmacm's rdma_resolve_addr and ours, AF_IB " + gid + " on rxe0");
+        sameAnswer(gid(), gid());
+    }
+
+    /** No source: the kernel looks for a port of the DGID's subnet itself and resolves on rxe0. */
+    @Test
+    void shouldGetTheSameAnswerToAnAfIbResolveWithoutASourceAsLibrdmacmOnRxe() throws Exception
+    {
+        sameAnswer(null, gid());
     }
 
     @Test
-    void shouldWriteTheSameAfIbResolveAddrBytesAsLibrdmacm() throws Exception
+    void shouldWriteTheSameAfIbResolveAddrBytesAsLibrdmacmWithOurSgid() throws Exception
     {
-        final String gid = gid();
+        sameBytes(gid(), gid(), "sgid");
+    }
+
+    @Test
+    void shouldWriteTheSameAfIbResolveAddrBytesAsLibrdmacmWithoutASource() throws Exception
+    {
+        sameBytes(null, gid(), "nosource");
+    }
+
+    private static void sameAnswer(final String sgid, final String dgid)
+    {
+        final List<String> theirs = librdmacm(sgid, dgid, null);
+        final List<String> ours = ours(sgid, dgid);
+        System.out.println("AF_IB RESOLVE_ADDR on rxe0 (source " + sgid + ", destination " + dgid + "): librdmacm " + theirs + ", ours " + ours);
+        assertEquals(theirs, ours, "librdmacm's rdma_resolve_addr and ours, AF_IB source " + sgid + " destination " + dgid + " on rxe0");
+    }
+
+    private static void sameBytes(final String sgid, final String dgid, final String name) throws Exception
+    {
         final Path share = Path.of(System.getenv("RDMACM_GUEST_SHARE"));
-        final List<Write> theirs = tracedLibrdmacm(gid, share.resolve("af_ib.librdmacm.strace"));
-        final List<Write> ours = oursTraced(gid, share.resolve("af_ib.ours.strace"));
-        System.out.println("librdmacm's writes to rdma_cm:\n  " + String.join("\n  ", theirs.stream().map(Write::toString).toList()));
-        System.out.println("ours:\n  " + String.join("\n  ", ours.stream().map(Write::toString).toList()));
+        final List<Write> theirs = tracedLibrdmacm(sgid, dgid, share.resolve("af_ib." + name + ".librdmacm.strace"));
+        final List<Write> ours = oursTraced(sgid, dgid, share.resolve("af_ib." + name + ".ours.strace"));
+        System.out.println("AF_IB (source " + sgid + "): librdmacm's writes to rdma_cm:\n  " + String.join("\n  ",
+            theirs.stream().map(Write::toString).toList()) + "\nours:\n  " + String.join("\n  ", ours.stream().map(Write::toString).toList()));
         final List<Write> theirResolve = theirs.stream().filter(w -> w.command() == UcmaCommand.RESOLVE_ADDR.number()).toList();
         final List<Write> ourResolve = ours.stream().filter(w -> w.command() == UcmaCommand.RESOLVE_ADDR.number()).toList();
         assertEquals(1, theirResolve.size(), "librdmacm's RESOLVE_ADDR writes: " + theirs);
@@ -266,9 +289,9 @@ public class AfIbResolveAgainstLibrdmacmInGuest
         assertEquals(theirResolve.get(0).result(), ourResolve.get(0).result(), "the write's result");
     }
 
-    private static List<Write> tracedLibrdmacm(final String gid, final Path trace) throws IOException
+    private static List<Write> tracedLibrdmacm(final String sgid, final String dgid, final Path trace) throws IOException
     {
-        librdmacm(gid, trace);
+        librdmacm(sgid, dgid, trace);
         return writes(trace);
     }
 }

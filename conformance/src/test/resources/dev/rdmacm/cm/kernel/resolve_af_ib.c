@@ -3,7 +3,8 @@
  * (SGID, P_Key 0xffff, no Service ID) to an AF_IB destination (DGID, P_Key 0xffff, Service ID SID with
  * a full mask), 2000 ms, as the KERNEL back-end resolves a kernel id on InfiniBand. One line per step:
  *   "resolve errno N" (and ends) or "resolve 0", then "event NAME status S" or "no event".
- * Usage: resolve_af_ib SGID DGID SID
+ * SGID "-" resolves without a source.
+ * Usage: resolve_af_ib SGID|- DGID SID
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -34,11 +35,11 @@ int main(int argc, char **argv)
 	struct pollfd fd;
 
 	if (argc != 4 || !channel || rdma_create_id(channel, &id, NULL, RDMA_PS_TCP) ||
-	    ib_address(&source, argv[1], 0, 0) || ib_address(&destination, argv[2], strtoull(argv[3], NULL, 0), ~0ULL)) {
+	    (strcmp(argv[1], "-") && ib_address(&source, argv[1], 0, 0)) || ib_address(&destination, argv[2], strtoull(argv[3], NULL, 0), ~0ULL)) {
 		fprintf(stderr, "usage: %s SGID DGID SID (or no RDMA CM)\n", argv[0]);
 		return 2;
 	}
-	if (rdma_resolve_addr(id, (struct sockaddr *) &source, (struct sockaddr *) &destination, 2000)) {
+	if (rdma_resolve_addr(id, strcmp(argv[1], "-") ? (struct sockaddr *) &source : NULL, (struct sockaddr *) &destination, 2000)) {
 		printf("resolve errno %d\n", errno);
 		fflush(stdout);
 		rdma_destroy_id(id);
