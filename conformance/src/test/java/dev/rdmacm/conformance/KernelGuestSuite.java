@@ -21,7 +21,7 @@ import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest;
 import dev.rdmacm.cm.kernel.KernelIdOptionsInGuest;
 import dev.rdmacm.cm.kernel.McKeyThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.MulticastAgainstKernelCmInGuest;
-import dev.rdmacm.cm.kernel.MulticastRemovalThroughKernelCmInGuest;
+import dev.rdmacm.cm.kernel.MulticastIdEventsThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.UcmaAgainstLibrdmacmInGuest;
@@ -71,7 +71,7 @@ final class KernelGuestSuite
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,
         KernelConnectionManagerInGuest.class, KernelIdOptionsInGuest.class, KernelCmPeersInGuest.class, CmtimeThroughKernelCmInGuest.class,
-        McKeyThroughKernelCmInGuest.class, MulticastRemovalThroughKernelCmInGuest.class, UcmaMulticastInGuest.class, UcmaMigrateIdInGuest.class,
+        McKeyThroughKernelCmInGuest.class, MulticastIdEventsThroughKernelCmInGuest.class, UcmaMulticastInGuest.class, UcmaMigrateIdInGuest.class,
         UdaddyThroughKernelCmInGuest.class, AfIbResolveAgainstLibrdmacmInGuest.class,
         AcmServerOnSoftRoceInGuest.class, VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
 
@@ -95,7 +95,7 @@ final class KernelGuestSuite
         AddrinfoOracle.compileIfAvailable(share);
         GetAddrInfoOnRealDevicesInGuest.compileHarness(share);
         KernelIdOptionsInGuest.compile(share);
-        MulticastRemovalThroughKernelCmInGuest.compile(share);
+        MulticastIdEventsThroughKernelCmInGuest.compile(share);
         AfIbResolveAgainstLibrdmacmInGuest.compile(share);
     }
 

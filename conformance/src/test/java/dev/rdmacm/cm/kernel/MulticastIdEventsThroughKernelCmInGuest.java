@@ -29,21 +29,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code rdma link delete} under a multicast id joined through the kernel's CM ({@link ConnectionManager#KERNEL}:
- * {@code KernelMemberships}' kernel id holds the membership), against librdmacm's id joined the same way in the same
- * guest ({@code join_until_removed.c}): the events each gets after its MULTICAST_JOIN, then its leave's errno. Each
- * side has a fresh rxe device on a veth of this class's own, so the removal waits for that side alone. The kernel
- * id's own DEVICE_REMOVAL finds no id of ours (the id hears it from this stack's device watch, as every id does);
- * this case shows that the application sees what librdmacm's does, and that the kernel id left behind
- * neither blocks the removal nor stays counted by {@code rdma resource}.
+ * The events of a multicast id joined through the kernel's CM ({@link ConnectionManager#KERNEL}:
+ * {@code KernelMemberships}' kernel id holds the membership) that are not the join's own, against librdmacm's id
+ * joined the same way in the same guest ({@code join_until_removed.c}): the events each gets after its
+ * MULTICAST_JOIN, then its leave's errno and its destroy.
+ * <ul>
+ *   <li>{@code rdma link delete} under the joined id: each side has a fresh rxe device on a veth of this class's
+ *       own, so the removal waits for that side alone;</li>
+ *   <li>a failover of {@link KernelCmGuest#ACTIVE_BOND} ({@code fail_over_mac active}, its MAC changes) under an id
+ *       bound to its address and joined (ADDR_CHANGE, as {@code BondFailoverAgainstKernelCmInGuest} shows for ids
+ *       that are not joined).</li>
+ * </ul>
+ * The kernel id's own events find no id of ours (the id hears them from this stack's watch, as every id does);
+ * these cases show that the application sees what librdmacm's does, and that the kernel id behind it neither
+ * blocks the removal nor stays counted by {@code rdma resource}.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
-public class MulticastRemovalThroughKernelCmInGuest
+public class MulticastIdEventsThroughKernelCmInGuest
 {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String OWN = "198.19.34.1";
     private static final String PEER = "198.19.34.2";
     private static final String GROUP = "239.1.34.7";
+    /** How long each side waits for a further event after ADDR_CHANGE: none comes, in the kernel or here. */
+    private static final Duration QUIET = Duration.ofSeconds(3);
 
     private static Path program;
 
@@ -59,7 +68,7 @@ public class MulticastRemovalThroughKernelCmInGuest
     public static void compile(final Path share)
     {
         Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
-        CProgram.compile(MulticastRemovalThroughKernelCmInGuest.class, "join_until_removed.c", share, "join_until_removed", "-O0", "-Wall",
+        CProgram.compile(MulticastIdEventsThroughKernelCmInGuest.class, "join_until_removed.c", share, "join_until_removed", "-O0", "-Wall",
             "-lrdmacm");
     }
 
@@ -99,6 +108,71 @@ public class MulticastRemovalThroughKernelCmInGuest
             assertEquals(0, peer.exitStatus(WAIT), peer.toString());
             removal.get(WAIT.toSeconds() * 2, TimeUnit.SECONDS).orFail("rdma link delete " + device);
             return peer.lines();
+        }
+    }
+
+    @Test
+    void shouldPostAddrChangeToAKernelJoinedIdOnABondFailoverAsLibrdmacmsGetsIt() throws Exception
+    {
+        final Resources before = Resources.settled();
+        final List<String> theirs;
+        try (RunningPeer peer = RunningPeer.start(program.toString(), KernelCmGuest.ACTIVE_BOND_OWN_IPV4, GROUP,
+            Long.toString(QUIET.toSeconds())))
+        {
+            peer.await(line -> line.equals("joined") || line.contains("errno"), WAIT);
+            failOver();
+            assertEquals(0, peer.exitStatus(WAIT), peer.toString());
+            theirs = peer.lines();
+        }
+        final List<String> ours = new ArrayList<>();
+        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
+            EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId id = cm.createId(channel, PortSpace.UDP);
+            final InetAddress group = InetAddress.getByName(GROUP);
+            id.bindAddr(InetAddress.getByName(KernelCmGuest.ACTIVE_BOND_OWN_IPV4));
+            id.join(group, MulticastJoinFlag.FULL_MEMBER, null);
+            ours.add(event(channel.getEvent(WAIT)));
+            ours.add("joined");
+            failOver();
+            String last;
+            do
+            {
+                last = event(channel.getEvent(QUIET));
+                ours.add(last);
+            }
+            while (!last.equals("no event") && !last.startsWith("event DEVICE_REMOVAL"));
+            ours.add("leave errno " + leave(id, group));
+            id.destroy();
+            ours.add("destroyed");
+        }
+        System.out.println("bond failover under a joined multicast id: librdmacm " + theirs + ", ours through the kernel's CM " + ours);
+        assertTrue(theirs.contains("event ADDR_CHANGE status 0"), "librdmacm's: " + theirs);
+        assertEquals(theirs, ours, "ours through the kernel's CM against librdmacm's");
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    /** The bond's other slave made active: its MAC, and so the bond's, changes ({@code fail_over_mac active}). */
+    private static void failOver() throws Exception
+    {
+        final String active = java.nio.file.Files.readString(Path.of("/sys/class/net/" + KernelCmGuest.ACTIVE_BOND + "/bonding/active_slave"))
+            .strip();
+        final String next = active.equals(KernelCmGuest.ACTIVE_BOND_FIRST_SLAVE) ? KernelCmGuest.ACTIVE_BOND_SECOND_SLAVE
+            : KernelCmGuest.ACTIVE_BOND_FIRST_SLAVE;
+        HostCommand.run(WAIT, "ip", "link", "set", KernelCmGuest.ACTIVE_BOND, "type", "bond", "active_slave", next)
+            .orFail("ip link set " + KernelCmGuest.ACTIVE_BOND + " active_slave " + next);
+    }
+
+    private static int leave(final RdmaCmId id, final InetAddress group)
+    {
+        try
+        {
+            id.leave(group);
+            return 0;
+        }
+        catch (final RdmaCmException ex)
+        {
+            return ex.errno();
         }
     }
 
