@@ -101,7 +101,8 @@ public class MulticastIdEventsThroughKernelCmInGuest
     private static List<String> librdmacm(final String device) throws Exception
     {
         sh("rdma link add " + device + " type rxe netdev kma");
-        try (RunningPeer peer = RunningPeer.start(program.toString(), OWN, GROUP, Long.toString(WAIT.toSeconds())))
+        try (RunningPeer peer = RunningPeer.start(program.toString(), OWN, GROUP, Long.toString(WAIT.toSeconds()),
+            Long.toString(WAIT.toSeconds())))
         {
             peer.await(line -> line.equals("joined") || line.contains("errno"), WAIT);
             final CompletableFuture<HostCommand.Outcome> removal = remove(device);
@@ -117,7 +118,7 @@ public class MulticastIdEventsThroughKernelCmInGuest
         final Resources before = Resources.settled();
         final List<String> theirs;
         try (RunningPeer peer = RunningPeer.start(program.toString(), KernelCmGuest.ACTIVE_BOND_OWN_IPV4, GROUP,
-            Long.toString(QUIET.toSeconds())))
+            Long.toString(WAIT.toSeconds()), Long.toString(QUIET.toSeconds())))
         {
             peer.await(line -> line.equals("joined") || line.contains("errno"), WAIT);
             failOver();
@@ -135,13 +136,13 @@ public class MulticastIdEventsThroughKernelCmInGuest
             ours.add(event(channel.getEvent(WAIT)));
             ours.add("joined");
             failOver();
-            String last;
-            do
+            String last = event(channel.getEvent(WAIT));
+            ours.add(last);
+            while (!last.equals("no event") && !last.startsWith("event DEVICE_REMOVAL"))
             {
                 last = event(channel.getEvent(QUIET));
                 ours.add(last);
             }
-            while (!last.equals("no event") && !last.startsWith("event DEVICE_REMOVAL"));
             ours.add("leave errno " + leave(id, group));
             id.destroy();
             ours.add("destroyed");

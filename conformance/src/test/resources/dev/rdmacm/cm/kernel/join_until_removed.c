@@ -1,10 +1,11 @@
 /*
  * librdmacm's side of the multicast device-removal case: an RDMA_PS_UDP id bound to ADDR, joined to
- * GROUP (full member), then every event that comes within WAIT_S (until DEVICE_REMOVAL), then the leave
- * and the destroy, as an application does on DEVICE_REMOVAL. One line per step:
+ * GROUP (full member), then every event that comes (until DEVICE_REMOVAL), the first within FIRST_S, each
+ * later one within THEN_S of the one before, then the leave and the destroy, as an application does on
+ * DEVICE_REMOVAL. One line per step:
  *   "bind errno N" / "join errno N" (and ends), "event NAME status S" (the join's answer), "joined",
  *   then "event NAME status S" per later event or "no event", "leave errno N", "destroyed".
- * Usage: join_until_removed ADDR GROUP WAIT_S
+ * Usage: join_until_removed ADDR GROUP FIRST_S THEN_S
  */
 #include <errno.h>
 #include <netdb.h>
@@ -40,13 +41,13 @@ int main(int argc, char **argv)
 	struct rdma_event_channel *channel = rdma_create_event_channel();
 	struct rdma_cm_id *id;
 	struct addrinfo hints, *bind, *group;
-	int type;
+	int type, wait_s;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_flags = AI_NUMERICHOST;
-	if (argc != 4 || !channel || rdma_create_id(channel, &id, NULL, RDMA_PS_UDP) ||
+	if (argc != 5 || !channel || rdma_create_id(channel, &id, NULL, RDMA_PS_UDP) ||
 	    getaddrinfo(argv[1], NULL, &hints, &bind) || getaddrinfo(argv[2], NULL, &hints, &group)) {
-		fprintf(stderr, "usage: %s ADDR GROUP WAIT_S (or no RDMA CM)\n", argv[0]);
+		fprintf(stderr, "usage: %s ADDR GROUP FIRST_S THEN_S (or no RDMA CM)\n", argv[0]);
 		return 2;
 	}
 	if (rdma_bind_addr(id, bind->ai_addr)) {
@@ -60,8 +61,10 @@ int main(int argc, char **argv)
 	next_event(channel, 30000);
 	printf("joined\n");
 	fflush(stdout);
+	wait_s = atoi(argv[3]);
 	do {
-		type = next_event(channel, atoi(argv[3]) * 1000);
+		type = next_event(channel, wait_s * 1000);
+		wait_s = atoi(argv[4]);
 	} while (type >= 0 && type != RDMA_CM_EVENT_DEVICE_REMOVAL);
 	printf("leave errno %d\n", rdma_leave_multicast(id, group->ai_addr) ? errno : 0);
 	rdma_destroy_id(id);
