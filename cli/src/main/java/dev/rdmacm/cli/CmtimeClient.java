@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -41,6 +42,8 @@ final class CmtimeClient
     private final boolean[] failed;
     private final int[] retriesLeft;
     private final Map<RdmaCmId, Integer> nodes = new IdentityHashMap<>();
+    /** The round's CQs by device, made by its first QP there ({@link CmtimeCompletionQueues}). */
+    private final Map<String, CmtimeCompletionQueues> cqs = new HashMap<>();
     private final int[] started = new int[CmtimeStep.values().length];
     /** Guards {@link #completed}: the event thread counts, the steps' thread waits for the count. */
     private final Object progress = new Object();
@@ -84,6 +87,8 @@ final class CmtimeClient
             destroyIds();
             running = false;
             events.join();
+            cqs.values().forEach(CmtimeCompletionQueues::close);
+            cqs.clear();
         }
         times.print(out, source != null);
         return !broken;
@@ -163,7 +168,14 @@ final class CmtimeClient
             if (call("failure creating qp", i, () ->
             {
                 final String device = ids[node].binding().device();
-                qps[node] = CmtimeQueuePair.create(devices.context(device), devices.pd(device), ids[node]);
+                CmtimeCompletionQueues shared = cqs.get(device);
+                if (shared == null)
+                {
+                    shared = CmtimeCompletionQueues.create(devices.context(device), CmtimeQueuePair.CAPABILITIES.maxRecvWr(),
+                        CmtimeQueuePair.CAPABILITIES.maxSendWr());
+                    cqs.put(device, shared);
+                }
+                qps[node] = CmtimeQueuePair.create(devices.pd(device), shared, ids[node]);
             }))
             {
                 times.end(i, CmtimeStep.CREATE_QP);

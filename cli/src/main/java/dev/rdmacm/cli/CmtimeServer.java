@@ -28,6 +28,8 @@ final class CmtimeServer
     private final InetSocketAddress bind;
     private final PrintStream err;
     private final Map<RdmaCmId, CmtimeQueuePair> qps = new ConcurrentHashMap<>();
+    /** The CQs of every QP by device, made by the first request there, as cmtime's static attributes share them; the request thread's. */
+    private final Map<String, CmtimeCompletionQueues> cqs = new ConcurrentHashMap<>();
 
     CmtimeServer(final RdmaCm cm, final EventChannel channel, final InetSocketAddress bind, final PrintStream err)
     {
@@ -71,6 +73,7 @@ final class CmtimeServer
                 disconnects.shutdownNow();
                 qps.keySet().forEach(RdmaCmId::destroy);
                 qps.values().forEach(CmtimeQueuePair::close);
+                cqs.values().forEach(this::closeQuietly);
                 listener.destroy();
             }
         }
@@ -86,7 +89,9 @@ final class CmtimeServer
         try
         {
             final String device = id.binding().device();
-            qps.put(id, CmtimeQueuePair.create(devices.context(device), devices.pd(device), id));
+            final CmtimeCompletionQueues shared = cqs.computeIfAbsent(device, name -> CmtimeCompletionQueues.create(devices.context(name),
+                CmtimeQueuePair.CAPABILITIES.maxRecvWr(), CmtimeQueuePair.CAPABILITIES.maxSendWr()));
+            qps.put(id, CmtimeQueuePair.create(devices.pd(device), shared, id));
             id.accept(ConnectionParameters.of(request.parameters().responderResources(), request.parameters().initiatorDepth()));
         }
         catch (final RuntimeException ex)
@@ -107,6 +112,19 @@ final class CmtimeServer
                 err.println("failure rejecting: " + rejectFailed.getMessage());
             }
             id.destroy();
+        }
+    }
+
+    /** A request still being accepted may hold a QP on {@code shared}: its CQs then stay (EBUSY), as cmtime's would. */
+    private void closeQuietly(final CmtimeCompletionQueues shared)
+    {
+        try
+        {
+            shared.close();
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("failure destroying the CQs: " + ex.getMessage());
         }
     }
 

@@ -464,6 +464,7 @@ final class CmtimeRounds
             final String line = tag + " cmtime -s " + server + " -p " + SERVER_PORT + " -c " + connections + back.oursOptions;
             final GuestResult client = ours.run(limit(connections * 10), "bash " + oursScript + " strace-ours " + pid + " " + COMMANDS
                 + " " + REPLIES + " '" + line + "'");
+            printDescriptors(tag, client.stdout());
             return oursRun(tag, connections, -1, client, "", "", strace(section(client.stdout(), "strace")));
         }
 
@@ -507,6 +508,7 @@ final class CmtimeRounds
         {
             final GuestResult client = ours.run(limit(connections * 10), kernelCm() + "bash " + oursScript + " strace-kernel " + server + " "
                 + SERVER_PORT + " " + connections);
+            printDescriptors("kernel-strace-" + connections, client.stdout());
             return kernelRun(connections, -1, client, "", "", strace(section(client.stdout(), "strace")));
         }
 
@@ -703,6 +705,13 @@ final class CmtimeRounds
     {
         final List<Map<String, Double>> tables = CmtimeAcrossTheWire.tables(output);
         return tables.size() == 1 ? tables.getFirst() : Map.of();
+    }
+
+    /** The traced round's ioctls and calls per descriptor (the script's "ioctls" and "by descriptor"), to the build log: what strace -c cannot attribute. */
+    private static void printDescriptors(final String tag, final String stdout)
+    {
+        System.out.println("strace of " + tag + ", ioctls by descriptor and request:\n" + section(stdout, "ioctls")
+            + "calls by descriptor:\n" + section(stdout, "by descriptor"));
     }
 
     /** strace -c's table: syscall to calls, and "total". */

@@ -9,6 +9,9 @@
 #                                 run: our cmtime uses the kernel's CM too, and the server is in this guest)
 #   strace-ours PID CMD_FIFO DONE_FIFO LINE   as ours, with strace -c -f attached to the driver's JVM
 #   strace-kernel SERVER PORT N   as kernel, under strace -c -f
+# Both strace runs also count their ioctl calls by descriptor and request (strace -C -y: the summary and
+# every call), as "== ioctls" lines "COUNT <FD-PATH> REQUEST" and "== by descriptor" lines "COUNT SYSCALL
+# FD-PATH", for calls the summary cannot attribute.
 # Reads /proc with builtins only (no fork per file), so that a snapshot costs the guest little.
 set -u
 
@@ -100,7 +103,7 @@ kernel() {
 strace_ours() {
     local pid=$1 cmd=$2 done=$3 line=$4 reply tracer i=0
     rm -f /run/strace-ours.txt /run/strace-ours.err
-    strace -c -f -p "$pid" -o /run/strace-ours.txt 2> /run/strace-ours.err &
+    strace -C -f -y -p "$pid" -o /run/strace-ours.log 2> /run/strace-ours.err &
     tracer=$!
     # attached once strace has said so for every thread it found
     until grep -q attached /run/strace-ours.err 2>/dev/null; do
@@ -112,15 +115,23 @@ strace_ours() {
     kill -INT "$tracer"
     wait "$tracer"
     echo "== reply $reply"
+    strace_sections /run/strace-ours.log
+}
+
+# the summary table (from its header on), then the ioctls counted by descriptor path and request
+strace_sections() {
     echo "== strace"
-    cat /run/strace-ours.txt
+    sed -n '/^% time/,$p' "$1"
+    echo "== ioctls"
+    sed -n 's/^[0-9]* *ioctl([0-9]*\(<[^>]*>\)*, \(_IOC([^)]*)\|[A-Z0-9_]*\|0x[0-9a-f]*\).*/\1 \2/p' "$1" | sed 's/:\[[0-9]*\]//' | sort | uniq -c | sort -rn
+    echo "== by descriptor"
+    sed -n 's/^[0-9]* *\([a-z0-9_]*\)([0-9]*<\([^>]*\)>.*/\1 \2/p' "$1" | sed 's/:\[[0-9]*\]//' | sort | uniq -c | sort -rn | head -40
 }
 
 strace_kernel() {
-    kernel_cmtime strace -c -f -o /run/strace-kernel.txt cmtime -s "$1" -p "$2" -c "$3"
+    kernel_cmtime strace -C -f -y -o /run/strace-kernel.log cmtime -s "$1" -p "$2" -c "$3"
     local status=$?
-    echo "== strace"
-    cat /run/strace-kernel.txt
+    strace_sections /run/strace-kernel.log
     return $status
 }
 

@@ -161,6 +161,12 @@ public final class Libc
         static final MethodHandle HANDLE = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     }
 
+    private static final class Pread
+    {
+        static final MethodHandle HANDLE =
+            downcall("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
+    }
+
     private static final class Write
     {
         static final MethodHandle HANDLE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
@@ -477,6 +483,14 @@ public final class Libc
             return -1;
         }
         return check("read(" + what + ")", count, state);
+    }
+
+    /** {@code pread(fd, buffer, length, offset)}: returns the bytes read; {@code what} names the file in the exception. */
+    public static long pread(final CallState state, final int fd, final MemorySegment buffer, final long length, final long offset,
+        final String what) throws NativeCallException
+    {
+        final long count = callLong("pread", state, errno -> (long)Pread.HANDLE.invokeExact(errno, fd, buffer, length, offset));
+        return count < 0 ? check("pread(" + what + ")", count, state) : count;
     }
 
     public static long write(final CallState state, final int fd, final MemorySegment buffer, final long length,

@@ -31,6 +31,12 @@ import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWNEIGH;
  * One thread owns it (the one reading the socket); any thread reads it without a lock: the tables are
  * concurrent maps of immutable records, and {@link #generation()} tells a reader whether the tables
  * were whole while it read them (even: live; odd: empty or being filled).
+ * <p>
+ * Whole is not current: a change the kernel made before a reader started ({@code ip link set mtu}
+ * returned) can still wait in the socket, or in the owner's hands between reading it and applying
+ * it. A reader that must see what the kernel would see reads under {@link #readStamp}, which is stale
+ * while the socket holds a notification, and the owner keeps the generation odd while it reads them
+ * ({@link #notificationsReading}).
  */
 public final class NetlinkMirror
 {
@@ -45,6 +51,9 @@ public final class NetlinkMirror
         LIVE
     }
 
+    /** A {@link #readStamp} under which nothing read is current. */
+    public static final long STALE = -1;
+
     private static final int AF_UNSPEC = 0;
     /** Dumps the kernel interrupted this many times in a row leave the mirror EMPTY; the owner asks the kernel. */
     private static final int DUMP_ATTEMPTS = 4;
@@ -52,6 +61,7 @@ public final class NetlinkMirror
     private final LinkTable links = new LinkTable();
     private final AddressTable addresses = new AddressTable();
     private final NeighbourTable neighbours = new NeighbourTable();
+    private final NetlinkSocket events;
     private final Rtnetlink decoder;
     private final NetlinkMessageHandler applyAnswer = this::applyAnswer;
     private State state = State.EMPTY;
@@ -62,6 +72,7 @@ public final class NetlinkMirror
     /** @param events the socket in the groups; its dumps and decoding are the mirror's owner's, on its thread. */
     public NetlinkMirror(final NetlinkSocket events)
     {
+        this.events = events;
         this.decoder = new Rtnetlink(events);
     }
 
@@ -80,6 +91,56 @@ public final class NetlinkMirror
     public static boolean wasLive(final long before, final long after)
     {
         return before == after && (before & 1) == 0;
+    }
+
+    /**
+     * Any thread, before it reads the tables: the stamp to check them against with {@link #stillCurrent},
+     * or {@link #STALE} when they are not whole or the socket holds a notification they lack yet, asked
+     * with a poll on {@code asking}'s own memory (the reader's client, never the owner's). A poll that
+     * fails is stale too: the kernel, asked instead, gives the real answer or the real error.
+     */
+    public long readStamp(final Rtnetlink asking)
+    {
+        final long stamp = generation;
+        if ((stamp & 1) != 0)
+        {
+            return STALE;
+        }
+        try
+        {
+            return asking.socket().hasQueued(events.fd()) ? STALE : stamp;
+        }
+        catch (final NativeCallException ex)
+        {
+            return STALE;
+        }
+    }
+
+    /** Any thread: whether what it read since {@link #readStamp} gave {@code stamp} is what the kernel holds. */
+    public boolean stillCurrent(final long stamp)
+    {
+        return stamp != STALE && stamp == generation;
+    }
+
+    /**
+     * The owner, before it reads notifications off the socket: until {@link #notificationsRead}, a
+     * notification it took is in neither the socket nor the tables, so readers ask the kernel.
+     */
+    public void notificationsReading()
+    {
+        if (state == State.LIVE)
+        {
+            generation++;
+        }
+    }
+
+    /** The owner, once the notifications it read are applied. */
+    public void notificationsRead()
+    {
+        if (state == State.LIVE)
+        {
+            generation++;
+        }
     }
 
     public LinkTable links()

@@ -16,6 +16,7 @@ import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLMSG_NOOP;
 import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLM_F_MULTI;
 import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.ORDER;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * A long-lived NETLINK_ROUTE socket in the network namespace of the thread that opened it, with its
@@ -127,6 +128,19 @@ public final class NetlinkSocket implements AutoCloseable
         scratch.set(JAVA_INT, 0, group);
         Libc.setsockopt(callState, fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
             "NETLINK_ADD_MEMBERSHIP " + groupName, scratch, 4);
+    }
+
+    /**
+     * Whether the socket {@code otherFd} has a datagram queued for reading: a poll that does not wait,
+     * made with this socket's own native memory, so a thread may ask it of a socket another thread reads.
+     */
+    public boolean hasQueued(final int otherFd) throws NativeCallException
+    {
+        scratch.set(JAVA_INT, Libc.POLLFD_FD_OFFSET, otherFd);
+        scratch.set(JAVA_SHORT, Libc.POLLFD_EVENTS_OFFSET, Libc.POLLIN);
+        scratch.set(JAVA_SHORT, Libc.POLLFD_REVENTS_OFFSET, (short)0);
+        return Libc.poll(callState, scratch, 1, 0) > 0
+            && (scratch.get(JAVA_SHORT, Libc.POLLFD_REVENTS_OFFSET) & Libc.POLLIN) != 0;
     }
 
     /**

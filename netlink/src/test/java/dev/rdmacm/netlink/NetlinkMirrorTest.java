@@ -127,6 +127,45 @@ class NetlinkMirrorTest
         }
     }
 
+    @Test
+    void shouldReadStaleWhileTheSocketHoldsANotificationTheTablesLack() throws Exception
+    {
+        assertTrue(mirror.synchronise(mirror::apply));
+        try (Rtnetlink reader = inHost.call(Rtnetlink::open))
+        {
+            final int rdma = ifindex(NamespaceTopology.RDMA_NETDEV);
+            assertTrue(mirror.stillCurrent(mirror.readStamp(reader)), "nothing queued after the dumps");
+
+            topology.ip(topology.host, "link", "set", NamespaceTopology.RDMA_NETDEV, "mtu", "9000");
+            final long queued = mirror.readStamp(reader);
+
+            assertEquals(NetlinkMirror.STALE, queued, "the kernel queued RTM_NEWLINK before ip returned");
+            assertEquals(1500, mirror.links().link(rdma).mtu(), "the tables still hold the old MTU");
+            assertTrue(events.drain(mirror::apply) > 0);
+            final long applied = mirror.readStamp(reader);
+            assertEquals(9000, mirror.links().link(rdma).mtu());
+            assertTrue(mirror.stillCurrent(applied));
+        }
+    }
+
+    @Test
+    void shouldReadStaleWhileTheOwnerHoldsNotificationsItHasNotApplied() throws Exception
+    {
+        assertTrue(mirror.synchronise(mirror::apply));
+        try (Rtnetlink reader = inHost.call(Rtnetlink::open))
+        {
+            final long before = mirror.readStamp(reader);
+
+            mirror.notificationsReading();
+            final long during = mirror.readStamp(reader);
+            mirror.notificationsRead();
+
+            assertEquals(NetlinkMirror.STALE, during);
+            assertTrue(!mirror.stillCurrent(before), "a read that spanned the owner's reading");
+            assertTrue(mirror.stillCurrent(mirror.readStamp(reader)));
+        }
+    }
+
     /**
      * The kernel makes some entries after the ip command returned (MLD's NOARP multicast neighbours on a
      * link that came up): reads the notifications until the mirror shows what ip shows, for 5 s at most.

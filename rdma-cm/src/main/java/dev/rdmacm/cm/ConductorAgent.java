@@ -731,11 +731,16 @@ final class ConductorAgent implements Agent
         final int messages;
         try
         {
+            mirror.notificationsReading();
             messages = events.drain(onEvent);
         }
         catch (final NativeCallException ex)
         {
             throw new IllegalStateException(ex.getMessage(), ex);
+        }
+        finally
+        {
+            mirror.notificationsRead();
         }
         if (messages < 0)
         {

@@ -105,6 +105,20 @@ final class ConnectionManagerChoice
         }
     }
 
+    /**
+     * Whether every connection runs through the kernel's CM already, without a port to open: KERNEL, or AUTO once it
+     * chose the kernel's ({@link CallerKernelCm} needs nothing else of the conductor).
+     */
+    synchronized boolean kernelChosen()
+    {
+        return switch (cm.options().connectionManager())
+        {
+            case KERNEL -> true;
+            case USERSPACE -> false;
+            case AUTO -> autoChoseKernel != null;
+        };
+    }
+
     /** {@return which CM runs the connections, and why, for a trace} */
     synchronized String text()
     {

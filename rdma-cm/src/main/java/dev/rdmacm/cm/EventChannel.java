@@ -22,7 +22,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * application can watch it beside its other descriptors. Only this class reads and writes it, and only
  * when the queue turns non-empty or empty: a burst of events costs one write and one read, not one of
  * each per event (in a TCG guest each is a system call of some microseconds, and the caller's thread
- * posts the events of the resolutions it finishes itself).
+ * posts the events of the resolutions it finishes itself). And only once someone has asked for the
+ * descriptor: before that no one can poll it, so its count is not kept, and {@link #fd()} sets it from
+ * the queue when it first hands it out. A taker that keeps up with the poster (cmtime's event thread)
+ * emptied the queue at every event, so each event still cost a write and a read, both under the lock
+ * the poster and the taker share (issue 32: the post was a third of resolve route's samples).
  */
 public final class EventChannel implements AutoCloseable
 {
@@ -37,6 +41,8 @@ public final class EventChannel implements AutoCloseable
     private final int fd;
     /** Whether the eventfd's count is 1 (readable); under {@link #counterLock}. */
     private boolean readable;
+    /** Whether {@link #fd()} handed the descriptor out, from when on its count follows the queue; under {@link #counterLock}. */
+    private boolean watched;
     private boolean closed;
 
     /** @throws NativeCallException when eventfd(2) fails. */
@@ -60,6 +66,17 @@ public final class EventChannel implements AutoCloseable
     /** {@return {@code channel->fd}: readable while an event is queued} Do not read it: the channel does. */
     public int fd()
     {
+        synchronized (counterLock)
+        {
+            if (!watched)
+            {
+                watched = true;
+                if (!closed && !readable && !events.isEmpty())
+                {
+                    markReadable();
+                }
+            }
+        }
         return fd;
     }
 
@@ -160,13 +177,19 @@ public final class EventChannel implements AutoCloseable
                 return;
             }
             events.add(event);
-            if (!readable)
+            if (watched && !readable)
             {
-                counter.set(JAVA_LONG, 0, 1L);
-                Libc.write(callState, fd, counter, Long.BYTES, "event channel eventfd");
-                readable = true;
+                markReadable();
             }
         }
+    }
+
+    /** Under the lock: the count to 1. */
+    private void markReadable()
+    {
+        counter.set(JAVA_LONG, 0, 1L);
+        Libc.write(callState, fd, counter, Long.BYTES, "event channel eventfd");
+        readable = true;
     }
 
     /**

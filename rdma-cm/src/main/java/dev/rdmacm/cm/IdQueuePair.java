@@ -34,7 +34,8 @@ final class IdQueuePair
      * {@code rdma_get_cm_event} work:
      * <ul>
      * <li>CONNECT_RESPONSE of an id with an RC QP ({@code ucma_process_conn_resp}): the QP to RTR and RTS, then
-     *     {@code rtuNow} (the conductor sends the RTU and moves the id to ESTABLISHED; it throws when it could not);
+     *     {@code rtuNow} (the RTU sent and the id moved to ESTABLISHED, by the conductor or, through the kernel's
+     *     CM, on this thread, {@link CallerKernelCm}; it throws when it could not);
      *     ESTABLISHED with the REP's private data, or, when a move or the RTU failed, the QP to ERR and
      *     CONNECT_ERROR with librdmacm's status -1 ({@code rdma_seterrno}). Without a QP it stays CONNECT_RESPONSE.</li>
      * <li>REJECTED: the QP to ERR ({@code ucma_modify_qp_err}).</li>

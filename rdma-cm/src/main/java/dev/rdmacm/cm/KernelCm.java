@@ -29,9 +29,11 @@ import java.util.function.Function;
  * Every kernel id belongs to one {@link KernelConnection}: found by the kernel's handle for its events, and
  * a listener's also by its uid, which the kernel puts in CONNECT_REQUEST (whose handle is the new id's); or to
  * one id's {@link KernelMemberships}, whose groups' events are found by the membership's handle.
- * The maps are the conductor's only. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's
- * one response buffer, so every command and the reading of its answer run in {@link #answer}, under one lock:
- * the conductor's and those of the application threads that move their QPs ({@link KernelQpMoves}).
+ * The maps are the conductor's only, but {@code byHandle}, in which a caller's {@code rdma_connect} registers the
+ * kernel id it made on its own thread ({@link CallerKernelCm}). The channel serialises the commands of every thread (the conductor's, and
+ * those of the application threads that move their QPs, {@link KernelQpMoves}, or send the RTU): one lock, its
+ * own. A command's answer (QUERY, INIT_QP_ATTR) is a view of the channel's one response buffer, so a command
+ * whose answer is read after it returns runs in {@link #answer}, which holds that lock until the reading is done.
  */
 final class KernelCm implements AutoCloseable
 {
@@ -40,10 +42,9 @@ final class KernelCm implements AutoCloseable
     private static final int EVENT_LIMIT = 64;
 
     private final UcmaChannel channel;
-    /** Held by each command and the reading of its answer ({@link #answer}). */
-    private final Object lock = new Object();
     private final RdmaCm cm;
     private final Function<RdmaCmId, IdContext> contexts;
+    /** Under its own monitor: a caller's {@code rdma_connect} registers its kernel id ({@link CallerKernelCm}). */
     private final Int2ObjectHashMap<KernelConnection> byHandle = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<KernelConnection> listenersByUid = new Long2ObjectHashMap<>();
     /** Multicast memberships by the kernel's handle, which it numbers apart from ids (its {@code multicast_table}). */
@@ -93,28 +94,26 @@ final class KernelCm implements AutoCloseable
     }
 
     /**
-     * Runs {@code commands} on the channel and reads their answers, holding the lock: an answer is a view of the
-     * channel's one response buffer, which the next command of any thread overwrites, so {@code commands} returns
-     * what it read of it, never the view.
+     * Runs {@code commands} on the channel and reads their answers, holding the channel's command lock
+     * ({@link UcmaChannel#answer}): an answer is a view of the channel's one response buffer, which the next command
+     * of any thread overwrites, so {@code commands} returns what it read of it, never the view.
      *
      * @throws dev.rdmacm.ucma.UcmaException a command the kernel refused, naming it and the errno.
      */
     <T> T answer(final Function<UcmaChannel, T> commands)
     {
-        synchronized (lock)
-        {
-            return commands.apply(channel);
-        }
+        return channel.answer(commands);
     }
 
-    /** As {@link #answer}, for commands whose answers are not read. */
+    /**
+     * Runs {@code commands}, whose answers are not read (or are values a command returns): each takes the channel's
+     * command lock for itself, and no other.
+     *
+     * @throws dev.rdmacm.ucma.UcmaException a command the kernel refused, naming it and the errno.
+     */
     void command(final Consumer<UcmaChannel> commands)
     {
-        answer(channel ->
-        {
-            commands.accept(channel);
-            return null;
-        });
+        commands.accept(channel);
     }
 
     IdContext context(final RdmaCmId id)
@@ -122,9 +121,13 @@ final class KernelCm implements AutoCloseable
         return contexts.apply(id);
     }
 
+    /** Before the kernel id's first command that brings an event: the conductor may read it at once. */
     void register(final int handle, final KernelConnection connection)
     {
-        byHandle.put(handle, connection);
+        synchronized (byHandle)
+        {
+            byHandle.put(handle, connection);
+        }
     }
 
     void listening(final long uid, final KernelConnection connection)
@@ -147,7 +150,10 @@ final class KernelCm implements AutoCloseable
     /** The kernel id is gone (destroyed, or never made): its events, if any still come, find no one. */
     void forget(final int handle, final long listenerUid)
     {
-        byHandle.remove(handle);
+        synchronized (byHandle)
+        {
+            byHandle.remove(handle);
+        }
         if (listenerUid != 0)
         {
             listenersByUid.remove(listenerUid);
@@ -244,7 +250,11 @@ final class KernelCm implements AutoCloseable
             }
             return;
         }
-        final KernelConnection connection = byHandle.get(event.id());
+        final KernelConnection connection;
+        synchronized (byHandle)
+        {
+            connection = byHandle.get(event.id());
+        }
         if (connection != null)
         {
             final KernelEvent taken = KernelEvent.copyOf(event, connection.isUd());

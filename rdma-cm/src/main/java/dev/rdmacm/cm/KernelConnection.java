@@ -44,7 +44,8 @@ import java.util.concurrent.CompletableFuture;
  *   (rdma_connect)                            RESOLVING_ADDRESS     CREATE_ID, RESOLVE_ADDR
  *   RESOLVING_ADDRESS   ADDR_RESOLVED         RESOLVING_ROUTE       QUERY ADDR/GID, SET_OPTION IB_PATH
  *   RESOLVING_ROUTE     ROUTE_RESOLVED        CONNECTING            QUERY PATH, CONNECT
- *   CONNECTING          CONNECT_RESPONSE      (the taker moves the QP with INIT_QP_ATTR, then ACCEPT: the RTU)
+ *   CONNECTING          CONNECT_RESPONSE      (the taker moves the QP with INIT_QP_ATTR, then ACCEPT, the RTU,
+ *                                             on its own thread: CallerKernelCm)
  *   (rdma_listen)                             LISTENING             CREATE_ID, BIND, LISTEN
  *   LISTENING           CONNECT_REQUEST       a new id, REQUESTED   QUERY ADDR/GID of the new kernel id
  *   REQUESTED           (rdma_accept)         ACCEPTED              INIT_QP_ATTR (the caller's moves), ACCEPT
@@ -106,18 +107,21 @@ final class KernelConnection implements CmConnection
         return handle;
     }
 
-    // ---- the calls, on the conductor ----
+    // ---- the calls, on the conductor (rdma_connect, the RTU and rdma_disconnect also on a caller's thread, under the id's IdGuard) ----
 
     /**
      * {@code rdma_connect} of a ROUTE_RESOLVED RC id: a kernel id resolved to our destination, and our route
-     * handed to it; CONNECT follows once the kernel says it holds the route.
+     * handed to it; CONNECT follows once the kernel says it holds the route. On the conductor or the caller's thread
+     * ({@link CallerKernelCm}).
      */
     static KernelConnection connect(final IdContext c, final KernelCm kernel, final ConnectionParameters parameters)
         throws RdmaCmException
     {
         final RdmaPortBinding device = c.binding();
         final int handle = createId(c, kernel, "rdma_connect");
-        final KernelConnection connection;
+        // registered before RESOLVE_ADDR: on a caller's thread (CallerKernelCm) the conductor may read its event at once
+        final KernelConnection connection = new KernelConnection(kernel, c, handle, device, false, State.RESOLVING_ADDRESS);
+        connection.parameters = parameters;
         try
         {
             final RdmaSockaddr source;
@@ -142,11 +146,9 @@ final class KernelConnection implements CmConnection
         }
         catch (final UcmaException ex)
         {
-            kernel.destroyQuietly(handle);
+            connection.close();
             throw KernelCm.refused("rdma_connect", ex);
         }
-        connection = new KernelConnection(kernel, c, handle, device, false, State.RESOLVING_ADDRESS);
-        connection.parameters = parameters;
         return connection;
     }
 
@@ -261,7 +263,8 @@ final class KernelConnection implements CmConnection
 
     /**
      * The active side's ACCEPT without parameters ({@code cma_rep_recv}): the RTU, after the taker moved the QP;
-     * ESTABLISHED once the kernel took it.
+     * ESTABLISHED once the kernel took it. On the taker's thread ({@link CallerKernelCm}) or the conductor's, under the
+     * id's {@link IdGuard} either way.
      */
     @Override
     public void sendRtu(final CompletableFuture<Void> reply) throws RdmaCmException

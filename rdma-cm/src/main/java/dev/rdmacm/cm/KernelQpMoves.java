@@ -11,7 +11,8 @@ import dev.rdmacm.verbs.RcQueuePair;
  * initiator depth overriding the kernel's. A QP still in RESET goes to INIT first with the kernel's port,
  * P_Key index and access flags.
  *
- * @param kernel             the RdmaCm's kernel CM, whose one lock the asking and the reading of each answer hold.
+ * @param kernel             the RdmaCm's kernel CM, whose channel's lock the asking and the reading of each answer hold
+ *                           ({@link KernelQpAttributes}), the QP's move not.
  * @param handle             the kernel id.
  * @param responderResources the responder resources for RTR ({@link KernelQpAttributes#KERNELS}: the kernel's).
  * @param initiatorDepth     the initiator depth for RTS ({@link KernelQpAttributes#KERNELS}: the kernel's).

@@ -644,7 +644,10 @@ public final class RdmaCmId implements AutoCloseable
             queuePair.init(device.port(), 0, RcQueuePair.QP_ACCESS_FLAGS);
         }
         qp.attach(queuePair);
-        proxy.attachQp(this, queuePair);
+        if (!CallerQpHandOver.handOver(cm, this, queuePair))
+        {
+            proxy.attachQp(this, queuePair);
+        }
     }
 
     /**
@@ -769,14 +772,14 @@ public final class RdmaCmId implements AutoCloseable
         parameters.requireRoomInRequest(isUd());
         if (channel != null || isUd())
         {
-            await(proxy.connect(this, parameters));
+            CallerKernelCm.connect(cm, this, proxy, parameters);
             return;
         }
         final CompletableFuture<CmEvent> outcome = new CompletableFuture<>();
         synchronousConnect = outcome;
         try
         {
-            await(proxy.connect(this, parameters));
+            CallerKernelCm.connect(cm, this, proxy, parameters);
             final CmEvent event = taken(await(outcome));
             if (event.status() != 0)
             {
@@ -816,7 +819,7 @@ public final class RdmaCmId implements AutoCloseable
      */
     CmEvent taken(final CmEvent event)
     {
-        return qp.taken(event, () -> await(proxy.readyToUse(this)));
+        return qp.taken(event, () -> CallerKernelCm.readyToUse(cm, this, proxy));
     }
 
     /** From the CM thread: the RTU of {@link #taken}'s CONNECT_RESPONSE went out; the conductor moves the id and replies. */
@@ -904,7 +907,7 @@ public final class RdmaCmId implements AutoCloseable
     public void disconnect() throws RdmaCmException
     {
         qp.shutdown();
-        await(proxy.disconnect(this));
+        CallerKernelCm.disconnect(cm, this, proxy);
     }
 
     /** From the CM thread: an event of the id's connection, with the state it leads to (or null). */

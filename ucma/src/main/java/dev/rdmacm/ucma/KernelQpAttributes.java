@@ -17,7 +17,9 @@ import java.util.Optional;
  * ({@code ucma_init_conn_qp}), to RTR and RTS on the active side when CONNECT_RESPONSE is taken and on
  * the passive side before ACCEPT ({@code ucma_modify_qp_rtr}, {@code ucma_modify_qp_rts}, with the
  * responder resources and initiator depth the application gave overriding the kernel's). The kernel
- * is asked on the calling thread, right before each move, as librdmacm asks it.
+ * is asked on the calling thread, right before each move, as librdmacm asks it; each answer is read under
+ * the channel's command lock ({@link UcmaChannel#answer}) and the move, an {@code ibv_modify_qp}, made
+ * after it, so other threads' commands on a shared channel do not wait for the QP.
  * <p>
  * The verbs binding moves with its own attribute masks (the typed {@code init}, {@code readyToReceive},
  * {@code readyToSend}), which hold every attribute the kernel's mask names for an RC QP. Before RTR the
@@ -40,8 +42,8 @@ public final class KernelQpAttributes
     /** RESET to INIT with the kernel's port, P_Key index and access flags for {@code id}. */
     public static void init(final UcmaChannel channel, final int id, final RcQueuePair queuePair)
     {
-        final UverbsQpAttr attr = channel.initQpAttr(id, IBV_QPS_INIT);
-        queuePair.init(attr.portNum(), attr.pkeyIndex(), (int)attr.qpAccessFlags());
+        final InitAttributes attr = initAttributes(channel, id);
+        queuePair.init(attr.port(), attr.pkeyIndex(), attr.accessFlags());
     }
 
     /**
@@ -56,22 +58,44 @@ public final class KernelQpAttributes
         {
             init(channel, id, queuePair);
         }
-        final UverbsQpAttr again = channel.initQpAttr(id, IBV_QPS_INIT);
-        queuePair.initAgain(again.portNum(), again.pkeyIndex(), (int)again.qpAccessFlags());
-        final UverbsQpAttr attr = channel.initQpAttr(id, IBV_QPS_RTR);
-        final UverbsAhAttr ah = attr.ahAttr();
-        final AddressVector path = new AddressVector(ah.portNum(), ah.dlid(), ah.sl(), ah.srcPathBits(), ah.staticRate(),
-            ah.isGlobal() ? Optional.of(new AddressVector.GlobalRoute(ah.dgid(), ah.sgidIndex(), ah.hopLimit(), ah.trafficClass(),
-                (int)ah.flowLabel())) : Optional.empty());
-        queuePair.readyToReceive(new RcReceiveParameters(path, MtuCode.fromCode((int)attr.pathMtu()), (int)attr.destQpNum(),
-            (int)attr.rqPsn(), responderResources == KERNELS ? attr.maxDestRdAtomic() : responderResources, attr.minRnrTimer()));
+        final InitAttributes again = initAttributes(channel, id);
+        queuePair.initAgain(again.port(), again.pkeyIndex(), again.accessFlags());
+        final RcReceiveParameters receive = channel.answer(ch ->
+        {
+            final UverbsQpAttr attr = ch.initQpAttr(id, IBV_QPS_RTR);
+            final UverbsAhAttr ah = attr.ahAttr();
+            final AddressVector path = new AddressVector(ah.portNum(), ah.dlid(), ah.sl(), ah.srcPathBits(), ah.staticRate(),
+                ah.isGlobal() ? Optional.of(new AddressVector.GlobalRoute(ah.dgid(), ah.sgidIndex(), ah.hopLimit(), ah.trafficClass(),
+                    (int)ah.flowLabel())) : Optional.empty());
+            return new RcReceiveParameters(path, MtuCode.fromCode((int)attr.pathMtu()), (int)attr.destQpNum(), (int)attr.rqPsn(),
+                responderResources == KERNELS ? attr.maxDestRdAtomic() : responderResources, attr.minRnrTimer());
+        });
+        queuePair.readyToReceive(receive);
     }
 
     /** RTR to RTS with the kernel's PSN, timeout and retry counts; {@code initiatorDepth} replaces {@code max_rd_atomic}. */
     public static void readyToSend(final UcmaChannel channel, final int id, final RcQueuePair queuePair, final int initiatorDepth)
     {
-        final UverbsQpAttr attr = channel.initQpAttr(id, IBV_QPS_RTS);
-        queuePair.readyToSend(new RcSendParameters((int)attr.sqPsn(), attr.timeout(), attr.retryCnt(), attr.rnrRetry(),
-            initiatorDepth == KERNELS ? attr.maxRdAtomic() : initiatorDepth));
+        final RcSendParameters send = channel.answer(ch ->
+        {
+            final UverbsQpAttr attr = ch.initQpAttr(id, IBV_QPS_RTS);
+            return new RcSendParameters((int)attr.sqPsn(), attr.timeout(), attr.retryCnt(), attr.rnrRetry(),
+                initiatorDepth == KERNELS ? attr.maxRdAtomic() : initiatorDepth);
+        });
+        queuePair.readyToSend(send);
+    }
+
+    /** INIT_QP_ATTR for INIT, read under the channel's command lock; the QP moves after, without it. */
+    private static InitAttributes initAttributes(final UcmaChannel channel, final int id)
+    {
+        return channel.answer(ch ->
+        {
+            final UverbsQpAttr attr = ch.initQpAttr(id, IBV_QPS_INIT);
+            return new InitAttributes(attr.portNum(), attr.pkeyIndex(), (int)attr.qpAccessFlags());
+        });
+    }
+
+    private record InitAttributes(int port, int pkeyIndex, int accessFlags)
+    {
     }
 }

@@ -44,6 +44,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One open {@code /dev/infiniband/rdma_cm}: an event channel of the kernel's RDMA CM. Every id made on
@@ -64,8 +65,9 @@ import java.util.function.Consumer;
  * while another issues commands.
  * <p>
  * <b>Threads.</b> Commands are serialized on one lock and events on another. A response or event view
- * stays valid until the next command (or event) on this channel: a caller that shares the channel
- * copies what it needs first. {@link #close} after the threads that use it stopped.
+ * stays valid until the next command (or event) on this channel: a caller that shares the channel with
+ * other threads reads a response inside {@link #answer}, which holds the command lock until it returns,
+ * and keeps only what it read. {@link #close} after the threads that use it stopped.
  */
 public final class UcmaChannel implements AutoCloseable
 {
@@ -230,6 +232,19 @@ public final class UcmaChannel implements AutoCloseable
     public String device()
     {
         return device;
+    }
+
+    /**
+     * Runs {@code commands} holding the command lock, so that the response views they get stay theirs until they
+     * return: another thread's command, which would overwrite the one response buffer, waits. The lock is reentrant:
+     * each command inside takes it again. {@code commands} returns what it read, never a view.
+     */
+    public <T> T answer(final Function<UcmaChannel, T> commands)
+    {
+        synchronized (commandLock)
+        {
+            return commands.apply(this);
+        }
     }
 
     /**

@@ -402,7 +402,7 @@ public final class AddressResolver implements AddressRules
     }
 
     /**
-     * The link of {@code ifindex}: the mirror's while it is live, else the kernel's (RTM_GETLINK, ENODEV
+     * The link of {@code ifindex}: the mirror's while it is current ({@link NetlinkMirror#readStamp}), else the kernel's (RTM_GETLINK, ENODEV
      * when there is none). The mirror answers only when it has the link: an absence is asked of the
      * kernel, so a link the mirror has not heard of yet is never missed.
      */
@@ -410,9 +410,9 @@ public final class AddressResolver implements AddressRules
     {
         if (mirror != null)
         {
-            final long generation = mirror.generation();
+            final long stamp = mirror.readStamp(rt);
             final Link link = mirror.links().link(ifindex);
-            if (link != null && NetlinkMirror.wasLive(generation, mirror.generation()))
+            if (link != null && mirror.stillCurrent(stamp))
             {
                 return link;
             }
@@ -436,9 +436,9 @@ public final class AddressResolver implements AddressRules
     {
         if (mirror != null)
         {
-            final long generation = mirror.generation();
+            final long stamp = mirror.readStamp(rt);
             final Neighbour neighbour = mirror.neighbours().neighbour(ifindex, nextHop);
-            if (neighbour != null && neighbour.isValid() && NetlinkMirror.wasLive(generation, mirror.generation()))
+            if (neighbour != null && neighbour.isValid() && mirror.stillCurrent(stamp))
             {
                 return neighbour;
             }
@@ -459,9 +459,9 @@ public final class AddressResolver implements AddressRules
     {
         if (mirror != null)
         {
-            final long generation = mirror.generation();
+            final long stamp = mirror.readStamp(rt);
             final InterfaceAddress found = mirror.addresses().find(address, ifindex);
-            if (found != null && NetlinkMirror.wasLive(generation, mirror.generation()))
+            if (found != null && mirror.stillCurrent(stamp))
             {
                 return found;
             }

@@ -106,7 +106,7 @@ public final class RouteResolver
         final Link netdev;
         try
         {
-            final Link mirrored = mirrored(mirror, a.ifindex());
+            final Link mirrored = mirrored(mirror, a.ifindex(), rtnetlink);
             netdev = mirrored != null ? mirrored : rtnetlink.link(a.ifindex());
         }
         catch (final IOException | ErrnoException ex)
@@ -146,16 +146,16 @@ public final class RouteResolver
         return route;
     }
 
-    /** The mirror's link of {@code ifindex} if it has it and was live while it was read; else null. */
-    private static Link mirrored(final NetlinkMirror mirror, final int ifindex)
+    /** The mirror's link of {@code ifindex} if it has it and was current while it was read ({@link NetlinkMirror#readStamp}); else null. */
+    private static Link mirrored(final NetlinkMirror mirror, final int ifindex, final Rtnetlink asking)
     {
         if (mirror == null)
         {
             return null;
         }
-        final long generation = mirror.generation();
+        final long stamp = mirror.readStamp(asking);
         final Link link = mirror.links().link(ifindex);
-        return link != null && NetlinkMirror.wasLive(generation, mirror.generation()) ? link : null;
+        return link != null && mirror.stillCurrent(stamp) ? link : null;
     }
 
     /** The priority to SL map of a bound netdev, and where it came from (for the trace). */

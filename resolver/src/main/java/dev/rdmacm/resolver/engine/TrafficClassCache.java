@@ -16,7 +16,8 @@ import java.io.IOException;
  */
 public final class TrafficClassCache
 {
-    private final Int2ObjectHashMap<TrafficClasses> byIfindex = new Int2ObjectHashMap<>();
+    /** Made at the first netdev with classes to ask about: a caller's route makes a cache per call (CallerRoute), and most netdevs have one queue. */
+    private Int2ObjectHashMap<TrafficClasses> byIfindex;
 
     /** An empty cache: each netdev's classes are read the first time they are asked for. */
     public TrafficClassCache()
@@ -33,6 +34,10 @@ public final class TrafficClassCache
         {
             return TrafficClasses.none(netdev.ifindex());
         }
+        if (byIfindex == null)
+        {
+            byIfindex = new Int2ObjectHashMap<>();
+        }
         TrafficClasses classes = byIfindex.get(netdev.ifindex());
         if (classes == null)
         {
@@ -45,12 +50,18 @@ public final class TrafficClassCache
     /** A qdisc of {@code ifindex} changed, or the netdev went away. */
     public void changed(final int ifindex)
     {
-        byIfindex.remove(ifindex);
+        if (byIfindex != null)
+        {
+            byIfindex.remove(ifindex);
+        }
     }
 
     /** Events were lost: nothing read before can be trusted. */
     public void clear()
     {
-        byIfindex.clear();
+        if (byIfindex != null)
+        {
+            byIfindex.clear();
+        }
     }
 }
