@@ -94,21 +94,8 @@ final class CallerKernelCm
      */
     static boolean rtuSent(final RdmaCm cm, final RdmaCmId id) throws RdmaCmException
     {
-        if (!mayCallHere(cm))
-        {
-            return false;
-        }
-        synchronized (id.guard)
-        {
-            final IdContext c = id.guard.context();
-            if (c == null || !(c.connection instanceof KernelConnection))
-            {
-                return false;
-            }
-            // KernelConnection.sendRtu completes it (ConnectionPhase.rtuSent) before it returns, or throws
-            ConnectionPhase.readyToUse(c, new CompletableFuture<>());
-            return true;
-        }
+        // KernelConnection.sendRtu completes it (ConnectionPhase.rtuSent) before it returns, or throws
+        return onKernelConnection(cm, id, c -> ConnectionPhase.readyToUse(c, new CompletableFuture<>()));
     }
 
     /**
@@ -118,6 +105,12 @@ final class CallerKernelCm
      * @throws RdmaCmException as the conductor's {@link ConnectionPhase#disconnect} throws it.
      */
     static boolean disconnected(final RdmaCm cm, final RdmaCmId id) throws RdmaCmException
+    {
+        return onKernelConnection(cm, id, ConnectionPhase::disconnect);
+    }
+
+    /** Runs {@code call} under the id's guard when this thread may and the id's connection is the kernel's. */
+    private static boolean onKernelConnection(final RdmaCm cm, final RdmaCmId id, final KernelCall call) throws RdmaCmException
     {
         if (!mayCallHere(cm))
         {
@@ -130,9 +123,16 @@ final class CallerKernelCm
             {
                 return false;
             }
-            ConnectionPhase.disconnect(c);
+            call.run(c);
             return true;
         }
+    }
+
+    /** One of the conductor's calls on a kernel connection, made on the caller's thread. */
+    @FunctionalInterface
+    private interface KernelCall
+    {
+        void run(IdContext c) throws RdmaCmException;
     }
 
     private static boolean mayCallHere(final RdmaCm cm)
