@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "librdmacm's cmtime on this project's CM: -s SERVER times connection setup and teardown, no -s serves.",
-        "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
+        "--cm auto (the default) takes this project's CM where it can own the CM class on umad, the kernel's CM where ib_cm holds it.",
         "Exit 0 success, 255 failure, 2 usage; as cmtime, 1 with no RDMA device and getaddrinfo's code for a name "
             + "it cannot resolve (EAI_NONAME: 254)."
     })

@@ -39,7 +39,7 @@ import java.util.concurrent.Callable;
     exitCodeOnInvalidInput = RpingCommand.USAGE,
     description = {
         "librdmacm's rping on this project's CM: -s serves (on -a, else on any address), -c pings the server at -a.",
-        "Needs a host without the kernel's ib_cm (the CM class is registered on umad).",
+        "--cm auto (the default) takes this project's CM where it can own the CM class on umad, the kernel's CM where ib_cm holds it.",
         "Exit as rping: 0 success, 255 failure, 22 (EINVAL) a usage error, and getaddrinfo's code for a name -a or -I "
             + "gives that it cannot resolve (EAI_NONAME: 254)."
     })

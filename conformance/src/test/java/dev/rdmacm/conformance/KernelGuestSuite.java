@@ -9,9 +9,11 @@ import dev.rdmacm.cli.DevicesGuest;
 import dev.rdmacm.cm.VerbsGidDirectoryInGuest;
 import dev.rdmacm.cm.kernel.AcmRouteAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoAgainstLibrdmacmInGuest;
+import dev.rdmacm.cm.kernel.AfIbResolveAgainstLibrdmacmInGuest;
 import dev.rdmacm.cm.kernel.AddrinfoOracle;
 import dev.rdmacm.cm.kernel.BondFailoverAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.CmTimeAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.CmtimeThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.DeviceRemovalAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.KernelCmGuest;
 import dev.rdmacm.cm.kernel.KernelCmOracle;
@@ -21,6 +23,7 @@ import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest;
 import dev.rdmacm.cm.kernel.KernelIdOptionsInGuest;
 import dev.rdmacm.cm.kernel.McKeyThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.MulticastAgainstKernelCmInGuest;
+import dev.rdmacm.cm.kernel.MulticastIdEventsThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionAgainstKernelCmInGuest;
 import dev.rdmacm.cm.kernel.ResolutionThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.UcmaAgainstLibrdmacmInGuest;
@@ -28,6 +31,7 @@ import dev.rdmacm.cm.kernel.UcmaChannelInGuest;
 import dev.rdmacm.cm.kernel.UcmaConnectionInGuest;
 import dev.rdmacm.cm.kernel.UcmaMigrateIdInGuest;
 import dev.rdmacm.cm.kernel.UcmaMulticastInGuest;
+import dev.rdmacm.cm.kernel.UdaddyThroughKernelCmInGuest;
 import dev.rdmacm.cm.kernel.UidRangeAgainstKernelCmInGuest;
 import dev.rdmacm.resolver.engine.RouteDifferentialVrfInGuest;
 import dev.rdmacm.testing.guest.GuestJUnit;
@@ -76,8 +80,9 @@ final class KernelGuestSuite
         GetAddrInfoOnRealDevicesInGuest.class, AddrinfoAgainstLibrdmacmInGuest.class, MulticastAgainstKernelCmInGuest.class,
         DeviceRemovalAgainstKernelCmInGuest.class, BondFailoverAgainstKernelCmInGuest.class,
         UcmaChannelInGuest.class, UcmaAgainstLibrdmacmInGuest.class, UcmaConnectionInGuest.class,
-        KernelConnectionManagerInGuest.class, KernelIdOptionsInGuest.class, KernelCmPeersInGuest.class,
-        McKeyThroughKernelCmInGuest.class, UcmaMulticastInGuest.class, UcmaMigrateIdInGuest.class,
+        KernelConnectionManagerInGuest.class, KernelIdOptionsInGuest.class, KernelCmPeersInGuest.class, CmtimeThroughKernelCmInGuest.class,
+        McKeyThroughKernelCmInGuest.class, MulticastIdEventsThroughKernelCmInGuest.class, UcmaMulticastInGuest.class, UcmaMigrateIdInGuest.class,
+        UdaddyThroughKernelCmInGuest.class, AfIbResolveAgainstLibrdmacmInGuest.class,
         AcmServerOnSoftRoceInGuest.class, AcmServerDeviceRemovalInGuest.class,
         VerbsGidDirectoryInGuest.class, DevicesCommandInGuest.class);
     /**
@@ -107,6 +112,8 @@ final class KernelGuestSuite
         AddrinfoOracle.compileIfAvailable(share);
         GetAddrInfoOnRealDevicesInGuest.compileHarness(share);
         KernelIdOptionsInGuest.compile(share);
+        MulticastIdEventsThroughKernelCmInGuest.compile(share);
+        AfIbResolveAgainstLibrdmacmInGuest.compile(share);
     }
 
     /** Starts {@link #BESIDE} in the guest's background ({@link #prepare} done), for {@link #finishBeside}. */

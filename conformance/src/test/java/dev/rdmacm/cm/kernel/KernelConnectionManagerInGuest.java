@@ -56,6 +56,7 @@ public class KernelConnectionManagerInGuest
     private static final int CLI_SERVER_PORT = 7497;
     private static final int PINGS = 3;
     private static final int TAKEN_PORT = 7498;
+    private static final int AUTO_LISTEN_PORT = 7499;
     /** udaddy's fixed port, in RDMA_PS_UDP. */
     private static final int UDADDY_PORT = 7174;
     /** rdma_cm's {@code RDMA_UDP_QKEY}: the Q_Key of every RDMA_PS_UDP id. */
@@ -207,9 +208,9 @@ public class KernelConnectionManagerInGuest
                 "AUTO's choice in the trace: " + trace);
             assertTrue(trace.stream().anyMatch(line -> line.contains("ADDR_RESOLVED: the kernel's rxe0/1")), "the kernel's address answer in the trace: " + trace);
             assertTrue(trace.stream().anyMatch(line -> line.contains("ROUTE_RESOLVED: the kernel's path")), "the kernel's path in the trace: " + trace);
-            // the address the kernel resolved is ours; path fields may differ, and each difference is reported
-            assertEquals(List.of(), differences.stream().filter(d -> !d.field().startsWith("path.")).toList(), "differences: " + differences);
-            System.out.println("kernel CM differences after our path (rping server): " + differences);
+            // the address the kernel resolved is ours, and the path the kernel holds after our RDMA_OPTION_IB_PATH
+            // (QUERY PATH) equals ours, every field (on RoCE; the 93 cases hold the same in ResolutionThroughKernelCmInGuest)
+            assertEquals(List.of(), differences, "differences: " + differences);
         }
         finally
         {
@@ -412,20 +413,57 @@ public class KernelConnectionManagerInGuest
     void shouldBeRejectedByThePortNobodyListensOn() throws Exception
     {
         final Resources before = Resources.settled();
-        try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
-            EventChannel channel = cm.createEventChannel())
+        final long started = System.nanoTime();
+        // the real rping's client to the same port, through the same kernel CM, beside ours: the same event and status
+        try (dev.rdmacm.testing.RunningPeer rping = dev.rdmacm.testing.RunningPeer.start("rping", "-c", "-a", OWN_IPV4, "-p",
+            Integer.toString(NOBODY_PORT), "-C", "1"))
         {
-            final RdmaCmId id = RoutedId.resolved(cm.createId(channel), channel, null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), NOBODY_PORT), "");
-            try (VerbsEndpoint client = VerbsEndpoint.on(id.binding().device()))
+            try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+                EventChannel channel = cm.createEventChannel())
             {
-                id.attachQp(client.qp());
-                id.connect(ConnectionParameters.of(1, 1));
-                final CmEvent rejected = next(channel, CmEventType.REJECTED);
-                assertEquals(INVALID_SERVICE_ID, rejected.status(), rejected.toString());
-                assertEquals(QpState.ERR, client.qp().query().state());
-                id.destroy();
+                final RdmaCmId id = RoutedId.resolved(cm.createId(channel), channel, null,
+                    new InetSocketAddress(InetAddress.getByName(OWN_IPV4), NOBODY_PORT), rping);
+                try (VerbsEndpoint client = VerbsEndpoint.on(id.binding().device()))
+                {
+                    id.attachQp(client.qp());
+                    id.connect(ConnectionParameters.of(1, 1));
+                    final CmEvent rejected = next(channel, CmEventType.REJECTED);
+                    assertEquals(INVALID_SERVICE_ID, rejected.status(), rejected.toString());
+                    assertEquals(QpState.ERR, client.qp().query().state());
+                    id.destroy();
+                }
             }
+            final long ours = System.nanoTime();
+            rping.exitStatus(WAIT);
+            System.out.printf("REJ case: ours %d ms, the real rping's end %d ms after%n", (ours - started) / 1_000_000,
+                (System.nanoTime() - ours) / 1_000_000);
+            assertTrue(rping.lines().contains("cma event RDMA_CM_EVENT_REJECTED, error " + INVALID_SERVICE_ID),
+                "the real rping -c printed:\n" + rping);
         }
+        final long counted = System.nanoTime();
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+        System.out.printf("REJ case: rdma resource back to before in %d ms%n", (System.nanoTime() - counted) / 1_000_000);
+    }
+
+    @Test
+    void shouldNameInRdmacmDevicesTheBackEndThatAutoTakes() throws Exception
+    {
+        final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        assertEquals(0, RdmacmInThisJvm.run(output, "devices", "-d", "rxe0", "--json"), output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        final Matcher said = Pattern.compile("\"connection_manager\"\\s*:\\s*\"(\\w+)\"").matcher(
+            output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(said.find(), output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        try (RdmaCm cm = open(ConnectionManager.AUTO, trace, new CopyOnWriteArrayList<>()); EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId listener = cm.createId(channel);
+            listener.bindAddr(new InetSocketAddress(InetAddress.getByName(OWN_IPV4), AUTO_LISTEN_PORT));
+            listener.listen(1);
+            listener.destroy();
+        }
+        // ib_cm holds the CM class here: AUTO takes the kernel's CM, and rdmacm devices said so beforehand
+        assertEquals("kernel", said.group(1), output.toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(trace.stream().anyMatch(line -> line.contains("through the kernel's CM (AUTO: the kernel's ib_cm holds the CM class)")),
+            "AUTO's choice in the listener's trace: " + trace);
     }
 }

@@ -1,0 +1,225 @@
+package dev.rdmacm.cm.kernel;
+
+import dev.rdmacm.cm.CmEvent;
+import dev.rdmacm.cm.CmEventType;
+import dev.rdmacm.cm.ConnectionManager;
+import dev.rdmacm.cm.ConnectionParameters;
+import dev.rdmacm.cm.EventChannel;
+import dev.rdmacm.cm.RdmaCm;
+import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.cm.UdParameters;
+import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
+import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.verbs.AddressHandle;
+import dev.rdmacm.verbs.CompletionQueue;
+import dev.rdmacm.verbs.CompletionStatus;
+import dev.rdmacm.verbs.IbvConstants;
+import dev.rdmacm.verbs.MemoryRegion;
+import dev.rdmacm.verbs.ProtectionDomain;
+import dev.rdmacm.verbs.QueuePairCapabilities;
+import dev.rdmacm.verbs.UdQueuePair;
+import dev.rdmacm.verbs.Verbs;
+import dev.rdmacm.verbs.VerbsContext;
+import dev.rdmacm.verbs.WorkCompletions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static dev.rdmacm.cm.kernel.KernelCmGuest.OWN_IPV4;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * UD ids over SIDR through the kernel's CM ({@link ConnectionManager#KERNEL}) against librdmacm 44's {@code udaddy},
+ * both ways, with datagrams, in the kernel guest ({@code ib_cm} loaded, rxe0): our client resolves the real
+ * {@code udaddy} server's QP (SIDR_REQ and SIDR_REP by the kernel's CM) and sends it {@value #MESSAGES} datagrams with
+ * our QP number as immediate data, and receives its replies; the real {@code udaddy -s} client resolves our UD listener
+ * (our {@code rdma_accept} answers its SIDR_REQ through the kernel's CM), and we reply to each of its datagrams as
+ * udaddy's server does. udaddy's exit status and its {@code data transfers complete} line are its verdict; each of
+ * ours is {@value #MESSAGES} successful completions carrying the GRH area, the message and immediate data.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+public class UdaddyThroughKernelCmInGuest
+{
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** udaddy's fixed port, in RDMA_PS_UDP. */
+    private static final int UDADDY_PORT = 7174;
+    /** Fewer than udaddy's default 10: the guest part's time is short. */
+    private static final int MESSAGES = 4;
+    /** udaddy's default message size. */
+    private static final int MESSAGE_SIZE = 100;
+    private static final ConnectionParameters UD = new ConnectionParameters(new byte[0], 0, 0, false, 0, 0);
+
+    private static RdmaCm open() throws Exception
+    {
+        return RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
+    }
+
+    private static CmEvent next(final EventChannel channel, final CmEventType expected, final RunningPeer peer) throws InterruptedException
+    {
+        final CmEvent event = channel.getEvent(WAIT);
+        assertNotNull(event, () -> "no " + expected + " within " + WAIT + "; udaddy printed:\n" + peer);
+        assertEquals(expected, event.type(), () -> event + "; udaddy printed:\n" + peer);
+        return event;
+    }
+
+    @Test
+    void shouldExchangeDatagramsWithTheRealUdaddyServerThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.settled();
+        try (RunningPeer udaddy = RunningPeer.start("udaddy", "-C", Integer.toString(MESSAGES)))
+        {
+            dev.rdmacm.testing.SoftRoceDevices.awaitKernelListener(UDADDY_PORT);
+            try (RdmaCm cm = open(); EventChannel channel = cm.createEventChannel())
+            {
+                final RdmaCmId id = cm.createId(channel, PortSpace.UDP);
+                id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), UDADDY_PORT), Duration.ofSeconds(2));
+                next(channel, CmEventType.ADDR_RESOLVED, udaddy).ack();
+                id.resolveRoute(Duration.ofSeconds(2));
+                next(channel, CmEventType.ROUTE_RESOLVED, udaddy).ack();
+                try (Node node = new Node(id))
+                {
+                    node.postReceives();
+                    id.connect(UD);
+                    final CmEvent.Established established = (CmEvent.Established)next(channel, CmEventType.ESTABLISHED, udaddy);
+                    final UdParameters ud = established.ud().orElseThrow();
+                    established.ack();
+                    node.ah = node.pd.createAddressHandle(ud.ahAttr());
+                    node.postSends(ud.qpNumber(), ud.qkey(), false);
+                    node.complete(true, udaddy);
+                    id.destroy();
+                }
+            }
+            assertEquals(0, udaddy.exitStatus(WAIT), udaddy.toString());
+            assertTrue(udaddy.lines().contains("data transfers complete"), udaddy.toString());
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    @Test
+    void shouldServeTheRealUdaddyClientThroughTheKernelCm() throws Exception
+    {
+        final Resources before = Resources.settled();
+        try (RdmaCm cm = open(); EventChannel channel = cm.createEventChannel())
+        {
+            final RdmaCmId listener = cm.createId(channel, PortSpace.UDP);
+            listener.bindAddr(new InetSocketAddress(InetAddress.getByName(OWN_IPV4), UDADDY_PORT));
+            listener.listen(0);
+            try (RunningPeer udaddy = RunningPeer.start("udaddy", "-s", OWN_IPV4, "-C", Integer.toString(MESSAGES)))
+            {
+                final CmEvent.ConnectRequest request = (CmEvent.ConnectRequest)next(channel, CmEventType.CONNECT_REQUEST, udaddy);
+                final RdmaCmId id = request.id();
+                try (Node node = new Node(id))
+                {
+                    node.postReceives();
+                    id.accept(UD);
+                    request.ack();
+                    node.complete(true, udaddy);
+                    // udaddy's server: the reply AH from the first datagram's GRH, the QPN from its immediate data
+                    node.postSends(node.replyQpn, node.qp.query().qkey(), true);
+                    node.complete(false, udaddy);
+                }
+                id.destroy();
+                assertEquals(0, udaddy.exitStatus(WAIT), udaddy.toString());
+                assertTrue(udaddy.lines().contains("data transfers complete"), udaddy.toString());
+            }
+            listener.destroy();
+        }
+        assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    /** udaddy.c's cmatest_node: a UD QP on the id's device, one buffer (GRH area, then the message) for every work request. */
+    private static final class Node implements AutoCloseable
+    {
+        final RdmaCmId id;
+        final VerbsContext context;
+        final ProtectionDomain pd;
+        final CompletionQueue cq;
+        final UdQueuePair qp;
+        final MemoryRegion mem;
+        final WorkCompletions completions = new WorkCompletions(8);
+        AddressHandle ah;
+        int replyQpn;
+
+        Node(final RdmaCmId id) throws Exception
+        {
+            this.id = id;
+            this.context = Verbs.open(id.binding().device());
+            this.pd = context.allocateProtectionDomain();
+            this.cq = context.createCompletionQueue(MESSAGES * 2, null);
+            this.qp = pd.createUdQueuePair(cq, cq, new QueuePairCapabilities(MESSAGES, MESSAGES, 1, 1, 0));
+            this.mem = pd.allocateMemoryRegion(MESSAGE_SIZE + IbvConstants.GRH_LENGTH, IbvConstants.IBV_ACCESS_LOCAL_WRITE);
+            id.attachQp(qp);
+        }
+
+        void postReceives()
+        {
+            for (int i = 0; i < MESSAGES; i++)
+            {
+                qp.postReceive(i, mem, 0, MESSAGE_SIZE + IbvConstants.GRH_LENGTH);
+            }
+        }
+
+        /** udaddy's post_sends: the message, our QP number as immediate data. */
+        void postSends(final int remoteQpn, final long remoteQkey, final boolean signaled)
+        {
+            for (int i = 0; i < MESSAGES; i++)
+            {
+                qp.postSendWithImmediate(i, mem, 0, MESSAGE_SIZE, ah, remoteQpn, remoteQkey, signaled, qp.qpNumber());
+            }
+        }
+
+        /** {@value #MESSAGES} successful completions; receives carry the GRH area, the message and immediate data, the first the reply AH. */
+        void complete(final boolean receives, final RunningPeer udaddy) throws InterruptedException
+        {
+            final long deadline = System.nanoTime() + WAIT.toNanos();
+            for (int done = 0; done < MESSAGES; )
+            {
+                final int n = cq.poll(completions);
+                for (int i = 0; i < n; i++)
+                {
+                    assertEquals(CompletionStatus.SUCCESS, completions.completionStatus(i), udaddy::toString);
+                    if (receives)
+                    {
+                        assertEquals(MESSAGE_SIZE + IbvConstants.GRH_LENGTH, completions.byteLength(i), udaddy::toString);
+                        assertTrue(completions.hasImmediateData(i), udaddy::toString);
+                        if (ah == null)
+                        {
+                            ah = pd.createAddressHandle(pd.replyAddress(completions, i, mem.memory().asSlice(0, IbvConstants.GRH_LENGTH),
+                                id.binding().port()));
+                            replyQpn = completions.immediateData(i);
+                        }
+                    }
+                }
+                done += n;
+                if (n == 0)
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, () -> "fewer than " + MESSAGES + " completions within " + WAIT
+                        + "; udaddy printed:\n" + udaddy);
+                    Thread.sleep(1);
+                }
+            }
+        }
+
+        @Override
+        public void close()
+        {
+            if (ah != null)
+            {
+                ah.close();
+            }
+            qp.close();
+            cq.close();
+            mem.close();
+            pd.close();
+            context.close();
+            completions.close();
+        }
+    }
+}
