@@ -93,8 +93,20 @@ public class MulticastIdEventsThroughKernelCmInGuest
         }
         System.out.println("device removal under a joined multicast id: librdmacm " + theirs + ", ours through the kernel's CM " + ours);
         assertTrue(theirs.contains("event DEVICE_REMOVAL status 0"), "librdmacm's: " + theirs);
-        assertEquals(theirs, ours, "ours through the kernel's CM against librdmacm's");
+        assertEquals(afterRemoval(theirs), afterRemoval(ours), "ours through the kernel's CM against librdmacm's: " + ours + " " + theirs);
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
+    }
+
+    /**
+     * The lines with the leave's errno after DEVICE_REMOVAL as the kernel allows it: 0 or ENXIO (6). On that event
+     * ucma queues the id's close (ucma_close_id), which drops the context's last reference; a LEAVE_MCAST that comes
+     * after it finds none (refcount_inc_not_zero fails: ENXIO), one that comes before it is served. Which comes first
+     * is the kernel's race, for librdmacm's id as for ours (seen both ways for librdmacm in this guest).
+     */
+    private static List<String> afterRemoval(final List<String> lines)
+    {
+        return lines.stream().map(line -> line.equals("leave errno 0") || line.equals("leave errno 6") ? "leave errno 0 or ENXIO" : line)
+            .toList();
     }
 
     /** librdmacm's id on a fresh {@code device}: joined, then the device removed under it. */
