@@ -8,7 +8,6 @@ import dev.rdmacm.verbs.GidEntry;
 import dev.rdmacm.verbs.GidType;
 import dev.rdmacm.verbs.LinkLayer;
 import dev.rdmacm.verbs.NodeType;
-import dev.rdmacm.verbs.PkeyEntry;
 import dev.rdmacm.verbs.PortState;
 import dev.rdmacm.verbs.RdmaDevice;
 import dev.rdmacm.verbs.RdmaDevices;
@@ -44,14 +43,8 @@ import java.util.Set;
 abstract class ReadGidDirectory implements GidDirectory
 {
     private final Path sysfsRoot;
-    private volatile RdmaDevices devices;
-    /**
-     * The last RoCE hit, for the tables it was found in: every id of an application binds through the
-     * same source GID and netdev, and each resolution walked every GID entry of every device and built
-     * the binding again (14% of resolve addr's samples in the guest's cmtime, issue 32). A new table
-     * read makes a new {@code devices}, which this does not answer for.
-     */
-    private volatile RoceHit lastRoceHit;
+    /** The tables as last read, with their RoCE index ({@link GidTables}): a re-read replaces them whole. */
+    private volatile GidTables tables;
 
     /**
      * @param sysfsRoot the sysfs root whose device list and netdevs a live directory reads again on a
@@ -61,7 +54,7 @@ abstract class ReadGidDirectory implements GidDirectory
     ReadGidDirectory(final Path sysfsRoot, final RdmaDevices devices)
     {
         this.sysfsRoot = sysfsRoot;
-        this.devices = devices;
+        this.tables = new GidTables(devices);
     }
 
     /** Every device under {@code sysfsRoot}, read again. */
@@ -73,7 +66,7 @@ abstract class ReadGidDirectory implements GidDirectory
     /** {@return the devices as last read} */
     public RdmaDevices devices()
     {
-        return devices;
+        return tables.devices();
     }
 
     /**
@@ -90,7 +83,7 @@ abstract class ReadGidDirectory implements GidDirectory
 
     private boolean hasInfinibandPort()
     {
-        return devices.devices().stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.linkLayer() == LinkLayer.INFINIBAND);
+        return devices().devices().stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.linkLayer() == LinkLayer.INFINIBAND);
     }
 
     @Override
@@ -121,12 +114,12 @@ abstract class ReadGidDirectory implements GidDirectory
     public List<RdmaPortBinding> ports()
     {
         if (sysfsRoot != null &&
-            !SysfsDevices.names(sysfsRoot).equals(devices.devices().stream().map(RdmaDevice::name).sorted().toList()))
+            !SysfsDevices.names(sysfsRoot).equals(devices().devices().stream().map(RdmaDevice::name).sorted().toList()))
         {
             reread();
         }
         final List<RdmaPortBinding> ports = new ArrayList<>();
-        for (final RdmaDevice device : devices.devices())
+        for (final RdmaDevice device : devices().devices())
         {
             for (final RdmaPort port : device.ports())
             {
@@ -145,7 +138,7 @@ abstract class ReadGidDirectory implements GidDirectory
 
     private Optional<RdmaPortBinding> entryNow(final String device, final int port, final int gidIndex)
     {
-        return devices.device(device).flatMap(d -> d.ports().stream().filter(p -> p.number() == port).findFirst()
+        return devices().device(device).flatMap(d -> d.ports().stream().filter(p -> p.number() == port).findFirst()
             .flatMap(p -> p.gids().stream().filter(e -> e.index() == gidIndex).findFirst()
                 .map(e -> binding(new GidBinding(d, p, e)))));
     }
@@ -153,19 +146,19 @@ abstract class ReadGidDirectory implements GidDirectory
     /** Reads {@code name} again for a live directory; false for a fixed one or a device it never had. */
     private boolean rereadDevice(final String name)
     {
-        final RdmaDevices known = devices;
+        final RdmaDevices known = devices();
         if (sysfsRoot == null || known.device(name).isEmpty())
         {
             return false;
         }
         final RdmaDevice fresh = readDevice(sysfsRoot, name);
-        devices = new RdmaDevices(known.source(), known.devices().stream().map(d -> d.name().equals(name) ? fresh : d).toList());
+        tables = new GidTables(new RdmaDevices(known.source(), known.devices().stream().map(d -> d.name().equals(name) ? fresh : d).toList()));
         return true;
     }
 
     private Optional<RdmaPortBinding> findAfIbPortNow(final Gid dgid, final int pkey)
     {
-        for (final RdmaDevice device : devices.devices())
+        for (final RdmaDevice device : devices().devices())
         {
             // rdma_cap_af_ib: InfiniBand and RoCE ports (a CA), not iWARP (an RNIC)
             if (device.nodeType() != NodeType.CA)
@@ -204,7 +197,7 @@ abstract class ReadGidDirectory implements GidDirectory
         {
             return false;
         }
-        final RdmaDevices known = devices;
+        final RdmaDevices known = devices();
         if (!SysfsDevices.names(sysfsRoot).equals(known.devices().stream().map(RdmaDevice::name).sorted().toList()))
         {
             return reread();
@@ -221,7 +214,7 @@ abstract class ReadGidDirectory implements GidDirectory
         }
         if (any)
         {
-            devices = new RdmaDevices(known.source(), refreshed);
+            tables = new GidTables(new RdmaDevices(known.source(), refreshed));
         }
         return any;
     }
@@ -260,13 +253,13 @@ abstract class ReadGidDirectory implements GidDirectory
         {
             return false;
         }
-        devices = readAll(sysfsRoot);
+        tables = new GidTables(readAll(sysfsRoot));
         return true;
     }
 
     private Optional<RdmaPortBinding> findInfinibandGidNow(final Gid gid)
     {
-        return devices.find(gid).stream()
+        return devices().find(gid).stream()
             .filter(b -> b.port().linkLayer() == LinkLayer.INFINIBAND && b.entry().type() == GidType.IB)
             .findFirst()
             .map(ReadGidDirectory::binding);
@@ -274,30 +267,12 @@ abstract class ReadGidDirectory implements GidDirectory
 
     private Optional<RdmaPortBinding> findRoceGidNow(final Gid gid, final String netdev)
     {
-        final RdmaDevices devices = this.devices;
-        final RoceHit hit = lastRoceHit;
-        if (hit != null && hit.devices == devices && hit.gid.equals(gid) && hit.netdev.equals(netdev))
-        {
-            return hit.binding;
-        }
-        final Optional<RdmaPortBinding> found = devices.find(netdev, gid, GidType.ROCE_V2)
-            .or(() -> devices.find(netdev, gid, GidType.ROCE_V1))
-            .map(ReadGidDirectory::binding);
-        if (found.isPresent())
-        {
-            lastRoceHit = new RoceHit(devices, gid, netdev, found);
-        }
-        return found;
-    }
-
-    /** A RoCE lookup's answer in the tables {@code devices} (compared by identity: a re-read is another). */
-    private record RoceHit(RdmaDevices devices, Gid gid, String netdev, Optional<RdmaPortBinding> binding)
-    {
+        return tables.roce(netdev, gid);
     }
 
     private Optional<RdmaPortBinding> loopbackPortNow()
     {
-        final RdmaDevices devices = this.devices;
+        final RdmaDevices devices = devices();
         for (final RdmaDevice device : devices.devices())
         {
             for (final RdmaPort port : device.ports())
@@ -321,10 +296,6 @@ abstract class ReadGidDirectory implements GidDirectory
 
     private static RdmaPortBinding binding(final GidBinding binding)
     {
-        final GidEntry entry = binding.entry();
-        final int pkey = binding.port().pkeys().stream().filter(p -> p.index() == 0).findFirst()
-            .map(PkeyEntry::pkey).orElse(PkeyEntry.DEFAULT_PKEY);
-        return new RdmaPortBinding(binding.device().name(), binding.port().number(), entry.index(), entry.gid(),
-            entry.type(), entry.netdev().orElse(null), PKey.of(pkey));
+        return GidTables.binding(binding.device(), binding.port(), binding.entry());
     }
 }
