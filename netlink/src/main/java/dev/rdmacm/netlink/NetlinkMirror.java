@@ -36,7 +36,10 @@ import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWNEIGH;
  * returned) can still wait in the socket, or in the owner's hands between reading it and applying
  * it. A reader that must see what the kernel would see reads under {@link #readStamp}, which is stale
  * while the socket holds a notification, and the owner keeps the generation odd while it reads them
- * ({@link #notificationsReading}).
+ * ({@link #notificationsReading}). One stamp serves every read of one lookup (the resolver's attempt
+ * takes it once, before its first read, and checks each read with {@link #stillCurrent}): what the
+ * kernel changed before the stamp is in the tables or makes the stamp stale, and a change applied since
+ * fails the check, so each read holds the tables as they were at the stamp.
  */
 public final class NetlinkMirror
 {

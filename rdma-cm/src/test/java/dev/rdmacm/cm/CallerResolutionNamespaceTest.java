@@ -114,6 +114,38 @@ class CallerResolutionNamespaceTest
     }
 
     /**
+     * The caller reads the conductor's mirror under one stamp per attempt ({@code NetlinkMirror.readStamp}):
+     * a neighbour the kernel changed just before the call, its RTM_NEWNEIGH perhaps still in the socket or
+     * in the conductor's hands, is the one the resolution takes, each time, whichever thread finishes it (the
+     * caller's, or the conductor's while the mirror is not whole).
+     */
+    @Test
+    void shouldTakeTheNeighbourTheKernelChangedJustBefore() throws Exception
+    {
+        try
+        {
+            for (int round = 0; round < 20; round++)
+            {
+                final String lladdr = String.format("02:00:00:00:01:%02x", round);
+                topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", lladdr, "dev",
+                    NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+                try (RdmaCmId id = cm.createId(null))
+                {
+                    id.resolveAddr(null, valid, TIMEOUT);
+
+                    assertArrayEquals(new byte[] {2, 0, 0, 0, 1, (byte)round}, id.resolution().destinationHardwareAddress().toBytes(),
+                        "round " + round);
+                }
+            }
+        }
+        finally
+        {
+            topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:00:b0", "dev",
+                NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        }
+    }
+
+    /**
      * The RoCE route built on the caller's thread is the one the conductor builds: an {@link RdmaCm} with a
      * state listener resolves on the conductor (the listener sees every change on its thread).
      */

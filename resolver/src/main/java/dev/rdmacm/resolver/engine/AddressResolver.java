@@ -118,14 +118,15 @@ public final class AddressResolver implements AddressRules
         }
         final int scope = source instanceof Inet6Address v6 ? v6.getScopeId() : 0;
         long start = System.nanoTime();
-        final InterfaceAddress owner = localAddress(source, scope, rtnetlink);
+        final long stamp = mirrorStamp(rtnetlink);
+        final InterfaceAddress owner = localAddress(source, scope, rtnetlink, stamp);
         if (owner == null)
         {
             trace.record("local address", start, source.getHostAddress() + " is not configured");
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL,
                 "source " + source.getHostAddress() + " is not configured on any interface");
         }
-        final Link netdev = link(owner.ifindex(), rtnetlink);
+        final Link netdev = link(owner.ifindex(), rtnetlink, stamp);
         trace.localAddress(start, source, netdev);
         start = System.nanoTime();
         // A loopback source binds in the real 6.1 kernel (SoftRoceGuestsTest: 127.0.0.1 and ::1 on rxe0,
@@ -185,6 +186,9 @@ public final class AddressResolver implements AddressRules
         }
         final InetAddress destination = p.destination;
         long start = stepStartNanos;
+        // one stamp for the attempt's mirror reads: each is checked against it (stillCurrent, a volatile
+        // read), and whatever the kernel changed before the attempt began is in the tables or makes it stale
+        final long stamp = mirrorStamp(rt);
         final Route route;
         try
         {
@@ -204,17 +208,17 @@ public final class AddressResolver implements AddressRules
                 " has no preferred source");
         }
         start = p.trace.route(start, route);
-        p.outputLink = link(route.outputIfindex(), rt);
+        p.outputLink = link(route.outputIfindex(), rt, stamp);
         if (p.outputLink.isLoopback())
         {
             // rdma_set_src_addr_rcu: a local destination is reached through the netdev that owns it.
-            final InterfaceAddress owner = localAddress(destination, 0, rt);
+            final InterfaceAddress owner = localAddress(destination, 0, rt, stamp);
             if (owner == null)
             {
                 throw new ResolutionFailure(Errno.ENODEV, "no netdev owns local destination " +
                     destination.getHostAddress());
             }
-            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex(), rt);
+            p.netdev = owner.ifindex() == p.outputLink.ifindex() ? p.outputLink : link(owner.ifindex(), rt, stamp);
         }
         else
         {
@@ -239,15 +243,15 @@ public final class AddressResolver implements AddressRules
             throw new ResolutionFailure(Errno.EADDRNOTAVAIL, "IPoIB destination behind gateway " +
                 route.gateway().getHostAddress() + " needs an ibacm resolver on RDMA netlink");
         }
-        return fetchNeighbour(p, route, rt, mayTrigger, start);
+        return fetchNeighbour(p, route, rt, mayTrigger, start, stamp);
     }
 
     private int fetchNeighbour(final AddressQuery p, final Route route, final Rtnetlink rt, final boolean mayTrigger,
-        final long start) throws ResolutionFailure
+        final long start, final long stamp) throws ResolutionFailure
     {
         final InetAddress nextHop = route.nextHop();
         final int ifindex = route.outputIfindex();
-        final Neighbour neighbour = neighbour(ifindex, nextHop, rt);
+        final Neighbour neighbour = neighbour(ifindex, nextHop, rt, stamp);
         if (neighbour != null && neighbour.isValid())
         {
             p.trace.neighbour(start, nextHop, neighbour);
@@ -402,15 +406,24 @@ public final class AddressResolver implements AddressRules
     }
 
     /**
-     * The link of {@code ifindex}: the mirror's while it is current ({@link NetlinkMirror#readStamp}), else the kernel's (RTM_GETLINK, ENODEV
-     * when there is none). The mirror answers only when it has the link: an absence is asked of the
-     * kernel, so a link the mirror has not heard of yet is never missed.
+     * The stamp one lookup's mirror reads are checked against ({@link NetlinkMirror#readStamp}: a
+     * zero-timeout poll of the events socket), taken once before them: {@link NetlinkMirror#STALE} without
+     * a mirror. Each read cost a poll of its own before (up to three per attempt, issue 32).
      */
-    private Link link(final int ifindex, final Rtnetlink rt) throws ResolutionFailure
+    private long mirrorStamp(final Rtnetlink rt)
     {
-        if (mirror != null)
+        return mirror == null ? NetlinkMirror.STALE : mirror.readStamp(rt);
+    }
+
+    /**
+     * The link of {@code ifindex}: the mirror's while it is current ({@code stamp}, {@link #mirrorStamp}),
+     * else the kernel's (RTM_GETLINK, ENODEV when there is none). The mirror answers only when it has the
+     * link: an absence is asked of the kernel, so a link the mirror has not heard of yet is never missed.
+     */
+    private Link link(final int ifindex, final Rtnetlink rt, final long stamp) throws ResolutionFailure
+    {
+        if (stamp != NetlinkMirror.STALE)
         {
-            final long stamp = mirror.readStamp(rt);
             final Link link = mirror.links().link(ifindex);
             if (link != null && mirror.stillCurrent(stamp))
             {
@@ -432,11 +445,11 @@ public final class AddressResolver implements AddressRules
      * (RTM_GETNEIGH), since the kernel makes some entries without a notification (NOARP ones of
      * multicast groups) and a not-valid answer leads to a trigger and a wait anyway.
      */
-    private Neighbour neighbour(final int ifindex, final InetAddress nextHop, final Rtnetlink rt) throws ResolutionFailure
+    private Neighbour neighbour(final int ifindex, final InetAddress nextHop, final Rtnetlink rt, final long stamp)
+        throws ResolutionFailure
     {
-        if (mirror != null)
+        if (stamp != NetlinkMirror.STALE)
         {
-            final long stamp = mirror.readStamp(rt);
             final Neighbour neighbour = mirror.neighbours().neighbour(ifindex, nextHop);
             if (neighbour != null && neighbour.isValid() && mirror.stillCurrent(stamp))
             {
@@ -454,12 +467,11 @@ public final class AddressResolver implements AddressRules
     }
 
     /** The local address {@code address} (on {@code ifindex} if not 0): the mirror's, else the kernel's dump. */
-    private InterfaceAddress localAddress(final InetAddress address, final int ifindex, final Rtnetlink rt)
-        throws ResolutionFailure
+    private InterfaceAddress localAddress(final InetAddress address, final int ifindex, final Rtnetlink rt,
+        final long stamp) throws ResolutionFailure
     {
-        if (mirror != null)
+        if (stamp != NetlinkMirror.STALE)
         {
-            final long stamp = mirror.readStamp(rt);
             final InterfaceAddress found = mirror.addresses().find(address, ifindex);
             if (found != null && mirror.stillCurrent(stamp))
             {
