@@ -26,7 +26,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * descriptor: before that no one can poll it, so its count is not kept, and {@link #fd()} sets it from
  * the queue when it first hands it out. A taker that keeps up with the poster (cmtime's event thread)
  * emptied the queue at every event, so each event still cost a write and a read, both under the lock
- * the poster and the taker share (issue 32: the post was a third of resolve route's samples).
+ * the poster and the taker share (issue 32: the post was a third of resolve route's samples). While
+ * nobody watches the descriptor, a post takes no lock of the channel's at all, only the queue's
+ * ({@link #post}).
  */
 public final class EventChannel implements AutoCloseable
 {
@@ -41,9 +43,14 @@ public final class EventChannel implements AutoCloseable
     private final int fd;
     /** Whether the eventfd's count is 1 (readable); under {@link #counterLock}. */
     private boolean readable;
-    /** Whether {@link #fd()} handed the descriptor out, from when on its count follows the queue; under {@link #counterLock}. */
-    private boolean watched;
-    private boolean closed;
+    /**
+     * Whether {@link #fd()} handed the descriptor out, from when on its count follows the queue: set under
+     * {@link #counterLock}, read by {@link #post} without it (volatile: a post that does not see it set
+     * queued its event before {@link #fd()} looked at the queue, which then marks it).
+     */
+    private volatile boolean watched;
+    /** Set under {@link #counterLock}; read by {@link #post} without it. */
+    private volatile boolean closed;
 
     /** @throws NativeCallException when eventfd(2) fails. */
     EventChannel()
@@ -164,22 +171,36 @@ public final class EventChannel implements AutoCloseable
 
     /**
      * Queues an event; none of an id whose {@link RdmaCmId#destroy} has started, which the conductor may
-     * still make before it runs the destroy. The flag is read under the lock that {@link #discard} takes
-     * after the flag was set, so an event either is queued before the discard (which drops it) or is not
-     * queued at all.
+     * still make before it runs the destroy. Without {@link #counterLock} unless the descriptor is watched:
+     * the taking thread holds that lock for each event it takes, and a poster that waited for it there was
+     * 18% of a caller's resolve addr in the guest's cmtime (issue 32). The destroyed flag is read again
+     * after the event is queued, and {@link #discard} walks the queue after the flag was set (both
+     * volatile or locked, so one of them sees the other): an event either is queued before the discard
+     * (which drops it), or is taken back here, or, taken off the queue meanwhile, is dropped by
+     * {@link #taken}, which reads the flag under the lock. The application never sees it.
      */
     void post(final CmEvent event)
     {
-        synchronized (counterLock)
+        final RdmaCmId id = event.id();
+        if (closed || id.isDestroyed())
         {
-            if (closed || event.id().isDestroyed())
+            return;
+        }
+        events.add(event);
+        if ((id.isDestroyed() || closed) && events.remove(event))
+        {
+            returnBacklogPlace(event);
+            return;
+        }
+        if (watched)
+        {
+            synchronized (counterLock)
             {
-                return;
-            }
-            events.add(event);
-            if (watched && !readable)
-            {
-                markReadable();
+                // a taker may have emptied the queue since the add: the count follows the queue as it is now
+                if (!closed && !readable && !events.isEmpty())
+                {
+                    markReadable();
+                }
             }
         }
     }

@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -201,6 +202,50 @@ class EventChannelTest
             left.ack();
             assertNull(channel.pollEvent());
             assertFalse(readable(channel.fd()));
+        }
+    }
+
+    /**
+     * A post races the destroy of its id on another thread (the caller's thread posts the events of the
+     * resolutions it finishes, without the channel's lock): whichever wins, no event of a destroyed id is
+     * handed out, none stays queued, and the descriptor is not left readable.
+     */
+    @Test
+    @Timeout(60)
+    void shouldHandOutNoEventOfAnIdWhoseDestroyRacedItsPost() throws Exception
+    {
+        try (EventChannel channel = cm.createEventChannel())
+        {
+            final int watched = channel.fd();
+            for (int round = 0; round < 2_000; round++)
+            {
+                final RdmaCmId id = cm.createId(channel);
+                final CyclicBarrier go = new CyclicBarrier(2);
+                final CompletableFuture<Void> posted = CompletableFuture.runAsync(() ->
+                {
+                    await(go);
+                    channel.post(errorFor(id));
+                });
+                await(go);
+                id.destroy();
+                posted.get(10, TimeUnit.SECONDS);
+
+                assertEquals(0, channel.pendingEvents(), "round " + round);
+                assertFalse(readable(watched), "round " + round);
+                assertNull(channel.pollEvent(), "round " + round);
+            }
+        }
+    }
+
+    private static void await(final CyclicBarrier barrier)
+    {
+        try
+        {
+            barrier.await(10, TimeUnit.SECONDS);
+        }
+        catch (final Exception ex)
+        {
+            throw new AssertionError("the other thread did not come", ex);
         }
     }
 
