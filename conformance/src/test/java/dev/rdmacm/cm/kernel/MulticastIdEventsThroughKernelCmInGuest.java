@@ -8,10 +8,9 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.HostCommand;
-import dev.rdmacm.testing.Peers;
 import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.testing.guest.LibrdmacmProgram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -53,22 +52,15 @@ public class MulticastIdEventsThroughKernelCmInGuest
     /** How long each side waits for a further event after ADDR_CHANGE: none comes, in the kernel or here. */
     private static final Duration QUIET = Duration.ofSeconds(3);
 
+    /** The librdmacm side, compiled into the guest's share on the host while the guest boots (KernelGuestSuite). */
+    public static final LibrdmacmProgram LIBRDMACM = LibrdmacmProgram.of(MulticastIdEventsThroughKernelCmInGuest.class, "join_until_removed", "-lrdmacm");
+
     private static Path program;
 
     @BeforeAll
     static void find()
     {
-        final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
-        program = Path.of(share, "join_until_removed");
-    }
-
-    /** Compiles the librdmacm side into the guest's share (on the host, while the guest boots). */
-    public static void compile(final Path share)
-    {
-        Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
-        CProgram.compile(MulticastIdEventsThroughKernelCmInGuest.class, "join_until_removed.c", share, "join_until_removed", "-O0", "-Wall",
-            "-lrdmacm");
+        program = LIBRDMACM.inGuest();
     }
 
     @Test
