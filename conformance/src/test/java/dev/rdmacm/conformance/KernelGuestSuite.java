@@ -128,10 +128,23 @@ final class KernelGuestSuite
         return GuestJUnit.finish(beside).stream().map(GuestTestOutcome::dynamicTest).toList();
     }
 
-    /** Every in-guest class, as tests ({@link #prepare} done); cmtime's and the addrinfo oracle's reports go to the build log. */
-    static List<DynamicTest> run(final KernelGuest guest) throws IOException
+    /**
+     * Starts every in-guest class in one JVM in the guest's background ({@link #prepare} done), for {@link #finish}: the guest's
+     * jobs stay free meanwhile for the cases across the wire ({@link AcrossTheWire}), which run beside it.
+     */
+    static GuestJUnit.Background start(final KernelGuest guest)
     {
-        final List<GuestTestOutcome> outcomes = GuestJUnit.run(guest, IN_GUEST_LIMIT, IN_GUEST.toArray(Class<?>[]::new));
+        return GuestJUnit.start(guest, IN_GUEST_LIMIT, IN_GUEST.toArray(Class<?>[]::new));
+    }
+
+    /**
+     * Every in-guest class {@link #start started}, as tests, once their JVM has ended; cmtime's and the addrinfo oracle's
+     * reports go to the build log. Then the kernel CM's MADs are captured ({@link KernelCmMadsCaptured}).
+     */
+    static List<DynamicTest> finish(final GuestJUnit.Background suite) throws IOException
+    {
+        final KernelGuest guest = suite.selection().guest();
+        final List<GuestTestOutcome> outcomes = GuestJUnit.finish(suite);
         final Path report = guest.sharedDirectory().resolve(CmTimeAgainstKernelCmInGuest.REPORT);
         if (Files.exists(report))
         {
