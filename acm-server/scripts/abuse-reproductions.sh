@@ -73,7 +73,9 @@ ibsim -s -n -r -l "$PORT" "$D/topo.net" > "$D/ibsim.log" 2>&1 &
 PIDS+=($!)
 sleep 0.5
 mkdir -p "$D/sm"
-(cd "$D/sm" && env $(umad_env Hca1) OSM_CACHE_DIR="$D/sm" OSM_TMP_DIR="$D/sm" opensm -f "$D/sm/osm.log" -e > "$D/sm/out" 2>&1) &
+# exec: $! is OpenSM's own PID, so that case 2 stops OpenSM, not only this subshell (before, OpenSM stayed up
+# through case 2, which answered every query, and was left running after the script)
+(cd "$D/sm" && exec env $(umad_env Hca1) OSM_CACHE_DIR="$D/sm" OSM_TMP_DIR="$D/sm" opensm -f "$D/sm/osm.log" -e > "$D/sm/out" 2>&1) &
 SM=$!
 PIDS+=($SM)
 for _ in $(seq 50); do
@@ -126,6 +128,7 @@ grep -h "stopped after" "$D/flood/server.log" | sed 's/^/  /'
 
 echo "== 2. NODELAY flood of $FLOOD_NO_SM requests, OpenSM stopped, -Xmx256m"
 kill -TERM "$SM"; wait "$SM" 2>/dev/null
+echo "  OpenSM (pid $SM) stopped: $(kill -0 "$SM" 2>/dev/null && echo no || echo yes); saquery now: $(cd "$D/sm" && env $(umad_env Hca4) timeout 10 saquery -c -t 200 > /dev/null 2>&1 && echo answers || echo 'no answer')"
 start_server nosm 256m
 $PY flood "$SOCK" "$SRC" "$FLOOD_NO_SM" 8
 $PY perf "$SOCK"
