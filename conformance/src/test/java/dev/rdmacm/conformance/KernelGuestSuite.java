@@ -1,5 +1,6 @@
 package dev.rdmacm.conformance;
 
+import dev.rdmacm.acm.AcmAcceptEnfileInGuest;
 import dev.rdmacm.addrinfo.GetAddrInfoOnRealDevicesInGuest;
 import dev.rdmacm.cli.AcmServerDeviceRemovalInGuest;
 import dev.rdmacm.cli.AcmServerGuest;
@@ -89,9 +90,11 @@ final class KernelGuestSuite
     /**
      * What this guest runs beside {@link #IN_GUEST}, in a JVM of its own started as soon as the guest is up: cases
      * that wait on the kernel CM's timeouts rather than on the guest's CPU, on the wire's device that the suite leaves
-     * alone (GuestSuiteMembershipTest counts these as listed).
+     * alone (GuestSuiteMembershipTest counts these as listed). The ENFILE case goes last: its few seconds with
+     * {@code fs.file-max} lowered then fall after UidRangeAgainstKernelCmInGuest, whose processes without
+     * CAP_SYS_ADMIN the limit would fail (root's it lets past); it also waits until no such process runs.
      */
-    static final List<Class<?>> BESIDE = List.of(KernelCmSilentPeerInGuest.class);
+    static final List<Class<?>> BESIDE = List.of(KernelCmSilentPeerInGuest.class, AcmAcceptEnfileInGuest.class);
 
     private KernelGuestSuite()
     {
