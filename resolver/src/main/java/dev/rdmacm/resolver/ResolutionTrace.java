@@ -55,7 +55,6 @@ public final class ResolutionTrace
     private static final int ROUTE_SOURCE = 2;
     private static final int ROUTE_LOCAL = 4;
 
-    private final long startedAtEpochNanos;
     private final long startNanos;
     private byte[] log = EMPTY;
     private Object[] values = NO_VALUES;
@@ -67,8 +66,6 @@ public final class ResolutionTrace
      */
     public ResolutionTrace(final long startNanos)
     {
-        final Instant now = Instant.now();
-        this.startedAtEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         this.startNanos = startNanos;
     }
 
@@ -78,10 +75,18 @@ public final class ResolutionTrace
         return startNanos;
     }
 
-    /** {@return when the resolution began, on the wall clock} */
+    /**
+     * When the resolution began, on the wall clock: the wall clock now less the time since {@link #startNanos}, so a
+     * trace reads no wall clock of its own while it resolves (each read is a system call in a TCG guest, and nothing
+     * on the resolving path asks for it). A step of the wall clock between the start and this call moves the answer
+     * with it.
+     *
+     * @return the wall-clock time of {@link #startNanos}.
+     */
     public Instant startedAt()
     {
-        return Instant.ofEpochSecond(0, startedAtEpochNanos);
+        final long since = System.nanoTime() - startNanos;
+        return Instant.now().minusNanos(since);
     }
 
     /**
