@@ -64,8 +64,9 @@ final class CallerRoute
                 {
                     return false;
                 }
-                routes.roceOnCaller(c, timeoutMs, accepted, completion,
-                    query -> RouteResolver.synthesizeRoce(query, client, new TrafficClassCache(), lookup.mirror()));
+                // the synthesis is the call's first step: it starts with the query's trace, a clock read fewer
+                routes.roceOnCaller(c, timeoutMs, accepted, completion, query -> RouteResolver.synthesizeRoce(query, client,
+                    new TrafficClassCache(), lookup.mirror(), query.trace().startNanos()));
                 return true;
             }
         }

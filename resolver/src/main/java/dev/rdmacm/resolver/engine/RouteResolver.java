@@ -7,15 +7,12 @@ import dev.rdmacm.netlink.NetlinkMirror;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.TrafficClasses;
 import dev.rdmacm.netlink.Vlan;
-import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.ResolvedRoute;
-import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.GidType;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -83,7 +80,7 @@ public final class RouteResolver
     public static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses)
         throws RouteException
     {
-        return synthesizeRoce(r, rtnetlink, trafficClasses, null);
+        return synthesizeRoce(r, rtnetlink, trafficClasses, null, System.nanoTime());
     }
 
     /**
@@ -92,13 +89,15 @@ public final class RouteResolver
      * always asked, so a netdev the mirror has not heard of yet is never missed, and a vanished one
      * gives the kernel's ENODEV.
      *
-     * @param mirror the conductor's links, or null to ask the kernel.
+     * @param mirror         the conductor's links, or null to ask the kernel.
+     * @param stepStartNanos when the trace's "roce path" step began, on {@code System.nanoTime}'s clock: the
+     *                       trace's own start when the synthesis is the call's first step, which saves a clock
+     *                       read (a system call in a TCG guest).
      */
     public static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses,
-        final NetlinkMirror mirror) throws RouteException
+        final NetlinkMirror mirror, final long stepStartNanos) throws RouteException
     {
         final AddressResolution a = r.resolution();
-        final long start = System.nanoTime();
         if (a.ifindex() == 0)
         {
             throw new RouteException(Errno.ENODEV, "the id is bound to no netdev (bound_dev_if 0)");
@@ -138,11 +137,9 @@ public final class RouteResolver
         {
             input.ipv6Source(r.sourceFlowinfo());
         }
-        final byte[] record = new byte[IbvPathData.LENGTH];
-        new RoceRouteSynthesizer().synthesize(input.build(), new UnsafeBuffer(record), 0);
-        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, RoutePath.fromPathData(record));
-        r.trace().recordWhenRead("roce path", start, () -> netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
-            " sl from " + priorities.source() + " -> " + describe(route.primary().record()));
+        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, RoceRouteSynthesizer.path(input.build()));
+        r.trace().recordWhenRead("roce path", stepStartNanos, () -> netdev.name() + " mtu " + netdev.mtu() + " hop limit " +
+            a.hopLimit() + " sl from " + priorities.source() + " -> " + describe(route.primary().record()));
         return route;
     }
 
@@ -158,9 +155,20 @@ public final class RouteResolver
         return link != null && mirror.stillCurrent(stamp) ? link : null;
     }
 
-    /** The priority to SL map of a bound netdev, and where it came from (for the trace). */
-    record PriorityMap(IntUnaryOperator map, String source)
+    /**
+     * The priority to SL map of a bound netdev, and where it came from, for the trace: the netdev whose map it
+     * is and its traffic classes (null for a VLAN's egress QoS map), made text only when the trace is read.
+     */
+    record PriorityMap(IntUnaryOperator map, Link netdev, TrafficClasses classes)
     {
+        String source()
+        {
+            if (classes != null && classes.present())
+            {
+                return netdev.name() + " " + classes;
+            }
+            return netdev.name() + (netdev.vlan() != null ? " egress-qos-map" : " num_tc 0");
+        }
     }
 
     /**
@@ -180,16 +188,16 @@ public final class RouteResolver
             final TrafficClasses classes = trafficClasses.of(real, rtnetlink);
             if (classes.present())
             {
-                return new PriorityMap(classes::trafficClass, real.name() + " " + classes);
+                return new PriorityMap(classes::trafficClass, real, classes);
             }
-            return new PriorityMap(vlan::egressPriority, netdev.name() + " egress-qos-map");
+            return new PriorityMap(vlan::egressPriority, netdev, null);
         }
         final TrafficClasses classes = trafficClasses.of(netdev, rtnetlink);
         if (classes.present())
         {
-            return new PriorityMap(classes::trafficClass, netdev.name() + " " + classes);
+            return new PriorityMap(classes::trafficClass, netdev, classes);
         }
-        return new PriorityMap(RoceRouteInput.NO_TRAFFIC_CLASSES, netdev.name() + " num_tc 0");
+        return new PriorityMap(RoceRouteInput.NO_TRAFFIC_CLASSES, netdev, null);
     }
 
     /** {@code vlan_dev_real_dev}: down the VLAN's lower devices ({@code IFLA_LINK}) to the first that is no VLAN. */
