@@ -64,9 +64,8 @@ final class CallerRoute
                 {
                     return false;
                 }
-                // the synthesis is the call's first step: it starts with the query's trace, a clock read fewer
-                routes.roceOnCaller(c, timeoutMs, accepted, completion, query -> RouteResolver.synthesizeRoce(query, client,
-                    new TrafficClassCache(), lookup.mirror(), query.trace().startNanos()));
+                routes.roceOnCaller(c, timeoutMs, accepted, completion,
+                    query -> RouteResolver.synthesizeRoce(query, client, new TrafficClassCache(), lookup.mirror()));
                 return true;
             }
         }

@@ -20,6 +20,7 @@ import java.net.Inet6Address;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
 
 /**
  * The kernel's dispatch in {@code rdma_resolve_route}: an InfiniBand port asks the SA
@@ -30,6 +31,8 @@ public final class RouteResolver
 {
     /** Far beyond any real stack of 802.1Q/802.1ad devices; a loop in IFLA_LINK would otherwise never end. */
     private static final int MAX_VLAN_DEPTH = 8;
+    /** A RoCE path step that is not timed ({@link #synthesizeRoce(RouteQuery, Rtnetlink, TrafficClassCache, NetlinkMirror)}). */
+    private static final long NOT_TIMED = Long.MIN_VALUE;
 
     private RouteResolver()
     {
@@ -84,17 +87,23 @@ public final class RouteResolver
     }
 
     /**
-     * The same, the netdev taken from {@code mirror} when it holds it and is live, as the caller's
-     * address lookup takes it ({@code AddressResolver}); else asked of the kernel. An absent link is
-     * always asked, so a netdev the mirror has not heard of yet is never missed, and a vanished one
-     * gives the kernel's ENODEV.
+     * The same on the caller's thread, the netdev taken from {@code mirror} when it holds it and is live, as
+     * the caller's address lookup takes it ({@code AddressResolver}); else asked of the kernel. An absent link
+     * is always asked, so a netdev the mirror has not heard of yet is never missed, and a vanished one gives
+     * the kernel's ENODEV. The trace's "roce path" step is recorded at the query's own start, with no
+     * duration: the synthesis only computes from what the mirror holds, and a clock read to time it (a
+     * system call in a TCG guest) cost more than the step.
      *
-     * @param mirror         the conductor's links, or null to ask the kernel.
-     * @param stepStartNanos when the trace's "roce path" step began, on {@code System.nanoTime}'s clock: the
-     *                       trace's own start when the synthesis is the call's first step, which saves a clock
-     *                       read (a system call in a TCG guest).
+     * @param mirror the conductor's links.
      */
     public static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses,
+        final NetlinkMirror mirror) throws RouteException
+    {
+        return synthesizeRoce(r, rtnetlink, trafficClasses, mirror, NOT_TIMED);
+    }
+
+    /** @param stepStartNanos when the step began, or {@link #NOT_TIMED} to record it at the trace's start. */
+    private static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses,
         final NetlinkMirror mirror, final long stepStartNanos) throws RouteException
     {
         final AddressResolution a = r.resolution();
@@ -138,8 +147,16 @@ public final class RouteResolver
             input.ipv6Source(r.sourceFlowinfo());
         }
         final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, RoceRouteSynthesizer.path(input.build()));
-        r.trace().recordWhenRead("roce path", stepStartNanos, () -> netdev.name() + " mtu " + netdev.mtu() + " hop limit " +
-            a.hopLimit() + " sl from " + priorities.source() + " -> " + describe(route.primary().record()));
+        final Supplier<String> detail = () -> netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
+            " sl from " + priorities.source() + " -> " + describe(route.primary().record());
+        if (stepStartNanos == NOT_TIMED)
+        {
+            r.trace().recordAtWhenRead("roce path", r.trace().startNanos(), detail);
+        }
+        else
+        {
+            r.trace().recordWhenRead("roce path", stepStartNanos, detail);
+        }
         return route;
     }
 
