@@ -111,9 +111,9 @@ final class KernelGuestSuite
         MulticastAgainstKernelCmInGuest.compile(share);
         AddrinfoOracle.compileIfAvailable(share);
         GetAddrInfoOnRealDevicesInGuest.compileHarness(share);
-        KernelIdOptionsInGuest.compile(share);
-        MulticastIdEventsThroughKernelCmInGuest.compile(share);
-        AfIbResolveAgainstLibrdmacmInGuest.compile(share);
+        KernelIdOptionsInGuest.LIBRDMACM.compile(share);
+        MulticastIdEventsThroughKernelCmInGuest.LIBRDMACM.compile(share);
+        AfIbResolveAgainstLibrdmacmInGuest.LIBRDMACM.compile(share);
     }
 
     /** Starts {@link #BESIDE} in the guest's background ({@link #prepare} done), for {@link #finishBeside}. */

@@ -7,17 +7,6 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.UdParameters;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.verbs.AddressHandle;
-import dev.rdmacm.verbs.CompletionQueue;
-import dev.rdmacm.verbs.CompletionStatus;
-import dev.rdmacm.verbs.IbvConstants;
-import dev.rdmacm.verbs.MemoryRegion;
-import dev.rdmacm.verbs.ProtectionDomain;
-import dev.rdmacm.verbs.QueuePairCapabilities;
-import dev.rdmacm.verbs.UdQueuePair;
-import dev.rdmacm.verbs.Verbs;
-import dev.rdmacm.verbs.VerbsContext;
-import dev.rdmacm.verbs.WorkCompletions;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -35,7 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@code udaddy -C COUNT} on PEER_ADDR. Each does what udaddy.c does, step for step, and keeps
  * udaddy's lines, which are printed at the end, the server's first:
  * <ul>
- * <li>a PD, one CQ of {@code 2 * COUNT} entries, a UD QP of COUNT sends and receives (librdmacm's
+ * <li>({@link UdaddyNode}) a PD, one CQ of {@code 2 * COUNT} entries, a UD QP of COUNT sends and receives (librdmacm's
  *     {@code rdma_create_qp}: RTS at once, Q_Key RDMA_UDP_QKEY), one buffer of {@code SIZE + 40}
  *     (the GRH area first) that every receive and send uses, COUNT receives posted before
  *     {@code rdma_accept} or {@code rdma_connect};</li>
@@ -50,9 +39,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class UdaddyPeer
 {
-    /** udaddy.c's fixed port (its {@code -p} names a port space) and its default message size. */
+    /** udaddy.c's fixed port (its {@code -p} names a port space). */
     private static final int UDADDY_PORT = 7174;
-    private static final int MESSAGE_SIZE = 100;
     private static final Duration RESOLVE = Duration.ofSeconds(2);
     /** The longest wait for an event or the messages: a SIDR_REQ's first try is 4096 ms. */
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -123,7 +111,7 @@ public final class UdaddyPeer
             return;
         }
         final RdmaCmId id = request.id();
-        try (Node node = new Node(id, count))
+        try (UdaddyNode node = new UdaddyNode(id, count, WAIT, UdaddyPeer::fail))
         {
             node.postReceives();
             id.accept(new ConnectionParameters(new byte[0], 0, 0, false, 0, 0));
@@ -153,7 +141,7 @@ public final class UdaddyPeer
         expect(channel, CmEvent.AddrResolved.class);
         id.resolveRoute(RESOLVE);
         expect(channel, CmEvent.RouteResolved.class);
-        try (Node node = new Node(id, count))
+        try (UdaddyNode node = new UdaddyNode(id, count, WAIT, UdaddyPeer::fail))
         {
             node.postReceives();
             id.connect(new ConnectionParameters(new byte[0], 0, 0, false, 0, 0));
@@ -207,113 +195,5 @@ public final class UdaddyPeer
         System.out.println(why);
         System.out.flush();
         Runtime.getRuntime().halt(1);
-    }
-
-    /** udaddy.c's cmatest_node: its verbs resources on the id's device, and where its messages go. */
-    private static final class Node implements AutoCloseable
-    {
-        final RdmaCmId id;
-        final int count;
-        final VerbsContext context;
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final UdQueuePair qp;
-        final MemoryRegion mem;
-        final WorkCompletions completions = new WorkCompletions(8);
-        AddressHandle ah;
-        int remoteQpn;
-        long remoteQkey;
-
-        Node(final RdmaCmId id, final int count) throws Exception
-        {
-            this.id = id;
-            this.count = count;
-            this.context = Verbs.open(id.binding().device());
-            this.pd = context.allocateProtectionDomain();
-            this.cq = context.createCompletionQueue(count * 2, null);
-            this.qp = pd.createUdQueuePair(cq, cq, new QueuePairCapabilities(count, count, 1, 1, 0));
-            this.mem = pd.allocateMemoryRegion(MESSAGE_SIZE + IbvConstants.GRH_LENGTH, IbvConstants.IBV_ACCESS_LOCAL_WRITE);
-            id.attachQp(qp);
-        }
-
-        /** udaddy's post_recvs: COUNT receives of the one buffer, GRH area and message. */
-        void postReceives()
-        {
-            for (int i = 0; i < count; i++)
-            {
-                qp.postReceive(i, mem, 0, MESSAGE_SIZE + IbvConstants.GRH_LENGTH);
-            }
-        }
-
-        /** udaddy's resolved_handler: the AH from {@code param.ud.ah_attr}, its QPN and Q_Key. */
-        void reachVia(final UdParameters ud)
-        {
-            ah = pd.createAddressHandle(ud.ahAttr());
-            remoteQpn = ud.qpNumber();
-            remoteQkey = ud.qkey();
-        }
-
-        /** udaddy's post_sends: COUNT sends of the message (after no GRH area) with our QP number as immediate data. */
-        void postSends(final boolean signaled)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                qp.postSendWithImmediate(i, mem, 0, MESSAGE_SIZE, ah, remoteQpn, remoteQkey, signaled, qp.qpNumber());
-            }
-        }
-
-        /**
-         * udaddy's poll_cqs: COUNT successful completions; the first received one, when there is no AH
-         * yet, gives the reply AH (create_reply_ah). Receives must carry the GRH area and the message.
-         */
-        void complete(final boolean receives) throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + WAIT.toNanos();
-            for (int done = 0; done < count; )
-            {
-                final int n = cq.poll(completions);
-                for (int i = 0; i < n; i++)
-                {
-                    if (completions.completionStatus(i) != CompletionStatus.SUCCESS
-                        || receives && (completions.byteLength(i) != MESSAGE_SIZE + IbvConstants.GRH_LENGTH
-                        || !completions.hasImmediateData(i)))
-                    {
-                        fail("udaddy: completion " + completions.completionStatus(i) + " " + completions.byteLength(i) + " bytes, "
-                            + (completions.hasImmediateData(i) ? "with" : "without") + " immediate data");
-                    }
-                    if (receives && ah == null)
-                    {
-                        ah = pd.createAddressHandle(pd.replyAddress(completions, i, mem.memory().asSlice(0, IbvConstants.GRH_LENGTH),
-                            id.binding().port()));
-                        remoteQpn = completions.immediateData(i);
-                        remoteQkey = qp.query().qkey();
-                    }
-                }
-                done += n;
-                if (n == 0)
-                {
-                    if (System.nanoTime() > deadline)
-                    {
-                        fail("udaddy: " + done + " of " + count + " completions within " + WAIT);
-                    }
-                    Thread.sleep(1);
-                }
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            if (ah != null)
-            {
-                ah.close();
-            }
-            qp.close();
-            cq.close();
-            mem.close();
-            pd.close();
-            context.close();
-            completions.close();
-        }
     }
 }

@@ -34,30 +34,28 @@ final class CallerDestroy
 
     private static boolean destroyedHere(final RdmaCm cm, final RdmaCmId id, final ConductorProxy proxy)
     {
-        if (cm.listener() != StateTransitionListener.NONE || cm.onLoopThread() || !ThreadCommands.ofThisThread().allRan())
+        return cm.listener() == StateTransitionListener.NONE &&
+            IdGuard.runOnCallerMakingContext(cm, id, IdGuard.WhenQueued.GIVE_UP, proxy, CallerDestroy::destroyHere);
+    }
+
+    /** Under the id's guard: {@link IdConductor#destroy}'s steps for an id that needs no conductor, in its order. */
+    private static boolean destroyHere(final IdContext c, final ConductorProxy proxy)
+    {
+        if (c.id.guard.context() == null)
+        {
+            // no command and no caller has made its context: one in DESTROYING answers any call still to come
+            c.id.guard.context(c);
+            c.transition(CmIdState.DESTROYING, "destroy");
+            return true;
+        }
+        if (!needsNoConductor(c))
         {
             return false;
         }
-        synchronized (id.guard)
-        {
-            IdContext c = id.guard.context();
-            if (c == null)
-            {
-                // no command and no caller has made its context: one in DESTROYING answers any call still to come
-                c = new IdContext(id, cm, id.portSpace());
-                id.guard.context(c);
-                c.transition(CmIdState.DESTROYING, "destroy");
-                return true;
-            }
-            if (!needsNoConductor(c))
-            {
-                return false;
-            }
-            // IdConductor.destroy's steps for such an id, in its order
-            c.transition(CmIdState.DESTROYING, "destroy");
-            c.releasePort();
-        }
-        proxy.forget(id);
+        c.transition(CmIdState.DESTROYING, "destroy");
+        c.releasePort();
+        // the conductor drops it at its next duty cycle: it takes no guard for that, so asking here orders nothing
+        proxy.forget(c.id);
         return true;
     }
 

@@ -69,20 +69,19 @@ final class CallerKernelCm
      */
     static boolean connected(final RdmaCm cm, final RdmaCmId id, final ConnectionParameters parameters) throws RdmaCmException
     {
-        if (!mayCallHere(cm) || !cm.managers().kernelChosen())
+        return mayCallHere(cm) &&
+            IdGuard.runOnCaller(cm, id, IdGuard.WhenQueued.SPIN, parameters, CallerKernelCm::connectIfKernelChosen);
+    }
+
+    private static boolean connectIfKernelChosen(final IdContext c, final ConnectionParameters parameters) throws RdmaCmException
+    {
+        // AUTO chooses on the conductor: asked once the thread's commands ran, as before the guard
+        if (!c.cm.managers().kernelChosen())
         {
             return false;
         }
-        synchronized (id.guard)
-        {
-            final IdContext c = id.guard.context();
-            if (c == null)
-            {
-                return false;
-            }
-            ConnectionPhase.connect(c, parameters);
-            return true;
-        }
+        ConnectionPhase.connect(c, parameters);
+        return true;
     }
 
     /**
@@ -112,20 +111,18 @@ final class CallerKernelCm
     /** Runs {@code call} under the id's guard when this thread may and the id's connection is the kernel's. */
     private static boolean onKernelConnection(final RdmaCm cm, final RdmaCmId id, final KernelCall call) throws RdmaCmException
     {
-        if (!mayCallHere(cm))
+        return mayCallHere(cm) &&
+            IdGuard.runOnCaller(cm, id, IdGuard.WhenQueued.SPIN, call, CallerKernelCm::runIfKernelConnection);
+    }
+
+    private static boolean runIfKernelConnection(final IdContext c, final KernelCall call) throws RdmaCmException
+    {
+        if (!(c.connection instanceof KernelConnection))
         {
             return false;
         }
-        synchronized (id.guard)
-        {
-            final IdContext c = id.guard.context();
-            if (c == null || !(c.connection instanceof KernelConnection))
-            {
-                return false;
-            }
-            call.run(c);
-            return true;
-        }
+        call.run(c);
+        return true;
     }
 
     /** One of the conductor's calls on a kernel connection, made on the caller's thread. */
@@ -135,9 +132,9 @@ final class CallerKernelCm
         void run(IdContext c) throws RdmaCmException;
     }
 
+    /** A listener sees each change on the conductor's thread. */
     private static boolean mayCallHere(final RdmaCm cm)
     {
-        return cm.listener() == StateTransitionListener.NONE && !cm.onLoopThread() &&
-            ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos(), cm::wakeUp);
+        return cm.listener() == StateTransitionListener.NONE;
     }
 }

@@ -21,19 +21,12 @@ final class CallerQpHandOver
     /** @return true when {@code queuePair} is the id's now; false to queue the hand-over. */
     static boolean handOver(final RdmaCm cm, final RdmaCmId id, final RcQueuePair queuePair)
     {
-        if (cm.onLoopThread() || !ThreadCommands.ofThisThread().allRan())
-        {
-            return false;
-        }
-        synchronized (id.guard)
-        {
-            final IdContext c = id.guard.context();
-            if (c == null)
-            {
-                return false;
-            }
-            ConnectionPhase.attachQp(c, queuePair);
-            return true;
-        }
+        return IdGuard.runOnCaller(cm, id, IdGuard.WhenQueued.GIVE_UP, queuePair, CallerQpHandOver::attach);
+    }
+
+    private static boolean attach(final IdContext c, final RcQueuePair queuePair)
+    {
+        ConnectionPhase.attachQp(c, queuePair);
+        return true;
     }
 }

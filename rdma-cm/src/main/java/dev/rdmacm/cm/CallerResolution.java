@@ -48,75 +48,73 @@ final class CallerResolution
         final CompletableFuture<Void> accepted, final CompletableFuture<AddressResolution> completion) throws RdmaCmException
     {
         if (early.earlyStatus() != 0 || cm.listener() != StateTransitionListener.NONE || id.isDestroyed() ||
-            !lookup.mirrorLive() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos(), cm::wakeUp))
+            !lookup.mirrorLive())
         {
             return false;
         }
-        final IdGuard guard = id.guard;
-        boolean made = false;
+        return IdGuard.runOnCallerMakingContext(cm, id, IdGuard.WhenQueued.SPIN, early, (c, query) ->
+            finish(c, proxy, lookup, query, source, destination, sourcePort, destinationPort, accepted, completion));
+    }
+
+    /** Under the id's guard, on its context or a new one ({@link IdGuard#runOnCallerMakingContext}). */
+    private static boolean finish(final IdContext c, final ConductorProxy proxy, final CallerAddressLookup lookup,
+        final AddressQuery early, final InetAddress source, final InetAddress destination, final int sourcePort,
+        final int destinationPort, final CompletableFuture<Void> accepted,
+        final CompletableFuture<AddressResolution> completion) throws RdmaCmException
+    {
+        final IdGuard guard = c.id.guard;
+        if (c.id.isDestroyed() || !adopts(c, source, destination, early))
+        {
+            return false;
+        }
+        AddressResolution resolution = null;
+        ResolutionFailure failure = null;
         try
         {
-            synchronized (guard)
+            resolution = lookup.complete(early);
+            if (resolution == null)
             {
-                if (id.isDestroyed())
-                {
-                    return false;
-                }
-                IdContext c = guard.context();
-                if (c == null)
-                {
-                    c = new IdContext(id, cm, id.portSpace());
-                }
-                if (!adopts(c, source, destination, early))
-                {
-                    return false;
-                }
-                AddressResolution resolution = null;
-                ResolutionFailure failure = null;
-                try
-                {
-                    resolution = lookup.complete(early);
-                    if (resolution == null)
-                    {
-                        return false;
-                    }
-                }
-                catch (final ResolutionFailure ex)
-                {
-                    failure = ex;
-                }
-                if (guard.context() == null)
-                {
-                    guard.context(c);
-                    made = true;
-                }
-                final PendingResolution p = AddressPhase.begin(c, source, destination, sourcePort, destinationPort,
-                    early.timeoutMs(), early.startNanos(), early, accepted, completion);
-                // what the conductor's process_one_req does with an attempt of status 0, in its order
-                c.pending = p;
-                early.earlyUsed();
-                p.synchronousPhase = false;
-                p.endCall(null);
-                if (failure != null)
-                {
-                    lookup.transition(p, PendingResolution.State.FAILED);
-                    AddressPhase.resolutionFailed(c, p, failure.errno(), failure.getMessage());
-                }
-                else
-                {
-                    lookup.transition(p, PendingResolution.State.RESOLVED);
-                    AddressPhase.resolved(c, p, resolution);
-                }
-                return true;
+                return false;
+            }
+        }
+        catch (final ResolutionFailure ex)
+        {
+            failure = ex;
+        }
+        final boolean made = guard.context() == null;
+        if (made)
+        {
+            guard.context(c);
+        }
+        try
+        {
+            final PendingResolution p = AddressPhase.begin(c, source, destination, sourcePort, destinationPort,
+                early.timeoutMs(), early.startNanos(), early, accepted, completion);
+            // what the conductor's process_one_req does with an attempt of status 0, in its order
+            c.pending = p;
+            early.earlyUsed();
+            p.synchronousPhase = false;
+            p.endCall(null);
+            if (failure != null)
+            {
+                lookup.transition(p, PendingResolution.State.FAILED);
+                AddressPhase.resolutionFailed(c, p, failure.errno(), failure.getMessage());
+            }
+            else
+            {
+                lookup.transition(p, PendingResolution.State.RESOLVED);
+                AddressPhase.resolved(c, p, resolution);
             }
         }
         finally
         {
             if (made)
             {
-                proxy.adopt(id);
+                // the conductor learns of the id at its next duty cycle, not woken (it takes the guard for it)
+                proxy.adopt(c.id);
             }
         }
+        return true;
     }
 
     /** Whether the conductor, finding the id as it is, would adopt the caller's attempt and bind nothing concrete. */

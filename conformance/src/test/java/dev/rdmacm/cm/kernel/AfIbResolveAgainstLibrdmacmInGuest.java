@@ -4,9 +4,8 @@ import dev.rdmacm.addrinfo.IbSockaddr;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.HostCommand;
-import dev.rdmacm.testing.Peers;
+import dev.rdmacm.testing.guest.LibrdmacmProgram;
 import dev.rdmacm.ucma.UcmaChannel;
 import dev.rdmacm.ucma.UcmaException;
 import dev.rdmacm.ucma.abi.EventResponse;
@@ -66,21 +65,15 @@ public class AfIbResolveAgainstLibrdmacmInGuest
     private static final Pattern WRITE = Pattern.compile(
         "write\\(\\d+<((?:\\\\x[0-9a-f]{2})*)>, \"((?:\\\\x[0-9a-f]{2})*)\", (\\d+)\\) = (.*)$");
 
+    /** The librdmacm side, compiled into the guest's share on the host while the guest boots (KernelGuestSuite). */
+    public static final LibrdmacmProgram LIBRDMACM = LibrdmacmProgram.of(AfIbResolveAgainstLibrdmacmInGuest.class, "resolve_af_ib", "-lrdmacm");
+
     private static Path program;
 
     @BeforeAll
     static void find()
     {
-        final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
-        program = Path.of(share, "resolve_af_ib");
-    }
-
-    /** Compiles the librdmacm side into the guest's share (on the host, while the guest boots). */
-    public static void compile(final Path share)
-    {
-        Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
-        CProgram.compile(AfIbResolveAgainstLibrdmacmInGuest.class, "resolve_af_ib.c", share, "resolve_af_ib", "-O0", "-Wall", "-lrdmacm");
+        program = LIBRDMACM.inGuest();
     }
 
     /** rxe0's GID 0, from sysfs. */

@@ -73,15 +73,6 @@ public class KernelCmPeersInGuest
         return RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
     }
 
-    private static CmEvent next(final EventChannel channel, final CmEventType expected, final Object peer) throws InterruptedException
-    {
-        final CmEvent event = channel.getEvent(WAIT);
-        assertNotNull(event, () -> "no " + expected + " within " + WAIT + "; the peer printed:\n" + peer);
-        event.ack();
-        assertEquals(expected, event.type(), () -> event + "; the peer printed:\n" + peer);
-        return event;
-    }
-
     @Test
     void shouldServeUcmatosesTwoConnectionsAndCarryItsDataBothWaysThroughTheKernelCm() throws Exception
     {
@@ -239,15 +230,15 @@ public class KernelCmPeersInGuest
             held.add(activeEnd);
             active.attachQp(activeEnd.qp());
             active.connect(ConnectionParameters.of(1, 1));
-            final CmEvent.ConnectRequest request = (CmEvent.ConnectRequest)next(passiveChannel, CmEventType.CONNECT_REQUEST, "");
+            final CmEvent.ConnectRequest request = (CmEvent.ConnectRequest)RoutedId.next(passiveChannel, CmEventType.CONNECT_REQUEST, "");
             final RdmaCmId passive = request.id();
             assertEquals(passiveDevice, passive.binding().device());
             final VerbsEndpoint passiveEnd = VerbsEndpoint.on(passiveDevice);
             held.add(passiveEnd);
             passive.attachQp(passiveEnd.qp());
             passive.accept(request.parameters());
-            next(activeChannel, CmEventType.ESTABLISHED, "");
-            next(passiveChannel, CmEventType.ESTABLISHED, "");
+            RoutedId.next(activeChannel, CmEventType.ESTABLISHED, "");
+            RoutedId.next(passiveChannel, CmEventType.ESTABLISHED, "");
 
             final SoftRoceDevices.Removal removal = devices.remove(activeDevice);
             final CmEvent removed = activeChannel.getEvent(WAIT);

@@ -8,9 +8,8 @@ import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
-import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.SoftRoceDevices;
-import dev.rdmacm.testing.Peers;
+import dev.rdmacm.testing.guest.LibrdmacmProgram;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.ProtectionDomain;
 import dev.rdmacm.verbs.QueuePairCapabilities;
@@ -71,22 +70,15 @@ public class KernelIdOptionsInGuest
     private static final int REUSE_PORT = 7522;
     private static final int RPING_PORT = 7523;
 
+    /** The librdmacm side, compiled into the guest's share on the host while the guest boots (KernelGuestSuite). */
+    public static final LibrdmacmProgram LIBRDMACM = LibrdmacmProgram.of(KernelIdOptionsInGuest.class, "listen_with_options", "-lrdmacm");
+
     private static Path program;
 
     @BeforeAll
     static void find()
     {
-        final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
-        program = Path.of(share, "listen_with_options");
-    }
-
-    /** Compiles the librdmacm side into the guest's share (on the host, while the guest boots). */
-    public static void compile(final Path share)
-    {
-        Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
-        CProgram.compile(KernelIdOptionsInGuest.class, "listen_with_options.c", share, "listen_with_options", "-O0", "-Wall",
-            "-lrdmacm");
+        program = LIBRDMACM.inGuest();
     }
 
     /** A case's step lines: librdmacm's program, or ours through the same steps. */

@@ -5,14 +5,12 @@ import dev.rdmacm.cm.ConnectionManager;
 import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.MulticastJoinFlag;
 import dev.rdmacm.cm.RdmaCm;
-import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
 import dev.rdmacm.protocol.PortSpace;
-import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.HostCommand;
-import dev.rdmacm.testing.Peers;
 import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.testing.guest.LibrdmacmProgram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,22 +52,15 @@ public class MulticastIdEventsThroughKernelCmInGuest
     /** How long each side waits for a further event after ADDR_CHANGE: none comes, in the kernel or here. */
     private static final Duration QUIET = Duration.ofSeconds(3);
 
+    /** The librdmacm side, compiled into the guest's share on the host while the guest boots (KernelGuestSuite). */
+    public static final LibrdmacmProgram LIBRDMACM = LibrdmacmProgram.of(MulticastIdEventsThroughKernelCmInGuest.class, "join_until_removed", "-lrdmacm");
+
     private static Path program;
 
     @BeforeAll
     static void find()
     {
-        final String share = System.getenv("RDMACM_GUEST_SHARE");
-        Peers.require(share != null, "RDMACM_GUEST_SHARE: this class runs inside a KernelGuest (SoftRoceGuestsTest)");
-        program = Path.of(share, "join_until_removed");
-    }
-
-    /** Compiles the librdmacm side into the guest's share (on the host, while the guest boots). */
-    public static void compile(final Path share)
-    {
-        Peers.requireFile("/usr/include/rdma/rdma_cma.h", "librdmacm-dev");
-        CProgram.compile(MulticastIdEventsThroughKernelCmInGuest.class, "join_until_removed.c", share, "join_until_removed", "-O0", "-Wall",
-            "-lrdmacm");
+        program = LIBRDMACM.inGuest();
     }
 
     @Test
@@ -137,28 +128,8 @@ public class MulticastIdEventsThroughKernelCmInGuest
             assertEquals(0, peer.exitStatus(WAIT), peer.toString());
             theirs = peer.lines();
         }
-        final List<String> ours = new ArrayList<>();
-        try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
-            EventChannel channel = cm.createEventChannel())
-        {
-            final RdmaCmId id = cm.createId(channel, PortSpace.UDP);
-            final InetAddress group = InetAddress.getByName(GROUP);
-            id.bindAddr(InetAddress.getByName(KernelCmGuest.ACTIVE_BOND_OWN_IPV4));
-            id.join(group, MulticastJoinFlag.FULL_MEMBER, null);
-            ours.add(event(channel.getEvent(WAIT)));
-            ours.add("joined");
-            failOver();
-            String last = event(channel.getEvent(WAIT));
-            ours.add(last);
-            while (!last.equals("no event") && !last.startsWith("event DEVICE_REMOVAL"))
-            {
-                last = event(channel.getEvent(QUIET));
-                ours.add(last);
-            }
-            ours.add("leave errno " + leave(id, group));
-            id.destroy();
-            ours.add("destroyed");
-        }
+        final List<String> ours = ours(KernelCmGuest.ACTIVE_BOND_OWN_IPV4, null,
+            MulticastIdEventsThroughKernelCmInGuest::failOver, QUIET);
         System.out.println("bond failover under a joined multicast id: librdmacm " + theirs + ", ours through the kernel's CM " + ours);
         assertTrue(theirs.contains("event ADDR_CHANGE status 0"), "librdmacm's: " + theirs);
         assertEquals(theirs, ours, "ours through the kernel's CM against librdmacm's");
@@ -176,57 +147,58 @@ public class MulticastIdEventsThroughKernelCmInGuest
             .orFail("ip link set " + KernelCmGuest.ACTIVE_BOND + " active_slave " + next);
     }
 
-    private static int leave(final RdmaCmId id, final InetAddress group)
-    {
-        try
-        {
-            id.leave(group);
-            return 0;
-        }
-        catch (final RdmaCmException ex)
-        {
-            return ex.errno();
-        }
-    }
-
-    /** Ours on a fresh {@code device}, through the kernel's CM, written as the program writes its lines. */
+    /** Ours on a fresh {@code device}, through the kernel's CM: joined, then the device removed under it. */
     private static List<String> ours(final String device) throws Exception
     {
         sh("rdma link add " + device + " type rxe netdev kma");
+        final CompletableFuture<Void> joined = new CompletableFuture<>();
+        final CompletableFuture<HostCommand.Outcome> removal = joined.thenCompose(nothing -> remove(device));
+        final List<String> lines = ours(OWN, device, () -> joined.complete(null), WAIT);
+        removal.get(WAIT.toSeconds() * 2, TimeUnit.SECONDS).orFail("rdma link delete " + device);
+        return lines;
+    }
+
+    /** What happens to a joined id: the bond's failover, the device's removal. */
+    @FunctionalInterface
+    private interface Change
+    {
+        void make() throws Exception;
+    }
+
+    /**
+     * Ours through the kernel's CM, written as the program writes its lines: an id bound to {@code own} (on
+     * {@code device}, when named), joined, then {@code change} under it; its events until DEVICE_REMOVAL or none within
+     * {@code quiet} (the first within {@link #WAIT}), its leave's errno and its destroy.
+     */
+    private static List<String> ours(final String own, final String device, final Change change, final Duration quiet)
+        throws Exception
+    {
         final List<String> lines = new ArrayList<>();
-        final CompletableFuture<HostCommand.Outcome> removal;
         try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
             EventChannel channel = cm.createEventChannel())
         {
             final RdmaCmId id = cm.createId(channel, PortSpace.UDP);
             final InetAddress group = InetAddress.getByName(GROUP);
-            id.bindAddr(InetAddress.getByName(OWN));
-            assertEquals(device, id.binding().device());
+            id.bindAddr(InetAddress.getByName(own));
+            if (device != null)
+            {
+                assertEquals(device, id.binding().device());
+            }
             id.join(group, MulticastJoinFlag.FULL_MEMBER, null);
             lines.add(event(channel.getEvent(WAIT)));
             lines.add("joined");
-            removal = remove(device);
-            String last;
-            do
+            change.make();
+            String last = event(channel.getEvent(WAIT));
+            lines.add(last);
+            while (!last.equals("no event") && !last.startsWith("event DEVICE_REMOVAL"))
             {
-                last = event(channel.getEvent(WAIT));
+                last = event(channel.getEvent(quiet));
                 lines.add(last);
             }
-            while (!last.equals("no event") && !last.startsWith("event DEVICE_REMOVAL"));
-            int errno = 0;
-            try
-            {
-                id.leave(group);
-            }
-            catch (final RdmaCmException ex)
-            {
-                errno = ex.errno();
-            }
-            lines.add("leave errno " + errno);
+            lines.add("leave errno " + MulticastAgainstKernelCmInGuest.leave(id, group));
             id.destroy();
             lines.add("destroyed");
         }
-        removal.get(WAIT.toSeconds() * 2, TimeUnit.SECONDS).orFail("rdma link delete " + device);
         return lines;
     }
 

@@ -13,8 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Where the kernel guest's connection cases start: an id resolved to its destination, address then route
- * (2 s each, as rping asks), each event taken from the id's channel and checked, so that the case goes on
- * with {@code id.binding().device()} to open its {@link VerbsEndpoint} on.
+ * (2 s each, as rping asks), each event taken from the id's channel and checked ({@link #next}, which the cases
+ * take their other events with too), so that the case goes on with {@code id.binding().device()} to open its
+ * {@link VerbsEndpoint} on.
  */
 final class RoutedId
 {
@@ -39,11 +40,13 @@ final class RoutedId
         return id;
     }
 
-    private static void next(final EventChannel channel, final CmEventType expected, final Object peer) throws InterruptedException
+    /** The channel's next event within 30 s, acked, of type {@code expected}; {@code peer} goes into a failure. */
+    static CmEvent next(final EventChannel channel, final CmEventType expected, final Object peer) throws InterruptedException
     {
         final CmEvent event = channel.getEvent(WAIT);
         assertNotNull(event, () -> "no " + expected + " within " + WAIT + "; the peer printed:\n" + peer);
         event.ack();
         assertEquals(expected, event.type(), () -> event + "; the peer printed:\n" + peer);
+        return event;
     }
 }

@@ -9,19 +9,9 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.UdParameters;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
+import dev.rdmacm.conformance.UdaddyNode;
 import dev.rdmacm.protocol.PortSpace;
 import dev.rdmacm.testing.RunningPeer;
-import dev.rdmacm.verbs.AddressHandle;
-import dev.rdmacm.verbs.CompletionQueue;
-import dev.rdmacm.verbs.CompletionStatus;
-import dev.rdmacm.verbs.IbvConstants;
-import dev.rdmacm.verbs.MemoryRegion;
-import dev.rdmacm.verbs.ProtectionDomain;
-import dev.rdmacm.verbs.QueuePairCapabilities;
-import dev.rdmacm.verbs.UdQueuePair;
-import dev.rdmacm.verbs.Verbs;
-import dev.rdmacm.verbs.VerbsContext;
-import dev.rdmacm.verbs.WorkCompletions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +24,7 @@ import static dev.rdmacm.cm.kernel.KernelCmGuest.OWN_IPV4;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * UD ids over SIDR through the kernel's CM ({@link ConnectionManager#KERNEL}) against librdmacm 44's {@code udaddy},
@@ -52,8 +43,6 @@ public class UdaddyThroughKernelCmInGuest
     private static final int UDADDY_PORT = 7174;
     /** Fewer than udaddy's default 10: the guest part's time is short. */
     private static final int MESSAGES = 4;
-    /** udaddy's default message size. */
-    private static final int MESSAGE_SIZE = 100;
     private static final ConnectionParameters UD = new ConnectionParameters(new byte[0], 0, 0, false, 0, 0);
 
     private static RdmaCm open() throws Exception
@@ -67,6 +56,12 @@ public class UdaddyThroughKernelCmInGuest
         assertNotNull(event, () -> "no " + expected + " within " + WAIT + "; udaddy printed:\n" + peer);
         assertEquals(expected, event.type(), () -> event + "; udaddy printed:\n" + peer);
         return event;
+    }
+
+    /** udaddy's node on the id, each departure from udaddy's run a failure that shows what {@code udaddy} printed. */
+    private static UdaddyNode node(final RdmaCmId id, final RunningPeer udaddy) throws Exception
+    {
+        return new UdaddyNode(id, MESSAGES, WAIT, why -> fail(why + "; udaddy printed:\n" + udaddy));
     }
 
     @Test
@@ -83,16 +78,16 @@ public class UdaddyThroughKernelCmInGuest
                 next(channel, CmEventType.ADDR_RESOLVED, udaddy).ack();
                 id.resolveRoute(Duration.ofSeconds(2));
                 next(channel, CmEventType.ROUTE_RESOLVED, udaddy).ack();
-                try (Node node = new Node(id))
+                try (UdaddyNode node = node(id, udaddy))
                 {
                     node.postReceives();
                     id.connect(UD);
                     final CmEvent.Established established = (CmEvent.Established)next(channel, CmEventType.ESTABLISHED, udaddy);
                     final UdParameters ud = established.ud().orElseThrow();
                     established.ack();
-                    node.ah = node.pd.createAddressHandle(ud.ahAttr());
-                    node.postSends(ud.qpNumber(), ud.qkey(), false);
-                    node.complete(true, udaddy);
+                    node.reachVia(ud);
+                    node.postSends(false);
+                    node.complete(true);
                     id.destroy();
                 }
             }
@@ -115,15 +110,15 @@ public class UdaddyThroughKernelCmInGuest
             {
                 final CmEvent.ConnectRequest request = (CmEvent.ConnectRequest)next(channel, CmEventType.CONNECT_REQUEST, udaddy);
                 final RdmaCmId id = request.id();
-                try (Node node = new Node(id))
+                try (UdaddyNode node = node(id, udaddy))
                 {
                     node.postReceives();
                     id.accept(UD);
                     request.ack();
-                    node.complete(true, udaddy);
+                    node.complete(true);
                     // udaddy's server: the reply AH from the first datagram's GRH, the QPN from its immediate data
-                    node.postSends(node.replyQpn, node.qp.query().qkey(), true);
-                    node.complete(false, udaddy);
+                    node.postSends(true);
+                    node.complete(false);
                 }
                 id.destroy();
                 assertEquals(0, udaddy.exitStatus(WAIT), udaddy.toString());
@@ -132,94 +127,5 @@ public class UdaddyThroughKernelCmInGuest
             listener.destroy();
         }
         assertEquals(before, Resources.backTo(before), "rdma resource: CM ids and QPs after");
-    }
-
-    /** udaddy.c's cmatest_node: a UD QP on the id's device, one buffer (GRH area, then the message) for every work request. */
-    private static final class Node implements AutoCloseable
-    {
-        final RdmaCmId id;
-        final VerbsContext context;
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final UdQueuePair qp;
-        final MemoryRegion mem;
-        final WorkCompletions completions = new WorkCompletions(8);
-        AddressHandle ah;
-        int replyQpn;
-
-        Node(final RdmaCmId id) throws Exception
-        {
-            this.id = id;
-            this.context = Verbs.open(id.binding().device());
-            this.pd = context.allocateProtectionDomain();
-            this.cq = context.createCompletionQueue(MESSAGES * 2, null);
-            this.qp = pd.createUdQueuePair(cq, cq, new QueuePairCapabilities(MESSAGES, MESSAGES, 1, 1, 0));
-            this.mem = pd.allocateMemoryRegion(MESSAGE_SIZE + IbvConstants.GRH_LENGTH, IbvConstants.IBV_ACCESS_LOCAL_WRITE);
-            id.attachQp(qp);
-        }
-
-        void postReceives()
-        {
-            for (int i = 0; i < MESSAGES; i++)
-            {
-                qp.postReceive(i, mem, 0, MESSAGE_SIZE + IbvConstants.GRH_LENGTH);
-            }
-        }
-
-        /** udaddy's post_sends: the message, our QP number as immediate data. */
-        void postSends(final int remoteQpn, final long remoteQkey, final boolean signaled)
-        {
-            for (int i = 0; i < MESSAGES; i++)
-            {
-                qp.postSendWithImmediate(i, mem, 0, MESSAGE_SIZE, ah, remoteQpn, remoteQkey, signaled, qp.qpNumber());
-            }
-        }
-
-        /** {@value #MESSAGES} successful completions; receives carry the GRH area, the message and immediate data, the first the reply AH. */
-        void complete(final boolean receives, final RunningPeer udaddy) throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + WAIT.toNanos();
-            for (int done = 0; done < MESSAGES; )
-            {
-                final int n = cq.poll(completions);
-                for (int i = 0; i < n; i++)
-                {
-                    assertEquals(CompletionStatus.SUCCESS, completions.completionStatus(i), udaddy::toString);
-                    if (receives)
-                    {
-                        assertEquals(MESSAGE_SIZE + IbvConstants.GRH_LENGTH, completions.byteLength(i), udaddy::toString);
-                        assertTrue(completions.hasImmediateData(i), udaddy::toString);
-                        if (ah == null)
-                        {
-                            ah = pd.createAddressHandle(pd.replyAddress(completions, i, mem.memory().asSlice(0, IbvConstants.GRH_LENGTH),
-                                id.binding().port()));
-                            replyQpn = completions.immediateData(i);
-                        }
-                    }
-                }
-                done += n;
-                if (n == 0)
-                {
-                    assertTrue(System.nanoTime() - deadline < 0, () -> "fewer than " + MESSAGES + " completions within " + WAIT
-                        + "; udaddy printed:\n" + udaddy);
-                    Thread.sleep(1);
-                }
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            if (ah != null)
-            {
-                ah.close();
-            }
-            qp.close();
-            cq.close();
-            mem.close();
-            pd.close();
-            context.close();
-            completions.close();
-        }
     }
 }

@@ -242,7 +242,8 @@ public class MulticastAgainstKernelCmInGuest
         out.put("qkey", Long.toString(joined.ud().qkey()));
     }
 
-    private static int leave(final RdmaCmId id, final InetAddress group)
+    /** {@code rdma_leave_multicast}'s errno as librdmacm's programs here print it: 0 when it returned. */
+    static int leave(final RdmaCmId id, final InetAddress group)
     {
         try
         {
