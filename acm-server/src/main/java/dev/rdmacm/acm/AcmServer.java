@@ -91,7 +91,8 @@ public final class AcmServer implements AutoCloseable
     private long nextConnectionId = 1;
     private int rejecting;
     private long rejected;
-    private long acceptFailures;
+    private volatile long acceptFailures;
+    private volatile String lastAcceptFailure = "";
     private long acceptResumeNs;
     private boolean acceptPaused;
     private long nextSweepNs;
@@ -312,6 +313,15 @@ public final class AcmServer implements AutoCloseable
     long acceptFailures()
     {
         return acceptFailures;
+    }
+
+    /**
+     * The last failed accept's text (empty before the first), logged or not: the log writes one line an
+     * interval, and a test needs the failure the throttle held back.
+     */
+    String lastAcceptFailure()
+    {
+        return lastAcceptFailure;
     }
 
     private void run()
@@ -537,6 +547,7 @@ public final class AcmServer implements AutoCloseable
      */
     private void acceptFailed(final IOException ex)
     {
+        lastAcceptFailure = String.valueOf(ex);
         acceptFailures++;
         final long now = clock.nanoTime();
         acceptLog.log(now, () -> "accept failed: " + ex.getMessage() + ", not accepting for "

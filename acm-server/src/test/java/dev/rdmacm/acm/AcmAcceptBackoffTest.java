@@ -129,6 +129,9 @@ class AcmAcceptBackoffTest
     void shouldNotRetryAcceptBeforeItsBackOffHasPassedOnTheServersClock() throws Exception
     {
         assertEquals(1, ask("failures"), "the first failure rests the listeners");
+        tell.println("lastfailure");
+        final String last = said.readLine();
+        assertTrue(last.contains(ACCEPT_LINE.substring("accept failed: ".length())), "the failure's text, logged or not: " + last);
         for (int turn = 0; turn < 100; turn++)
         {
             assertTrue(served.nothingBeforeMarker(WAIT_MS));

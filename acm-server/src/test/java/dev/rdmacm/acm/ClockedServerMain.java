@@ -17,6 +17,7 @@ import java.nio.file.Path;
  *   advance NANOS   moves the clock and wakes the server       ok
  *   failures        accepts that failed since start            N
  *   connections     connections open                           N
+ *   lastfailure     the last failed accept's exception, logged or not   TEXT (one line)
  * </pre>
  * It prints {@code ready} once the socket is published. Reading stdin and writing stdout take no new
  * descriptor, so the commands work when the process has none left. A fatal error halts with
@@ -52,6 +53,7 @@ final class ClockedServerMain
                 }
                 case "failures" -> out.println(server.acceptFailures());
                 case "connections" -> out.println(server.connectionCount());
+                case "lastfailure" -> out.println(server.lastAcceptFailure().replace('\n', ' '));
                 default -> out.println("unknown command: " + line);
             }
         }

@@ -49,6 +49,8 @@ final class CmtimeClient
     private final Object progress = new Object();
     private final int[] completed = new int[CmtimeStep.values().length];
     private volatile boolean running;
+    /** The round's device table, which the event thread fills as ids resolve ({@link #openDevice}). */
+    private volatile DeviceProtectionDomains devices;
     /** A synchronous call failed or a step gave up: the process's exit status. */
     private boolean broken;
 
@@ -75,6 +77,7 @@ final class CmtimeClient
     boolean run(final DeviceProtectionDomains devices) throws InterruptedException
     {
         reset();
+        this.devices = devices;
         createIds();
         running = true;
         final Thread events = Thread.ofPlatform().name("cmtime-events").start(this::processEvents);
@@ -309,7 +312,11 @@ final class CmtimeClient
         final int n = node;
         switch (event)
         {
-            case CmEvent.AddrResolved resolved -> finish(n, CmtimeStep.RESOLVE_ADDR);
+            case CmEvent.AddrResolved resolved ->
+            {
+                openDevice(n);
+                finish(n, CmtimeStep.RESOLVE_ADDR);
+            }
             case CmEvent.RouteResolved resolved -> finish(n, CmtimeStep.RESOLVE_ROUTE);
             case CmEvent.Established established -> finish(n, CmtimeStep.CONNECT);
             case CmEvent.Disconnected disconnected -> finish(n, CmtimeStep.DISCONNECT);
@@ -323,6 +330,24 @@ final class CmtimeClient
             {
                 // DEVICE_REMOVAL (cleanup follows the round), TIMEWAIT_EXIT and the rest: cmtime ignores them too
             }
+        }
+    }
+
+    /**
+     * librdmacm's {@code ucma_process_addr_resolved}: the id's device is opened and its PD made ({@code ucma_get_device},
+     * from the list {@code ucma_init} made) when the first of its ids is resolved, on the thread that takes the event,
+     * not in the create qp step. A failure is left for that step, whose {@code devices.pd} call meets it again and
+     * reports it as cmtime does.
+     */
+    private void openDevice(final int n)
+    {
+        try
+        {
+            devices.pd(ids[n].binding().device());
+        }
+        catch (final RuntimeException ex)
+        {
+            // reported by the create qp step
         }
     }
 

@@ -30,24 +30,42 @@ final class AcrossTheWire
 
     /**
      * The CM cases that need both guests, run in this order after the wire's own checks (a new
-     * {@code *AcrossTheWire} class goes here; GuestSuiteMembershipTest checks that none is left out).
-     * CmtimeAcrossTheWire loads the kernel's CM in the userspace guest for a while;
+     * {@code *AcrossTheWire} class goes here; GuestSuiteMembershipTest checks that none is left out), each
+     * {@link When when} it may. CmtimeAcrossTheWire loads the kernel's CM in the userspace guest for a while;
      * KernelCmRpingAcrossTheWire then loads it again for our rping through it, and BesideKernelCmAcrossTheWire
      * last, for what ours can do as the active side beside it.
      */
     static final List<Case> CASES = List.of(
-        new Case(RpingAcrossTheWire.class, RpingAcrossTheWire::checks),
-        new Case(CmFaultsAcrossTheWire.class, CmFaultsAcrossTheWire::checks),
-        new Case(ClientsAcrossTheWire.class, ClientsAcrossTheWire::checks),
-        new Case(UdaddyAcrossTheWire.class, UdaddyAcrossTheWire::checks),
-        new Case(McKeyAcrossTheWire.class, McKeyAcrossTheWire::checks),
-        new Case(ListenBacklogAcrossTheWire.class, ListenBacklogAcrossTheWire::checks),
-        new Case(CmtimeAcrossTheWire.class, CmtimeAcrossTheWire::checks),
-        new Case(KernelCmRpingAcrossTheWire.class, KernelCmRpingAcrossTheWire::checks),
-        new Case(BesideKernelCmAcrossTheWire.class, BesideKernelCmAcrossTheWire::checks));
+        new Case(RpingAcrossTheWire.class, RpingAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(CmFaultsAcrossTheWire.class, CmFaultsAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(ClientsAcrossTheWire.class, ClientsAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(McKeyAcrossTheWire.class, McKeyAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(ListenBacklogAcrossTheWire.class, ListenBacklogAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(CmtimeAcrossTheWire.class, CmtimeAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(KernelCmRpingAcrossTheWire.class, KernelCmRpingAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(BesideKernelCmAcrossTheWire.class, BesideKernelCmAcrossTheWire::checks, When.BESIDE_KERNEL_SUITE),
+        new Case(UdaddyAcrossTheWire.class, UdaddyAcrossTheWire::checks, When.AFTER_KERNEL_SUITE));
 
-    /** One case across the wire: its class, and the checks it runs on the two guests. */
-    record Case(Class<?> type, Function<GuestPair, List<DynamicTest>> checks)
+    /**
+     * When a case may run. The cases start once the userspace guest's own suite is done, while the kernel guest's
+     * ({@link KernelGuestSuite}) may still run in that guest's background: a case's kernel-side peers then use only
+     * the wire's device and address, and ports of their own, which the suite's classes leave alone (their
+     * {@code rdma resource} counts leave the wire's devices out).
+     */
+    enum When
+    {
+        /** Beside the kernel guest's suite: its peers in the kernel guest bind the wire's address. */
+        BESIDE_KERNEL_SUITE,
+        /**
+         * Once the kernel guest's suite has ended: the kernel's {@code udaddy} server listens on the wildcard, which puts
+         * a listening id on every device of the guest, in RDMA_PS_UDP at udaddy's fixed port 7174, the port the suite's
+         * own udaddy cases listen on (UdaddyThroughKernelCmInGuest, KernelConnectionManagerInGuest).
+         */
+        AFTER_KERNEL_SUITE
+    }
+
+    /** One case across the wire: its class, the checks it runs on the two guests, and when they may run. */
+    record Case(Class<?> type, Function<GuestPair, List<DynamicTest>> checks, When when)
     {
     }
 
@@ -67,7 +85,11 @@ final class AcrossTheWire
         }
     }
 
-    static List<DynamicTest> checks(final GuestPair guests)
+    /**
+     * The wire's own checks, then the {@link When#BESIDE_KERNEL_SUITE} cases: from the end of the userspace guest's own
+     * part, while the kernel guest's suite may still run.
+     */
+    static List<DynamicTest> besideKernelSuite(final GuestPair guests)
     {
         final GuestResult ping = guests.userspace().run(JOB, "busybox ping -c 1 -W 10 " + GuestWire.KERNEL_CM.address());
         final GuestResult server = guests.kernel().run(JOB, startServer(GuestWire.KERNEL_CM));
@@ -85,14 +107,31 @@ final class AcrossTheWire
                 assertTrue(client.stdout().contains(ITERATIONS + " iters in"), client.stdout());
                 assertEquals(0, served.exitStatus(), served.toString());
             })));
-        for (final Case next : CASES)
-        {
-            tests.addAll(next.checks().apply(guests));
-        }
+        tests.addAll(cases(guests, When.BESIDE_KERNEL_SUITE));
+        return tests;
+    }
+
+    /** The {@link When#AFTER_KERNEL_SUITE} cases, then that no QP or MR of any case is left in the userspace guest. */
+    static List<DynamicTest> afterKernelSuite(final GuestPair guests)
+    {
+        final List<DynamicTest> tests = new ArrayList<>(cases(guests, When.AFTER_KERNEL_SUITE));
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->
             assertEquals("0\n0\n", leftOver.stdout(), leftOver.describe())));
+        return tests;
+    }
+
+    private static List<DynamicTest> cases(final GuestPair guests, final When when)
+    {
+        final List<DynamicTest> tests = new ArrayList<>();
+        for (final Case next : CASES)
+        {
+            if (next.when() == when)
+            {
+                tests.addAll(next.checks().apply(guests));
+            }
+        }
         return tests;
     }
 

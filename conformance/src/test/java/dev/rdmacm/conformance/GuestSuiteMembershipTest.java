@@ -36,11 +36,7 @@ class GuestSuiteMembershipTest
         "the suite of the cases across the wire itself: SoftRoceGuestsTest runs it once both guests are done",
         "dev.rdmacm.conformance.SilentPeerAcrossTheWire",
         "runs beside both guests' suites, not after them: SoftRoceGuestsTest starts it as each guest comes up "
-            + "(about 100 s of REQs to nobody) and checks it once both are done",
-        "dev.rdmacm.acm.AcmAcceptEnfileInGuest",
-        "not yet green in the kernel guest: its last run (session 7) saw the real ENFILE, the back-off and one log line per "
-            + "interval, but the waiting client was not accepted at the first try after fs.file-max was put back; "
-            + "goes into KernelGuestSuite.IN_GUEST once a run passes");
+            + "(about 100 s of REQs to nobody) and checks it once both are done");
 
     private static final List<String> SUFFIXES = List.of("InGuest", "AcrossTheWire");
 

@@ -34,7 +34,12 @@ final class RpingAcrossTheWire
     static final Duration LISTENER_START = Duration.ofSeconds(90);
     private static final Duration RPING = Duration.ofSeconds(150);
     static final int PINGS = 10;
-    private static final int KERNEL_SERVER_PORT = 7174;
+    /**
+     * Not rping's default 7174: this case runs beside the kernel guest's suite, whose udaddy cases wait for a kernel
+     * listener at udaddy's fixed port 7174 ({@code SoftRoceDevices.awaitKernelListener}, any port space), and took this
+     * one for theirs (a SIDR REQ sent before udaddy listened came back SIDR_UNSUPPORTED, status 1, on 2026-12-06).
+     */
+    private static final int KERNEL_SERVER_PORT = 7173;
     private static final int OUR_SERVER_PORT = 7175;
     private static final int SILENT_PORT = 7176;
     private static final int REJECT_PORT = 7177;

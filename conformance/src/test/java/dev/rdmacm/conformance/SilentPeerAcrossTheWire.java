@@ -6,6 +6,8 @@ import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,15 +67,37 @@ final class SilentPeerAcrossTheWire
      */
     static GuestResult startOurs(final KernelGuest ours)
     {
-        return ours.run(JOB, capture(ours, GuestWire.USERSPACE_CM) + "\n" + RpingAcrossTheWire.background(
-            RpingAcrossTheWire.javaTraining(ours, "rping-silent-peer", "rping", "-c", "-a", ADDRESS, "-C", "1", "-d", "--trace"), NAME));
+        return start(ours, GuestWire.USERSPACE_CM, RpingAcrossTheWire.javaTraining(ours, "rping-silent-peer", "rping", "-c", "-a",
+            ADDRESS, "-C", "1", "-d", "--trace"));
     }
 
     /** Starts the kernel's client, with its capture, in the background of the kernel guest. */
     static GuestResult startKernel(final KernelGuest kernel)
     {
-        return kernel.run(JOB, capture(kernel, GuestWire.KERNEL_CM) + "\n" + RpingAcrossTheWire.background("rping -c -a " + ADDRESS
-            + " -C 1 -d", NAME));
+        return start(kernel, GuestWire.KERNEL_CM, "rping -c -a " + ADDRESS + " -C 1 -d");
+    }
+
+    /**
+     * The silent peer's neighbour entry, then, in the guest's background, the capture and, once its file has begun,
+     * {@code client}: the job returns at once, so that the guest's suite starts while dumpcap does (seconds under
+     * TCG, on the critical path when the job waited for it). A capture that does not begin ends the background job
+     * with 1 before the client starts, and {@link #finish} reports that.
+     */
+    private static GuestResult start(final KernelGuest guest, final GuestWire.End end, final String client)
+    {
+        final Path script = guest.sharedDirectory().resolve("silent-peer-start.sh");
+        final String pcap = guest.guestPathOf(pcapOf(guest));
+        try
+        {
+            Files.writeString(script, RpingAcrossTheWire.startCapture(pcap, "udp port 4791 and src host " + end.address() + " and dst host "
+                + ADDRESS, NAME) + "\n" + client + "\n");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + script, ex);
+        }
+        return guest.run(JOB, "ip neigh replace " + ADDRESS + " lladdr " + MAC + " dev " + GuestWire.NETDEV + " nud permanent || exit 1\n"
+            + RpingAcrossTheWire.background("sh " + guest.guestPathOf(script), NAME));
     }
 
     /**
@@ -129,13 +153,6 @@ final class SilentPeerAcrossTheWire
             assertEquals(List.of("IDLE -> REQ_SENT", "REQ_SENT -> IDLE"), states, ourRun.stderr());
         }));
         return tests;
-    }
-
-    private static String capture(final KernelGuest guest, final GuestWire.End end)
-    {
-        final String pcap = guest.guestPathOf(pcapOf(guest));
-        return "ip neigh replace " + ADDRESS + " lladdr " + MAC + " dev " + GuestWire.NETDEV + " nud permanent || exit 1\n"
-            + RpingAcrossTheWire.startCapture(pcap, "udp port 4791 and src host " + end.address() + " and dst host " + ADDRESS, NAME);
     }
 
     private static Path pcapOf(final KernelGuest guest)

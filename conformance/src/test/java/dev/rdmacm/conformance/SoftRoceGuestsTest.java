@@ -2,7 +2,6 @@ package dev.rdmacm.conformance;
 
 import dev.rdmacm.testing.guest.GuestJUnit;
 import dev.rdmacm.testing.guest.GuestResult;
-import dev.rdmacm.testing.guest.KernelGuest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
@@ -11,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -21,11 +21,13 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * The suite's whole guest part: the two guests of {@link GuestPair}, booted at once on one wire. Each,
  * as soon as it is up, starts its side of the {@link SilentPeerAcrossTheWire} case (about 100 s of
  * REQs to nobody, on the wire devices the suites leave alone; the kernel guest also its
- * {@link KernelGuestSuite#BESIDE} classes, which wait as long on the kernel CM) and runs its own suite
- * ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs MAD transport; {@link KernelGuestSuite}:
- * every comparison with the kernel CM and librdmacm), then waits for what it started beside it; neither
- * waits for the other until both are done. Then the checks that need both ({@link AcrossTheWire}).
- * Every outcome is replayed under its own name.
+ * {@link KernelGuestSuite#BESIDE} classes, which wait as long on the kernel CM). The userspace guest then
+ * runs its own suite ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs MAD transport); the
+ * kernel guest starts its own ({@link KernelGuestSuite}: every comparison with the kernel CM and librdmacm)
+ * in its background. Each waits for what it started beside its suite. Once both have, the cases across
+ * the wire ({@link AcrossTheWire}) run while the kernel guest's suite still runs, which is the longer of the
+ * two suites; then, once that has ended, the cases that must not run beside it. Every outcome is replayed
+ * under its own name.
  */
 class SoftRoceGuestsTest
 {
@@ -45,7 +47,7 @@ class SoftRoceGuestsTest
                 final GuestResult silentRun = SilentPeerAcrossTheWire.finish(guest, silentPeer);
                 // the silent peer's client was the training run: the later mains' AOT cache, made now, off the critical path
                 GuestJavaMain.prepareCache(guest);
-                return new Alone(suite, silentRun);
+                return new Alone(suite, silentRun, Optional.empty());
             }),
             new GuestPair.Side<>(KernelGuestSuite.spec(wire), share ->
             {
@@ -55,19 +57,21 @@ class SoftRoceGuestsTest
             {
                 final GuestResult silentPeer = SilentPeerAcrossTheWire.startKernel(guest);
                 final GuestJUnit.Background beside = KernelGuestSuite.startBeside(guest);
-                final List<DynamicTest> suite = new ArrayList<>(run(KernelGuestSuite::run, guest));
-                suite.addAll(KernelGuestSuite.finishBeside(beside));
-                return new Alone(suite, SilentPeerAcrossTheWire.finish(guest, silentPeer));
+                final GuestJUnit.Background suite = KernelGuestSuite.start(guest);
+                final List<DynamicTest> besideTests = KernelGuestSuite.finishBeside(beside);
+                return new Alone(besideTests, SilentPeerAcrossTheWire.finish(guest, silentPeer), Optional.of(suite));
             }));
         try (GuestPair guests = started.guests())
         {
             userspacePid = guests.userspace().qemuPid();
             kernelPid = guests.kernel().qemuPid();
-            tests.addAll(started.alone().userspace().suite());
-            tests.addAll(started.alone().kernel().suite());
+            tests.addAll(started.alone().userspace().done());
+            tests.addAll(started.alone().kernel().done());
             tests.addAll(SilentPeerAcrossTheWire.checks(guests, started.alone().userspace().silentPeer(),
                 started.alone().kernel().silentPeer()));
-            tests.addAll(AcrossTheWire.checks(guests));
+            tests.addAll(AcrossTheWire.besideKernelSuite(guests));
+            tests.addAll(finish(started.alone().kernel().running().orElseThrow()));
+            tests.addAll(AcrossTheWire.afterKernelSuite(guests));
         }
         final boolean stopped = Stream.of(userspacePid, kernelPid)
             .noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
@@ -76,27 +80,23 @@ class SoftRoceGuestsTest
         return tests.stream();
     }
 
-    /** What a guest did on its own: its suite's tests, and its silent-peer client's run. */
-    private record Alone(List<DynamicTest> suite, GuestResult silentPeer)
+    /**
+     * What a guest did on its own: the tests it has done, its silent-peer client's run, and its suite if that still runs
+     * in its background.
+     */
+    private record Alone(List<DynamicTest> done, GuestResult silentPeer, Optional<GuestJUnit.Background> running)
     {
     }
 
-    /** A guest suite's run. */
-    @FunctionalInterface
-    private interface Suite
-    {
-        List<DynamicTest> run(KernelGuest guest) throws IOException;
-    }
-
-    private static List<DynamicTest> run(final Suite suite, final KernelGuest guest)
+    private static List<DynamicTest> finish(final GuestJUnit.Background suite)
     {
         try
         {
-            return suite.run(guest);
+            return KernelGuestSuite.finish(suite);
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("reading " + guest.name() + "'s share", ex);
+            throw new UncheckedIOException("reading " + suite.selection().guest().name() + "'s share", ex);
         }
     }
 }

@@ -12,9 +12,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A synchronous {@code rdma_resolve_route} of a RoCE id, finished on the caller's thread: on RoCE the
  * route is local synthesis ({@code cma_resolve_iboe_route}), nothing to wait for, so the caller runs the
- * conductor's own code for it ({@link RoutePhase#roceOnCaller}) holding the id's {@link IdGuard}, once
- * every command its thread sent has run ({@link ThreadCommands}), as {@link CallerResolution} does for
- * the address. The netdev comes from the conductor's mirror, as the address lookup's links do (asked
+ * conductor's own code for it ({@link RoutePhase#roceOnCaller}) through the id's {@link IdGuard}
+ * ({@link IdGuard#runOnCaller}), as {@link CallerResolution} does for the address. The netdev comes from the conductor's mirror, as the address lookup's links do (asked
  * when the mirror does not have it); its traffic classes are asked on a pooled rtnetlink client in the
  * {@link RdmaCm}'s namespace, afresh (the conductor's cache of them is its own).
  * <p>
@@ -44,34 +43,33 @@ final class CallerRoute
         final CallerAddressLookup lookup = cm.callerLookup();
         if (lookup == null || view.state() != CmIdState.ADDR_RESOLVED || view.resolution() == null ||
             view.resolution().binding().gidType() == GidType.IB || cm.listener() != StateTransitionListener.NONE ||
-            id.isDestroyed() || !ThreadCommands.ofThisThread().awaitAllRan(cm.spinNanos(), cm::wakeUp))
+            id.isDestroyed())
         {
             return false;
         }
-        final Rtnetlink client = lookup.borrow();
-        if (client == null)
+        return IdGuard.runOnCaller(cm, id, IdGuard.WhenQueued.SPIN, lookup, (c, pooled) ->
         {
-            return false;
-        }
-        try
-        {
-            synchronized (id.guard)
+            final RoutePhase routes = proxy.routes();
+            if (id.isDestroyed() || c.state != CmIdState.ADDR_RESOLVED || c.pendingRoute != null ||
+                c.resolution.binding().gidType() == GidType.IB || routes.asksAcm(c))
             {
-                final IdContext c = id.guard.context();
-                final RoutePhase routes = proxy.routes();
-                if (c == null || id.isDestroyed() || c.state != CmIdState.ADDR_RESOLVED || c.pendingRoute != null ||
-                    c.resolution.binding().gidType() == GidType.IB || routes.asksAcm(c))
-                {
-                    return false;
-                }
+                return false;
+            }
+            final Rtnetlink client = pooled.borrow();
+            if (client == null)
+            {
+                return false;
+            }
+            try
+            {
                 routes.roceOnCaller(c, timeoutMs, accepted, completion,
-                    query -> RouteResolver.synthesizeRoce(query, client, new TrafficClassCache(), lookup.mirror()));
+                    query -> RouteResolver.synthesizeRoce(query, client, new TrafficClassCache(), pooled.mirror()));
                 return true;
             }
-        }
-        finally
-        {
-            lookup.release(client);
-        }
+            finally
+            {
+                pooled.release(client);
+            }
+        });
     }
 }

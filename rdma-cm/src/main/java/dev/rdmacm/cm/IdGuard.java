@@ -4,7 +4,7 @@ package dev.rdmacm.cm;
  * Who may touch one id's {@link IdContext} now: the id's monitor, in the shape of Aeron's client lock
  * (the state belongs to whoever holds the lock), for the calls a caller finishes itself, as the kernel
  * finishes them inside the caller's write ({@link #runOnCaller(RdmaCm, RdmaCmId, WhenQueued, Object, CallerCall)}:
- * {@link CallerResolution}, {@link CallerDestroy}, {@link CallerQpHandOver}, {@link CallerKernelCm}).
+ * {@link CallerResolution}, {@link CallerRoute}, {@link CallerDestroy}, {@link CallerQpHandOver}, {@link CallerKernelCm}).
  * <ul>
  *   <li>The conductor holds it while it works on the id: every command that names the id, and the work
  *       no command brings (a neighbour's event, a deadline, a device removal, a bond's failover). It

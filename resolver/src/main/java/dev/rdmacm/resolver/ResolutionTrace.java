@@ -55,7 +55,6 @@ public final class ResolutionTrace
     private static final int ROUTE_SOURCE = 2;
     private static final int ROUTE_LOCAL = 4;
 
-    private final long startedAtEpochNanos;
     private final long startNanos;
     private byte[] log = EMPTY;
     private Object[] values = NO_VALUES;
@@ -67,8 +66,6 @@ public final class ResolutionTrace
      */
     public ResolutionTrace(final long startNanos)
     {
-        final Instant now = Instant.now();
-        this.startedAtEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         this.startNanos = startNanos;
     }
 
@@ -78,10 +75,18 @@ public final class ResolutionTrace
         return startNanos;
     }
 
-    /** {@return when the resolution began, on the wall clock} */
+    /**
+     * When the resolution began, on the wall clock: the wall clock now less the time since {@link #startNanos}, so a
+     * trace reads no wall clock of its own while it resolves (each read is a system call in a TCG guest, and nothing
+     * on the resolving path asks for it). A step of the wall clock between the start and this call moves the answer
+     * with it.
+     *
+     * @return the wall-clock time of {@link #startNanos}.
+     */
     public Instant startedAt()
     {
-        return Instant.ofEpochSecond(0, startedAtEpochNanos);
+        final long since = System.nanoTime() - startNanos;
+        return Instant.now().minusNanos(since);
     }
 
     /**
@@ -119,7 +124,21 @@ public final class ResolutionTrace
      */
     public void recordWhenRead(final String name, final long stepStartNanos, final Supplier<String> detail)
     {
-        appendValue(name, stepStartNanos, new TraceText.WhenRead(detail));
+        appendValue(name, stepStartNanos, System.nanoTime(), new TraceText.WhenRead(detail));
+    }
+
+    /**
+     * As {@link #recordWhenRead}, for a step recorded at one reading of the clock, with no duration of its own: a
+     * step that only computes from values already read (a RoCE path on the caller's thread), where timing it would
+     * cost a clock read (a system call in a TCG guest) longer than the step.
+     *
+     * @param name     the step's name.
+     * @param atNanos  when the step ran, on {@code System.nanoTime}'s clock.
+     * @param detail   what it found, as text; called once per reading of the trace.
+     */
+    public void recordAtWhenRead(final String name, final long atNanos, final Supplier<String> detail)
+    {
+        appendValue(name, atNanos, atNanos, new TraceText.WhenRead(detail));
     }
 
     /**
@@ -138,7 +157,7 @@ public final class ResolutionTrace
         final int flags = (gateway != null ? ROUTE_GATEWAY : 0) | (source != null ? ROUTE_SOURCE : 0) |
             (route.isLocal() ? ROUTE_LOCAL : 0);
         final int addresses = 1 + (gateway != null ? 1 : 0) + (source != null ? 1 : 0);
-        final Text name = Text.of("route", true);
+        final Text name = Text.name("route");
         final long start = zigzag(stepStartNanos - startNanos);
         final long took = zigzag(now - stepStartNanos);
         final int length = name.length() + varintLength(start) + varintLength(took) + 1 + 1 + 1 +
@@ -177,7 +196,7 @@ public final class ResolutionTrace
      */
     public void localAddress(final long stepStartNanos, final InetAddress source, final Link netdev)
     {
-        appendValue("local address", stepStartNanos, new TraceText.LocalAddress(source, netdev));
+        appendValue("local address", stepStartNanos, System.nanoTime(), new TraceText.LocalAddress(source, netdev));
     }
 
     /**
@@ -189,7 +208,7 @@ public final class ResolutionTrace
      */
     public long link(final long stepStartNanos, final Link link)
     {
-        return appendValue("link", stepStartNanos, link);
+        return appendValue("link", stepStartNanos, System.nanoTime(), link);
     }
 
     /**
@@ -202,7 +221,7 @@ public final class ResolutionTrace
      */
     public long neighbour(final long stepStartNanos, final InetAddress nextHop, final Neighbour neighbour)
     {
-        return appendValue("neighbour", stepStartNanos, neighbour != null ? neighbour : nextHop);
+        return appendValue("neighbour", stepStartNanos, System.nanoTime(), neighbour != null ? neighbour : nextHop);
     }
 
     /**
@@ -214,7 +233,7 @@ public final class ResolutionTrace
      */
     public long gidMatch(final long stepStartNanos, final RdmaPortBinding binding)
     {
-        return appendValue("gid match", stepStartNanos, binding);
+        return appendValue("gid match", stepStartNanos, System.nanoTime(), binding);
     }
 
     /** {@return the steps in the order they began (a wait is recorded when it ends but began before the re-run)} */
@@ -289,7 +308,7 @@ public final class ResolutionTrace
     private void append(final String name, final long stepStartNanos, final String detail, final boolean shared)
     {
         final long now = System.nanoTime();
-        final Text nameText = Text.of(name, true);
+        final Text nameText = Text.name(name);
         final Text detailText = Text.of(detail, shared);
         final long start = zigzag(stepStartNanos - startNanos);
         final long took = zigzag(now - stepStartNanos);
@@ -306,10 +325,9 @@ public final class ResolutionTrace
         }
     }
 
-    private long appendValue(final String name, final long stepStartNanos, final Object value)
+    private long appendValue(final String name, final long stepStartNanos, final long now, final Object value)
     {
-        final long now = System.nanoTime();
-        final Text nameText = Text.of(name, true);
+        final Text nameText = Text.name(name);
         final long start = zigzag(stepStartNanos - startNanos);
         final long took = zigzag(now - stepStartNanos);
         synchronized (this)
@@ -340,6 +358,28 @@ public final class ResolutionTrace
     private record Text(long tag, byte[] bytes)
     {
         private static final Text NULL = new Text(0, EMPTY);
+        /**
+         * The step names' texts by their string's hash: each slot holds one immutable pair, so a racing writer
+         * leaves either pair, and a miss only costs the map's lookup.
+         */
+        private static final Named[] NAMED = new Named[64];
+
+        /**
+         * A step's name: a literal, so found again by identity in {@link #NAMED}, without the shared map's hashing
+         * and comparing (a map lookup per step showed in the caller's route profile).
+         */
+        static Text name(final String name)
+        {
+            final int slot = name.hashCode() & (NAMED.length - 1);
+            final Named named = NAMED[slot];
+            if (named != null && named.name == name)
+            {
+                return named.text;
+            }
+            final Text text = of(name, true);
+            NAMED[slot] = new Named(name, text);
+            return text;
+        }
 
         static Text of(final String text, final boolean shared)
         {
@@ -367,6 +407,11 @@ public final class ResolutionTrace
             System.arraycopy(bytes, 0, log, at, bytes.length);
             return at + bytes.length;
         }
+    }
+
+    /** A shared text and the string it was found for. */
+    private record Named(String name, Text text)
+    {
     }
 
     private static long zigzag(final long value)

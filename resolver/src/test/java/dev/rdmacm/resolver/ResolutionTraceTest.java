@@ -69,4 +69,15 @@ class ResolutionTraceTest
         assertEquals(link, second.find("link").detail());
         assertEquals(SharedTraceText.codeOf(link), SharedTraceText.codeOf(new String(link)));
     }
+
+    @Test
+    void shouldRecordAStepAtOneReadingWithNoDurationAndItsTextWhenRead()
+    {
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        trace.recordAtWhenRead("roce path", trace.startNanos() + 5_000, () -> "rxe0 mtu 1500");
+        trace.recordAtWhenRead("roce path", trace.startNanos() + 7_000, () -> "rxe0 mtu 9000");
+
+        assertEquals(List.of(new ResolutionStep("roce path", 5_000, 0, "rxe0 mtu 1500"),
+            new ResolutionStep("roce path", 7_000, 0, "rxe0 mtu 9000")), trace.steps());
+    }
 }

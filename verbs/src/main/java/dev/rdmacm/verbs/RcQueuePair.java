@@ -3,7 +3,9 @@ package dev.rdmacm.verbs;
 import dev.rdmacm.protocol.sa.MtuCode;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
@@ -110,39 +112,50 @@ public final class RcQueuePair extends NativeResource
     };
     private static final Set<QpState> SENDING = EnumSet.of(QpState.RTS, QpState.ERR);
 
+    /**
+     * A QP's native memory, one block from one automatic arena (a QP is made per connection: an arena per
+     * structure cost a cleaner registration and a {@code malloc} each, and a confined one a {@code free} too;
+     * automatic, so closing the QP is a handshake with no thread): the attributes every move fills, those
+     * {@code ibv_create_qp} reads and writes back (used once), and the work requests.
+     */
+    static final StructLayout MEMORY = MemoryLayout.structLayout(
+        IBV_QP_ATTR.withName("move_attributes"),
+        IBV_QP_INIT_ATTR.withName("create_attributes"),
+        RcWorkRequests.LAYOUT.withName("work_requests"));
+    private static final long MOVE_ATTRIBUTES_AT = MEMORY.byteOffset(MemoryLayout.PathElement.groupElement("move_attributes"));
+    private static final long CREATE_ATTRIBUTES_AT = MEMORY.byteOffset(MemoryLayout.PathElement.groupElement("create_attributes"));
+    private static final long WORK_REQUESTS_AT = MEMORY.byteOffset(MemoryLayout.PathElement.groupElement("work_requests"));
+
     private final MemorySegment qp;
     private final int qpNumber;
     private final QueuePairCapabilities capabilities;
     private final RcWorkRequests workRequests;
     private final QueuePairTransitionListener listener;
-    /**
-     * The {@code struct ibv_qp_attr} every move fills, reused (moves are serialised): a move costs no arena. An
-     * automatic one, so closing the QP hands shakes with no thread.
-     */
-    private final MemorySegment moveAttributes = Arena.ofAuto().allocate(IBV_QP_ATTR);
+    /** The {@code struct ibv_qp_attr} every move fills, reused (moves are serialised): a move costs no arena. */
+    private final MemorySegment moveAttributes;
     private QpState state = QpState.RESET;
 
     RcQueuePair(final ProtectionDomain pd, final CompletionQueue sendCq, final CompletionQueue recvCq,
         final QueuePairCapabilities requested, final QueuePairTransitionListener listener)
     {
-        super(pd.context().registry(), "RC QP on " + pd.context().deviceName());
+        // the description is toString()'s, which this class makes itself: no text per QP
+        super(pd.context().registry(), "RC QP");
         sendCq.requireOpen("ibv_create_qp");
         recvCq.requireOpen("ibv_create_qp");
         this.listener = listener;
-        try (Arena arena = Arena.ofConfined())
-        {
-            final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
-            writeCreateAttributes(init, sendCq.segment(), recvCq.segment(), requested);
-            qp = LibIbverbs.create("ibv_create_qp", () -> this + " " + requested,
-                errno -> (MemorySegment)LibIbverbs.QueuePairs.CREATE_QP.invokeExact(errno, pd.segment(), init))
-                .reinterpret(IBV_QP.byteSize());
-            // ibv_create_qp writes back what the provider gave, at least what was asked
-            capabilities = readCapabilities(init, INIT_CAP_OFFSET);
-        }
+        final MemorySegment memory = Arena.ofAuto().allocate(MEMORY);
+        moveAttributes = memory.asSlice(MOVE_ATTRIBUTES_AT, IBV_QP_ATTR);
+        final MemorySegment init = memory.asSlice(CREATE_ATTRIBUTES_AT, IBV_QP_INIT_ATTR);
+        writeCreateAttributes(init, sendCq.segment(), recvCq.segment(), requested);
+        qp = LibIbverbs.create("ibv_create_qp", () -> this + " " + requested,
+            errno -> (MemorySegment)LibIbverbs.QueuePairs.CREATE_QP.invokeExact(errno, pd.segment(), init))
+            .reinterpret(IBV_QP.byteSize());
+        // ibv_create_qp writes back what the provider gave, at least what was asked
+        capabilities = readCapabilities(init, INIT_CAP_OFFSET);
         qpNumber = qp.get(JAVA_INT, QP_NUM_OFFSET);
         try
         {
-            workRequests = new RcWorkRequests(pd.context().ops(), qp);
+            workRequests = new RcWorkRequests(pd.context().ops(), qp, memory.asSlice(WORK_REQUESTS_AT, RcWorkRequests.LAYOUT));
         }
         catch (final RuntimeException ex)
         {

@@ -1,7 +1,8 @@
 package dev.rdmacm.verbs;
 
-import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 
 import static dev.rdmacm.verbs.IbvConstants.IBV_SEND_INLINE;
 import static dev.rdmacm.verbs.IbvConstants.IBV_SEND_SIGNALED;
@@ -14,9 +15,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * The one send and one receive work request of an RC QP, allocated once and refilled for every
- * post, so posting allocates nothing; the scatter/gather entries are the caller's
- * {@link ScatterGatherList}, which the request points at.
+ * The one send and one receive work request of an RC QP, in memory the QP gives once ({@link #LAYOUT}, a part
+ * of the QP's one native block) and refilled for every post, so posting allocates nothing; the
+ * scatter/gather entries are the caller's {@link ScatterGatherList}, which the request points at.
  * <pre>
  *  struct ibv_send_wr (128 bytes)                 struct ibv_recv_wr (32 bytes)
  *   0 wr_id  8 next  16 sg_list  24 num_sge        0 wr_id  8 next  16 sg_list  24 num_sge
@@ -39,23 +40,34 @@ final class RcWorkRequests implements AutoCloseable
     static final long RECV_NEXT_OFFSET = offset(IBV_RECV_WR, "next");
     static final long RECV_SG_LIST_OFFSET = offset(IBV_RECV_WR, "sg_list");
     static final long RECV_NUM_SGE_OFFSET = offset(IBV_RECV_WR, "num_sge");
+    /** The memory the work requests live in: the send request, the receive request, and the {@code bad_wr} a post writes. */
+    static final StructLayout LAYOUT = MemoryLayout.structLayout(
+        IBV_SEND_WR.withName("send_wr"),
+        IBV_RECV_WR.withName("recv_wr"),
+        ADDRESS.withName("bad_wr"));
+    private static final long SEND_WR_AT = LAYOUT.byteOffset(MemoryLayout.PathElement.groupElement("send_wr"));
+    private static final long RECV_WR_AT = LAYOUT.byteOffset(MemoryLayout.PathElement.groupElement("recv_wr"));
+    private static final long BAD_WR_AT = LAYOUT.byteOffset(MemoryLayout.PathElement.groupElement("bad_wr"));
 
     private final ContextOps ops;
     private final MemorySegment qp;
-    /** Automatic: a QP is made and destroyed per connection, and closing a shared arena is a handshake with every thread. */
-    private final Arena arena = Arena.ofAuto();
     private final MemorySegment sendWr;
     private final MemorySegment recvWr;
     private final MemorySegment badWr;
 
-    /** Work requests for {@code qp}, posted through {@code ops} (both may be null for a layout test). */
-    RcWorkRequests(final ContextOps ops, final MemorySegment qp)
+    /**
+     * Work requests for {@code qp}, posted through {@code ops} (both may be null for a layout test), in
+     * {@code memory}, which lives as long as this object is used.
+     *
+     * @param memory {@link #LAYOUT}'s bytes.
+     */
+    RcWorkRequests(final ContextOps ops, final MemorySegment qp, final MemorySegment memory)
     {
         this.ops = ops;
         this.qp = qp;
-        sendWr = arena.allocate(IBV_SEND_WR);
-        recvWr = arena.allocate(IBV_RECV_WR);
-        badWr = arena.allocate(ADDRESS);
+        sendWr = memory.asSlice(SEND_WR_AT, IBV_SEND_WR);
+        recvWr = memory.asSlice(RECV_WR_AT, IBV_RECV_WR);
+        badWr = memory.asSlice(BAD_WR_AT, ADDRESS);
         sendWr.set(ADDRESS, SEND_NEXT_OFFSET, MemorySegment.NULL);
         recvWr.set(ADDRESS, RECV_NEXT_OFFSET, MemorySegment.NULL);
     }
@@ -106,7 +118,7 @@ final class RcWorkRequests implements AutoCloseable
         return recvWr;
     }
 
-    /** The work requests' memory goes with this object (an automatic arena): nothing to free now. */
+    /** The work requests' memory is the QP's, which goes with the QP object (an automatic arena): nothing to free now. */
     @Override
     public void close()
     {

@@ -88,27 +88,49 @@ public final class Verbs
             }
             try
             {
-                final int devices = count.get(JAVA_INT, 0);
-                final MemorySegment array = list.reinterpret(ADDRESS.byteSize() * (devices + 1L));
-                final List<String> names = new ArrayList<>();
-                for (int i = 0; i < devices; i++)
+                final VerbsContext opened = openListed(list, count.get(JAVA_INT, 0), name, errnoState);
+                if (opened == null)
                 {
-                    final MemorySegment device = array.getAtIndex(ADDRESS, i);
-                    final String deviceName = deviceName(device);
-                    if (deviceName.equals(name))
-                    {
-                        return openDevice(device, name, errnoState);
-                    }
-                    names.add(deviceName);
+                    throw new VerbsException("ibv_open_device", Errno.ENODEV,
+                        "no RDMA device named " + name + "; libibverbs lists " + names(list, count.get(JAVA_INT, 0)));
                 }
-                throw new VerbsException("ibv_open_device", Errno.ENODEV,
-                    "no RDMA device named " + name + "; libibverbs lists " + (names.isEmpty() ? "none" : String.join(", ", names)));
+                return opened;
             }
             finally
             {
                 freeDeviceList(list);
             }
         }
+    }
+
+    /**
+     * Opens the device called {@code name} of {@code list} ({@code devices} long), or null when it lists none
+     * of that name.
+     */
+    static VerbsContext openListed(final MemorySegment list, final int devices, final String name, final MemorySegment errnoState)
+    {
+        final MemorySegment array = list.reinterpret(ADDRESS.byteSize() * (devices + 1L));
+        for (int i = 0; i < devices; i++)
+        {
+            final MemorySegment device = array.getAtIndex(ADDRESS, i);
+            if (deviceName(device).equals(name))
+            {
+                return openDevice(device, name, errnoState);
+            }
+        }
+        return null;
+    }
+
+    /** The names {@code list} holds, for an error: "none" for no device. */
+    private static String names(final MemorySegment list, final int devices)
+    {
+        final MemorySegment array = list.reinterpret(ADDRESS.byteSize() * (devices + 1L));
+        final List<String> names = new ArrayList<>();
+        for (int i = 0; i < devices; i++)
+        {
+            names.add(deviceName(array.getAtIndex(ADDRESS, i)));
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
     private static VerbsContext openDevice(final MemorySegment device, final String name, final MemorySegment errnoState)
@@ -132,7 +154,7 @@ public final class Verbs
         return new VerbsContext(context, name);
     }
 
-    private static String noList(final int errno)
+    static String noList(final int errno)
     {
         if (errno == Errno.ENOSYS)
         {
@@ -179,7 +201,7 @@ public final class Verbs
         return name.reinterpret(DEVICE_NAME_MAX).getString(0);
     }
 
-    private static MemorySegment getDeviceList(final MemorySegment errnoState, final MemorySegment count)
+    static MemorySegment getDeviceList(final MemorySegment errnoState, final MemorySegment count)
     {
         try
         {
@@ -191,7 +213,7 @@ public final class Verbs
         }
     }
 
-    private static void freeDeviceList(final MemorySegment list)
+    static void freeDeviceList(final MemorySegment list)
     {
         try
         {

@@ -171,7 +171,7 @@ class RcStructBytesTest
     @Test
     void shouldPostASignalledInlineSendWithImmediateDataOverTwoEntriesAsC()
     {
-        try (ScatterGatherList sgl = new ScatterGatherList(2); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL))
+        try (ScatterGatherList sgl = new ScatterGatherList(2); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL, Arena.ofAuto().allocate(RcWorkRequests.LAYOUT)))
         {
             sgl.put(0x7000_1000L, 24, 0x11).put(0x7000_2000L, 40, 0x22);
             requests.fillSend(0xfeed_0001L, IbvConstants.IBV_WR_SEND_WITH_IMM, sgl, true, true, 0x1234_5678, 0, 0);
@@ -190,7 +190,7 @@ class RcStructBytesTest
     @Test
     void shouldPostAnUnsignalledRdmaWriteWithTheRdmaUnionAsC()
     {
-        try (ScatterGatherList sgl = new ScatterGatherList(1); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL))
+        try (ScatterGatherList sgl = new ScatterGatherList(1); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL, Arena.ofAuto().allocate(RcWorkRequests.LAYOUT)))
         {
             sgl.put(0x7000_1000L, 4096, 0x33);
             requests.fillSend(7, IbvConstants.IBV_WR_RDMA_WRITE, sgl, false, false, 0, 0x7fff_0000_1234L, 0xfedc_ba98);
@@ -208,7 +208,7 @@ class RcStructBytesTest
     @Test
     void shouldPostAnRdmaReadAsC()
     {
-        try (ScatterGatherList sgl = new ScatterGatherList(1); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL))
+        try (ScatterGatherList sgl = new ScatterGatherList(1); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL, Arena.ofAuto().allocate(RcWorkRequests.LAYOUT)))
         {
             sgl.put(0x7000_1000L, 512, 0x44);
             requests.fillSend(-1L, IbvConstants.IBV_WR_RDMA_READ, sgl, true, false, 0, 0x1000L, 0x1);
@@ -227,7 +227,7 @@ class RcStructBytesTest
     @Test
     void shouldPostAReceiveOverThreeEntriesAsC()
     {
-        try (ScatterGatherList sgl = new ScatterGatherList(3); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL))
+        try (ScatterGatherList sgl = new ScatterGatherList(3); RcWorkRequests requests = new RcWorkRequests(null, MemorySegment.NULL, Arena.ofAuto().allocate(RcWorkRequests.LAYOUT)))
         {
             sgl.put(0x7000_1000L, 1, 0x55).put(0x7000_2000L, 0x7fff_ffff, 0x66).put(0xffff_ffff_0000L, 0, -1);
             requests.fillRecv(0x5151, sgl);

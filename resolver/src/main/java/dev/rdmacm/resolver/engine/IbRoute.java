@@ -6,6 +6,7 @@ import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
+import dev.rdmacm.sa.SaResponse;
 import dev.rdmacm.sa.path.PathQuery;
 
 import java.time.Duration;
@@ -30,27 +31,48 @@ final class IbRoute
         final SaClient sa, final PathQuery query, final Duration timeout)
     {
         final CompletableFuture<ResolvedRoute> route = new CompletableFuture<>();
-        sa.query(query.toRequest(), timeout).whenComplete((response, failure) ->
-        {
-            if (failure != null)
-            {
-                final Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-                route.completeExceptionally(new RouteException(errno(cause), "PathRecord Get " + query + ": " +
-                    cause.getMessage()));
-            }
-            else if (response.records().isEmpty())
-            {
-                // A Get answered with status 0 and no record: the kernel's callback gets no path (EINVAL).
-                route.completeExceptionally(new RouteException(Errno.EINVAL, "PathRecord Get " + query +
-                    ": the SA answered without a record"));
-            }
-            else
-            {
-                route.complete(new ResolvedRoute(ResolvedRoute.Kind.SA_QUERY,
-                    RoutePath.fromSaRecord(response.records().get(0))));
-            }
-        });
+        sa.query(query.toRequest(), timeout).whenComplete((response, failure) -> complete(route, query, response, failure));
         return route;
+    }
+
+    /** Completes {@code route} from the SA client's answer to {@code query}, whatever reading it throws. */
+    static void complete(final CompletableFuture<ResolvedRoute> route, final PathQuery query,
+        final SaResponse response, final Throwable failure)
+    {
+        try
+        {
+            answer(route, query, response, failure);
+        }
+        catch (final Throwable unexpected)
+        {
+            // whenComplete swallows what its action throws, and the conductor waits on this future with no
+            // deadline of its own: the id would stay in ROUTE_QUERY for good (seen with a class that failed
+            // to load while another build rewrote target/classes)
+            route.completeExceptionally(new RouteException(Errno.EIO, "PathRecord Get " + query +
+                ": the answer could not be read: " + unexpected));
+        }
+    }
+
+    private static void answer(final CompletableFuture<ResolvedRoute> route, final PathQuery query,
+        final SaResponse response, final Throwable failure)
+    {
+        if (failure != null)
+        {
+            final Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            route.completeExceptionally(new RouteException(errno(cause), "PathRecord Get " + query + ": " +
+                cause.getMessage()));
+        }
+        else if (response.records().isEmpty())
+        {
+            // A Get answered with status 0 and no record: the kernel's callback gets no path (EINVAL).
+            route.completeExceptionally(new RouteException(Errno.EINVAL, "PathRecord Get " + query +
+                ": the SA answered without a record"));
+        }
+        else
+        {
+            route.complete(new ResolvedRoute(ResolvedRoute.Kind.SA_QUERY,
+                RoutePath.fromSaRecord(response.records().get(0))));
+        }
     }
 
     /**

@@ -1,17 +1,18 @@
 package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
-import dev.rdmacm.protocol.path.IbvPathData;
+import dev.rdmacm.protocol.Lid;
+import dev.rdmacm.protocol.PKey;
 import dev.rdmacm.protocol.path.IbvPathRecord;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.RoutePath;
-import org.agrona.MutableDirectBuffer;
+import dev.rdmacm.sa.path.PathRecordValue;
 
 /**
  * The path the kernel builds for a RoCE port without asking anyone ({@code cma_resolve_iboe_route}
- * in drivers/infiniband/core/cma.c), written as one {@code ibv_path_data}:
+ * in drivers/infiniband/core/cma.c), built as the {@link RoutePath} it is consumed as:
  * <ul>
  * <li>SGID and DGID: {@code rdma_ip2gid} of the source and destination addresses;</li>
  * <li>hop limit: the route's ({@code addr->dev_addr.hoplimit}), 1 for an AF_IB destination;</li>
@@ -50,20 +51,37 @@ final class RoceRouteSynthesizer
     /** GRH 40 + UDP 8 + BTH 12 + XRC ETH 4 + AtomicETH 28 + ICRC 4, as {@code iboe_get_mtu} subtracts. */
     public static final int IBOE_HEADER_BYTES = 40 + 8 + 12 + 4 + 28 + 4;
 
+    /** The P_Key every RoCE path has. */
+    private static final PKey ROCE_P_KEY = PKey.of(ROCE_PKEY);
+    /** Every selector of a RoCE path. */
+    private static final int EXACTLY = Selector.EXACTLY.code();
+    /** The bits of the hop limit and traffic class fields. */
+    private static final int U8_MASK = 0xff;
+    /** The bits of the SL field. */
+    private static final int SL_MASK = 0xf;
+    /** The bits of the MTU, rate and packet lifetime codes. */
+    private static final int CODE_MASK = 0x3f;
+
     /** {@code ip_tos2prio} of net/ipv4/route.c, indexed by {@code IPTOS_TOS(tos) >> 1}. */
     private static final int[] IP_TOS_TO_PRIORITY = {0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4};
     private static final int IPTOS_TOS_MASK = 0x1e;
+    /** The IB MTUs {@code iboe_get_mtu} tries, largest first. */
+    private static final MtuCode[] MTUS_LARGEST_FIRST = {MtuCode.MTU_4096, MtuCode.MTU_2048, MtuCode.MTU_1024,
+        MtuCode.MTU_512, MtuCode.MTU_256};
 
-    private final IbvPathData data = new IbvPathData();
+    private RoceRouteSynthesizer()
+    {
+    }
 
     /**
-     * Writes the path of {@code input} at {@code offset} with the flags {@code ucma_query_path} gives
-     * every path (GMP, PRIMARY, BIDIRECTIONAL).
+     * The path of {@code input}, with the flags {@code ucma_query_path} gives every path (GMP, PRIMARY,
+     * BIDIRECTIONAL), built as the values it is consumed as: no {@code ibv_path_data} is written to be
+     * decoded again. Each value is cut to its field's bits as the record's flyweights cut it, so
+     * {@link RoutePath#encode} writes the bytes the kernel's {@code ucma_query_path} packs.
      *
      * @throws RouteException EINVAL when the netdev's MTU leaves less than 256 bytes of payload.
      */
-    public void synthesize(final RoceRouteInput input, final MutableDirectBuffer buffer, final int offset)
-        throws RouteException
+    static RoutePath path(final RoceRouteInput input) throws RouteException
     {
         final int mtu = iboeMtu(input.netdevMtu());
         if (mtu == 0)
@@ -72,25 +90,32 @@ final class RoceRouteSynthesizer
                 MtuCode.MTU_256.bytes() + " bytes after the " + IBOE_HEADER_BYTES + " bytes of RoCE headers");
         }
         final int tos = input.idTos() != null ? input.idTos() : input.defaultRoceTos();
-        data.wrap(buffer, offset).clear().flags(RoutePath.PATH_DATA_FLAGS);
-        final IbvPathRecord path = data.path();
-        path.sgid(input.sgid()).dgid(input.dgid())
-            .hopLimit(input.ibDestination() ? 1 : input.hopLimit())
-            .reversible(true)
-            .pKey(ROCE_PKEY)
-            .mtuSelector(Selector.EXACTLY).mtu(mtu)
-            .sl(input.priorityToTrafficClass().applyAsInt(rtTos2Priority(tos)))
-            .tClass(tos)
-            .rateSelector(Selector.EXACTLY).rate(RATE_PORT_CURRENT)
-            .packetLifeTimeSelector(Selector.EXACTLY)
-            .packetLifeTime(input.ackTimeout() != null && input.ackTimeout() != 0 ?
-                input.ackTimeout() - 1 : input.profile().iboePacketLifetime());
-        writeL2Fields(path, input.destinationMac());
-        if (input.portSupportsRoceV2())
-        {
-            path.flowLabel(flowLabel(input.ipv6Source(), input.sourceFlowinfo(), input.sourcePort(),
-                input.destinationPort()));
-        }
+        final byte[] mac = input.destinationMac();
+        final int packetLifeTime = input.ackTimeout() != null && input.ackTimeout() != 0 ?
+            input.ackTimeout() - 1 : input.profile().iboePacketLifetime();
+        return new RoutePath(RoutePath.PATH_DATA_FLAGS, new PathRecordValue(
+            0L,
+            input.dgid(),
+            input.sgid(),
+            Lid.of(l2Dlid(mac)),
+            Lid.of(l2Slid(mac)),
+            l2RawTraffic(mac),
+            input.portSupportsRoceV2() ?
+                flowLabel(input.ipv6Source(), input.sourceFlowinfo(), input.sourcePort(), input.destinationPort()) : 0,
+            (input.ibDestination() ? 1 : input.hopLimit()) & U8_MASK,
+            tos & U8_MASK,
+            true,
+            0,
+            ROCE_P_KEY,
+            0,
+            input.priorityToTrafficClass().applyAsInt(rtTos2Priority(tos)) & SL_MASK,
+            EXACTLY,
+            mtu,
+            EXACTLY,
+            RATE_PORT_CURRENT,
+            EXACTLY,
+            packetLifeTime & CODE_MASK,
+            0));
     }
 
     /**
@@ -100,9 +125,25 @@ final class RoceRouteSynthesizer
      */
     static void writeL2Fields(final IbvPathRecord path, final byte[] destinationMac)
     {
-        path.dlid(ROUTE_RESOLVED_DLID_BITS | (destinationMac[0] & 0xff))
-            .slid((destinationMac[1] & 0xff) << 8 | (destinationMac[2] & 0xff))
-            .kernelRawTrafficBit((destinationMac[3] & 1) != 0);
+        path.dlid(l2Dlid(destinationMac)).slid(l2Slid(destinationMac)).kernelRawTrafficBit(l2RawTraffic(destinationMac));
+    }
+
+    /** {@code roce.route_resolved} and {@code dmac[0]} under {@code ib.dlid}. */
+    private static int l2Dlid(final byte[] destinationMac)
+    {
+        return ROUTE_RESOLVED_DLID_BITS | (destinationMac[0] & 0xff);
+    }
+
+    /** {@code dmac[1]} and {@code dmac[2]} under {@code ib.slid}. */
+    private static int l2Slid(final byte[] destinationMac)
+    {
+        return (destinationMac[1] & 0xff) << 8 | (destinationMac[2] & 0xff);
+    }
+
+    /** {@code dmac[3]} under {@code ib.raw_traffic}, packed as one bit. */
+    private static boolean l2RawTraffic(final byte[] destinationMac)
+    {
+        return (destinationMac[3] & 1) != 0;
     }
 
     /** {@code dev_addr.dst_dev_addr} as a MAC; zeros when the neighbour had none (IFF_NOARP, loopback). */
@@ -118,9 +159,7 @@ final class RoceRouteSynthesizer
     public static int iboeMtu(final int netdevMtu)
     {
         final int payload = netdevMtu - IBOE_HEADER_BYTES;
-        final MtuCode[] largestFirst = {MtuCode.MTU_4096, MtuCode.MTU_2048, MtuCode.MTU_1024, MtuCode.MTU_512,
-            MtuCode.MTU_256};
-        for (final MtuCode code : largestFirst)
+        for (final MtuCode code : MTUS_LARGEST_FIRST)
         {
             if (payload >= code.bytes())
             {

@@ -7,15 +7,12 @@ import dev.rdmacm.netlink.NetlinkMirror;
 import dev.rdmacm.netlink.Rtnetlink;
 import dev.rdmacm.netlink.TrafficClasses;
 import dev.rdmacm.netlink.Vlan;
-import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.resolver.AddressResolution;
 import dev.rdmacm.resolver.ResolvedRoute;
-import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaClient;
 import dev.rdmacm.sa.path.PathQuery;
 import dev.rdmacm.sa.path.PathRecordValue;
 import dev.rdmacm.verbs.GidType;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -23,6 +20,7 @@ import java.net.Inet6Address;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
 
 /**
  * The kernel's dispatch in {@code rdma_resolve_route}: an InfiniBand port asks the SA
@@ -33,6 +31,8 @@ public final class RouteResolver
 {
     /** Far beyond any real stack of 802.1Q/802.1ad devices; a loop in IFLA_LINK would otherwise never end. */
     private static final int MAX_VLAN_DEPTH = 8;
+    /** A RoCE path step that is not timed ({@link #synthesizeRoce(RouteQuery, Rtnetlink, TrafficClassCache, NetlinkMirror)}). */
+    private static final long NOT_TIMED = Long.MIN_VALUE;
 
     private RouteResolver()
     {
@@ -83,22 +83,30 @@ public final class RouteResolver
     public static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses)
         throws RouteException
     {
-        return synthesizeRoce(r, rtnetlink, trafficClasses, null);
+        return synthesizeRoce(r, rtnetlink, trafficClasses, null, System.nanoTime());
     }
 
     /**
-     * The same, the netdev taken from {@code mirror} when it holds it and is live, as the caller's
-     * address lookup takes it ({@code AddressResolver}); else asked of the kernel. An absent link is
-     * always asked, so a netdev the mirror has not heard of yet is never missed, and a vanished one
-     * gives the kernel's ENODEV.
+     * The same on the caller's thread, the netdev taken from {@code mirror} when it holds it and is live, as
+     * the caller's address lookup takes it ({@code AddressResolver}); else asked of the kernel. An absent link
+     * is always asked, so a netdev the mirror has not heard of yet is never missed, and a vanished one gives
+     * the kernel's ENODEV. The trace's "roce path" step is recorded at the query's own start, with no
+     * duration: the synthesis only computes from what the mirror holds, and a clock read to time it (a
+     * system call in a TCG guest) cost more than the step.
      *
-     * @param mirror the conductor's links, or null to ask the kernel.
+     * @param mirror the conductor's links.
      */
     public static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses,
         final NetlinkMirror mirror) throws RouteException
     {
+        return synthesizeRoce(r, rtnetlink, trafficClasses, mirror, NOT_TIMED);
+    }
+
+    /** @param stepStartNanos when the step began, or {@link #NOT_TIMED} to record it at the trace's start. */
+    private static ResolvedRoute synthesizeRoce(final RouteQuery r, final Rtnetlink rtnetlink, final TrafficClassCache trafficClasses,
+        final NetlinkMirror mirror, final long stepStartNanos) throws RouteException
+    {
         final AddressResolution a = r.resolution();
-        final long start = System.nanoTime();
         if (a.ifindex() == 0)
         {
             throw new RouteException(Errno.ENODEV, "the id is bound to no netdev (bound_dev_if 0)");
@@ -138,11 +146,17 @@ public final class RouteResolver
         {
             input.ipv6Source(r.sourceFlowinfo());
         }
-        final byte[] record = new byte[IbvPathData.LENGTH];
-        new RoceRouteSynthesizer().synthesize(input.build(), new UnsafeBuffer(record), 0);
-        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, RoutePath.fromPathData(record));
-        r.trace().recordWhenRead("roce path", start, () -> netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
-            " sl from " + priorities.source() + " -> " + describe(route.primary().record()));
+        final ResolvedRoute route = new ResolvedRoute(ResolvedRoute.Kind.ROCE_SYNTHESIZED, RoceRouteSynthesizer.path(input.build()));
+        final Supplier<String> detail = () -> netdev.name() + " mtu " + netdev.mtu() + " hop limit " + a.hopLimit() +
+            " sl from " + priorities.source() + " -> " + describe(route.primary().record());
+        if (stepStartNanos == NOT_TIMED)
+        {
+            r.trace().recordAtWhenRead("roce path", r.trace().startNanos(), detail);
+        }
+        else
+        {
+            r.trace().recordWhenRead("roce path", stepStartNanos, detail);
+        }
         return route;
     }
 
@@ -158,9 +172,20 @@ public final class RouteResolver
         return link != null && mirror.stillCurrent(stamp) ? link : null;
     }
 
-    /** The priority to SL map of a bound netdev, and where it came from (for the trace). */
-    record PriorityMap(IntUnaryOperator map, String source)
+    /**
+     * The priority to SL map of a bound netdev, and where it came from, for the trace: the netdev whose map it
+     * is and its traffic classes (null for a VLAN's egress QoS map), made text only when the trace is read.
+     */
+    record PriorityMap(IntUnaryOperator map, Link netdev, TrafficClasses classes)
     {
+        String source()
+        {
+            if (classes != null && classes.present())
+            {
+                return netdev.name() + " " + classes;
+            }
+            return netdev.name() + (netdev.vlan() != null ? " egress-qos-map" : " num_tc 0");
+        }
     }
 
     /**
@@ -180,16 +205,16 @@ public final class RouteResolver
             final TrafficClasses classes = trafficClasses.of(real, rtnetlink);
             if (classes.present())
             {
-                return new PriorityMap(classes::trafficClass, real.name() + " " + classes);
+                return new PriorityMap(classes::trafficClass, real, classes);
             }
-            return new PriorityMap(vlan::egressPriority, netdev.name() + " egress-qos-map");
+            return new PriorityMap(vlan::egressPriority, netdev, null);
         }
         final TrafficClasses classes = trafficClasses.of(netdev, rtnetlink);
         if (classes.present())
         {
-            return new PriorityMap(classes::trafficClass, netdev.name() + " " + classes);
+            return new PriorityMap(classes::trafficClass, netdev, classes);
         }
-        return new PriorityMap(RoceRouteInput.NO_TRAFFIC_CLASSES, netdev.name() + " num_tc 0");
+        return new PriorityMap(RoceRouteInput.NO_TRAFFIC_CLASSES, netdev, null);
     }
 
     /** {@code vlan_dev_real_dev}: down the VLAN's lower devices ({@code IFLA_LINK}) to the first that is no VLAN. */

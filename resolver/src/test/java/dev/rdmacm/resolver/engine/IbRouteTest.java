@@ -4,13 +4,23 @@ import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.PathRecord;
+import dev.rdmacm.protocol.sa.SaAttribute;
+import dev.rdmacm.resolver.ResolvedRoute;
 import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.sa.SaError;
 import dev.rdmacm.sa.SaQueryException;
+import dev.rdmacm.sa.SaResponse;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IbRouteTest
 {
@@ -51,5 +61,24 @@ class IbRouteTest
         assertEquals(5, wire.path().dlid());
         assertEquals(4, wire.path().slid());
         assertEquals(Gid.parse("fe80::10:7"), wire.path().dgid());
+    }
+
+    /**
+     * A test double's answer, a 12-byte record where the SA sends 64, which no real SA sends: reading it
+     * throws, and the route still ends, with EIO, rather than leaving the id waiting for good.
+     */
+    @Test
+    void shouldEndTheRouteWithEioWhenTheAnswerCannotBeRead()
+    {
+        final CompletableFuture<ResolvedRoute> route = new CompletableFuture<>();
+        final SaResponse truncated = new SaResponse(0x81, SaAttribute.PATH_RECORD, 12, List.of(new byte[12]), false);
+
+        IbRoute.complete(route, IbRouteQuery.ib(Gid.parse("fe80::10:4"), Gid.parse("fe80::10:7"), 0xffff, 0x1060000, 0),
+            truncated, null);
+
+        final ExecutionException failure = assertThrows(ExecutionException.class, route::get);
+        final RouteException cause = assertInstanceOf(RouteException.class, failure.getCause());
+        assertEquals(Errno.EIO, cause.errno());
+        assertTrue(cause.getMessage().contains("the answer could not be read"), cause.getMessage());
     }
 }

@@ -2,13 +2,11 @@ package dev.rdmacm.resolver.engine;
 
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.Gid;
-import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.protocol.sa.MtuCode;
 import dev.rdmacm.protocol.sa.Selector;
 import dev.rdmacm.resolver.RoutePath;
 import dev.rdmacm.resolver.spi.KernelProfile;
 import dev.rdmacm.sa.path.PathRecordValue;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,9 +34,7 @@ class RoceRouteSynthesizerTest
 
     private static PathRecordValue synthesize(final RoceRouteInput input) throws RouteException
     {
-        final byte[] bytes = new byte[IbvPathData.LENGTH];
-        new RoceRouteSynthesizer().synthesize(input, new UnsafeBuffer(bytes), 0);
-        return RoutePath.fromPathData(bytes).record();
+        return RoceRouteSynthesizer.path(input).record();
     }
 
     @Test
@@ -68,10 +64,7 @@ class RoceRouteSynthesizerTest
     @Test
     void shouldMarkThePathAsUcmaQueryPathDoes() throws RouteException
     {
-        final byte[] bytes = new byte[IbvPathData.LENGTH];
-        new RoceRouteSynthesizer().synthesize(input(1500, null, null, true), new UnsafeBuffer(bytes), 0);
-
-        assertEquals(0x2bL, RoutePath.fromPathData(bytes).flags());
+        assertEquals(0x2bL, RoceRouteSynthesizer.path(input(1500, null, null, true)).flags());
     }
 
     @Test
@@ -140,10 +133,7 @@ class RoceRouteSynthesizerTest
     @Test
     void shouldHandTheApplicationTheFlowLabelWithTheRawTrafficBitAsUcmaConvertPathDoes() throws RouteException
     {
-        final byte[] bytes = new byte[IbvPathData.LENGTH];
-        new RoceRouteSynthesizer().synthesize(input(1500, null, null, true), new UnsafeBuffer(bytes), 0);
-
-        final RoutePath path = RoutePath.fromPathData(bytes);
+        final RoutePath path = RoceRouteSynthesizer.path(input(1500, null, null, true));
 
         assertEquals(0x800000 | ((40000 * 31 + 7471) & 0xfffff), path.librdmacmFlowLabel());
         assertEquals(43, path.librdmacmPreference());
@@ -171,5 +161,39 @@ class RoceRouteSynthesizerTest
         final RoceRouteInput input = builder().ibDestination(true).build();
 
         assertEquals(1, synthesize(input).hopLimit());
+    }
+
+    @Test
+    void shouldCutEveryValueToItsFieldAsTheKernelsPackedRecordReadsBack() throws RouteException
+    {
+        final RoceRouteInput wide = builder().hopLimit(0x1ff).idTos(0x1b8).ackTimeout(0x45)
+            .priorityToTrafficClass(priority -> 0x13).ipv6Source(0x7abcdef).build();
+
+        final RoutePath path = RoceRouteSynthesizer.path(wide);
+
+        assertEquals(path, RoutePath.fromPathData(path.toPathData()), "the path is what its ibv_path_data reads back as");
+        assertEquals(0xff, path.record().hopLimit());
+        assertEquals(0xb8, path.record().tClass());
+        assertEquals(0x3, path.record().sl());
+        assertEquals(0x04, path.record().packetLifeTime());
+        assertEquals(0xbcdef, path.record().flowLabel());
+    }
+
+    @Test
+    void shouldReadBackFromItsPathDataUnchangedForEveryMtuTosAndTimeout() throws RouteException
+    {
+        for (final int mtu : new int[] {352, 1500, 2200, 4200, 9000})
+        {
+            for (final Integer tos : new Integer[] {null, 0, 0x10, 0xb8, 0xff})
+            {
+                for (final Integer ackTimeout : new Integer[] {null, 0, 1, 14, 31, 64})
+                {
+                    final RoutePath path = RoceRouteSynthesizer.path(input(mtu, tos, ackTimeout, ackTimeout == null));
+
+                    assertEquals(path, RoutePath.fromPathData(path.toPathData()), "mtu " + mtu + " tos " + tos +
+                        " ack timeout " + ackTimeout);
+                }
+            }
+        }
     }
 }

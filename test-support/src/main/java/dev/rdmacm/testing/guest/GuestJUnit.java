@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -83,10 +84,11 @@ public final class GuestJUnit
     {
         final Selection selection = Selection.written(guest, classes);
         final String status = selection.guestFile(".status");
+        final Instant started = Instant.now();
         final String script = "rm -f " + status + "\nsetsid sh -c " + KernelGuest.shellQuoted("timeout -s KILL " + limit.toSeconds() + " "
             + selection.java() + " > " + selection.guestFile(".out") + " 2> " + selection.guestFile(".err") + "; echo $? > "
             + status) + " < /dev/null > /dev/null 2>&1 &";
-        return new Background(selection, limit, guest.run(BACKGROUND_START, script));
+        return new Background(selection, limit, started, guest.run(BACKGROUND_START, script));
     }
 
     /**
@@ -103,12 +105,30 @@ public final class GuestJUnit
             .plus(BACKGROUND_START), "i=0; while [ ! -s " + status + " ] && [ $i -lt " + polls + " ]; do sleep 0.3; i=$((i+1)); done\n"
             + "cat " + selection.guestFile(".out") + "; cat " + selection.guestFile(".err") + " >&2\n"
             + "exit $(cat " + status + " 2>/dev/null || echo 99)");
-        return selection.outcomes(jvm);
+        return selection.outcomes(jvm, background.ran());
     }
 
-    /** A JUnit selection {@link #start started} in a guest's background. */
-    public record Background(Selection selection, Duration limit, GuestResult started)
+    /**
+     * A JUnit selection {@link #start started} in a guest's background at {@code startedAt} (this host's clock).
+     */
+    public record Background(Selection selection, Duration limit, Instant startedAt, GuestResult started)
     {
+        /**
+         * How long the JVM ran, from its start job to its status file's last write (the share is the host's
+         * directory, so the host's clock stamps it), not the time {@link #finish} waited; null before it ended.
+         */
+        Duration ran()
+        {
+            try
+            {
+                final Path status = selection.results().resolveSibling("junit-" + selection.run() + ".status");
+                return Files.exists(status) ? Duration.between(startedAt, Files.getLastModifiedTime(status).toInstant()) : null;
+            }
+            catch (final IOException ex)
+            {
+                return null;
+            }
+        }
     }
 
     /** One run's classes, with its argument file and results file in the guest's share. */
@@ -150,10 +170,16 @@ public final class GuestJUnit
         /** Every outcome the JVM that ran the selection reported, and a FAILED one for each class that reported nothing. */
         List<GuestTestOutcome> outcomes(final GuestResult jvm)
         {
+            return outcomes(jvm, jvm.elapsed());
+        }
+
+        /** {@link #outcomes(GuestResult)}, with the JVM's own run time {@code ran} (null: the job's) for the build log. */
+        List<GuestTestOutcome> outcomes(final GuestResult jvm, final Duration ran)
+        {
             final List<GuestTestOutcome> outcomes = readOutcomes(results);
             // The guest part has a time budget: keep its figures in the build log.
             System.out.printf("kernel guest %s: boot %d ms (%s), guest JUnit %d ms for %d tests of %s%n", guest.name(),
-                guest.bootTime().toMillis(), guest.accelerator(), jvm.elapsed().toMillis(), outcomes.size(),
+                guest.bootTime().toMillis(), guest.accelerator(), (ran != null ? ran : jvm.elapsed()).toMillis(), outcomes.size(),
                 classes.stream().map(type -> type.getSimpleName() + " " + outcomes.stream()
                     .filter(o -> o.className().equals(type.getName())).mapToLong(o -> o.elapsed().toMillis()).sum() + " ms")
                     .toList());
