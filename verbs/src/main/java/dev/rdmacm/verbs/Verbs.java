@@ -154,7 +154,7 @@ public final class Verbs
         return new VerbsContext(context, name);
     }
 
-    static String noList(final int errno)
+    private static String noList(final int errno)
     {
         if (errno == Errno.ENOSYS)
         {
