@@ -115,10 +115,15 @@ final class AcrossTheWire
     static List<DynamicTest> afterKernelSuite(final GuestPair guests)
     {
         final List<DynamicTest> tests = new ArrayList<>(cases(guests, When.AFTER_KERNEL_SUITE));
+        // the JVM that ran the cases' mains ends first: what they left behind would otherwise still be its
+        final GuestResult driver = GuestJavaMain.stopDriver(guests.userspace());
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->
-            assertEquals("0\n0\n", leftOver.stdout(), leftOver.describe())));
+        {
+            assertEquals(0, driver.exitStatus(), driver.describe());
+            assertEquals("0\n0\n", leftOver.stdout(), leftOver.describe());
+        }));
         return tests;
     }
 

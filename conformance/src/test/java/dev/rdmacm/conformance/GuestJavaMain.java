@@ -1,6 +1,7 @@
 package dev.rdmacm.conformance;
 
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.guest.GuestResult;
 import dev.rdmacm.testing.guest.KernelGuest;
 
 import java.io.IOException;
@@ -46,15 +47,90 @@ final class GuestJavaMain
     private static final String CONFIGURATION = "main.aotconf";
     private static final String CACHE = "main.aot";
     private static final Duration CREATE_LIMIT = Duration.ofMinutes(2);
+    /** The client script of {@link GuestMainDriver}, in the share once the driver has started. */
+    private static final String CLIENT = "guest-main.sh";
+    private static final String DRIVER = "guest-main-driver";
+    /** The PID of the driver's background shell, which lives as long as the driver's JVM. */
+    private static final String DRIVER_PID = "/run/" + DRIVER + ".pid";
 
     private GuestJavaMain()
     {
     }
 
-    /** {@code java MAIN ARGS...} in {@code guest}, with the guest's main cache once there is one; {@code name} names its files. */
+    /**
+     * {@code java MAIN ARGS...} in {@code guest}, with the guest's main cache once there is one; {@code name} names its files.
+     * Once the guest's {@link GuestMainDriver} runs ({@link #startDriver}), the main runs there, in a thread of that JVM: the
+     * command is then a client script that waits for it, with the main's output as its own and the main's exit status.
+     * The shell that runs it must write nothing to the same standard output or error after it (the main's output is
+     * appended to the file the client's was redirected to, at the end the file had as it was written).
+     */
     static String command(final KernelGuest guest, final String name, final String main, final String... arguments)
     {
+        final Path client = guest.sharedDirectory().resolve(CLIENT);
+        if (!Files.exists(client))
+        {
+            return process(guest, name, main, arguments);
+        }
+        final Path file = guest.sharedDirectory().resolve(name + ".main");
+        final List<String> lines = new ArrayList<>(List.of(main));
+        lines.addAll(List.of(arguments));
+        write(file, lines);
+        return "sh " + guest.guestPathOf(client) + " " + name + " " + guest.guestPathOf(file);
+    }
+
+    /** {@code java MAIN ARGS...} in a JVM of its own, for a main that is killed by its PID or must be a process apart. */
+    static String process(final KernelGuest guest, final String name, final String main, final String... arguments)
+    {
         return command(guest, name, List.of(), main, arguments);
+    }
+
+    /**
+     * Starts the guest's {@link GuestMainDriver} in its background, from which on {@link #command} runs its mains there; the
+     * driver's JVM starts while the first case gets ready, and its first main waits for it (a FIFO's writer waits for
+     * its reader).
+     */
+    static GuestResult startDriver(final KernelGuest guest)
+    {
+        final String done = GuestMainDriver.DONE + "/$1.done";
+        write(guest.sharedDirectory().resolve(CLIENT + ".partial"), List.of(
+            "# sh " + CLIENT + " NAME FILE: FILE's main (its class, then its arguments, one a line) in the guest's GuestMainDriver,",
+            "# with this shell's standard output and error, and its exit status as this script's",
+            "rm -f " + done + " && mkfifo " + done + " || exit 97",
+            "kill -0 $(cat " + DRIVER_PID + ") 2> /dev/null || { echo 'no GuestMainDriver runs' >&2; exit 98; }",
+            "printf '%s %s %s\\n' \"$1\" $$ \"$2\" > " + GuestMainDriver.COMMANDS,
+            "read -r status < " + done,
+            "rm -f " + done,
+            "exit ${status:-99}"));
+        final GuestResult started = guest.run(Duration.ofSeconds(30), "rm -f " + GuestMainDriver.COMMANDS + "\nmkdir -p "
+            + GuestMainDriver.DONE + " && mkfifo " + GuestMainDriver.COMMANDS + " || exit 1\n"
+            + RpingAcrossTheWire.background(process(guest, DRIVER, GuestMainDriver.class.getName()), DRIVER) + "\necho $! > " + DRIVER_PID);
+        if (started.succeeded())
+        {
+            try
+            {
+                Files.move(guest.sharedDirectory().resolve(CLIENT + ".partial"), guest.sharedDirectory().resolve(CLIENT));
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException("cannot put the client script in " + guest.sharedDirectory(), ex);
+            }
+        }
+        return started;
+    }
+
+    /** Ends the guest's {@link GuestMainDriver}, if it runs: later mains start JVMs of their own. Its end and output. */
+    static GuestResult stopDriver(final KernelGuest guest)
+    {
+        try
+        {
+            Files.deleteIfExists(guest.sharedDirectory().resolve(CLIENT));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot remove the client script from " + guest.sharedDirectory(), ex);
+        }
+        return guest.run(Duration.ofSeconds(60), "if [ ! -e /run/" + DRIVER + ".status ] && kill -0 $(cat " + DRIVER_PID + ") 2> /dev/null; "
+            + "then timeout 10 sh -c 'echo quit > " + GuestMainDriver.COMMANDS + "'; fi\n" + RpingAcrossTheWire.collect(DRIVER));
     }
 
     /** The same, with {@code options} after the guest mains' own (a profiler's, a JIT's flags for one measurement). */

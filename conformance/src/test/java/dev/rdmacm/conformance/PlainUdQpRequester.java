@@ -117,7 +117,8 @@ public final class PlainUdQpRequester
         if (!wanted.isInstance(event))
         {
             System.out.println("expected " + wanted.getSimpleName() + ", got " + event);
-            System.exit(1);
+            // not System.exit: the main may run in GuestMainDriver's JVM, which a main's exit would end; a main that throws exits with 1 too
+            throw new IllegalStateException("expected " + wanted.getSimpleName() + ", got " + event);
         }
         event.ack();
     }

@@ -311,6 +311,12 @@ final class RpingAcrossTheWire
         return GuestJavaMain.command(guest, name, Main.class.getName(), arguments);
     }
 
+    /** {@link #java} in a JVM of its own ({@link GuestJavaMain#process}): for a main killed by its PID, or one of two processes. */
+    static String javaProcess(final KernelGuest guest, final String name, final String... arguments)
+    {
+        return GuestJavaMain.process(guest, name, Main.class.getName(), arguments);
+    }
+
     /** {@link #java}, as the guest's training run for the AOT cache of every later main ({@link GuestJavaMain#training}). */
     static String javaTraining(final KernelGuest guest, final String name, final String... arguments)
     {
