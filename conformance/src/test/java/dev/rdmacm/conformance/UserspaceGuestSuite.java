@@ -98,7 +98,7 @@ final class UserspaceGuestSuite
             .lifetime(GuestPair.LIFETIME);
     }
 
-    /** What the in-guest classes need in the share, put there while the guest boots: the kernel's release, the umad SA test double. */
+    /** What the in-guest classes need in the share, put there while the guest boots: the kernel's release, the umad SA test double, libibumad's device lookup. */
     static void prepare(final Path share)
     {
         try
@@ -110,6 +110,7 @@ final class UserspaceGuestSuite
             throw new UncheckedIOException("cannot write the kernel release into " + share, ex);
         }
         TestSaOverUmad.compile(share);
+        UmadInGuest.compileProbe(share);
     }
 
     /** The fixture's checks and every in-guest class, as tests ({@link #prepare} done). */
