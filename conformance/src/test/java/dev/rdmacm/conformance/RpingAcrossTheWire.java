@@ -293,10 +293,16 @@ final class RpingAcrossTheWire
             + "i=0; until [ -s " + pcap + " ]; do i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.2; done";
     }
 
-    /** Stops {@link #startCapture}'s dumpcap {@code name}, which then completes its file. */
+    /**
+     * Stops {@link #startCapture}'s dumpcap {@code name}, which completes its file before it exits: until then (at most 5 s),
+     * not a fixed second, as each capture's stop was on the guest part's path. An exited dumpcap may be left a zombie by
+     * the guest's init, hence its state.
+     */
     static String stopCapture(final String name)
     {
-        return "kill -INT $(cat /run/" + name + "-dumpcap.pid) 2>/dev/null; sleep 1; true";
+        return "pid=$(cat /run/" + name + "-dumpcap.pid)\nkill -INT $pid 2>/dev/null\n"
+            + "i=0; while kill -0 $pid 2>/dev/null && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null && [ $i -lt 50 ]; do "
+            + "sleep 0.1; i=$((i+1)); done; true";
     }
 
     static String untilListening(final String address, final int port)
