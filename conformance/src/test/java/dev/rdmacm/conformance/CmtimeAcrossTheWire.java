@@ -78,7 +78,7 @@ final class CmtimeAcrossTheWire
         final String ourAddress = GuestWire.USERSPACE_CM.address();
         final Duration run = Duration.ofSeconds(90 + connections * rounds / 2);
 
-        final GuestResult ourServer = ours.run(JVM_START, started(RpingAcrossTheWire.javaProcess(ours, "cmtime-s", "cmtime", "-b", ourAddress, "-p",
+        final GuestResult ourServer = ours.run(JVM_START, started(RpingAcrossTheWire.java(ours, "cmtime-s", "cmtime", "-b", ourAddress, "-p",
             Integer.toString(OUR_SERVER_PORT)), "our-cmtime-s") + "\n" + RpingAcrossTheWire.untilListeningIn("our-cmtime-s"));
         final GuestResult kernelAgainstUs = ourServer.succeeded()
             ? kernel.run(run, "cmtime -s " + ourAddress + " -p " + OUR_SERVER_PORT + " -c " + connections)

@@ -98,7 +98,10 @@ final class GuestJavaMain
             "rm -f " + done + " && mkfifo " + done + " || exit 97",
             "kill -0 $(cat " + DRIVER_PID + ") 2> /dev/null || { echo 'no GuestMainDriver runs' >&2; exit 98; }",
             "printf '%s %s %s\\n' \"$1\" $$ \"$2\" > " + GuestMainDriver.COMMANDS,
-            "read -r status < " + done,
+            "# SIGTERM (a case stops its server by PID) stops the main as it would a JVM; the status comes after (the signal",
+            "# interrupts the FIFO's open, which then goes again)",
+            "trap \"printf 'stop %s\\\\n' '$1' > " + GuestMainDriver.COMMANDS + "\" TERM",
+            "until read -r status 2> /dev/null < " + done + "; do :; done",
             "rm -f " + done,
             "exit ${status:-99}"));
         final GuestResult started = guest.run(Duration.ofSeconds(30), "rm -f " + GuestMainDriver.COMMANDS + "\nmkdir -p "

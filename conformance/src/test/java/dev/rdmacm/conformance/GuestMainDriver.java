@@ -14,21 +14,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One JVM in the userspace guest that runs the Java mains of the cases across the wire, each in a thread of its
  * own, instead of a JVM per main: under TCG a JVM's start takes 6 to 8 s even with the AOT cache (more while the
  * other guest works), and those starts, one after another, were the largest item on the guest part's path. A
  * main run here has the same arguments, standard output and error, and exit status as in a JVM of its own
- * ({@link GuestJavaMain#command}); what it cannot have is a process of its own, so a case that kills its main
- * by PID, or needs two processes, starts a JVM ({@link GuestJavaMain#process}).
+ * ({@link GuestJavaMain#command}); what it cannot have is a process of its own, so a case that needs two
+ * processes starts a JVM ({@link GuestJavaMain#process}).
  * <p>
  * A command is the line {@code NAME PID FILE} on {@link #COMMANDS}, written by {@link GuestJavaMain}'s client
  * script: FILE holds the main class and its arguments, one a line; the main's output goes to what PID (the
  * client) has as its standard output and error, opened again for appending, so the client's caller sees it
  * where it redirected the client, while the main runs (a case waits for a listener's {@code listening}); its
  * status is written to the FIFO {@code /run/guest-main/NAME.done}, which the client reads. The line
- * {@code quit} ends the JVM. Each main opens and closes its own {@code RdmaCm}, as it would in its own JVM, so
+ * {@code stop NAME} interrupts NAME's thread, which the client sends when it is sent SIGTERM, as a JVM's main
+ * would be stopped (cmtime's server serves until interrupted). The line {@code quit} ends the JVM. Each main opens and closes its own {@code RdmaCm}, as it would in its own JVM, so
  * between two mains nothing holds the CM class on umad and the kernel's ib_cm can load.
  * <pre>
  *   java ... GuestMainDriver
@@ -55,6 +58,7 @@ final class GuestMainDriver
     public static void main(final String[] args) throws IOException
     {
         final InheritableThreadLocal<Streams> current = new InheritableThreadLocal<>();
+        final Map<String, Thread> running = new ConcurrentHashMap<>();
         final OutputStream ownOut = new FileOutputStream(FileDescriptor.out);
         final OutputStream ownErr = new FileOutputStream(FileDescriptor.err);
         System.setOut(new PrintStream(new ThreadRoutedOutput(current, Streams::out, ownOut), true, StandardCharsets.UTF_8));
@@ -70,9 +74,24 @@ final class GuestMainDriver
                     Runtime.getRuntime().exit(0);
                 }
                 final String[] words = line.strip().split(" ", 3);
-                if (words.length == 3)
+                if (words.length == 2 && words[0].equals("stop"))
                 {
-                    Thread.ofPlatform().name(THREAD).start(() -> run(current, words[0], Long.parseLong(words[1]), Path.of(words[2])));
+                    // as a JVM that is sent SIGTERM: the main's thread interrupted (cmtime's server serves until then)
+                    final Thread main = running.get(words[1]);
+                    if (main != null)
+                    {
+                        main.interrupt();
+                    }
+                }
+                else if (words.length == 3)
+                {
+                    final Thread main = Thread.ofPlatform().name(THREAD).unstarted(() ->
+                    {
+                        run(current, words[0], Long.parseLong(words[1]), Path.of(words[2]));
+                        running.remove(words[0], Thread.currentThread());
+                    });
+                    running.put(words[0], main);
+                    main.start();
                 }
                 else if (!line.isBlank())
                 {
