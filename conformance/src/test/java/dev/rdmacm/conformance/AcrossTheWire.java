@@ -116,7 +116,7 @@ final class AcrossTheWire
     {
         final List<DynamicTest> tests = new ArrayList<>(cases(guests, When.AFTER_KERNEL_SUITE));
         // the JVM that ran the cases' mains ends first: what they left behind would otherwise still be its
-        final GuestResult driver = GuestJavaMain.stopDriver(guests.userspace());
+        final GuestResult driver = GuestJavaMain.stopDrivers(guests.userspace());
         final GuestResult leftOver = guests.userspace().run(JOB,
             "rdma resource show qp | grep -c ' type RC ' ; rdma resource show mr | grep -c . ; true");
         tests.add(dynamicTest("shouldLeaveNoQpOrMrBehindInTheUserspaceGuest()", () ->

@@ -47,11 +47,6 @@ final class GuestJavaMain
     private static final String CONFIGURATION = "main.aotconf";
     private static final String CACHE = "main.aot";
     private static final Duration CREATE_LIMIT = Duration.ofMinutes(2);
-    /** The client script of {@link GuestMainDriver}, in the share once the driver has started. */
-    private static final String CLIENT = "guest-main.sh";
-    private static final String DRIVER = "guest-main-driver";
-    /** The PID of the driver's background shell, which lives as long as the driver's JVM. */
-    private static final String DRIVER_PID = "/run/" + DRIVER + ".pid";
 
     private GuestJavaMain()
     {
@@ -59,14 +54,35 @@ final class GuestJavaMain
 
     /**
      * {@code java MAIN ARGS...} in {@code guest}, with the guest's main cache once there is one; {@code name} names its files.
-     * Once the guest's {@link GuestMainDriver} runs ({@link #startDriver}), the main runs there, in a thread of that JVM: the
-     * command is then a client script that waits for it, with the main's output as its own and the main's exit status.
-     * The shell that runs it must write nothing to the same standard output or error after it (the main's output is
+     * Once the guest's {@link GuestMainDriver}s run ({@link #startDrivers}), the main runs in the first, in a thread of that
+     * JVM: the command is then a client script that waits for it, with the main's output as its own and the main's exit
+     * status. The shell that runs it must write nothing to the same standard output or error after it (the main's output is
      * appended to the file the client's was redirected to, at the end the file had as it was written).
      */
     static String command(final KernelGuest guest, final String name, final String main, final String... arguments)
     {
-        final Path client = guest.sharedDirectory().resolve(CLIENT);
+        return inDriver(guest, Driver.FIRST, name, main, arguments);
+    }
+
+    /**
+     * The same in the guest's second driver: a process apart from the first's mains (two mckey receivers on one host), whose
+     * JVM started before the case, as the first's did.
+     */
+    static String secondProcess(final KernelGuest guest, final String name, final String main, final String... arguments)
+    {
+        return inDriver(guest, Driver.SECOND, name, main, arguments);
+    }
+
+    /** {@code java MAIN ARGS...} in a JVM of its own. */
+    static String process(final KernelGuest guest, final String name, final String main, final String... arguments)
+    {
+        return command(guest, name, List.of(), main, arguments);
+    }
+
+    private static String inDriver(final KernelGuest guest, final Driver driver, final String name, final String main,
+        final String... arguments)
+    {
+        final Path client = guest.sharedDirectory().resolve(driver.client());
         if (!Files.exists(client))
         {
             return process(guest, name, main, arguments);
@@ -78,62 +94,104 @@ final class GuestJavaMain
         return "sh " + guest.guestPathOf(client) + " " + name + " " + guest.guestPathOf(file);
     }
 
-    /** {@code java MAIN ARGS...} in a JVM of its own, for a main that is killed by its PID or must be a process apart. */
-    static String process(final KernelGuest guest, final String name, final String main, final String... arguments)
-    {
-        return command(guest, name, List.of(), main, arguments);
-    }
-
     /**
-     * Starts the guest's {@link GuestMainDriver} in its background, from which on {@link #command} runs its mains there; the
-     * driver's JVM starts while the first case gets ready, and its first main waits for it (a FIFO's writer waits for
-     * its reader).
+     * Starts the guest's two {@link GuestMainDriver}s in its background, from which on {@link #command} and {@link
+     * #secondProcess} run their mains there; the drivers' JVMs start while the first case gets ready, and a first main waits
+     * for its driver (a FIFO's writer waits for its reader).
      */
-    static GuestResult startDriver(final KernelGuest guest)
+    static GuestResult startDrivers(final KernelGuest guest)
     {
-        final String done = GuestMainDriver.DONE + "/$1.done";
-        write(guest.sharedDirectory().resolve(CLIENT + ".partial"), List.of(
-            "# sh " + CLIENT + " NAME FILE: FILE's main (its class, then its arguments, one a line) in the guest's GuestMainDriver,",
-            "# with this shell's standard output and error, and its exit status as this script's",
-            "rm -f " + done + " && mkfifo " + done + " || exit 97",
-            "kill -0 $(cat " + DRIVER_PID + ") 2> /dev/null || { echo 'no GuestMainDriver runs' >&2; exit 98; }",
-            "printf '%s %s %s\\n' \"$1\" $$ \"$2\" > " + GuestMainDriver.COMMANDS,
-            "# SIGTERM (a case stops its server by PID) stops the main as it would a JVM; the status comes after (the signal",
-            "# interrupts the FIFO's open, which then goes again)",
-            "trap \"printf 'stop %s\\\\n' '$1' > " + GuestMainDriver.COMMANDS + "\" TERM",
-            "until read -r status 2> /dev/null < " + done + "; do :; done",
-            "rm -f " + done,
-            "exit ${status:-99}"));
-        final GuestResult started = guest.run(Duration.ofSeconds(30), "rm -f " + GuestMainDriver.COMMANDS + "\nmkdir -p "
-            + GuestMainDriver.DONE + " && mkfifo " + GuestMainDriver.COMMANDS + " || exit 1\n"
-            + RpingAcrossTheWire.background(process(guest, DRIVER, GuestMainDriver.class.getName()), DRIVER) + "\necho $! > " + DRIVER_PID);
+        final StringBuilder job = new StringBuilder("mkdir -p " + GuestMainDriver.DONE + " || exit 1\n");
+        for (final Driver driver : Driver.values())
+        {
+            final String done = GuestMainDriver.DONE + "/$1.done";
+            write(guest.sharedDirectory().resolve(driver.client() + ".partial"), List.of(
+                "# sh " + driver.client() + " NAME FILE: FILE's main (its class, then its arguments, one a line) in the guest's "
+                    + "GuestMainDriver " + driver.name() + ",",
+                "# with this shell's standard output and error, and its exit status as this script's",
+                "rm -f " + done + " && mkfifo " + done + " || exit 97",
+                "kill -0 $(cat " + driver.pid() + ") 2> /dev/null || { echo 'no GuestMainDriver " + driver.name() + " runs' >&2; exit 98; }",
+                "printf '%s %s %s\\n' \"$1\" $$ \"$2\" > " + driver.commands(),
+                "# SIGTERM (a case stops its server by PID) stops the main as it would a JVM; the status comes after (the signal",
+                "# interrupts the FIFO's open, which then goes again)",
+                "trap \"printf 'stop %s\\\\n' '$1' > " + driver.commands() + "\" TERM",
+                "until read -r status 2> /dev/null < " + done + "; do :; done",
+                "rm -f " + done,
+                "exit ${status:-99}"));
+            job.append("rm -f ").append(driver.commands()).append("\nmkfifo ").append(driver.commands()).append(" || exit 1\n")
+                .append(RpingAcrossTheWire.background(process(guest, driver.job(), GuestMainDriver.class.getName(), driver.commands()),
+                    driver.job())).append("\necho $! > ").append(driver.pid()).append('\n');
+        }
+        final GuestResult started = guest.run(Duration.ofSeconds(30), job.toString());
         if (started.succeeded())
         {
-            try
+            for (final Driver driver : Driver.values())
             {
-                Files.move(guest.sharedDirectory().resolve(CLIENT + ".partial"), guest.sharedDirectory().resolve(CLIENT));
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException("cannot put the client script in " + guest.sharedDirectory(), ex);
+                try
+                {
+                    Files.move(guest.sharedDirectory().resolve(driver.client() + ".partial"), guest.sharedDirectory().resolve(driver.client()));
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException("cannot put the client script in " + guest.sharedDirectory(), ex);
+                }
             }
         }
         return started;
     }
 
-    /** Ends the guest's {@link GuestMainDriver}, if it runs: later mains start JVMs of their own. Its end and output. */
-    static GuestResult stopDriver(final KernelGuest guest)
+    /** Ends the guest's {@link GuestMainDriver}s, if they run: later mains start JVMs of their own. Their ends and output. */
+    static GuestResult stopDrivers(final KernelGuest guest)
     {
-        try
+        final StringBuilder job = new StringBuilder("status=0\n");
+        for (final Driver driver : Driver.values())
         {
-            Files.deleteIfExists(guest.sharedDirectory().resolve(CLIENT));
+            try
+            {
+                Files.deleteIfExists(guest.sharedDirectory().resolve(driver.client()));
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException("cannot remove the client script from " + guest.sharedDirectory(), ex);
+            }
+            job.append("if [ ! -e /run/").append(driver.job()).append(".status ] && kill -0 $(cat ").append(driver.pid())
+                .append(") 2> /dev/null; then timeout 10 sh -c 'echo quit > ").append(driver.commands()).append("'; fi\n")
+                .append("( ").append(RpingAcrossTheWire.collect(driver.job()).replace("\n", "; ")).append(" ) || status=$?\n");
         }
-        catch (final IOException ex)
+        return guest.run(Duration.ofSeconds(100), job + "exit $status");
+    }
+
+    /** A {@link GuestMainDriver} of the guest: its command FIFO, PID file, client script and background job. */
+    private enum Driver
+    {
+        FIRST("guest-main"), SECOND("guest-main-2");
+
+        private final String base;
+
+        Driver(final String base)
         {
-            throw new UncheckedIOException("cannot remove the client script from " + guest.sharedDirectory(), ex);
+            this.base = base;
         }
-        return guest.run(Duration.ofSeconds(60), "if [ ! -e /run/" + DRIVER + ".status ] && kill -0 $(cat " + DRIVER_PID + ") 2> /dev/null; "
-            + "then timeout 10 sh -c 'echo quit > " + GuestMainDriver.COMMANDS + "'; fi\n" + RpingAcrossTheWire.collect(DRIVER));
+
+        String commands()
+        {
+            return "/run/" + base + ".fifo";
+        }
+
+        String pid()
+        {
+            return "/run/" + base + "-driver.pid";
+        }
+
+        String client()
+        {
+            return base + ".sh";
+        }
+
+        String job()
+        {
+            return base + "-driver";
+        }
     }
 
     /** The same, with {@code options} after the guest mains' own (a profiler's, a JIT's flags for one measurement). */

@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link GuestJavaMain#command}); what it cannot have is a process of its own, so a case that needs two
  * processes starts a JVM ({@link GuestJavaMain#process}).
  * <p>
- * A command is the line {@code NAME PID FILE} on {@link #COMMANDS}, written by {@link GuestJavaMain}'s client
+ * A command is the line {@code NAME PID FILE} on the FIFO COMMANDS, written by {@link GuestJavaMain}'s client
  * script: FILE holds the main class and its arguments, one a line; the main's output goes to what PID (the
  * client) has as its standard output and error, opened again for appending, so the client's caller sees it
  * where it redirected the client, while the main runs (a case waits for a listener's {@code listening}); its
@@ -34,13 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * would be stopped (cmtime's server serves until interrupted). The line {@code quit} ends the JVM. Each main opens and closes its own {@code RdmaCm}, as it would in its own JVM, so
  * between two mains nothing holds the CM class on umad and the kernel's ib_cm can load.
  * <pre>
- *   java ... GuestMainDriver
+ *   java ... GuestMainDriver COMMANDS
  * </pre>
  */
 final class GuestMainDriver
 {
-    /** The FIFO the client scripts write their commands to. */
-    static final String COMMANDS = "/run/guest-main.fifo";
     /** Where each command's status FIFO is. */
     static final String DONE = "/run/guest-main";
     /** The main's thread's name, which a main may print (ConnectThenDisconnect's "qp ... on main"). */
@@ -59,6 +57,7 @@ final class GuestMainDriver
     {
         final InheritableThreadLocal<Streams> current = new InheritableThreadLocal<>();
         final Map<String, Thread> running = new ConcurrentHashMap<>();
+        final Path commands = Path.of(args[0]);
         final OutputStream ownOut = new FileOutputStream(FileDescriptor.out);
         final OutputStream ownErr = new FileOutputStream(FileDescriptor.err);
         System.setOut(new PrintStream(new ThreadRoutedOutput(current, Streams::out, ownOut), true, StandardCharsets.UTF_8));
@@ -66,7 +65,7 @@ final class GuestMainDriver
         while (true)
         {
             // opened per batch: a FIFO read to its end gives end-of-file until the next writer opens it
-            for (final String line : Files.readString(Path.of(COMMANDS)).lines().toList())
+            for (final String line : Files.readString(commands).lines().toList())
             {
                 if (line.strip().equals("quit"))
                 {

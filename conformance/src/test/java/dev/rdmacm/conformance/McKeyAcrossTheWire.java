@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 /**
  * {@code rdmacm mckey} in the userspace-CM guest against librdmacm 44's {@code mckey} over the kernel CM
  * in the other, on RoCE, both ways at once on two groups: the kernel guest's mckey sends to
- * {@link #TO_OURS} while two of ours receive, in two processes on one host (one of them the guest's GuestMainDriver; two memberships of one
+ * {@link #TO_OURS} while two of ours receive, in two processes on one host (the guest's two GuestMainDrivers; two memberships of one
  * group on one port, each QP attached), ours sends to {@link #TO_KERNEL} while the kernel's receives.
  * A receiver ends only when every datagram came ({@code poll_cqs} counts them), so its exit status and
  * lines are the verdict; each side's {@code joined} line for a group is compared with the other side's.
@@ -106,13 +106,13 @@ final class McKeyAcrossTheWire
 
     /**
      * One of our receivers of {@link #TO_OURS}, in the background as {@code name}: the first in the guest's driver JVM
-     * ({@link GuestMainDriver}), the second in a JVM of its own, so that they are two processes.
+     * ({@link GuestMainDriver}), the second in its second, so that they are two processes.
      */
     private static String ourReceiver(final KernelGuest ours, final String name, final String ourAddress, final String count)
     {
         final String[] arguments = {"mckey", "-m", TO_OURS, "-b", ourAddress, "-C", count};
         final String main = name.replace("our-", "");
-        return background(RECEIVER_LIMIT + (name.endsWith("2") ? RpingAcrossTheWire.javaProcess(ours, main, arguments)
+        return background(RECEIVER_LIMIT + (name.endsWith("2") ? RpingAcrossTheWire.javaSecondProcess(ours, main, arguments)
             : java(ours, main, arguments)), name);
     }
 

@@ -317,10 +317,10 @@ final class RpingAcrossTheWire
         return GuestJavaMain.command(guest, name, Main.class.getName(), arguments);
     }
 
-    /** {@link #java} in a JVM of its own ({@link GuestJavaMain#process}): for a main killed by its PID, or one of two processes. */
-    static String javaProcess(final KernelGuest guest, final String name, final String... arguments)
+    /** {@link #java} in the guest's second driver JVM ({@link GuestJavaMain#secondProcess}): a process apart from {@link #java}'s. */
+    static String javaSecondProcess(final KernelGuest guest, final String name, final String... arguments)
     {
-        return GuestJavaMain.process(guest, name, Main.class.getName(), arguments);
+        return GuestJavaMain.secondProcess(guest, name, Main.class.getName(), arguments);
     }
 
     /** {@link #java}, as the guest's training run for the AOT cache of every later main ({@link GuestJavaMain#training}). */

@@ -47,9 +47,9 @@ class SoftRoceGuestsTest
                 final GuestResult silentRun = SilentPeerAcrossTheWire.finish(guest, silentPeer);
                 // the silent peer's client was the training run: the later mains' AOT cache, made now, off the critical path
                 GuestJavaMain.prepareCache(guest);
-                // the JVM that runs the cases' mains (GuestMainDriver) starts while this guest would idle; without it they
+                // the JVMs that run the cases' mains (GuestMainDriver) start while this guest would idle; without them they
                 // start JVMs of their own, only slower
-                final GuestResult driver = GuestJavaMain.startDriver(guest);
+                final GuestResult driver = GuestJavaMain.startDrivers(guest);
                 if (!driver.succeeded())
                 {
                     System.out.println("GuestMainDriver did not start, each main starts a JVM: " + driver.describe());
