@@ -58,7 +58,7 @@ final class CmFaultsAcrossTheWire
         final Path wire = ours.sharedDirectory().resolve("faults.pcap");
         final String pcap = ours.guestPathOf(wire);
         final GuestResult peer = servers.succeeded() ? ours.run(RUN, RpingAcrossTheWire.startCapture(pcap, "udp port 4791 and host "
-            + kernelAddress, NAME) + "\n"
+            + kernelAddress + " and " + SilentPeerAcrossTheWire.NEITHER_SILENT_PEER, NAME) + "\n"
             + RpingAcrossTheWire.background(RpingAcrossTheWire.javaCommand(ours, NAME, CmFaultsPeer.class.getName(), ourAddress,
                 kernelAddress, Integer.toString(LISTEN_PORT), Integer.toString(DELAY_SECONDS), Integer.toString(IN_PORT),
                 Integer.toString(OUT_PORT)), NAME) + "\n" + RpingAcrossTheWire.untilListeningIn(NAME)) : servers;

@@ -66,7 +66,7 @@ final class RpingAcrossTheWire
         final Path wire = ours.sharedDirectory().resolve("wire.pcap");
         final String pcap = ours.guestPathOf(wire);
         final Path recorded = ours.sharedDirectory().resolve("rping-c.pcap");
-        ours.run(JOB, startCapture(pcap, "udp port 4791 and not host " + SilentPeerAcrossTheWire.ADDRESS, "wire"));
+        ours.run(JOB, startCapture(pcap, "udp port 4791 and " + SilentPeerAcrossTheWire.NEITHER_SILENT_PEER, "wire"));
         final GuestResult ourClient = ours.run(RPING, java(ours, "rping-c", "rping", "-c", "-a", kernelAddress, "-p",
             Integer.toString(KERNEL_SERVER_PORT), "-C", Integer.toString(PINGS), "-v", "-V", "-d", "--trace", "--pcap",
             ours.guestPathOf(recorded)));

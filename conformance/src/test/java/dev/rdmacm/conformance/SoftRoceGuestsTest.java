@@ -22,12 +22,13 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * as soon as it is up, starts its side of the {@link SilentPeerAcrossTheWire} case (about 100 s of
  * REQs to nobody, on the wire devices the suites leave alone; the kernel guest also its
  * {@link KernelGuestSuite#BESIDE} classes, which wait as long on the kernel CM). The userspace guest then
- * runs its own suite ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs MAD transport); the
- * kernel guest starts its own ({@link KernelGuestSuite}: every comparison with the kernel CM and librdmacm)
- * in its background. Each waits for what it started beside its suite. Once both have, the cases across
- * the wire ({@link AcrossTheWire}) run while the kernel guest's suite still runs, which is the longer of the
- * two suites; then, once that has ended, the cases that must not run beside it. Every outcome is replayed
- * under its own name.
+ * runs its own suite ({@link UserspaceGuestSuite}: the fixture, verbs and the verbs MAD transport) and waits
+ * for its silent-peer client; the kernel guest starts its own ({@link KernelGuestSuite}: every comparison with
+ * the kernel CM and librdmacm) in its background too. Once the userspace guest is done, the cases across the
+ * wire ({@link AcrossTheWire}) run while the kernel guest's background work still runs (their captures leave
+ * out both silent peers' REQs); then the kernel guest's silent peer, {@code BESIDE} classes and suite are
+ * collected, and the cases that must not run beside its suite run. Every outcome is replayed under its own
+ * name.
  */
 class SoftRoceGuestsTest
 {
@@ -62,22 +63,24 @@ class SoftRoceGuestsTest
                 AcrossTheWire.compileKernelPeers(share);
             }, guest ->
             {
+                // all three in the guest's background, collected after the cases across the wire: a job that waited for
+                // them here held the guest's job queue, and the cases waited for it (25 s on 2026-12-06, 10:41)
                 final GuestResult silentPeer = SilentPeerAcrossTheWire.startKernel(guest);
                 final GuestJUnit.Background beside = KernelGuestSuite.startBeside(guest);
                 final GuestJUnit.Background suite = KernelGuestSuite.start(guest);
-                final List<DynamicTest> besideTests = KernelGuestSuite.finishBeside(beside);
-                return new Alone(besideTests, SilentPeerAcrossTheWire.finish(guest, silentPeer), Optional.of(suite));
+                return new Alone(List.of(), silentPeer, Optional.of(new Running(beside, suite)));
             }));
         try (GuestPair guests = started.guests())
         {
             userspacePid = guests.userspace().qemuPid();
             kernelPid = guests.kernel().qemuPid();
             tests.addAll(started.alone().userspace().done());
-            tests.addAll(started.alone().kernel().done());
-            tests.addAll(SilentPeerAcrossTheWire.checks(guests, started.alone().userspace().silentPeer(),
-                started.alone().kernel().silentPeer()));
             tests.addAll(AcrossTheWire.besideKernelSuite(guests));
-            tests.addAll(finish(started.alone().kernel().running().orElseThrow()));
+            final Running kernelRunning = started.alone().kernel().running().orElseThrow();
+            tests.addAll(KernelGuestSuite.finishBeside(kernelRunning.beside()));
+            tests.addAll(SilentPeerAcrossTheWire.checks(guests, started.alone().userspace().silentPeer(),
+                SilentPeerAcrossTheWire.finish(guests.kernel(), started.alone().kernel().silentPeer())));
+            tests.addAll(finish(kernelRunning.suite()));
             tests.addAll(AcrossTheWire.afterKernelSuite(guests));
         }
         final boolean stopped = Stream.of(userspacePid, kernelPid)
@@ -88,10 +91,15 @@ class SoftRoceGuestsTest
     }
 
     /**
-     * What a guest did on its own: the tests it has done, its silent-peer client's run, and its suite if that still runs
-     * in its background.
+     * What a guest did on its own: the tests it has done, its silent-peer client's run (or, in the kernel guest, its start),
+     * and what still runs in its background.
      */
-    private record Alone(List<DynamicTest> done, GuestResult silentPeer, Optional<GuestJUnit.Background> running)
+    private record Alone(List<DynamicTest> done, GuestResult silentPeer, Optional<Running> running)
+    {
+    }
+
+    /** The kernel guest's JVMs in its background: its {@link KernelGuestSuite#BESIDE} classes' and its suite's. */
+    private record Running(GuestJUnit.Background beside, GuestJUnit.Background suite)
     {
     }
 
