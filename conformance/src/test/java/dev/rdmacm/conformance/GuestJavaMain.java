@@ -109,6 +109,8 @@ final class GuestJavaMain
                 "# sh " + driver.client() + " NAME FILE: FILE's main (its class, then its arguments, one a line) in the guest's "
                     + "GuestMainDriver " + driver.name() + ",",
                 "# with this shell's standard output and error, and its exit status as this script's",
+                "# the driver writes to this shell's fds 3 and 4: its 1 and 2 are the FIFO and /dev/null while printf and read run",
+                "exec 3>&1 4>&2",
                 "rm -f " + done + " && mkfifo " + done + " || exit 97",
                 "kill -0 $(cat " + driver.pid() + ") 2> /dev/null || { echo 'no GuestMainDriver " + driver.name() + " runs' >&2; exit 98; }",
                 "printf '%s %s %s\\n' \"$1\" $$ \"$2\" > " + driver.commands(),

@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>
  * A command is the line {@code NAME PID FILE} on the FIFO COMMANDS, written by {@link GuestJavaMain}'s client
  * script: FILE holds the main class and its arguments, one a line; the main's output goes to what PID (the
- * client) has as its standard output and error, opened again for appending, so the client's caller sees it
+ * client) has as its standard output and error (its copies on fds 3 and 4), opened again for appending, so the client's caller sees it
  * where it redirected the client, while the main runs (a case waits for a listener's {@code listening}); its
  * status is written to the FIFO {@code /run/guest-main/NAME.done}, which the client reads. The line
  * {@code stop NAME} interrupts NAME's thread, which the client sends when it is sent SIGTERM, as a JVM's main
@@ -103,7 +103,9 @@ final class GuestMainDriver
     private static void run(final InheritableThreadLocal<Streams> current, final String name, final long client, final Path file)
     {
         int status;
-        try (OutputStream out = of(client, 1); OutputStream err = of(client, 2))
+        // the client's copies of its standard output and error: a shell's own 1 and 2 are elsewhere while a builtin's
+        // redirection runs (its printf to the FIFO, its read of the status), which the first run's stderr went to
+        try (OutputStream out = of(client, 3); OutputStream err = of(client, 4))
         {
             current.set(new Streams(out, err));
             try
