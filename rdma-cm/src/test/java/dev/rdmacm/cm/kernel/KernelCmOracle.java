@@ -39,18 +39,44 @@ public final class KernelCmOracle
     public static Map<String, Map<String, String>> run(final Path binary, final List<CmCase> cases)
     {
         final Path input;
+        final Path times;
         try
         {
             input = Files.createTempFile("cm-oracle", ".cases");
+            times = Files.createTempFile("cm-oracle", ".times");
             Files.write(input, cases.stream().map(CmCase::oracleLine).toList());
         }
         catch (final IOException ex)
         {
             throw new AssertionError("cannot write the oracle's cases: " + ex, ex);
         }
-        final String output = HostCommand.run(LIMIT, "sh", "-c", "'" + binary + "' < '" + input + "'").orFail("the kernel-CM oracle")
-            .output();
+        final String output = HostCommand.run(LIMIT, "sh", "-c", "CM_ORACLE_TIMES='" + times + "' '" + binary + "' < '" + input + "'")
+            .orFail("the kernel-CM oracle").output();
+        reportSlowest(times);
         return parse(output);
+    }
+
+    /**
+     * The slowest cases of a run of many, in the JVM's stderr: the oracle's 93 cases took 30 s of ResolutionAgainstKernelCmInGuest's
+     * set-up under TCG (docs/testing.md, "The time budget").
+     */
+    private static void reportSlowest(final Path times)
+    {
+        try
+        {
+            final List<String[]> each = Files.readAllLines(times).stream().map(line -> line.split(" ")).filter(words -> words.length == 2)
+                .sorted((a, b) -> Long.compare(Long.parseLong(b[1]), Long.parseLong(a[1]))).toList();
+            if (each.size() > 10)
+            {
+                System.err.println("KernelCmOracle: " + each.size() + " cases in " + each.stream().mapToLong(words -> Long.parseLong(words[1]))
+                    .sum() + " ms, the slowest " + each.subList(0, Math.min(15, each.size())).stream().map(words -> words[0] + " " + words[1] + " ms").toList());
+            }
+            Files.deleteIfExists(times);
+        }
+        catch (final IOException | NumberFormatException ex)
+        {
+            System.err.println("KernelCmOracle: no case times: " + ex);
+        }
     }
 
     static Map<String, Map<String, String>> parse(final String output)

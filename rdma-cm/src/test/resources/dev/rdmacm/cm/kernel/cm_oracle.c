@@ -15,7 +15,8 @@
  *     ibpath / ibpathflags0   after ADDR_RESOLVED, RDMA_OPTION_IB_PATH with one fixed ibv_path_data
  *                           (flags 0x2b, or 0) instead of rdma_resolve_route;
  *     failneigh=IFNAME      "ip neigh replace DST dev IFNAME nud failed" just before rdma_resolve_addr.
- * Output, one field per line: NAME key=value, in a fixed order, ending with NAME end=1.
+ * Output, one field per line: NAME key=value, in a fixed order, ending with NAME end=1. With CM_ORACLE_TIMES=FILE in
+ * the environment, each case's time ("NAME MS", a line each) goes to FILE.
  *
  * "cm_oracle cmtime N DST TIMEOUT_MS" instead times rdma-core cmtime's first steps for N ids on one
  * channel, each step for all ids before the next: create id, resolve addr (until every
@@ -495,6 +496,7 @@ int main(int argc, char **argv)
 {
     char line[768], name[64], dst[160], src[160], tos[16], options[256];
     int timeout_ms;
+    FILE *times;
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 5 && !strcmp(argv[1], "cmtime"))
         return cmtime(atoi(argv[2]), argv[3], atoi(argv[4]));
@@ -502,9 +504,16 @@ int main(int argc, char **argv)
         return removal(argv[2], atoi(argv[3]));
     if (argc == 7 && !strcmp(argv[1], "failover"))
         return failover(argv[2], argv[3], argv[4], argv[5], atoi(argv[6]));
+    times = getenv("CM_ORACLE_TIMES") ? fopen(getenv("CM_ORACLE_TIMES"), "w") : NULL;
     while (fgets(line, sizeof(line), stdin)) {
-        if (sscanf(line, "%63s %159s %159s %15s %d %255s", name, dst, src, tos, &timeout_ms, options) == 6)
+        if (sscanf(line, "%63s %159s %159s %15s %d %255s", name, dst, src, tos, &timeout_ms, options) == 6) {
+            long long start = now_us();
             run_case(name, dst, src, tos, timeout_ms, strcmp(options, "-") ? options : "");
+            if (times)
+                fprintf(times, "%s %lld\n", name, (now_us() - start) / 1000);
+        }
     }
+    if (times)
+        fclose(times);
     return 0;
 }
