@@ -274,12 +274,14 @@ public class KernelCmPeersInGuest
     {
         final String activeDevice = devices.add("kra");
         final String passiveDevice = devices.add("krb");
-        try (RunningPeer server = RunningPeer.start("rping", "-s", "-d", "-a", REMOVAL_PEER, "-p", Integer.toString(REMOVAL_PORT), "-C", "100000000",
-            "-S", "64"))
+        // stdout line-buffered: rping prints its "cma_event type" lines there and "DISCONNECT EVENT" on stderr, and a
+        // server whose last events sat in a full buffer's remainder failed the wait below (2026-12-06, 11:00, a loaded host)
+        try (RunningPeer server = RunningPeer.start("stdbuf", "-oL", "rping", "-s", "-d", "-a", REMOVAL_PEER, "-p",
+            Integer.toString(REMOVAL_PORT), "-C", "100000000", "-S", "64"))
         {
             SoftRoceDevices.awaitKernelId(passiveDevice, "LISTEN", server);
-            try (RunningPeer client = RunningPeer.start("rping", "-c", "-d", "-a", REMOVAL_PEER, "-I", REMOVAL_OWN, "-p", Integer.toString(REMOVAL_PORT),
-                "-C", "100000000", "-S", "64"))
+            try (RunningPeer client = RunningPeer.start("stdbuf", "-oL", "rping", "-c", "-d", "-a", REMOVAL_PEER, "-I", REMOVAL_OWN, "-p",
+                Integer.toString(REMOVAL_PORT), "-C", "100000000", "-S", "64"))
             {
                 client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
