@@ -22,17 +22,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * own, instead of a JVM per main: under TCG a JVM's start takes 6 to 8 s even with the AOT cache (more while the
  * other guest works), and those starts, one after another, were the largest item on the guest part's path. A
  * main run here has the same arguments, standard output and error, and exit status as in a JVM of its own
- * ({@link GuestJavaMain#command}); what it cannot have is a process of its own, so a case that needs two
- * processes starts a JVM ({@link GuestJavaMain#process}).
+ * ({@link GuestJavaMain#command}); what it cannot have is a process of its own, so a main that must be a process
+ * apart from the others runs in the guest's second driver ({@link GuestJavaMain#secondProcess}).
  * <p>
  * A command is the line {@code NAME PID FILE} on the FIFO COMMANDS, written by {@link GuestJavaMain}'s client
  * script: FILE holds the main class and its arguments, one a line; the main's output goes to what PID (the
- * client) has as its standard output and error (its copies on fds 3 and 4), opened again for appending, so the client's caller sees it
- * where it redirected the client, while the main runs (a case waits for a listener's {@code listening}); its
- * status is written to the FIFO {@code /run/guest-main/NAME.done}, which the client reads. The line
- * {@code stop NAME} interrupts NAME's thread, which the client sends when it is sent SIGTERM, as a JVM's main
- * would be stopped (cmtime's server serves until interrupted). The line {@code quit} ends the JVM. Each main opens and closes its own {@code RdmaCm}, as it would in its own JVM, so
- * between two mains nothing holds the CM class on umad and the kernel's ib_cm can load.
+ * client) has as its standard output and error (its copies on fds 3 and 4), opened again for appending, so that
+ * the client's caller sees it where it redirected the client, while the main runs (a case waits for a listener's
+ * {@code listening}); its status is written to the FIFO {@code /run/guest-main/NAME.done}, which the client
+ * reads. The line {@code stop NAME} interrupts NAME's thread: the client sends it when it gets SIGTERM, which
+ * would have ended the main's own JVM (cmtime's server serves until interrupted). The line {@code quit} ends
+ * the JVM. Each main opens and closes its own {@code RdmaCm}, as it would in its own JVM, so between two mains
+ * nothing holds the CM class on umad and the kernel's ib_cm can load.
  * <pre>
  *   java ... GuestMainDriver COMMANDS
  * </pre>
