@@ -628,7 +628,6 @@ public final class Libc
         }
     }
 
-    /** {@code rc}, or the call's errno as a {@link NativeCallException} naming {@code call} when it is negative. */
     /**
      * As {@link #check(String, int, CallState)}, with the call's text ({@code call(what)}) made only for the
      * exception: the hot calls (a socket's send and receive, the CM's writes) would otherwise build it on
@@ -655,6 +654,7 @@ public final class Libc
         return count;
     }
 
+    /** {@code rc}, or the call's errno as a {@link NativeCallException} naming {@code call} when it is negative. */
     private static int check(final String call, final int rc, final CallState state) throws NativeCallException
     {
         if (rc < 0)
@@ -662,15 +662,6 @@ public final class Libc
             throw new NativeCallException(call, state.errno());
         }
         return rc;
-    }
-
-    private static long check(final String call, final long count, final CallState state) throws NativeCallException
-    {
-        if (count < 0)
-        {
-            throw new NativeCallException(call, state.errno());
-        }
-        return count;
     }
 
     private static void requireAccess(final String call)
