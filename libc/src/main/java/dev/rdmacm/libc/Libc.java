@@ -477,12 +477,8 @@ public final class Libc
     public static long read(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        final long count = callLong("read", state, errno -> (long)Read.HANDLE.invokeExact(errno, fd, buffer, length));
-        if (count < 0 && state.errno() == Errno.EAGAIN)
-        {
-            return -1;
-        }
-        return check("read", what, count, state);
+        return unlessWouldBlock("read", what,
+            callLong("read", state, errno -> (long)Read.HANDLE.invokeExact(errno, fd, buffer, length)), state);
     }
 
     /** {@code pread(fd, buffer, length, offset)}: returns the bytes read; {@code what} names the file in the exception. */
@@ -508,12 +504,8 @@ public final class Libc
     public static long writeUnlessWouldBlock(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        final long count = callLong("write", state, errno -> (long)Write.HANDLE.invokeExact(errno, fd, buffer, length));
-        if (count < 0 && state.errno() == Errno.EAGAIN)
-        {
-            return -1;
-        }
-        return check("write", what, count, state);
+        return unlessWouldBlock("write", what,
+            callLong("write", state, errno -> (long)Write.HANDLE.invokeExact(errno, fd, buffer, length)), state);
     }
 
     /**
@@ -641,6 +633,13 @@ public final class Libc
             throw new NativeCallException(call + "(" + what + ")", state.errno());
         }
         return rc;
+    }
+
+    /** {@code count}, -1 for EAGAIN (a non-blocking descriptor's "not now"), or the failure as {@link #check(String, Object, long, CallState)}. */
+    private static long unlessWouldBlock(final String call, final Object what, final long count, final CallState state)
+        throws NativeCallException
+    {
+        return count < 0 && state.errno() == Errno.EAGAIN ? -1 : check(call, what, count, state);
     }
 
     /** As {@link #check(String, Object, int, CallState)} for a count. */
