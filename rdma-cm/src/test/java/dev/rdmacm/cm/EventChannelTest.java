@@ -14,7 +14,9 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
@@ -234,6 +236,88 @@ class EventChannelTest
                 assertFalse(readable(watched), "round " + round);
                 assertNull(channel.pollEvent(), "round " + round);
             }
+        }
+    }
+
+    /**
+     * The destroy run where the race above only sometimes puts it: after the post read the id's destroyed flag
+     * (not yet set) and before its event is queued, so the destroy's discard finds nothing to drop. The post's
+     * second read of the flag, after the add, is then all that takes the event back: without it the event stays
+     * queued (pendingEvents 1) and the descriptor readable, for an event no taker will ever be handed.
+     */
+    @Test
+    @Timeout(30)
+    void shouldTakeBackAnEventQueuedJustAfterTheDestroyOfItsIdDroppedTheQueue() throws Exception
+    {
+        final DestroyingQueue queue = new DestroyingQueue(false);
+        try (EventChannel channel = new EventChannel(queue))
+        {
+            final int watched = channel.fd();
+            final RdmaCmId id = cm.createId(channel);
+            queue.destroyOnNextAdd(id);
+
+            channel.post(errorFor(id));
+
+            assertEquals(CmIdState.DESTROYING, id.state(), "the destroy ran inside the post");
+            assertEquals(0, channel.pendingEvents());
+            assertFalse(readable(watched), "the event taken back left no count behind");
+            assertNull(channel.pollEvent());
+            assertEquals(0, id.unacknowledgedEvents());
+        }
+    }
+
+    /** The other side of the window: the destroy right after the add, whose discard drops the event itself. */
+    @Test
+    @Timeout(30)
+    void shouldDropAnEventQueuedJustBeforeTheDestroyOfItsId() throws Exception
+    {
+        final DestroyingQueue queue = new DestroyingQueue(true);
+        try (EventChannel channel = new EventChannel(queue))
+        {
+            final int watched = channel.fd();
+            final RdmaCmId id = cm.createId(channel);
+            queue.destroyOnNextAdd(id);
+
+            channel.post(errorFor(id));
+
+            assertEquals(CmIdState.DESTROYING, id.state(), "the destroy ran inside the post");
+            assertEquals(0, channel.pendingEvents());
+            assertFalse(readable(watched), "the dropped event left no count behind");
+            assertNull(channel.pollEvent());
+            assertEquals(0, id.unacknowledgedEvents());
+        }
+    }
+
+    /** A channel's queue that destroys an id on the post's thread just before (or just after) its next add. */
+    private static final class DestroyingQueue extends LinkedBlockingQueue<CmEvent>
+    {
+        private final boolean afterAdd;
+        private final AtomicReference<RdmaCmId> toDestroy = new AtomicReference<>();
+
+        DestroyingQueue(final boolean afterAdd)
+        {
+            this.afterAdd = afterAdd;
+        }
+
+        void destroyOnNextAdd(final RdmaCmId id)
+        {
+            toDestroy.set(id);
+        }
+
+        @Override
+        public boolean add(final CmEvent event)
+        {
+            final RdmaCmId id = toDestroy.getAndSet(null);
+            if (id != null && !afterAdd)
+            {
+                id.destroy();
+            }
+            final boolean added = super.add(event);
+            if (id != null && afterAdd)
+            {
+                id.destroy();
+            }
+            return added;
         }
     }
 
