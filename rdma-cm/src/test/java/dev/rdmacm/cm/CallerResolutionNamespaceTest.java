@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
@@ -158,19 +157,11 @@ class CallerResolutionNamespaceTest
     void shouldTakeTheNeighbourTheKernelChangedWhileTheConductorHadNotReadTheChange() throws Exception
     {
         resolvedOn.clear();
-        final CountDownLatch busy = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
         try (RdmaCmId warm = cm.createId(null); RdmaCmId id = cm.createId(null))
         {
             // an attempt before, under the stamp the generation still has: a stamp kept from it must not serve the next
             warm.resolveAddr(null, valid, TIMEOUT);
-            assertTrue(cm.trySubmit(loop ->
-            {
-                busy.countDown();
-                awaitUninterruptibly(release);
-            }));
-            assertTrue(busy.await(30, TimeUnit.SECONDS), "the conductor took the command");
-            try
+            try (HeldConductor held = HeldConductor.hold(cm))
             {
                 topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:02:01", "dev",
                     NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
@@ -181,31 +172,11 @@ class CallerResolutionNamespaceTest
                     "both resolved on the caller's thread, the second while the conductor was held");
                 assertArrayEquals(new byte[] {2, 0, 0, 0, 2, 1}, id.resolution().destinationHardwareAddress().toBytes());
             }
-            finally
-            {
-                release.countDown();
-            }
         }
         finally
         {
             topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:00:b0", "dev",
                 NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
-        }
-    }
-
-    private static void awaitUninterruptibly(final CountDownLatch latch)
-    {
-        while (true)
-        {
-            try
-            {
-                latch.await();
-                return;
-            }
-            catch (final InterruptedException ex)
-            {
-                // the test's thread releases it in a finally
-            }
         }
     }
 

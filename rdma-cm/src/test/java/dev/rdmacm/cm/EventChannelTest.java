@@ -12,7 +12,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -172,27 +171,17 @@ class EventChannelTest
         {
             final RdmaCmId id = cm.createId(channel);
             channel.post(errorFor(id));
-            final CountDownLatch busy = new CountDownLatch(1);
-            final CountDownLatch release = new CountDownLatch(1);
             // The conductor is held inside a command of its own: destroy must not need it to return.
-            assertTrue(cm.trySubmit(loop ->
+            try (HeldConductor held = HeldConductor.hold(cm, () ->
             {
-                busy.countDown();
-                awaitUninterruptibly(release);
                 channel.post(errorFor(id));
                 channel.post(errorFor(kept));
-            }));
-            busy.await();
-            try
+            }))
             {
                 id.destroy();
 
                 assertEquals(CmIdState.DESTROYING, id.state());
                 assertEquals(0, channel.pendingEvents(), "the queued event was dropped by the caller");
-            }
-            finally
-            {
-                release.countDown();
             }
             final CompletableFuture<Void> drained = new CompletableFuture<>();
             assertTrue(cm.trySubmit(loop -> drained.complete(null)));
@@ -249,21 +238,7 @@ class EventChannelTest
     @Timeout(30)
     void shouldTakeBackAnEventQueuedJustAfterTheDestroyOfItsIdDroppedTheQueue() throws Exception
     {
-        final DestroyingQueue queue = new DestroyingQueue(false);
-        try (EventChannel channel = new EventChannel(queue))
-        {
-            final int watched = channel.fd();
-            final RdmaCmId id = cm.createId(channel);
-            queue.destroyOnNextAdd(id);
-
-            channel.post(errorFor(id));
-
-            assertEquals(CmIdState.DESTROYING, id.state(), "the destroy ran inside the post");
-            assertEquals(0, channel.pendingEvents());
-            assertFalse(readable(watched), "the event taken back left no count behind");
-            assertNull(channel.pollEvent());
-            assertEquals(0, id.unacknowledgedEvents());
-        }
+        assertDestroyInsidePostLeavesNothing(false);
     }
 
     /** The other side of the window: the destroy right after the add, whose discard drops the event itself. */
@@ -271,7 +246,13 @@ class EventChannelTest
     @Timeout(30)
     void shouldDropAnEventQueuedJustBeforeTheDestroyOfItsId() throws Exception
     {
-        final DestroyingQueue queue = new DestroyingQueue(true);
+        assertDestroyInsidePostLeavesNothing(true);
+    }
+
+    /** A post whose add runs the id's destroy, before the event is queued or after: no event, count or ack is left. */
+    private void assertDestroyInsidePostLeavesNothing(final boolean destroyAfterAdd) throws Exception
+    {
+        final DestroyingQueue queue = new DestroyingQueue(destroyAfterAdd);
         try (EventChannel channel = new EventChannel(queue))
         {
             final int watched = channel.fd();
@@ -282,7 +263,7 @@ class EventChannelTest
 
             assertEquals(CmIdState.DESTROYING, id.state(), "the destroy ran inside the post");
             assertEquals(0, channel.pendingEvents());
-            assertFalse(readable(watched), "the dropped event left no count behind");
+            assertFalse(readable(watched), "the event left no count behind");
             assertNull(channel.pollEvent());
             assertEquals(0, id.unacknowledgedEvents());
         }
@@ -330,22 +311,6 @@ class EventChannelTest
         catch (final Exception ex)
         {
             throw new AssertionError("the other thread did not come", ex);
-        }
-    }
-
-    private static void awaitUninterruptibly(final CountDownLatch latch)
-    {
-        while (true)
-        {
-            try
-            {
-                latch.await();
-                return;
-            }
-            catch (final InterruptedException ex)
-            {
-                // the test's thread releases it in a finally
-            }
         }
     }
 }
