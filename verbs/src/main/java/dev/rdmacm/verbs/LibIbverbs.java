@@ -304,11 +304,7 @@ final class LibIbverbs
      */
     static void check(final String call, final String detail, final StatusCall nativeCall)
     {
-        final int errno = status(call, nativeCall);
-        if (errno != 0)
-        {
-            throw new VerbsException(call, errno, detail);
-        }
+        check(call, () -> detail, nativeCall);
     }
 
     /**
