@@ -4,6 +4,9 @@
  * first request within WAIT_MS, rejected. Prints one line per step:
  *   "bind errno N" or "listen errno N" (and ends), or "bound" / "listening", then
  *   "event NAME" or "no request".
+ * Standard input readable (a line, or its end) also ends the wait: the caller says so once its peer has ended, refused
+ * by the kernel's CM or answered, after which no request of that peer's can come; WAIT_MS then bounds only a peer
+ * that never ends.
  * Usage: listen_with_options ADDR PORT REUSE(0|1) AFONLY(-|0|1) WAIT_MS [bind]
  */
 #include <errno.h>
@@ -20,7 +23,7 @@ int main(int argc, char **argv)
 	struct rdma_cm_id *id;
 	struct addrinfo hints, *ai;
 	struct rdma_cm_event *event;
-	struct pollfd fd;
+	struct pollfd fds[2];
 	int value;
 
 	memset(&hints, 0, sizeof hints);
@@ -58,9 +61,12 @@ int main(int argc, char **argv)
 		printf("listening\n");
 	}
 	fflush(stdout);
-	fd.fd = channel->fd;
-	fd.events = POLLIN;
-	if (poll(&fd, 1, atoi(argv[5])) != 1) {
+	fds[0].fd = channel->fd;
+	fds[0].events = POLLIN;
+	fds[1].fd = 0;
+	fds[1].events = POLLIN;
+	/* the caller's word comes after its peer's end, so a request of the peer's is queued by then: look once more */
+	if (poll(fds, 2, atoi(argv[5])) < 1 || (!(fds[0].revents & POLLIN) && poll(fds, 1, 0) != 1)) {
 		printf("no request\n");
 		return 0;
 	}
