@@ -66,6 +66,8 @@ public class KernelConnectionManagerInGuest
     private static final int RPING_SIZE = 100;
     /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the kernel's REJ for a REQ no listener takes. */
     private static final int INVALID_SERVICE_ID = 8;
+    /** How long the counts must not change before a case takes them as its baseline ({@link Resources#settled}). */
+    private static final Duration STILL = Duration.ofMillis(500);
     private static final Pattern COUNT = Pattern.compile("\\b(cm_id|qp) (\\d+)");
     /**
      * A line of {@code rdma resource show} for a device of the wire to the other guest ({@code GuestWire}'s rxew0 and
@@ -103,19 +105,29 @@ public class KernelConnectionManagerInGuest
         /**
          * The counts once they have held still for half a second: a process of the case before (a stopped
          * rping) releases its ids and QPs as its descriptors close, which the kernel may finish after the
-         * process is reaped, and a case that counted them as its own baseline would see them go.
+         * process is reaped, and a case that counted them as its own baseline would see them go. The half second
+         * is measured, not counted in looks: a look is a process, a third of a second or more under TCG, so six looks
+         * (five unchanged, 100 ms apart) held up each of the 16 cases that ask for 2 s or more; two half a second apart do.
          */
         static Resources settled() throws InterruptedException
         {
             final long deadline = System.nanoTime() + WAIT.toNanos();
             Resources last = now();
-            int unchanged = 0;
-            while (unchanged < 5 && System.nanoTime() - deadline < 0)
+            long seen = System.nanoTime();
+            while (System.nanoTime() - deadline < 0)
             {
-                Thread.sleep(100);
+                Thread.sleep(Math.max(10, TimeUnit.NANOSECONDS.toMillis(STILL.toNanos() - (System.nanoTime() - seen))));
+                final long asked = System.nanoTime();
                 final Resources next = now();
-                unchanged = next.equals(last) ? unchanged + 1 : 0;
-                last = next;
+                if (!next.equals(last))
+                {
+                    last = next;
+                    seen = System.nanoTime();
+                }
+                else if (asked - seen >= STILL.toNanos())
+                {
+                    return last;
+                }
             }
             return last;
         }
