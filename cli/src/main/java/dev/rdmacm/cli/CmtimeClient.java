@@ -45,9 +45,15 @@ final class CmtimeClient
     /** The round's CQs by device, made by its first QP there ({@link CmtimeCompletionQueues}). */
     private final Map<String, CmtimeCompletionQueues> cqs = new HashMap<>();
     private final int[] started = new int[CmtimeStep.values().length];
-    /** Guards {@link #completed}: the event thread counts, the steps' thread waits for the count. */
+    /** Guards {@link #completed} and {@link #awaited}: the event thread counts, the steps' thread waits for the count. */
     private final Object progress = new Object();
     private final int[] completed = new int[CmtimeStep.values().length];
+    /**
+     * The count the steps' thread waits for, once it has made every call of the step (-1 before): the event
+     * thread wakes it at that count alone, not at every event (a futex wake and a context switch each, on the
+     * guest's two vCPUs that the CM's own threads need).
+     */
+    private final int[] awaited = new int[CmtimeStep.values().length];
     private volatile boolean running;
     /** The round's device table, which the event thread fills as ids resolve ({@link #openDevice}). */
     private volatile DeviceProtectionDomains devices;
@@ -114,6 +120,7 @@ final class CmtimeClient
         synchronized (progress)
         {
             Arrays.fill(completed, 0);
+            Arrays.fill(awaited, -1);
         }
         broken = false;
     }
@@ -228,6 +235,7 @@ final class CmtimeClient
         final long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
         synchronized (progress)
         {
+            awaited[s] = started[s];
             while (completed[s] < started[s])
             {
                 final long left = deadline - System.nanoTime();
@@ -382,8 +390,10 @@ final class CmtimeClient
         times.end(n, step);
         synchronized (progress)
         {
-            completed[step.ordinal()]++;
-            progress.notifyAll();
+            if (++completed[step.ordinal()] == awaited[step.ordinal()])
+            {
+                progress.notify();
+            }
         }
     }
 

@@ -36,8 +36,9 @@ final class RpingAcrossTheWire
     static final int PINGS = 10;
     /**
      * Not rping's default 7174: this case runs beside the kernel guest's suite, whose udaddy cases wait for a kernel
-     * listener at udaddy's fixed port 7174 ({@code SoftRoceDevices.awaitKernelListener}, any port space), and took this
-     * one for theirs (a SIDR REQ sent before udaddy listened came back SIDR_UNSUPPORTED, status 1, on 2026-12-06).
+     * listener at udaddy's fixed port 7174, and took this one for theirs when that wait matched any port space (a SIDR
+     * REQ sent before udaddy listened came back SIDR_UNSUPPORTED, status 1, on 2026-12-06). The wait now matches the
+     * port space and address too ({@code SoftRoceDevices.awaitKernelListener}); the port stays apart all the same.
      */
     private static final int KERNEL_SERVER_PORT = 7173;
     private static final int OUR_SERVER_PORT = 7175;

@@ -322,7 +322,7 @@ public final class Libc
         {
             return false;
         }
-        check("connect(" + what + ")", rc, state);
+        check("connect", what, rc, state);
         return true;
     }
 
@@ -334,7 +334,7 @@ public final class Libc
         final CallState state, final int fd, final int level, final int option, final String optionName,
         final MemorySegment value, final MemorySegment lengthInOut) throws NativeCallException
     {
-        check("getsockopt(" + optionName + ")", callInt("getsockopt", state,
+        check("getsockopt", optionName, callInt("getsockopt", state,
             errno -> (int)Getsockopt.HANDLE.invokeExact(errno, fd, level, option, value, lengthInOut)), state);
     }
 
@@ -351,7 +351,7 @@ public final class Libc
         final CallState state, final int fd, final int level, final int option, final String optionName,
         final MemorySegment value, final int length) throws NativeCallException
     {
-        check("setsockopt(" + optionName + ")", callInt("setsockopt", state,
+        check("setsockopt", optionName, callInt("setsockopt", state,
             errno -> (int)Setsockopt.HANDLE.invokeExact(errno, fd, level, option, value, length)), state);
     }
 
@@ -361,7 +361,7 @@ public final class Libc
     {
         final long sent = callLong("sendto", state,
             errno -> (long)Sendto.HANDLE.invokeExact(errno, fd, buffer, length, flags, address, addressLength));
-        return check("sendto(" + what + ")", sent, state);
+        return check("sendto", what, sent, state);
     }
 
     /**
@@ -384,7 +384,7 @@ public final class Libc
         {
             return -1;
         }
-        return check("recvfrom(" + what + ")", received, state);
+        return check("recvfrom", what, received, state);
     }
 
     /** Returns the number of ready descriptors, 0 on timeout; EINTR counts as 0 ready. */
@@ -401,7 +401,7 @@ public final class Libc
 
     public static void close(final CallState state, final int fd) throws NativeCallException
     {
-        check("close(" + fd + ")", callInt("close", state, errno -> (int)Close.HANDLE.invokeExact(errno, fd)), state);
+        check("close", fd, callInt("close", state, errno -> (int)Close.HANDLE.invokeExact(errno, fd)), state);
     }
 
     public static int open(final CallState state, final MemorySegment path, final String pathText, final int flags)
@@ -427,14 +427,14 @@ public final class Libc
     public static void lockf(final CallState state, final int fd, final int command, final long length, final String what)
         throws NativeCallException
     {
-        check("lockf(" + what + ")", callInt("lockf", state,
+        check("lockf", what, callInt("lockf", state,
             errno -> (int)Lockf.HANDLE.invokeExact(errno, fd, command, length)), state);
     }
 
     public static void ftruncate(final CallState state, final int fd, final long length, final String what)
         throws NativeCallException
     {
-        check("ftruncate(" + what + ")", callInt("ftruncate", state,
+        check("ftruncate", what, callInt("ftruncate", state,
             errno -> (int)Ftruncate.HANDLE.invokeExact(errno, fd, length)), state);
     }
 
@@ -445,7 +445,7 @@ public final class Libc
     public static int ioctl(final CallState state, final int fd, final long request, final MemorySegment argument,
         final String what) throws NativeCallException
     {
-        return check("ioctl(" + what + ")", callInt("ioctl", state,
+        return check("ioctl", what, callInt("ioctl", state,
             errno -> (int)Ioctl.HANDLE.invokeExact(errno, fd, request, argument)), state);
     }
 
@@ -453,7 +453,7 @@ public final class Libc
     public static void setns(final CallState state, final int fd, final int namespaceType, final String what)
         throws NativeCallException
     {
-        check("setns(" + what + ")", callInt("setns", state, errno -> (int)Setns.HANDLE.invokeExact(errno, fd, namespaceType)),
+        check("setns", what, callInt("setns", state, errno -> (int)Setns.HANDLE.invokeExact(errno, fd, namespaceType)),
             state);
     }
 
@@ -477,12 +477,8 @@ public final class Libc
     public static long read(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        final long count = callLong("read", state, errno -> (long)Read.HANDLE.invokeExact(errno, fd, buffer, length));
-        if (count < 0 && state.errno() == Errno.EAGAIN)
-        {
-            return -1;
-        }
-        return check("read(" + what + ")", count, state);
+        return unlessWouldBlock("read", what,
+            callLong("read", state, errno -> (long)Read.HANDLE.invokeExact(errno, fd, buffer, length)), state);
     }
 
     /** {@code pread(fd, buffer, length, offset)}: returns the bytes read; {@code what} names the file in the exception. */
@@ -490,14 +486,26 @@ public final class Libc
         final String what) throws NativeCallException
     {
         final long count = callLong("pread", state, errno -> (long)Pread.HANDLE.invokeExact(errno, fd, buffer, length, offset));
-        return count < 0 ? check("pread(" + what + ")", count, state) : count;
+        return count < 0 ? check("pread", what, count, state) : count;
     }
 
     public static long write(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        return check("write(" + what + ")", callLong("write", state,
+        return check("write", what, callLong("write", state,
             errno -> (long)Write.HANDLE.invokeExact(errno, fd, buffer, length)), state);
+    }
+
+    /**
+     * As {@link #write}, but returns -1 on EAGAIN (non-blocking descriptors only), as {@link #read} does: a
+     * duty cycle that writes until the descriptor has nothing more (the kernel CM's GET_EVENT) meets EAGAIN
+     * once per readiness, and an exception for it was a fifth of that loop's CPU in a TCG guest (issue 32).
+     */
+    public static long writeUnlessWouldBlock(final CallState state, final int fd, final MemorySegment buffer, final long length,
+        final String what) throws NativeCallException
+    {
+        return unlessWouldBlock("write", what,
+            callLong("write", state, errno -> (long)Write.HANDLE.invokeExact(errno, fd, buffer, length)), state);
     }
 
     /**
@@ -612,6 +620,39 @@ public final class Libc
         }
     }
 
+    /**
+     * As {@link #check(String, int, CallState)}, with the call's text ({@code call(what)}) made only for the
+     * exception: the hot calls (a socket's send and receive, the CM's writes) would otherwise build it on
+     * every success.
+     */
+    private static int check(final String call, final Object what, final int rc, final CallState state)
+        throws NativeCallException
+    {
+        if (rc < 0)
+        {
+            throw new NativeCallException(call + "(" + what + ")", state.errno());
+        }
+        return rc;
+    }
+
+    /** {@code count}, -1 for EAGAIN (a non-blocking descriptor's "not now"), or the failure as {@link #check(String, Object, long, CallState)}. */
+    private static long unlessWouldBlock(final String call, final Object what, final long count, final CallState state)
+        throws NativeCallException
+    {
+        return count < 0 && state.errno() == Errno.EAGAIN ? -1 : check(call, what, count, state);
+    }
+
+    /** As {@link #check(String, Object, int, CallState)} for a count. */
+    private static long check(final String call, final Object what, final long count, final CallState state)
+        throws NativeCallException
+    {
+        if (count < 0)
+        {
+            throw new NativeCallException(call + "(" + what + ")", state.errno());
+        }
+        return count;
+    }
+
     /** {@code rc}, or the call's errno as a {@link NativeCallException} naming {@code call} when it is negative. */
     private static int check(final String call, final int rc, final CallState state) throws NativeCallException
     {
@@ -620,15 +661,6 @@ public final class Libc
             throw new NativeCallException(call, state.errno());
         }
         return rc;
-    }
-
-    private static long check(final String call, final long count, final CallState state) throws NativeCallException
-    {
-        if (count < 0)
-        {
-            throw new NativeCallException(call, state.errno());
-        }
-        return count;
     }
 
     private static void requireAccess(final String call)

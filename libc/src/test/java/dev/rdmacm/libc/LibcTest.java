@@ -39,6 +39,36 @@ class LibcTest
     }
 
     @Test
+    void shouldAnswerMinusOneForAWriteThatWouldBlockAndNameTheCallOfAnyOtherFailure()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final Libc.CallState state = new Libc.CallState(arena);
+            final MemorySegment fds = arena.allocate(JAVA_INT, 2);
+            Libc.pipe2(state, fds, Libc.O_NONBLOCK | Libc.O_CLOEXEC);
+            final int readEnd = fds.getAtIndex(JAVA_INT, 0);
+            final int writeEnd = fds.getAtIndex(JAVA_INT, 1);
+            try
+            {
+                // a pipe holds 16 pages by default (pipe(7)): a write of 1 MiB fills it and takes what fits
+                final MemorySegment chunk = arena.allocate(1 << 20);
+                final long taken = Libc.writeUnlessWouldBlock(state, writeEnd, chunk, chunk.byteSize(), "a pipe");
+
+                assertTrue(taken > 0 && taken < chunk.byteSize(), "a full pipe took " + taken + " bytes");
+                assertEquals(-1, Libc.writeUnlessWouldBlock(state, writeEnd, chunk, 1, "a full pipe"));
+                final NativeCallException refused = assertThrows(NativeCallException.class,
+                    () -> Libc.writeUnlessWouldBlock(state, readEnd, chunk, 1, "a pipe's read end"));
+                assertEquals("write(a pipe's read end) failed: errno 9 EBADF (Bad file descriptor)", refused.getMessage());
+            }
+            finally
+            {
+                Libc.close(state, readEnd);
+                Libc.close(state, writeEnd);
+            }
+        }
+    }
+
+    @Test
     void shouldReportARequestTheDeviceDoesNotKnowAsEnotty()
     {
         try (Arena arena = Arena.ofConfined())

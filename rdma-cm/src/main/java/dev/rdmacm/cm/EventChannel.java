@@ -34,7 +34,7 @@ public final class EventChannel implements AutoCloseable
 {
     private static final Duration LONGEST_WAIT = Duration.ofNanos(Long.MAX_VALUE);
 
-    private final LinkedBlockingQueue<CmEvent> events = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<CmEvent> events;
     private final Arena arena = Arena.ofShared();
     /** Guards the native state below: posts come from the loop, takes from any thread. */
     private final Object counterLock = new Object();
@@ -55,6 +55,18 @@ public final class EventChannel implements AutoCloseable
     /** @throws NativeCallException when eventfd(2) fails. */
     EventChannel()
     {
+        this(new LinkedBlockingQueue<>());
+    }
+
+    /**
+     * On {@code events}, a queue of the test's: one that runs a destroy inside {@link #post}'s add puts that destroy
+     * in the window between the post's two reads of the destroyed flag, which no race of two threads hits every time.
+     *
+     * @throws NativeCallException when eventfd(2) fails.
+     */
+    EventChannel(final LinkedBlockingQueue<CmEvent> events)
+    {
+        this.events = events;
         int created = -1;
         try
         {

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.InetAddress;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -75,23 +74,11 @@ public class AttachQpInGuest
             final ProtectionDomain pd = context.allocateProtectionDomain();
             final CompletionQueue cq = context.createCompletionQueue(2, null);
             final RcQueuePair qp = pd.createRcQueuePair(cq, cq, CAPABILITIES);
-            final CountDownLatch busy = new CountDownLatch(1);
-            final CountDownLatch release = new CountDownLatch(1);
-            assertTrue(cm.trySubmit(loop ->
-            {
-                busy.countDown();
-                awaitUninterruptibly(release);
-            }));
-            busy.await();
-            try
+            try (HeldConductor held = HeldConductor.hold(cm))
             {
                 id.attachQp(qp);
 
                 assertEquals(QpState.INIT, qp.state());
-            }
-            finally
-            {
-                release.countDown();
             }
             final CompletableFuture<Void> drained = new CompletableFuture<>();
             assertTrue(cm.trySubmit(loop -> drained.complete(null)));
@@ -170,22 +157,6 @@ public class AttachQpInGuest
             assertEquals(Errno.EOPNOTSUPP, assertThrows(RdmaCmException.class, () -> ipoib.attachQp(udQp)).errno());
             assertEquals(QpState.RESET, rcQp.state());
             assertEquals(QpState.RESET, udQp.state());
-        }
-    }
-
-    private static void awaitUninterruptibly(final CountDownLatch latch)
-    {
-        while (true)
-        {
-            try
-            {
-                latch.await();
-                return;
-            }
-            catch (final InterruptedException ex)
-            {
-                // the test's thread releases it in a finally
-            }
         }
     }
 }

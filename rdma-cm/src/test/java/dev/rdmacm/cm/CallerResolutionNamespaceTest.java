@@ -146,6 +146,41 @@ class CallerResolutionNamespaceTest
     }
 
     /**
+     * The same, with the change's RTM_NEWNEIGH held in the mirror's socket every time, not just when the conductor
+     * is slow to read it: the conductor is kept inside a command of the test's while the kernel changes the
+     * neighbour and the caller resolves, so the mirror still holds the old address, valid, and its generation
+     * has not moved. Only the attempt's stamp ({@code AddressResolver.mirrorStamp}: {@code NetlinkMirror.readStamp},
+     * a poll of the events socket) tells the caller to ask the kernel; a stamp taken without that poll, or one kept
+     * from an earlier attempt while the generation stays, takes the old address.
+     */
+    @Test
+    void shouldTakeTheNeighbourTheKernelChangedWhileTheConductorHadNotReadTheChange() throws Exception
+    {
+        resolvedOn.clear();
+        try (RdmaCmId warm = cm.createId(null); RdmaCmId id = cm.createId(null))
+        {
+            // an attempt before, under the stamp the generation still has: a stamp kept from it must not serve the next
+            warm.resolveAddr(null, valid, TIMEOUT);
+            try (HeldConductor held = HeldConductor.hold(cm))
+            {
+                topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:02:01", "dev",
+                    NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+
+                id.resolveAddr(null, valid, TIMEOUT);
+
+                assertEquals(List.of(Thread.currentThread(), Thread.currentThread()), resolvedOn,
+                    "both resolved on the caller's thread, the second while the conductor was held");
+                assertArrayEquals(new byte[] {2, 0, 0, 0, 2, 1}, id.resolution().destinationHardwareAddress().toBytes());
+            }
+        }
+        finally
+        {
+            topology.ip(topology.host, "neigh", "replace", "192.0.2.2", "lladdr", "02:00:00:00:00:b0", "dev",
+                NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        }
+    }
+
+    /**
      * The RoCE route built on the caller's thread is the one the conductor builds: an {@link RdmaCm} with a
      * state listener resolves on the conductor (the listener sees every change on its thread).
      */

@@ -207,9 +207,12 @@ public class DeviceRemovalInGuest
         {
             final String activeDevice = DEVICES.add("dra");
             final String passiveDevice = DEVICES.add("drb");
-            try (RunningPeer server = RunningPeer.start(List.of("rping", "-s", "-d", "-a", PEER, "-p", "7510", "-C", "100000000", "-S", "64"));
-                 RunningPeer client = startOnceListening(server, passiveDevice, List.of("rping", "-c", "-d", "-a", PEER, "-I", OWN, "-p",
-                     "7510", "-C", "100000000", "-S", "64")))
+            // stdout line-buffered: rping prints its "cma_event type" lines there and "DISCONNECT EVENT" on stderr, and a
+            // server whose last events sat in a full buffer's remainder failed the wait below (2026-12-06, 11:50)
+            try (RunningPeer server = RunningPeer.start(List.of("stdbuf", "-oL", "rping", "-s", "-d", "-a", PEER, "-p", "7510", "-C",
+                "100000000", "-S", "64"));
+                 RunningPeer client = startOnceListening(server, passiveDevice, List.of("stdbuf", "-oL", "rping", "-c", "-d", "-a", PEER,
+                     "-I", OWN, "-p", "7510", "-C", "100000000", "-S", "64")))
             {
                 client.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);

@@ -12,9 +12,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
@@ -170,27 +171,17 @@ class EventChannelTest
         {
             final RdmaCmId id = cm.createId(channel);
             channel.post(errorFor(id));
-            final CountDownLatch busy = new CountDownLatch(1);
-            final CountDownLatch release = new CountDownLatch(1);
             // The conductor is held inside a command of its own: destroy must not need it to return.
-            assertTrue(cm.trySubmit(loop ->
+            try (HeldConductor held = HeldConductor.hold(cm, () ->
             {
-                busy.countDown();
-                awaitUninterruptibly(release);
                 channel.post(errorFor(id));
                 channel.post(errorFor(kept));
-            }));
-            busy.await();
-            try
+            }))
             {
                 id.destroy();
 
                 assertEquals(CmIdState.DESTROYING, id.state());
                 assertEquals(0, channel.pendingEvents(), "the queued event was dropped by the caller");
-            }
-            finally
-            {
-                release.countDown();
             }
             final CompletableFuture<Void> drained = new CompletableFuture<>();
             assertTrue(cm.trySubmit(loop -> drained.complete(null)));
@@ -237,6 +228,80 @@ class EventChannelTest
         }
     }
 
+    /**
+     * The destroy run where the race above only sometimes puts it: after the post read the id's destroyed flag
+     * (not yet set) and before its event is queued, so the destroy's discard finds nothing to drop. The post's
+     * second read of the flag, after the add, is then all that takes the event back: without it the event stays
+     * queued (pendingEvents 1) and the descriptor readable, for an event no taker will ever be handed.
+     */
+    @Test
+    @Timeout(30)
+    void shouldTakeBackAnEventQueuedJustAfterTheDestroyOfItsIdDroppedTheQueue() throws Exception
+    {
+        assertDestroyInsidePostLeavesNothing(false);
+    }
+
+    /** The other side of the window: the destroy right after the add, whose discard drops the event itself. */
+    @Test
+    @Timeout(30)
+    void shouldDropAnEventQueuedJustBeforeTheDestroyOfItsId() throws Exception
+    {
+        assertDestroyInsidePostLeavesNothing(true);
+    }
+
+    /** A post whose add runs the id's destroy, before the event is queued or after: no event, count or ack is left. */
+    private void assertDestroyInsidePostLeavesNothing(final boolean destroyAfterAdd) throws Exception
+    {
+        final DestroyingQueue queue = new DestroyingQueue(destroyAfterAdd);
+        try (EventChannel channel = new EventChannel(queue))
+        {
+            final int watched = channel.fd();
+            final RdmaCmId id = cm.createId(channel);
+            queue.destroyOnNextAdd(id);
+
+            channel.post(errorFor(id));
+
+            assertEquals(CmIdState.DESTROYING, id.state(), "the destroy ran inside the post");
+            assertEquals(0, channel.pendingEvents());
+            assertFalse(readable(watched), "the event left no count behind");
+            assertNull(channel.pollEvent());
+            assertEquals(0, id.unacknowledgedEvents());
+        }
+    }
+
+    /** A channel's queue that destroys an id on the post's thread just before (or just after) its next add. */
+    private static final class DestroyingQueue extends LinkedBlockingQueue<CmEvent>
+    {
+        private final boolean afterAdd;
+        private final AtomicReference<RdmaCmId> toDestroy = new AtomicReference<>();
+
+        DestroyingQueue(final boolean afterAdd)
+        {
+            this.afterAdd = afterAdd;
+        }
+
+        void destroyOnNextAdd(final RdmaCmId id)
+        {
+            toDestroy.set(id);
+        }
+
+        @Override
+        public boolean add(final CmEvent event)
+        {
+            final RdmaCmId id = toDestroy.getAndSet(null);
+            if (id != null && !afterAdd)
+            {
+                id.destroy();
+            }
+            final boolean added = super.add(event);
+            if (id != null && afterAdd)
+            {
+                id.destroy();
+            }
+            return added;
+        }
+    }
+
     private static void await(final CyclicBarrier barrier)
     {
         try
@@ -246,22 +311,6 @@ class EventChannelTest
         catch (final Exception ex)
         {
             throw new AssertionError("the other thread did not come", ex);
-        }
-    }
-
-    private static void awaitUninterruptibly(final CountDownLatch latch)
-    {
-        while (true)
-        {
-            try
-            {
-                latch.await();
-                return;
-            }
-            catch (final InterruptedException ex)
-            {
-                // the test's thread releases it in a finally
-            }
         }
     }
 }

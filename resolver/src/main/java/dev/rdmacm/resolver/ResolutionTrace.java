@@ -4,6 +4,8 @@ import dev.rdmacm.netlink.Link;
 import dev.rdmacm.netlink.Neighbour;
 import dev.rdmacm.netlink.Route;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -55,9 +57,28 @@ public final class ResolutionTrace
     private static final int ROUTE_SOURCE = 2;
     private static final int ROUTE_LOCAL = 4;
 
+    private static final VarHandle STARTED_AT;
+
+    static
+    {
+        try
+        {
+            STARTED_AT = MethodHandles.lookup().findVarHandle(ResolutionTrace.class, "startedAt", Instant.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final long startNanos;
     private byte[] log = EMPTY;
     private Object[] values = NO_VALUES;
+    /**
+     * {@link #startedAt()}'s answer once it was first asked, so that every read gives the same instant; a reference,
+     * not a long, so that it takes the 4 bytes the object's alignment left over (32 bytes with compressed oops).
+     */
+    private volatile Instant startedAt;
 
     /**
      * A trace of a resolution that began at {@code startNanos}, on {@code System.nanoTime}'s clock.
@@ -76,17 +97,28 @@ public final class ResolutionTrace
     }
 
     /**
-     * When the resolution began, on the wall clock: the wall clock now less the time since {@link #startNanos}, so a
-     * trace reads no wall clock of its own while it resolves (each read is a system call in a TCG guest, and nothing
-     * on the resolving path asks for it). A step of the wall clock between the start and this call moves the answer
-     * with it.
+     * When the resolution began, on the wall clock: the wall clock less the time since {@link #startNanos}, as they
+     * are at the first call, and the same instant at every call after. A trace reads no wall clock while it resolves
+     * (each read is a system call in a TCG guest, and nothing on the resolving path asks for it), so what lies
+     * between the start and that first call counts: a step of the wall clock (settimeofday, an NTP or chrony step)
+     * moves the answer by the step, and a suspend of the machine makes it later by the suspend, as
+     * {@code System.nanoTime} (CLOCK_MONOTONIC) does not count it. Before session 8 the trace read the wall clock as
+     * it was made, which neither moves. A slew (adjtime) does not move it: it changes both clocks' rates alike.
      *
-     * @return the wall-clock time of {@link #startNanos}.
+     * @return the wall-clock time of {@link #startNanos}, the same instant every time.
      */
     public Instant startedAt()
     {
+        final Instant fixed = startedAt;
+        if (fixed != null)
+        {
+            return fixed;
+        }
         final long since = System.nanoTime() - startNanos;
-        return Instant.now().minusNanos(since);
+        final Instant derived = Instant.now().minusNanos(since);
+        // two first readers at once each derived their own: the first stored is the one both return
+        final Instant stored = (Instant)STARTED_AT.compareAndExchange(this, (Instant)null, derived);
+        return stored == null ? derived : stored;
     }
 
     /**

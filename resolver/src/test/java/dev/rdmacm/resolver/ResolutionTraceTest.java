@@ -1,8 +1,17 @@
 package dev.rdmacm.resolver;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -80,4 +89,58 @@ class ResolutionTraceTest
         assertEquals(List.of(new ResolutionStep("roce path", 5_000, 0, "rxe0 mtu 1500"),
             new ResolutionStep("roce path", 7_000, 0, "rxe0 mtu 9000")), trace.steps());
     }
+
+    /**
+     * startedAt() is derived from the monotonic start when first read (no wall clock read while resolving), and
+     * fixed then: every later read, from any thread, gives that same instant, as the wall clock captured at the
+     * start did before session 8 (two derivations differ by whatever passed between their two clock reads).
+     */
+    @Test
+    @Timeout(30)
+    void shouldGiveTheSameStartedAtAtEveryReadFromEveryThread() throws Exception
+    {
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime());
+        final int readers = 4;
+        final CyclicBarrier together = new CyclicBarrier(readers);
+        final List<CompletableFuture<Instant>> reads = new ArrayList<>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(readers))
+        {
+            for (int reader = 0; reader < readers; reader++)
+            {
+                reads.add(CompletableFuture.supplyAsync(() ->
+                {
+                    try
+                    {
+                        together.await(10, TimeUnit.SECONDS);
+                    }
+                    catch (final Exception ex)
+                    {
+                        throw new AssertionError("the other readers did not come", ex);
+                    }
+                    return trace.startedAt();
+                }, threads));
+            }
+            final Instant first = reads.getFirst().get(10, TimeUnit.SECONDS);
+            for (final CompletableFuture<Instant> read : reads)
+            {
+                assertEquals(first, read.get(10, TimeUnit.SECONDS));
+            }
+            Thread.sleep(1);
+            assertEquals(first, trace.startedAt(), "a read after");
+        }
+    }
+
+    /** The instant is the start's, not the first read's: a trace that began ten minutes ago says so. */
+    @Test
+    @Timeout(30)
+    void shouldPutStartedAtAtTheStartNotAtTheRead()
+    {
+        final long tenMinutes = 600_000_000_000L;
+        final ResolutionTrace trace = new ResolutionTrace(System.nanoTime() - tenMinutes);
+        final Instant startedAt = trace.startedAt();
+        // startedAt is a wall-clock reading less at least ten minutes, read before this one
+        final Duration before = Duration.between(startedAt, Instant.now());
+        assertTrue(before.compareTo(Duration.ofNanos(tenMinutes)) >= 0, before.toString());
+    }
 }
+

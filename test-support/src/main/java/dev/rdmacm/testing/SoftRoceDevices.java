@@ -1,7 +1,9 @@
 package dev.rdmacm.testing;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -120,16 +122,30 @@ public final class SoftRoceDevices implements AutoCloseable
         }
     }
 
-    /** Until {@code rdma resource show cm_id} lists a kernel id in LISTEN on {@code port} (a real peer's listener), within 30 s. */
-    public static void awaitKernelListener(final int port) throws InterruptedException
+    /**
+     * Until {@code rdma resource show cm_id} lists a kernel id in LISTEN in {@code portSpace} on {@code address} (the
+     * wildcard for a peer that listens on every address) and {@code port}, a real peer's listener, within 30 s. The
+     * port space counts: a kernel rping (TCP) on udaddy's port is not udaddy's (UDP) listener, and a wait that took
+     * it for one let a SIDR REQ go before udaddy listened.
+     */
+    public static void awaitKernelListener(final KernelCmId.PortSpace portSpace, final InetAddress address, final int port)
+        throws InterruptedException
     {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         String ids;
-        while (!(ids = HostCommand.run(COMMAND, "rdma", "resource", "show", "cm_id").orFail("rdma resource show cm_id").output()).lines()
-            .anyMatch(line -> line.contains(" state LISTEN ") && line.contains(":" + port + " ")))
+        while (!listens(ids = HostCommand.run(COMMAND, "rdma", "resource", "show", "cm_id").orFail("rdma resource show cm_id").output(),
+            portSpace, address, port))
         {
-            assertTrue(System.nanoTime() - deadline < 0, "no kernel listener on port " + port + " within " + WAIT + ":\n" + ids);
+            assertTrue(System.nanoTime() - deadline < 0, "no kernel listener in " + portSpace + " on " + address.getHostAddress() + ":"
+                + port + " within " + WAIT + ":\n" + ids);
             Thread.sleep(50);
         }
+    }
+
+    /** Whether {@code listing}, what {@code rdma resource show cm_id} printed, has that listener. */
+    static boolean listens(final String listing, final KernelCmId.PortSpace portSpace, final InetAddress address, final int port)
+    {
+        return listing.lines().map(KernelCmId::parse).flatMap(Optional::stream)
+            .anyMatch(id -> id.isListener(portSpace, address, port));
     }
 }

@@ -517,7 +517,9 @@ public final class UcmaChannel implements AutoCloseable
      */
     public EventResponse getEvent(final long timeout, final TimeUnit unit)
     {
-        final long deadline = timeout < 0 ? Long.MAX_VALUE : System.nanoTime() + unit.toNanos(timeout);
+        // no clock read for a call that does not wait (the conductor's, per event): in a TCG guest each is a
+        // system call (the hpet clock source)
+        final long deadline = timeout <= 0 ? Long.MAX_VALUE : System.nanoTime() + unit.toNanos(timeout);
         synchronized (eventLock)
         {
             while (true)
@@ -528,16 +530,22 @@ public final class UcmaChannel implements AutoCloseable
                 final long written;
                 try
                 {
-                    written = Libc.write(eventState, fd, eventCommandSegment, length, UcmaCommand.GET_EVENT.cName());
+                    written = Libc.writeUnlessWouldBlock(eventState, fd, eventCommandSegment, length,
+                        UcmaCommand.GET_EVENT.cName());
                 }
                 catch (final NativeCallException ex)
                 {
-                    if (ex.errno() != Errno.EAGAIN)
+                    throw new UcmaException(UcmaCommand.GET_EVENT, ex.errno(), device);
+                }
+                if (written < 0)
+                {
+                    // EAGAIN: no event queued
+                    if (timeout == 0)
                     {
-                        throw new UcmaException(UcmaCommand.GET_EVENT, ex.errno(), device);
+                        return null;
                     }
-                    final long left = deadline - System.nanoTime();
-                    if (timeout == 0 || left <= 0)
+                    final long left = timeout < 0 ? TimeUnit.DAYS.toNanos(1) : deadline - System.nanoTime();
+                    if (left <= 0)
                     {
                         return null;
                     }

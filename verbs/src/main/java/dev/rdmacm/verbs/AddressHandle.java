@@ -47,7 +47,7 @@ public final class AddressHandle extends NativeResource
         {
             final MemorySegment attr = arena.allocate(IBV_AH_ATTR);
             write(destination, attr);
-            ah = LibIbverbs.create("ibv_create_ah", toString(),
+            ah = LibIbverbs.create("ibv_create_ah", this::toString,
                 errno -> (MemorySegment)LibIbverbs.QueuePairs.CREATE_AH.invokeExact(errno, pd.segment(), attr));
         }
         register();
@@ -105,6 +105,6 @@ public final class AddressHandle extends NativeResource
     @Override
     void destroy()
     {
-        LibIbverbs.check("ibv_destroy_ah", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_AH.invokeExact(errno, ah));
+        LibIbverbs.check("ibv_destroy_ah", this::toString, errno -> (int)LibIbverbs.QueuePairs.DESTROY_AH.invokeExact(errno, ah));
     }
 }

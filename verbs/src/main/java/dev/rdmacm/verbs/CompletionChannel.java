@@ -64,7 +64,7 @@ public final class CompletionChannel extends NativeResource
             // its own out-parameters: any number of threads may block here at once
             final MemorySegment cqOut = arena.allocate(ADDRESS);
             final MemorySegment cqContextOut = arena.allocate(ADDRESS);
-            LibIbverbs.check("ibv_get_cq_event", toString(),
+            LibIbverbs.check("ibv_get_cq_event", this::toString,
                 errno -> (int)LibIbverbs.Resources.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
             final MemorySegment cq = cqOut.get(ADDRESS, 0);
             try
@@ -99,7 +99,7 @@ public final class CompletionChannel extends NativeResource
         {
             return null;
         }
-        LibIbverbs.check("ibv_get_cq_event", toString(),
+        LibIbverbs.check("ibv_get_cq_event", this::toString,
             errno -> (int)LibIbverbs.Resources.GET_CQ_EVENT.invokeExact(errno, channel, cqOut, cqContextOut));
         final CompletionQueue queue = queueAt(cqOut.get(ADDRESS, 0).address());
         queue.eventTaken();

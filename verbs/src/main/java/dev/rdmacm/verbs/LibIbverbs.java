@@ -304,10 +304,19 @@ final class LibIbverbs
      */
     static void check(final String call, final String detail, final StatusCall nativeCall)
     {
+        check(call, () -> detail, nativeCall);
+    }
+
+    /**
+     * As {@link #check(String, String, StatusCall)}, with the detail made only for the exception: an object's
+     * own text ({@code RC QP 17 on rxe0}) for its destroy, which runs once per connection.
+     */
+    static void check(final String call, final Supplier<String> detail, final StatusCall nativeCall)
+    {
         final int errno = status(call, nativeCall);
         if (errno != 0)
         {
-            throw new VerbsException(call, errno, detail);
+            throw new VerbsException(call, errno, detail.get());
         }
     }
 

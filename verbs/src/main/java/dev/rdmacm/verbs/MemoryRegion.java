@@ -75,7 +75,7 @@ public final class MemoryRegion extends NativeResource
     @Override
     void destroy()
     {
-        LibIbverbs.check("ibv_dereg_mr", toString(), errno -> (int)LibIbverbs.Resources.DEREG_MR.invokeExact(errno, mr));
+        LibIbverbs.check("ibv_dereg_mr", this::toString, errno -> (int)LibIbverbs.Resources.DEREG_MR.invokeExact(errno, mr));
         if (ownedMemory != null)
         {
             ownedMemory.close();

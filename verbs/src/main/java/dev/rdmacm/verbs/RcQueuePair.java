@@ -159,7 +159,7 @@ public final class RcQueuePair extends NativeResource
         }
         catch (final RuntimeException ex)
         {
-            LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
+            LibIbverbs.check("ibv_destroy_qp", this::toString, errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
             throw ex;
         }
         register();
@@ -478,7 +478,7 @@ public final class RcQueuePair extends NativeResource
     @Override
     void destroy()
     {
-        LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
+        LibIbverbs.check("ibv_destroy_qp", this::toString, errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
         workRequests.close();
     }
 }

@@ -78,7 +78,7 @@ public final class UdQueuePair extends NativeResource
         }
         catch (final RuntimeException ex)
         {
-            LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
+            LibIbverbs.check("ibv_destroy_qp", this::toString, errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
             throw ex;
         }
         register();
@@ -105,7 +105,7 @@ public final class UdQueuePair extends NativeResource
             final MemorySegment attr = arena.allocate(IBV_QP_ATTR);
             // the provider writes the creation attributes too, so the struct must be there even if unread
             final MemorySegment init = arena.allocate(IBV_QP_INIT_ATTR);
-            LibIbverbs.check("ibv_query_qp", toString(),
+            LibIbverbs.check("ibv_query_qp", this::toString,
                 errno -> (int)LibIbverbs.QueuePairs.QUERY_QP.invokeExact(errno, qp, attr, QUERY_MASK, init));
             return readAttributes(attr);
         }
@@ -330,7 +330,7 @@ public final class UdQueuePair extends NativeResource
     @Override
     void destroy()
     {
-        LibIbverbs.check("ibv_destroy_qp", toString(), errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
+        LibIbverbs.check("ibv_destroy_qp", this::toString, errno -> (int)LibIbverbs.QueuePairs.DESTROY_QP.invokeExact(errno, qp));
         workRequests.close();
     }
 }

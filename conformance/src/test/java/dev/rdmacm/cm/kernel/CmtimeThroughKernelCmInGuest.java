@@ -2,11 +2,14 @@ package dev.rdmacm.cm.kernel;
 
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.KernelCmId;
 import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.testing.SoftRoceDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -44,7 +47,7 @@ public class CmtimeThroughKernelCmInGuest
         final HostCommand.Outcome theirs;
         try (RunningPeer server = RunningPeer.start("cmtime", "-b", OWN_IPV4, "-p", Integer.toString(PORT)))
         {
-            dev.rdmacm.testing.SoftRoceDevices.awaitKernelListener(PORT);
+            SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.TCP, InetAddress.getByName(OWN_IPV4), PORT);
             final ByteArrayOutputStream output = new ByteArrayOutputStream();
             status = RdmacmInThisJvm.run(output, "cmtime", "-s", OWN_IPV4, "-p", Integer.toString(PORT), "-c",
                 Integer.toString(CONNECTIONS), "--cm", "kernel");

@@ -10,6 +10,7 @@ import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmId;
 import dev.rdmacm.cm.diagnostics.KernelDifference;
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.KernelCmId;
 import dev.rdmacm.testing.SoftRoceDevices;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.CompletionStatus;
@@ -188,7 +189,7 @@ public class KernelConnectionManagerInGuest
             .redirectErrorStream(true).start();
         try
         {
-            SoftRoceDevices.awaitKernelListener(SERVER_PORT);
+            SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.TCP, InetAddress.getByName(OWN_IPV4), SERVER_PORT);
             try (RdmaCm cm = open(ConnectionManager.AUTO, trace, differences); EventChannel channel = cm.createEventChannel())
             {
                 final RdmaCmId id = RoutedId.resolved(cm.createId(channel), channel, null, new InetSocketAddress(InetAddress.getByName(OWN_IPV4), SERVER_PORT), "");
@@ -305,7 +306,7 @@ public class KernelConnectionManagerInGuest
         final String theirs;
         try
         {
-            SoftRoceDevices.awaitKernelListener(CLI_CLIENT_PORT);
+            SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.TCP, InetAddress.getByName(OWN_IPV4), CLI_CLIENT_PORT);
             status = RdmacmInThisJvm.run(output, "rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_CLIENT_PORT), "-C",
                 Integer.toString(PINGS), "-v", "-V", "--cm", "kernel");
             // the real rping -s -C ends once the client disconnected
@@ -330,7 +331,7 @@ public class KernelConnectionManagerInGuest
         final java.util.concurrent.CompletableFuture<Integer> served = java.util.concurrent.CompletableFuture.supplyAsync(() ->
             RdmacmInThisJvm.run(output, "rping", "-s", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C", Integer.toString(PINGS),
                 "-v", "--cm", "kernel"));
-        SoftRoceDevices.awaitKernelListener(CLI_SERVER_PORT);
+        SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.TCP, InetAddress.getByName(OWN_IPV4), CLI_SERVER_PORT);
         final Process client = new ProcessBuilder("rping", "-c", "-a", OWN_IPV4, "-p", Integer.toString(CLI_SERVER_PORT), "-C",
             Integer.toString(PINGS), "-v", "-V").redirectErrorStream(true).start();
         final String theirs = finished(client);
@@ -350,7 +351,7 @@ public class KernelConnectionManagerInGuest
         final Process udaddy = new ProcessBuilder("udaddy", "-C", "1").redirectErrorStream(true).start();
         try
         {
-            SoftRoceDevices.awaitKernelListener(UDADDY_PORT);
+            SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.UDP, InetAddress.getByName("0.0.0.0"), UDADDY_PORT);
             try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
                 EventChannel channel = cm.createEventChannel())
             {
@@ -386,7 +387,7 @@ public class KernelConnectionManagerInGuest
             .redirectErrorStream(true).start();
         try
         {
-            SoftRoceDevices.awaitKernelListener(TAKEN_PORT);
+            SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.TCP, InetAddress.getByName(OWN_IPV4), TAKEN_PORT);
             try (RdmaCm cm = open(ConnectionManager.KERNEL, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
                 EventChannel channel = cm.createEventChannel())
             {

@@ -8,6 +8,7 @@ import dev.rdmacm.cm.EventChannel;
 import dev.rdmacm.cm.RdmaCm;
 import dev.rdmacm.cm.RdmaCmException;
 import dev.rdmacm.cm.RdmaCmId;
+import dev.rdmacm.testing.KernelCmId;
 import dev.rdmacm.testing.SoftRoceDevices;
 import dev.rdmacm.testing.guest.LibrdmacmProgram;
 import dev.rdmacm.verbs.CompletionQueue;
@@ -288,7 +289,7 @@ public class KernelIdOptionsInGuest
         try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().connectionManager(ConnectionManager.KERNEL).build());
             EventChannel channel = cm.createEventChannel())
         {
-            SoftRoceDevices.awaitKernelListener(RPING_PORT);
+            SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.TCP, InetAddress.getByName(OWN_IPV4), RPING_PORT);
             final RdmaCmId id = RoutedId.resolved(cm.createId(channel), channel, null,
                 new InetSocketAddress(InetAddress.getByName(OWN_IPV4), RPING_PORT), rping);
             try (VerbsContext context = Verbs.open(id.binding().device()); ProtectionDomain pd = context.allocateProtectionDomain();

@@ -11,7 +11,9 @@ import dev.rdmacm.cm.UdParameters;
 import dev.rdmacm.cm.kernel.KernelConnectionManagerInGuest.Resources;
 import dev.rdmacm.conformance.UdaddyNode;
 import dev.rdmacm.protocol.PortSpace;
+import dev.rdmacm.testing.KernelCmId;
 import dev.rdmacm.testing.RunningPeer;
+import dev.rdmacm.testing.SoftRoceDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -70,7 +72,7 @@ public class UdaddyThroughKernelCmInGuest
         final Resources before = Resources.settled();
         try (RunningPeer udaddy = RunningPeer.start("udaddy", "-C", Integer.toString(MESSAGES)))
         {
-            dev.rdmacm.testing.SoftRoceDevices.awaitKernelListener(UDADDY_PORT);
+            SoftRoceDevices.awaitKernelListener(KernelCmId.PortSpace.UDP, InetAddress.getByName("0.0.0.0"), UDADDY_PORT);
             try (RdmaCm cm = open(); EventChannel channel = cm.createEventChannel())
             {
                 final RdmaCmId id = cm.createId(channel, PortSpace.UDP);
