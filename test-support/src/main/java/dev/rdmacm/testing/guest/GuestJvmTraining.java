@@ -4,8 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.jar.JarEntry;
@@ -31,7 +34,8 @@ class GuestJvmTraining
 
     /**
      * Loads and links (without initialising) every class of the {@link #LOAD} jars, the checkout's, so that the cache holds them
-     * too: a class that cannot be loaded here (a missing optional dependency) is left out, as the guest would not load it.
+     * too: a class that cannot be loaded here (a missing optional dependency) is left out, as the guest would not load it. The
+     * native bindings' holders of downcall handles are initialised ({@link #holdsAHandle}).
      */
     @Test
     void shouldLoadEveryClassOfTheCheckoutsJars() throws IOException
@@ -50,9 +54,14 @@ class GuestJvmTraining
                         try
                         {
                             // linked, not initialised: the cache keeps only linked classes, and reflection links
-                            Class.forName(name.substring(0, name.length() - ".class".length()).replace('/', '.'), false,
-                                GuestJvmTraining.class.getClassLoader()).getDeclaredMethods();
+                            final Class<?> type = Class.forName(name.substring(0, name.length() - ".class".length()).replace('/', '.'),
+                                false, GuestJvmTraining.class.getClassLoader());
+                            type.getDeclaredMethods();
                             loaded++;
+                            if (holdsAHandle(type))
+                            {
+                                Class.forName(type.getName(), true, type.getClassLoader());
+                            }
                         }
                         catch (final ClassNotFoundException | LinkageError notHere)
                         {
@@ -63,6 +72,17 @@ class GuestJvmTraining
             }
         }
         assertTrue(jars.isEmpty() || loaded > 0, "no class loaded from " + jars);
+    }
+
+    /**
+     * Whether {@code type} is a nested holder of a static method handle (the FFM bindings' downcalls, one holder each):
+     * initialised, it makes the JDK load the foreign linker's classes, some 1,200 outside the JDK's own archive, which the
+     * cache then holds too; each in-guest JVM that opened an RdmaCm loaded them from the JDK's image under TCG.
+     */
+    private static boolean holdsAHandle(final Class<?> type)
+    {
+        return type.isMemberClass() && Arrays.stream(type.getDeclaredFields()).anyMatch(field ->
+            Modifier.isStatic(field.getModifiers()) && field.getType() == MethodHandle.class);
     }
 
     @Test
