@@ -41,7 +41,12 @@ class SoftRoceGuestsTest
         final long kernelPid;
         final GuestWire wire = GuestWire.onFreePorts();
         final GuestPair.Started<Alone> started = GuestPair.start(
-            new GuestPair.Side<>(UserspaceGuestSuite.spec(wire), UserspaceGuestSuite::prepare, guest ->
+            new GuestPair.Side<>(UserspaceGuestSuite.spec(wire), share ->
+            {
+                UserspaceGuestSuite.prepare(share);
+                // the in-guest JVMs' AOT cache, with this build's classes, trained on the host while the guests boot
+                GuestJUnit.prepareJvm();
+            }, guest ->
             {
                 final GuestResult silentPeer = SilentPeerAcrossTheWire.startOurs(guest);
                 final List<DynamicTest> suite = UserspaceGuestSuite.run(guest);

@@ -27,13 +27,16 @@ import java.util.jar.JarOutputStream;
  * The cache needs a class path of jars only, and is valid for any class path that starts with the
  * one it was trained on. So the guest's class path is put in this order:
  * <pre>
- *   launcher jar | jars from outside the checkout (~/.m2) | the checkout's jars and directories
- *   '------------- trained prefix: the AOT cache ------'
+ *   launcher jar | jars from outside the checkout (~/.m2) | the checkout's jars | directories
+ *   '----------------------- trained prefix: the AOT cache -----------------'
  * </pre>
  * The launcher jar holds this package's in-guest classes ({@link GuestJUnitMain}, {@link GuestTestOutcome},
  * {@link GuestJvmTraining}); the training run is {@code GuestJUnitMain} on {@code GuestJvmTraining}, on
- * the host, once per prefix (keyed by the JDK, the options and each jar's path, size and mtime) and
- * cached beside the kernel. A cache that cannot be built leaves the run without one, only slower.
+ * the host, once per prefix (keyed by the JDK, the options and each jar's path, size and mtime). It also
+ * loads every class of the checkout's jars: under TCG the first class of a suite spent its first 17 to 23 s
+ * in {@code RdmaCm.open}, most of it loading this project's classes. A prefix with the checkout's jars changes
+ * with every build, so its cache goes in the module's {@code target}; one without them is cached beside the
+ * kernel. A cache that cannot be built leaves the run without one, only slower.
  */
 final class GuestJvm
 {
@@ -54,12 +57,12 @@ final class GuestJvm
     {
         final Path dir = Path.of(KernelPackage.cacheDirectory().toString(), "aot");
         final List<String> outside = new ArrayList<>();
-        final List<String> inside = new ArrayList<>();
+        final List<String> built = new ArrayList<>();
+        final List<String> rest = new ArrayList<>();
         for (final String entry : classPath.split(":"))
         {
-            final boolean trainable = entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry))
-                && !Path.of(entry).toAbsolutePath().startsWith(checkout);
-            (trainable ? outside : inside).add(entry);
+            final boolean jar = entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry));
+            (!jar ? rest : Path.of(entry).toAbsolutePath().startsWith(checkout) ? built : outside).add(entry);
         }
         final List<String> command = new ArrayList<>(OPTIONS);
         try
@@ -68,15 +71,18 @@ final class GuestJvm
             final Path launcher = launcherJar(dir);
             final List<String> prefix = new ArrayList<>(List.of(launcher.toString()));
             prefix.addAll(outside);
-            final Path cache = dir.resolve(key(prefix) + ".aot");
-            if (Files.exists(cache) || train(prefix, cache))
+            prefix.addAll(built);
+            // the checkout's jars change with every build: that cache goes with the build's output, not beside the kernel
+            final Path cacheDir = built.isEmpty() ? dir : Files.createDirectories(Path.of("target", "guest-jvm-aot").toAbsolutePath());
+            final Path cache = cacheDir.resolve(key(prefix) + ".aot");
+            if (Files.exists(cache) || train(prefix, built, cache))
             {
                 command.add("-XX:AOTCache=" + cache);
             }
             // the options so far again, for the JVMs a test starts in the guest (GuestJavaOptions)
             command.add("-D" + GuestJavaOptions.PROPERTY + "=" + String.join(GuestJavaOptions.SEPARATOR, command));
             final List<String> ordered = new ArrayList<>(prefix);
-            ordered.addAll(inside);
+            ordered.addAll(rest);
             command.addAll(List.of("-cp", String.join(":", ordered), GuestJUnitMain.class.getName()));
             return command;
         }
@@ -138,14 +144,15 @@ final class GuestJvm
         return all;
     }
 
-    /** One training run on the host; true when it left a cache. */
-    private static boolean train(final List<String> prefix, final Path cache) throws IOException
+    /** One training run on the host, which also loads every class of {@code built}; true when it left a cache. */
+    private static boolean train(final List<String> prefix, final List<String> built, final Path cache) throws IOException
     {
         final Path partial = cache.resolveSibling(cache.getFileName() + ".partial");
         final Path results = Files.createTempFile(cache.getParent(), "training", ".tsv");
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(OPTIONS);
-        command.addAll(List.of("-XX:AOTCacheOutput=" + partial, "-cp", String.join(":", prefix), GuestJUnitMain.class.getName(),
+        command.addAll(List.of("-XX:AOTCacheOutput=" + partial, "-D" + GuestJvmTraining.LOAD + "=" + String.join(":", built), "-cp",
+            String.join(":", prefix), GuestJUnitMain.class.getName(),
             results.toString(), GuestJvmTraining.class.getName()));
         try
         {
