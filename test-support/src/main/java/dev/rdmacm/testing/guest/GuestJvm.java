@@ -13,9 +13,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 
 /**
@@ -44,6 +46,10 @@ final class GuestJvm
     static final List<String> OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
     private static final Duration TRAINING_LIMIT = Duration.ofMinutes(2);
+    /** The first class-file version (Java 6) whose classes the AOT cache keeps linked. */
+    private static final int CACHED_SINCE = 50;
+    /** The CLI's re-emitter of older class files, on the class path of the modules whose guest JVMs start the CLI. */
+    private static final String UPGRADE = "dev.rdmacm.cli.LegacyBytecodeUpgrade";
     /** With their nested classes. */
     private static final List<Class<?>> LAUNCHER_CLASSES = List.of(GuestJUnitMain.class, GuestTestOutcome.class,
         GuestJvmTraining.class);
@@ -70,12 +76,21 @@ final class GuestJvm
             Files.createDirectories(dir);
             final Path launcher = launcherJar(dir);
             final List<String> prefix = new ArrayList<>(List.of(launcher.toString()));
-            prefix.addAll(outside);
+            final List<String> loaded = new ArrayList<>(built);
+            for (final String jar : outside)
+            {
+                final String upgraded = upgraded(jar, dir, classPath);
+                prefix.add(upgraded);
+                if (!upgraded.equals(jar))
+                {
+                    loaded.add(upgraded);
+                }
+            }
             prefix.addAll(built);
             // the checkout's jars change with every build: that cache goes with the build's output, not beside the kernel
             final Path cacheDir = built.isEmpty() ? dir : Files.createDirectories(Path.of("target", "guest-jvm-aot").toAbsolutePath());
             final Path cache = cacheDir.resolve(key(prefix) + ".aot");
-            if (Files.exists(cache) || train(prefix, built, cache))
+            if (Files.exists(cache) || train(prefix, loaded, cache))
             {
                 command.add("-XX:AOTCache=" + cache);
             }
@@ -142,6 +157,70 @@ final class GuestJvm
         final List<Class<?>> all = new ArrayList<>(List.of(type));
         all.addAll(List.of(type.getDeclaredClasses()));
         return all;
+    }
+
+    /**
+     * {@code jar}, or a copy of it beside the kernel whose Java 5 classes (picocli's) the CLI's {@link #UPGRADE} re-emitted as
+     * Java 8 ones with stack maps, when it has such classes and the class path has the CLI: the cache keeps no linked Java 5
+     * class, so every guest JVM that starts the CLI (acm-server's, the wire cases' drivers) loaded and verified picocli's 171
+     * classes with the old verifier under TCG. The copy is named by the jar's path, size and time; one that cannot be made
+     * leaves the jar as it is.
+     */
+    private static String upgraded(final String jar, final Path dir, final String classPath) throws IOException
+    {
+        final Path original = Path.of(jar);
+        if (ClassLoader.getSystemResource(UPGRADE.replace('.', '/') + ".class") == null || !hasJava5Class(original))
+        {
+            return jar;
+        }
+        final MessageDigest digest = sha256();
+        digest.update((original.toAbsolutePath() + " " + Files.size(original) + " " + Files.getLastModifiedTime(original).toMillis())
+            .getBytes(StandardCharsets.UTF_8));
+        final Path copy = dir.resolve("upgraded-" + HexFormat.of().formatHex(digest.digest()).substring(0, 16) + "-" + original.getFileName());
+        if (Files.exists(copy))
+        {
+            return copy.toString();
+        }
+        final Path partial = Files.createTempFile(dir, "upgrading", ".jar");
+        try
+        {
+            Files.copy(original, partial, StandardCopyOption.REPLACE_EXISTING);
+            final HostCommand.Outcome upgrade = HostCommand.run(TRAINING_LIMIT, null, List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath, UPGRADE, partial.toString()));
+            if (!upgrade.succeeded())
+            {
+                return jar;
+            }
+            Files.move(partial, copy, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return copy.toString();
+        }
+        finally
+        {
+            Files.deleteIfExists(partial);
+        }
+    }
+
+    /** Whether {@code jar} has a class file below {@link #CACHED_SINCE}. */
+    private static boolean hasJava5Class(final Path jar) throws IOException
+    {
+        try (JarFile file = new JarFile(jar.toFile()))
+        {
+            for (final JarEntry entry : Collections.list(file.entries()))
+            {
+                if (entry.getName().endsWith(".class") && !entry.getName().startsWith("META-INF/"))
+                {
+                    try (InputStream in = file.getInputStream(entry))
+                    {
+                        final byte[] head = in.readNBytes(8);
+                        if (head.length == 8 && ((head[6] & 0xff) << 8 | head[7] & 0xff) < CACHED_SINCE)
+                        {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** One training run on the host, which also loads every class of {@code built}; true when it left a cache. */
