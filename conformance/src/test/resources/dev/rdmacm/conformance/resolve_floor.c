@@ -16,7 +16,6 @@
 #include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,19 +23,21 @@
 static char reply[65536];
 static char ttl[16];
 
-static void add_attr(struct nlmsghdr *n, int type, const void *data, int len)
-{
-    struct rtattr *rta = (struct rtattr *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-    rta->rta_type = type;
-    rta->rta_len = RTA_LENGTH(len);
-    memcpy(RTA_DATA(rta), data, len);
-    n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + RTA_ALIGN(rta->rta_len);
-}
+/* the question the resolver asks: the destination, routed as uid 0 as the kernel CM's own lookup; every part is
+   4-byte aligned, so the struct is the message as sent */
+struct route_request {
+    struct nlmsghdr header;
+    struct rtmsg route;
+    struct rtattr destination_attribute;
+    struct in_addr destination;
+    struct rtattr uid_attribute;
+    __u32 uid;
+};
 
-static void route(int fd, struct nlmsghdr *request)
+static void route(int fd, struct route_request *request)
 {
-    request->nlmsg_seq++;
-    if (sendto(fd, request, request->nlmsg_len, 0, NULL, 0) < 0) { perror("sendto RTM_GETROUTE"); exit(1); }
+    request->header.nlmsg_seq++;
+    if (sendto(fd, request, sizeof *request, 0, NULL, 0) < 0) { perror("sendto RTM_GETROUTE"); exit(1); }
     if (recvfrom(fd, reply, sizeof reply, 0, NULL, NULL) < 0) { perror("recvfrom RTM_GETROUTE"); exit(1); }
     const struct nlmsghdr *answer = (const struct nlmsghdr *)reply;
     if (answer->nlmsg_type != RTM_NEWROUTE) {
@@ -72,26 +73,21 @@ int main(int argc, char **argv)
     const int sysctl = open("/proc/sys/net/ipv4/ip_default_ttl", O_RDONLY | O_CLOEXEC);
     if (sysctl < 0) { perror("open /proc/sys/net/ipv4/ip_default_ttl"); return 1; }
 
-    /* the question the resolver asks: the destination, routed as uid 0 as the kernel CM's own lookup */
-    char buffer[256];
-    memset(buffer, 0, sizeof buffer);
-    struct nlmsghdr *request = (struct nlmsghdr *)buffer;
-    request->nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
-    request->nlmsg_type = RTM_GETROUTE;
-    request->nlmsg_flags = NLM_F_REQUEST;
-    struct rtmsg *rtm = NLMSG_DATA(request);
-    rtm->rtm_family = AF_INET;
-    rtm->rtm_dst_len = 32;
-    add_attr(request, RTA_DST, &dst, 4);
-    const unsigned uid = 0;
-    add_attr(request, RTA_UID, &uid, 4);
+    struct route_request request = {
+        .header = { .nlmsg_len = sizeof request, .nlmsg_type = RTM_GETROUTE, .nlmsg_flags = NLM_F_REQUEST },
+        .route = { .rtm_family = AF_INET, .rtm_dst_len = 32 },
+        .destination_attribute = { .rta_len = RTA_LENGTH(sizeof dst), .rta_type = RTA_DST },
+        .destination = dst,
+        .uid_attribute = { .rta_len = RTA_LENGTH(sizeof(__u32)), .rta_type = RTA_UID },
+        .uid = 0,
+    };
 
-    for (long i = 0; i < calls / 10; i++) { route(netlink, request); default_ttl(sysctl); }
+    for (long i = 0; i < calls / 10; i++) { route(netlink, &request); default_ttl(sysctl); }
     double start = now_ms();
-    for (long i = 0; i < calls; i++) { route(netlink, request); default_ttl(sysctl); }
+    for (long i = 0; i < calls; i++) { route(netlink, &request); default_ttl(sysctl); }
     printf("floor route+ttl %ld %.1f\n", calls, now_ms() - start);
     start = now_ms();
-    for (long i = 0; i < calls; i++) route(netlink, request);
+    for (long i = 0; i < calls; i++) route(netlink, &request);
     printf("floor route %ld %.1f\n", calls, now_ms() - start);
     close(sysctl);
     close(netlink);
