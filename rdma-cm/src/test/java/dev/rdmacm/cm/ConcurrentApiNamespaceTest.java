@@ -79,7 +79,7 @@ class ConcurrentApiNamespaceTest
     {
         final long seed = Long.getLong("rdmacm.concurrency.seed", System.nanoTime());
         System.out.println("ConcurrentApiNamespaceTest seed " + seed + " (-Drdmacm.concurrency.seed=" + seed + " replays it)");
-        final TreeSet<String> threadsBefore = cmThreads();
+        final TreeSet<String> threadsBefore = CmThreads.now();
         final OpenDescriptors descriptorsBefore = OpenDescriptors.now();
 
         final Run run = new Run();
@@ -121,7 +121,7 @@ class ConcurrentApiNamespaceTest
             "the run took events (" + run.events + ") and destroyed ids with a resolution in flight (" + run.destroysInFlight + ")");
         System.out.println("ConcurrentApiNamespaceTest: " + run.operations + " operations, " + run.events + " events, " +
             run.destroysInFlight + " destroys during a resolution, " + run.refusals + " calls refused with an errno");
-        assertEquals(threadsBefore, cmThreads(), "the RdmaCm's threads are gone after close");
+        assertEquals(threadsBefore, CmThreads.now(), "the RdmaCm's threads are gone after close");
         assertEquals(List.of(), OpenDescriptors.openedSince(descriptorsBefore), "file descriptors left open after close (seed "
             + seed + ")");
     }
@@ -268,13 +268,5 @@ class ConcurrentApiNamespaceTest
                 unexpected.add("shared-channel-reader: " + ex);
             }
         }
-    }
-
-    private static TreeSet<String> cmThreads()
-    {
-        final TreeSet<String> names = new TreeSet<>();
-        Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm"))
-            .forEach(names::add);
-        return names;
     }
 }

@@ -74,7 +74,7 @@ public class ConcurrentConnectionsInGuest
         final long seed = Long.getLong("rdmacm.concurrency.seed", System.nanoTime());
         System.out.println("ConcurrentConnectionsInGuest seed " + seed + " (-Drdmacm.concurrency.seed=" + seed + " replays it)");
         final Map<String, Map<String, String>> resourcesBefore = resources();
-        final TreeSet<String> threadsBefore = cmThreads();
+        final TreeSet<String> threadsBefore = CmThreads.now();
         final OpenDescriptors descriptorsBefore = OpenDescriptors.now();
         final Run run = new Run(InetAddress.getByName("192.0.2.1"), InetAddress.getByName("192.0.2.2"));
 
@@ -120,7 +120,7 @@ public class ConcurrentConnectionsInGuest
             && run.counts.getOrDefault("destroy in resolution", 0L) > 0, "the run connected, and destroyed ids in a connection "
             + "and in a resolution: " + run.counts);
         assertEquals(resourcesBefore, resources(), "rdma resource (seed " + seed + ")");
-        assertEquals(threadsBefore, cmThreads(), "the RdmaCm's threads are gone after close");
+        assertEquals(threadsBefore, CmThreads.now(), "the RdmaCm's threads are gone after close");
         assertEquals(List.of(), OpenDescriptors.openedSince(descriptorsBefore), "file descriptors left open after close (seed " + seed
             + ")");
     }
@@ -367,12 +367,5 @@ public class ConcurrentConnectionsInGuest
         }
         assertEquals(2, all.size(), output);
         return all;
-    }
-
-    private static TreeSet<String> cmThreads()
-    {
-        final TreeSet<String> names = new TreeSet<>();
-        Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
-        return names;
     }
 }

@@ -393,20 +393,13 @@ public class DeviceRemovalInGuest
     {
         static Baseline now()
         {
-            return new Baseline(OpenDescriptors.now(), threads());
+            return new Baseline(OpenDescriptors.now(), CmThreads.now());
         }
 
         void assertBack() throws IOException
         {
-            assertEquals(cmThreads, threads(), "the CM's threads");
+            assertEquals(cmThreads, CmThreads.now(), "the CM's threads");
             assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "this JVM's descriptors left open");
-        }
-
-        private static TreeSet<String> threads()
-        {
-            final TreeSet<String> names = new TreeSet<>();
-            Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
-            return names;
         }
     }
 }

@@ -51,7 +51,7 @@ class KernelCmUnavailableTest
     {
         Peers.require(!Files.exists(UcmaChannel.DEVICE), "a host without " + UcmaChannel.DEVICE + " (no rdma_ucm): the case opens the "
             + "kernel's own path");
-        final TreeSet<String> threads = cmThreads();
+        final TreeSet<String> threads = CmThreads.now();
         final OpenDescriptors descriptors = OpenDescriptors.now();
         final RdmaCmException missing;
         try (RdmaCm cm = kernelCm(); EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
@@ -65,7 +65,7 @@ class KernelCmUnavailableTest
         assertEquals(Errno.ENOENT, missing.errno());
         assertEquals("rdma_listen failed: ENOENT (No such file or directory): the kernel's RDMA CM: cannot open " + UcmaChannel.DEVICE
             + " (no such node: the rdma_ucm module is not loaded, or devtmpfs did not create it)", missing.getMessage());
-        assertEquals(threads, cmThreads(), "the RdmaCm's threads are gone after close");
+        assertEquals(threads, CmThreads.now(), "the RdmaCm's threads are gone after close");
         assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "descriptors left open after close");
     }
 
@@ -109,12 +109,5 @@ class KernelCmUnavailableTest
                 + fifo + " (the channel is closed)", reported.getMessage());
         }
         assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "descriptors left open after close");
-    }
-
-    private static TreeSet<String> cmThreads()
-    {
-        final TreeSet<String> names = new TreeSet<>();
-        Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
-        return names;
     }
 }
