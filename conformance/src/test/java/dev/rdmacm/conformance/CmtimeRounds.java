@@ -39,7 +39,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * The report goes to the build log and to {@code target/ISSUE-guests.txt}; the issue's target rows also to
  * {@code target/ISSUE-guests.rows}, one {@code measure TAB figure TAB target TAB met|missed} a line, for
  * {@code benchmarks/run-issue29}. Issue 32's run ({@link Back#KERNEL}) is the same measurement with our
- * cmtime on the kernel's CM ({@code --cm kernel}), client and server in the kernel guest.
+ * cmtime on the kernel's CM ({@code --cm kernel}), client and server in the kernel guest; after its rounds it
+ * also measures what no exact resolver can save of resolve addr ({@link ResolveFloor}).
  */
 final class CmtimeRounds
 {
