@@ -35,10 +35,12 @@ import java.util.jar.JarOutputStream;
  * The launcher jar holds this package's in-guest classes ({@link GuestJUnitMain}, {@link GuestTestOutcome},
  * {@link GuestJvmTraining}); the training run is {@code GuestJUnitMain} on {@code GuestJvmTraining}, on
  * the host, once per prefix (keyed by the JDK, the options and each jar's path, size and mtime). It also
- * loads every class of the checkout's jars: under TCG the first class of a suite spent its first 17 to 23 s
- * in {@code RdmaCm.open}, most of it loading this project's classes. A prefix with the checkout's jars changes
- * with every build, so its cache goes in the module's {@code target}; one without them is cached beside the
- * kernel. A cache that cannot be built leaves the run without one, only slower.
+ * loads every class of the checkout's jars and of picocli's upgraded copy ({@link #upgraded}), and initialises
+ * the native bindings' holders of downcalls ({@link GuestJvmTraining}). What it cannot hold is the foreign
+ * linker's work per downcall at run time (some 440 classes it spins): the kernel suite's first {@code RdmaCm.open}
+ * took 24 s under TCG on a loaded host with the cache (6 December, 13:25) and 26 s without. A prefix with the
+ * checkout's jars changes with every build, so its cache goes in the module's {@code target}; one without them
+ * is cached beside the kernel. A cache that cannot be built leaves the run without one, only slower.
  */
 final class GuestJvm
 {
