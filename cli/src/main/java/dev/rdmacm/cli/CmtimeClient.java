@@ -55,7 +55,7 @@ final class CmtimeClient
      */
     private final int[] awaited = new int[CmtimeStep.values().length];
     private volatile boolean running;
-    /** The round's device table, which the event thread fills as ids resolve ({@link #openDevice}). */
+    /** The round's device table: the event thread fills it as ids resolve ({@link #openDevice}), the create qp step reads it. */
     private volatile DeviceProtectionDomains devices;
     /** A synchronous call failed or a step gave up: the process's exit status. */
     private boolean broken;
@@ -89,7 +89,7 @@ final class CmtimeClient
         final Thread events = Thread.ofPlatform().name("cmtime-events").start(this::processEvents);
         try
         {
-            runSteps(devices);
+            runSteps();
         }
         finally
         {
@@ -139,7 +139,7 @@ final class CmtimeClient
         times.end(CmtimeStep.CREATE_ID);
     }
 
-    private void runSteps(final DeviceProtectionDomains devices) throws InterruptedException
+    private void runSteps() throws InterruptedException
     {
         final ConnectionParameters parameters = new ConnectionParameters(new byte[0], 1, 1, false, retries, 0);
         if (source != null)

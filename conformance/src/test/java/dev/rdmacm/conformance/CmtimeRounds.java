@@ -39,7 +39,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * The report goes to the build log and to {@code target/ISSUE-guests.txt}; the issue's target rows also to
  * {@code target/ISSUE-guests.rows}, one {@code measure TAB figure TAB target TAB met|missed} a line, for
  * {@code benchmarks/run-issue29}. Issue 32's run ({@link Back#KERNEL}) is the same measurement with our
- * cmtime on the kernel's CM ({@code --cm kernel}), client and server in the kernel guest.
+ * cmtime on the kernel's CM ({@code --cm kernel}), client and server in the kernel guest; after its rounds it
+ * also measures what no exact resolver can save of resolve addr ({@link ResolveFloor}).
  */
 final class CmtimeRounds
 {
@@ -56,6 +57,8 @@ final class CmtimeRounds
     private static final Duration JOB = Duration.ofSeconds(60);
     /** The driver JVM's start: no AOT cache is trained in this boot, and a JVM starts in 90 s or more under TCG. */
     private static final Duration JVM_START = Duration.ofSeconds(240);
+    /** Issue 29's run measures no floor of resolve addr: its resolution is not issue 32's question. */
+    private static final ResolveFloor NO_FLOOR = new ResolveFloor(List.of(), List.of());
     private static final List<String> STEPS = List.of("create id", "resolve addr", "resolve route", "create qp", "connect",
         "disconnect", "destroy");
 
@@ -117,7 +120,7 @@ final class CmtimeRounds
 
     /** Everything one measurement gave. */
     record Measured(Back back, int rounds, List<Integer> sizes, List<Run> runs, String driver, String accelerator,
-                    List<GuestResult> failures, List<String> halves)
+                    List<GuestResult> failures, List<String> halves, ResolveFloor floor)
     {
         List<DynamicTest> checks()
         {
@@ -128,6 +131,11 @@ final class CmtimeRounds
             final List<DynamicTest> tests = new ArrayList<>();
             tests.add(dynamicTest("shouldStartTheServerAndOurDriverAndStopThem()", () ->
                 assertEquals(List.of(), failures.stream().map(GuestResult::describe).toList())));
+            if (back == Back.KERNEL)
+            {
+                tests.add(dynamicTest("shouldRunResolveAddrsFloorInEveryRun()", () ->
+                    assertEquals(List.of(), floor.failures().stream().map(GuestResult::describe).toList())));
+            }
             for (final String side : List.of("ours", "kernel"))
             {
                 tests.add(dynamicTest("shouldCompleteEveryRoundOf" + (side.equals("ours") ? "Ours" : "TheKernels") + "()", () ->
@@ -182,6 +190,10 @@ final class CmtimeRounds
                 text.append(String.format("%nour connect step split (issue 32): rounds of %d after the rest, the kernel's "
                     + "resolution inside rdma_connect%n", HALVES));
                 halves.forEach(text::append);
+            }
+            if (back == Back.KERNEL)
+            {
+                text.append(floor.report(sizes, size -> median("kernel", size, run -> run.steps.get("resolve addr"))));
             }
             text.append("\ntarget rows\n");
             rows().lines().forEach(row -> text.append(row.replace('\t', '|')).append('\n'));
@@ -345,7 +357,7 @@ final class CmtimeRounds
         if (!serverStarted.succeeded() || !driverStarted.succeeded())
         {
             failures.addAll(List.of(serverStarted, driverStarted));
-            return new Measured(back, rounds, sizes, runs, driver, ours.accelerator(), failures, List.of());
+            return new Measured(back, rounds, sizes, runs, driver, ours.accelerator(), failures, List.of(), NO_FLOOR);
         }
         final Sides sides = new Sides(ours, kernel, back, oursScript, kernelScript, server, outputs);
         // untimed: the JVM's start and first compilations, the kernel's modules and the server's first connections
@@ -376,6 +388,7 @@ final class CmtimeRounds
         {
             halves.add(sides.halves(HALVES, round));
         }
+        final ResolveFloor floor = back == Back.KERNEL ? ResolveFloor.measure(ours, server, sizes) : NO_FLOOR;
         final GuestResult quit = ours.run(JOB, "pid=$(cat /run/" + DRIVER + ".pid)\n"
             + "kill -0 $pid 2>/dev/null && timeout 10 sh -c 'echo quit > " + COMMANDS + "'\n"
             + "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done\n"
@@ -390,7 +403,7 @@ final class CmtimeRounds
         }
         keep(outputs);
         return new Measured(back, rounds, sizes, runs, driver, ours == kernel ? ours.accelerator() + ", one guest"
-            : ours.accelerator() + ", " + kernel.accelerator(), failures, halves);
+            : ours.accelerator() + ", " + kernel.accelerator(), failures, halves, floor);
     }
 
     /**

@@ -2,16 +2,14 @@ package dev.rdmacm.cm;
 
 import dev.rdmacm.netlink.testing.NamespaceTopology;
 import dev.rdmacm.resolver.testing.RecordedGids;
+import dev.rdmacm.testing.OpenDescriptors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,8 +79,8 @@ class ConcurrentApiNamespaceTest
     {
         final long seed = Long.getLong("rdmacm.concurrency.seed", System.nanoTime());
         System.out.println("ConcurrentApiNamespaceTest seed " + seed + " (-Drdmacm.concurrency.seed=" + seed + " replays it)");
-        final TreeSet<String> threadsBefore = cmThreads();
-        final int descriptorsBefore = openDescriptors();
+        final TreeSet<String> threadsBefore = CmThreads.now();
+        final OpenDescriptors descriptorsBefore = OpenDescriptors.now();
 
         final Run run = new Run();
         try (RdmaCm cm = RdmaCm.open(RdmaCm.Options.builder().networkNamespace(topology.hostPath())
@@ -123,9 +121,9 @@ class ConcurrentApiNamespaceTest
             "the run took events (" + run.events + ") and destroyed ids with a resolution in flight (" + run.destroysInFlight + ")");
         System.out.println("ConcurrentApiNamespaceTest: " + run.operations + " operations, " + run.events + " events, " +
             run.destroysInFlight + " destroys during a resolution, " + run.refusals + " calls refused with an errno");
-        assertEquals(threadsBefore, cmThreads(), "the RdmaCm's threads are gone after close");
-        assertEquals(descriptorsBefore, openDescriptors(), "file descriptors are back to their number before open " +
-            "(seed " + seed + ")");
+        assertEquals(threadsBefore, CmThreads.now(), "the RdmaCm's threads are gone after close");
+        assertEquals(List.of(), OpenDescriptors.openedSince(descriptorsBefore), "file descriptors left open after close (seed "
+            + seed + ")");
     }
 
     /** The state every worker shares: the invariants' records and the counters the test prints. */
@@ -269,22 +267,6 @@ class ConcurrentApiNamespaceTest
             {
                 unexpected.add("shared-channel-reader: " + ex);
             }
-        }
-    }
-
-    private static TreeSet<String> cmThreads()
-    {
-        final TreeSet<String> names = new TreeSet<>();
-        Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm"))
-            .forEach(names::add);
-        return names;
-    }
-
-    private static int openDescriptors() throws IOException
-    {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
-        {
-            return (int)fds.count() - 1;
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.OpenDescriptors;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.verbs.CompletionQueue;
 import dev.rdmacm.verbs.ProtectionDomain;
@@ -11,11 +12,8 @@ import dev.rdmacm.verbs.VerbsContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -30,7 +28,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,8 +74,8 @@ public class ConcurrentConnectionsInGuest
         final long seed = Long.getLong("rdmacm.concurrency.seed", System.nanoTime());
         System.out.println("ConcurrentConnectionsInGuest seed " + seed + " (-Drdmacm.concurrency.seed=" + seed + " replays it)");
         final Map<String, Map<String, String>> resourcesBefore = resources();
-        final TreeSet<String> threadsBefore = cmThreads();
-        final long descriptorsBefore = openDescriptors();
+        final TreeSet<String> threadsBefore = CmThreads.now();
+        final OpenDescriptors descriptorsBefore = OpenDescriptors.now();
         final Run run = new Run(InetAddress.getByName("192.0.2.1"), InetAddress.getByName("192.0.2.2"));
 
         try (RdmaCm cm = RdmaCm.open(); Side client = Side.on(CLIENT_DEVICE); Side server = Side.on(SERVER_DEVICE))
@@ -123,8 +120,9 @@ public class ConcurrentConnectionsInGuest
             && run.counts.getOrDefault("destroy in resolution", 0L) > 0, "the run connected, and destroyed ids in a connection "
             + "and in a resolution: " + run.counts);
         assertEquals(resourcesBefore, resources(), "rdma resource (seed " + seed + ")");
-        assertEquals(threadsBefore, cmThreads(), "the RdmaCm's threads are gone after close");
-        assertEquals(descriptorsBefore, openDescriptors(), "file descriptors are back to their number before open (seed " + seed + ")");
+        assertEquals(threadsBefore, CmThreads.now(), "the RdmaCm's threads are gone after close");
+        assertEquals(List.of(), OpenDescriptors.openedSince(descriptorsBefore), "file descriptors left open after close (seed " + seed
+            + ")");
     }
 
     /** A device's context, protection domain and one completion queue, shared by the QPs of one side. */
@@ -369,20 +367,5 @@ public class ConcurrentConnectionsInGuest
         }
         assertEquals(2, all.size(), output);
         return all;
-    }
-
-    private static TreeSet<String> cmThreads()
-    {
-        final TreeSet<String> names = new TreeSet<>();
-        Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
-        return names;
-    }
-
-    private static long openDescriptors() throws IOException
-    {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
-        {
-            return fds.count();
-        }
     }
 }

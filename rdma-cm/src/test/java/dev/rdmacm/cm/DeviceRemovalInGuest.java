@@ -1,6 +1,7 @@
 package dev.rdmacm.cm;
 
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.OpenDescriptors;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.testing.RunningPeer;
 import dev.rdmacm.testing.SoftRoceDevices;
@@ -18,8 +19,6 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +29,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -391,34 +389,17 @@ public class DeviceRemovalInGuest
     }
 
     /** This JVM's descriptors and the CM's threads before an {@code RdmaCm} opened, to compare once it is closed. */
-    private record Baseline(long openDescriptors, TreeSet<String> cmThreads)
+    private record Baseline(OpenDescriptors descriptors, TreeSet<String> cmThreads)
     {
-        static Baseline now() throws IOException
+        static Baseline now()
         {
-            return new Baseline(descriptors(), threads());
+            return new Baseline(OpenDescriptors.now(), CmThreads.now());
         }
 
         void assertBack() throws IOException
         {
-            assertEquals(cmThreads, threads(), "the CM's threads");
-            // not equal: the pipes of the rdma commands before it may close on their reader threads meanwhile
-            final long now = descriptors();
-            assertTrue(now <= openDescriptors, "this JVM's open descriptors: " + now + ", before the RdmaCm opened " + openDescriptors);
-        }
-
-        private static long descriptors() throws IOException
-        {
-            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
-            {
-                return fds.count();
-            }
-        }
-
-        private static TreeSet<String> threads()
-        {
-            final TreeSet<String> names = new TreeSet<>();
-            Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
-            return names;
+            assertEquals(cmThreads, CmThreads.now(), "the CM's threads");
+            assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "this JVM's descriptors left open");
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.rdmacm.cm;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.resolver.spi.FixedGidDirectory;
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.OpenDescriptors;
 import dev.rdmacm.testing.Peers;
 import dev.rdmacm.ucma.UcmaChannel;
 import dev.rdmacm.ucma.UcmaException;
@@ -12,14 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -52,8 +51,8 @@ class KernelCmUnavailableTest
     {
         Peers.require(!Files.exists(UcmaChannel.DEVICE), "a host without " + UcmaChannel.DEVICE + " (no rdma_ucm): the case opens the "
             + "kernel's own path");
-        final TreeSet<String> threads = cmThreads();
-        final int descriptors = openDescriptors();
+        final TreeSet<String> threads = CmThreads.now();
+        final OpenDescriptors descriptors = OpenDescriptors.now();
         final RdmaCmException missing;
         try (RdmaCm cm = kernelCm(); EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
         {
@@ -66,15 +65,15 @@ class KernelCmUnavailableTest
         assertEquals(Errno.ENOENT, missing.errno());
         assertEquals("rdma_listen failed: ENOENT (No such file or directory): the kernel's RDMA CM: cannot open " + UcmaChannel.DEVICE
             + " (no such node: the rdma_ucm module is not loaded, or devtmpfs did not create it)", missing.getMessage());
-        assertEquals(threads, cmThreads(), "the RdmaCm's threads are gone after close");
-        assertEquals(descriptors, openDescriptors(), "descriptors after close");
+        assertEquals(threads, CmThreads.now(), "the RdmaCm's threads are gone after close");
+        assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "descriptors left open after close");
     }
 
     @Test
     void shouldNameRdmaListenAndEprotonosupportForAnAbiVersionItDoesNotSpeak(@TempDir final Path directory) throws Exception
     {
         final Path abi = Files.writeString(directory.resolve("abi_version"), "5\n");
-        final int descriptors = openDescriptors();
+        final OpenDescriptors descriptors = OpenDescriptors.now();
         final RdmaCmException refused;
         try (RdmaCm cm = kernelCm(); EventChannel channel = cm.createEventChannel(); RdmaCmId id = cm.createId(channel))
         {
@@ -86,7 +85,7 @@ class KernelCmUnavailableTest
         assertEquals(Errno.EPROTONOSUPPORT, refused.errno());
         assertEquals("rdma_listen failed: EPROTONOSUPPORT (Protocol not supported): the kernel's RDMA CM: the kernel's RDMA CM speaks "
             + "ABI version '5' (" + abi + "); this binding speaks 4 only", refused.getMessage());
-        assertEquals(descriptors, openDescriptors(), "descriptors after close");
+        assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "descriptors left open after close");
     }
 
     @Test
@@ -95,7 +94,7 @@ class KernelCmUnavailableTest
         // a FIFO opens as a character device would (O_RDWR | O_NONBLOCK) and is never readable: the channel's own descriptor
         final Path fifo = directory.resolve("rdma_cm");
         HostCommand.run(Duration.ofSeconds(10), "mkfifo", fifo.toString()).orFail("mkfifo");
-        final int descriptors = openDescriptors();
+        final OpenDescriptors descriptors = OpenDescriptors.now();
         try (RdmaCm cm = kernelCm())
         {
             final KernelCm kernel = KernelCm.open(cm, id -> null, "rdma_listen", fifo, directory.resolve("absent"));
@@ -109,21 +108,6 @@ class KernelCmUnavailableTest
             assertEquals("rdma_listen failed: EBADF (Bad file descriptor): the kernel's RDMA CM refused RDMA_USER_CM_CMD_CREATE_ID on "
                 + fifo + " (the channel is closed)", reported.getMessage());
         }
-        assertEquals(descriptors, openDescriptors(), "descriptors after close");
-    }
-
-    private static TreeSet<String> cmThreads()
-    {
-        final TreeSet<String> names = new TreeSet<>();
-        Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("rdmacm")).forEach(names::add);
-        return names;
-    }
-
-    private static int openDescriptors() throws IOException
-    {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
-        {
-            return (int)fds.count() - 1;
-        }
+        assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "descriptors left open after close");
     }
 }

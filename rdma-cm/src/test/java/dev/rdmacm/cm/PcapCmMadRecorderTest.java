@@ -7,6 +7,7 @@ import dev.rdmacm.protocol.SampleMessages.Sample;
 import dev.rdmacm.protocol.SampleMessages;
 import dev.rdmacm.protocol.capture.CaptureDirection;
 import dev.rdmacm.protocol.mad.MadHeader;
+import dev.rdmacm.testing.OpenDescriptors;
 import dev.rdmacm.testing.Tshark;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,7 +22,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,20 +89,12 @@ class PcapCmMadRecorderTest
     @Test
     void shouldLeaveNoDescriptorOpenOnceClosedOrWhenTheFileCannotBeCreated() throws IOException
     {
-        final long before = openDescriptors();
+        final OpenDescriptors before = OpenDescriptors.now();
         PcapCmMadRecorder.create(dir.resolve("closed.pcap")).close();
         final Path unwritable = dir.resolve("no-such-directory").resolve("cm.pcap");
         final UncheckedIOException refused = assertThrows(UncheckedIOException.class, () -> PcapCmMadRecorder.create(unwritable));
         assertTrue(refused.getMessage().contains(unwritable.toString()), refused.getMessage());
-        assertEquals(before, openDescriptors());
+        assertEquals(List.of(), OpenDescriptors.openedSince(before));
         assertEquals(24, Files.size(dir.resolve("closed.pcap"))); // the pcap header alone: a capture of nothing
-    }
-
-    private static long openDescriptors() throws IOException
-    {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
-        {
-            return fds.count();
-        }
     }
 }

@@ -9,6 +9,7 @@ import dev.rdmacm.protocol.mad.MadAddress;
 import dev.rdmacm.protocol.mad.MadHeader;
 import dev.rdmacm.testing.CProgram;
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.OpenDescriptors;
 import dev.rdmacm.testing.Peers;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +24,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -230,7 +230,7 @@ public class UmadInGuest
     @Test
     void shouldLeakNoDescriptor() throws IOException
     {
-        final long before = openDescriptors();
+        final OpenDescriptors before = OpenDescriptors.now();
         for (int i = 0; i < 3; i++)
         {
             try (UmadPort first = UmadPort.open(SENDER, PORT); UmadPort second = UmadPort.open(SENDER, PORT))
@@ -243,7 +243,7 @@ public class UmadInGuest
             assertThrows(UmadException.class, () -> UmadPort.open(new UmadDevice("umad999", SENDER, PORT, "Ethernet")));
         }
 
-        assertEquals(before, openDescriptors());
+        assertEquals(List.of(), OpenDescriptors.openedSince(before));
     }
 
     private static UnsafeBuffer connectRequest(final long tid)
@@ -275,14 +275,6 @@ public class UmadInGuest
                 }
                 wait.await(left, () -> false);
             }
-        }
-    }
-
-    private static long openDescriptors() throws IOException
-    {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
-        {
-            return fds.count();
         }
     }
 

@@ -5,6 +5,7 @@ import dev.rdmacm.addrinfo.RdmaSockaddr;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.protocol.path.IbvPathData;
 import dev.rdmacm.testing.HostCommand;
+import dev.rdmacm.testing.OpenDescriptors;
 import dev.rdmacm.ucma.UcmaChannel;
 import dev.rdmacm.ucma.UcmaException;
 import dev.rdmacm.ucma.abi.EventResponse;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -136,7 +138,7 @@ public class UcmaChannelInGuest
     @Test
     void shouldLeaveNoDescriptorAndNoIdWhenClosedWithIdsOpen() throws IOException
     {
-        final long descriptors = descriptors();
+        final OpenDescriptors descriptors = OpenDescriptors.now();
         assertEquals(0, cmIdsOfThisProcess(), () -> "before: " + lastListing);
 
         final UcmaChannel channel = UcmaChannel.open();
@@ -148,33 +150,7 @@ public class UcmaChannelInGuest
         channel.close();
 
         assertEquals(0, cmIdsOfThisProcess(), () -> "after closing with two ids left: " + lastListing);
-        assertEquals(descriptors, descriptors(), "descriptors of this process");
-    }
-
-    /**
-     * This JVM's open descriptors but pipes: the pipes of the {@code rdma} commands that count the ids close on
-     * the process reaper's thread once each command has ended, which may come after the count (53 then 54 in a
-     * CI run); the channel itself opens none.
-     */
-    private static long descriptors() throws IOException
-    {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
-        {
-            return fds.map(UcmaChannelInGuest::target).filter(target -> target != null && !target.startsWith("pipe:")).count();
-        }
-    }
-
-    /** Where descriptor {@code fd} points, or null for one closed since the listing (a reaped command's pipe). */
-    private static String target(final Path fd)
-    {
-        try
-        {
-            return Files.readSymbolicLink(fd).toString();
-        }
-        catch (final IOException ex)
-        {
-            return null;
-        }
+        assertEquals(List.of(), OpenDescriptors.openedSince(descriptors), "descriptors of this process left open");
     }
 
     /**
