@@ -38,6 +38,8 @@ final class GeneratedNetwork implements AutoCloseable
     final String host = prefix + "-host";
     final String peer = prefix + "-peer";
     private final List<String> created = new ArrayList<>();
+    /** The kernel's answers between two changes of the configuration, or null until the next is asked. */
+    private IpSession answering;
     private final Thread cleanup = new Thread(this::deleteAll, prefix + "-cleanup");
 
     private GeneratedNetwork()
@@ -93,24 +95,31 @@ final class GeneratedNetwork implements AutoCloseable
         }
         batch(host, hostBatch);
         batch(peer, peerBatch);
+        final List<String> devices = new ArrayList<>();
         for (int n = 0; n < LINKS; n++)
         {
-            quietNeighbourTimers("h" + n);
+            devices.add("h" + n);
         }
+        quietNeighbourTimers(devices);
     }
 
     /**
      * An entry set to REACHABLE, DELAY or PROBE would otherwise move on within seconds (to STALE, PROBE,
      * FAILED) between the kernel's answer and ours; with these timers it stays for minutes.
      */
-    private void quietNeighbourTimers(final String device)
+    private void quietNeighbourTimers(final List<String> devices)
     {
-        for (final String family : List.of("ipv4", "ipv6"))
+        final List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", host, "sysctl", "-q", "-w"));
+        for (final String device : devices)
         {
-            final String base = "net." + family + ".neigh." + device + ".";
-            run("ip", "netns", "exec", host, "sysctl", "-q", "-w", base + "base_reachable_time_ms=600000",
-                base + "delay_first_probe_time=600", base + "retrans_time_ms=600000");
+            for (final String family : List.of("ipv4", "ipv6"))
+            {
+                final String base = "net." + family + ".neigh." + device + ".";
+                command.addAll(List.of(base + "base_reachable_time_ms=600000", base + "delay_first_probe_time=600",
+                    base + "retrans_time_ms=600000"));
+            }
         }
+        run(command.toArray(String[]::new));
     }
 
     Path hostPath()
@@ -127,14 +136,47 @@ final class GeneratedNetwork implements AutoCloseable
     }
 
     /**
+     * {@code ip -n HOST -j ARGS} that may fail, asked on {@link AskingCpu#CPU}, where our lookups are asked
+     * too, of an {@link IpSession} that lasts until the configuration changes: the outcome, stdout and
+     * stderr merged. Only for reads: a change goes through {@link #batch}, {@link #batchForced} or
+     * {@link #tryIp}, which end the session.
+     */
+    HostCommand.Outcome ask(final String... args)
+    {
+        if (answering == null)
+        {
+            answering = new IpSession(host);
+        }
+        return answering.ask(String.join(" ", args), COMMAND_LIMIT);
+    }
+
+    private void endAnswering()
+    {
+        if (answering != null)
+        {
+            answering.close();
+            answering = null;
+        }
+    }
+
+    /**
      * {@code ip -n HOST ARGS} that may fail, run on {@link AskingCpu#CPU}, where our lookups are asked
      * too: the outcome, stdout and stderr merged.
      */
     HostCommand.Outcome tryIp(final String... args)
     {
+        endAnswering();
         final List<String> command = new ArrayList<>(List.of("ip", "-n", host));
         command.addAll(List.of(args));
         return HostCommand.run(COMMAND_LIMIT, null, AskingCpu.on(command));
+    }
+
+    /** {@link #ask}, which must succeed, parsed: one map per object of the array ip prints. */
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> askJson(final String... args)
+    {
+        final String json = ask(args).orFail("ip " + String.join(" ", args)).output().strip();
+        return json.isEmpty() ? List.of() : (List<Map<String, Object>>)EkJson.parse(json);
     }
 
     /** {@code ip -n HOST -j ARGS}, parsed: one map per object of the array it prints. */
@@ -150,6 +192,7 @@ final class GeneratedNetwork implements AutoCloseable
     /** Runs {@code commands} in the host namespace with {@code ip -batch}; any failing line fails the test. */
     void batch(final List<String> commands)
     {
+        endAnswering();
         for (final List<String> run : familyRuns(commands))
         {
             batch(host, run);
@@ -185,6 +228,7 @@ final class GeneratedNetwork implements AutoCloseable
      */
     String batchForced(final List<String> commands)
     {
+        endAnswering();
         final StringBuilder refused = new StringBuilder();
         for (final List<String> run : familyRuns(commands))
         {
@@ -270,6 +314,7 @@ final class GeneratedNetwork implements AutoCloseable
     @Override
     public void close()
     {
+        endAnswering();
         deleteAll();
         try
         {

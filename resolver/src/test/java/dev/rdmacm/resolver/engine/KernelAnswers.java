@@ -35,7 +35,7 @@ final class KernelAnswers
     /** {@code ip -j route get}; a refused lookup gives its error text (strerror of the errno). */
     RouteAnswer route(final Query query)
     {
-        final List<String> args = new java.util.ArrayList<>(List.of("-j", "route", "get", query.destination().getHostAddress()));
+        final List<String> args = new java.util.ArrayList<>(List.of("route", "get", query.destination().getHostAddress()));
         if (query.source() != null)
         {
             args.addAll(List.of("from", query.source().getHostAddress()));
@@ -45,7 +45,7 @@ final class KernelAnswers
             args.addAll(List.of("oif", query.outputDevice()));
         }
         args.addAll(List.of("uid", "0"));
-        final HostCommand.Outcome outcome = network.tryIp(args.toArray(String[]::new));
+        final HostCommand.Outcome outcome = network.ask(args.toArray(String[]::new));
         if (!outcome.succeeded())
         {
             final String text = outcome.output().strip();
@@ -77,7 +77,7 @@ final class KernelAnswers
     /** Reads the links again: before a round of queries, after the configuration changed. */
     void readLinks()
     {
-        links = network.ipJson("link", "show");
+        links = network.askJson("link", "show");
     }
 
     /** The kernel CM's findings for the query, given the kernel's {@code route} for it: netdev, next hop, neighbour. */
@@ -118,7 +118,7 @@ final class KernelAnswers
     /** {@code ip -j neigh show nud all to ADDR dev DEV}: the entry, or null when there is none. */
     Neighbour neighbour(final InetAddress address, final String device)
     {
-        final List<Map<String, Object>> entries = network.ipJson("neigh", "show", "nud", "all", "to",
+        final List<Map<String, Object>> entries = network.askJson("neigh", "show", "nud", "all", "to",
             address.getHostAddress(), "dev", device);
         if (entries.isEmpty())
         {
