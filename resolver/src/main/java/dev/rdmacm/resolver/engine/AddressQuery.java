@@ -20,6 +20,12 @@ import java.util.Objects;
 public final class AddressQuery
 {
     final InetAddress destination;
+    /**
+     * Whether {@link #destination} is a zero or loopback address, which needs no lookup: asked once, as each
+     * ask copies the address's bytes, and every attempt and completion asks (under C1 in the guest, 4.8% of a
+     * caller's resolve addr, four asks a call; benchmarks/README.md, issue 32, session 10).
+     */
+    final boolean anyOrLoopbackDestination;
     /** The call's timeout, whole milliseconds as librdmacm holds it. */
     private final int timeoutMs;
     /** The call's time on the conductor's clock plus the timeout, as the kernel sets {@code req->timeout}. */
@@ -68,6 +74,7 @@ public final class AddressQuery
         this.boundIfindex = boundIfindex;
         this.binding = binding;
         this.destination = destination;
+        this.anyOrLoopbackDestination = AddressResolver.isAnyOrLoopback(destination);
         this.timeoutMs = timeoutMs;
         this.deadlineNanos = startNanos + timeoutMs * 1_000_000L;
         this.trace = new ResolutionTrace(System.nanoTime());

@@ -180,7 +180,7 @@ public final class AddressResolver implements AddressRules
     private int attempt(final AddressQuery p, final Rtnetlink rt, final boolean mayTrigger, final long stepStartNanos)
         throws ResolutionFailure
     {
-        if (isAnyOrLoopback(p.destination))
+        if (p.anyOrLoopbackDestination)
         {
             return 0;
         }
@@ -297,7 +297,7 @@ public final class AddressResolver implements AddressRules
     private AddressResolution complete(final AddressQuery p, final boolean onCaller) throws ResolutionFailure
     {
         final long start = System.nanoTime();
-        if (isAnyOrLoopback(p.destination))
+        if (p.anyOrLoopbackDestination)
         {
             return completeLoopback(p, start);
         }
@@ -351,7 +351,7 @@ public final class AddressResolver implements AddressRules
      */
     public AddressResolution completeOnCaller(final AddressQuery p) throws ResolutionFailure
     {
-        if (isAnyOrLoopback(p.destination) || p.route == null || p.netdev == null ||
+        if (p.anyOrLoopbackDestination || p.route == null || p.netdev == null ||
             p.route.hopLimit() == 0 && !hopLimitOpen(p.destination, p.netdev.name()))
         {
             return null;

@@ -69,7 +69,7 @@ public final class HostsAddressResolver implements AddressRules
     @Override
     public int attempt(final AddressQuery p) throws ResolutionFailure
     {
-        if (AddressResolver.isAnyOrLoopback(p.destination))
+        if (p.anyOrLoopbackDestination)
         {
             return 0;
         }
@@ -116,7 +116,7 @@ public final class HostsAddressResolver implements AddressRules
     {
         final long start = System.nanoTime();
         final Gid sgid = localPort.gid();
-        final boolean loopback = AddressResolver.isAnyOrLoopback(p.destination);
+        final boolean loopback = p.anyOrLoopbackDestination;
         final Gid dgid = loopback ? sgid : GidDerivation.ipoibGid(p.destinationHardwareAddress);
         final InetAddress source = loopback ? (p.source != null ? p.source : AddressResolver.loopbackOf(p.destination)) :
             p.effectiveSource;
