@@ -97,10 +97,6 @@ final class CallerAddressLookup implements AutoCloseable
     {
         final InetAddress querySource;
         final int boundIfindex;
-        if (AddressResolver.isAnyOrLoopback(destination))
-        {
-            return null;
-        }
         switch (view.state())
         {
             case IDLE ->
@@ -127,6 +123,11 @@ final class CallerAddressLookup implements AutoCloseable
                 return null;
             }
         }
+        final AddressQuery query = new AddressQuery(querySource, boundIfindex, null, destination, timeoutMs, startNanos);
+        if (query.anyOrLoopbackDestination())
+        {
+            return null;
+        }
         final Rtnetlink client = pool.borrow();
         if (client == null)
         {
@@ -134,7 +135,6 @@ final class CallerAddressLookup implements AutoCloseable
         }
         try
         {
-            final AddressQuery query = new AddressQuery(querySource, boundIfindex, null, destination, timeoutMs, startNanos);
             resolver.attemptOnCaller(query, client);
             return query;
         }

@@ -22,8 +22,8 @@ public final class AddressQuery
     final InetAddress destination;
     /**
      * Whether {@link #destination} is a zero or loopback address, which needs no lookup: asked once, as each
-     * ask copies the address's bytes, and every attempt and completion asks (under C1 in the guest, 4.8% of a
-     * caller's resolve addr, four asks a call; benchmarks/README.md, issue 32, session 10).
+     * ask copies the address's bytes, and the caller's lookup, every attempt and every completion ask (under C1 in
+     * the guest, 4.8% of a caller's resolve addr, four asks a call; benchmarks/README.md, issue 32, session 10).
      */
     final boolean anyOrLoopbackDestination;
     /** The call's timeout, whole milliseconds as librdmacm holds it. */
@@ -84,6 +84,12 @@ public final class AddressQuery
     public InetAddress destination()
     {
         return destination;
+    }
+
+    /** {@return whether the destination is a zero or loopback address, which needs no lookup} */
+    public boolean anyOrLoopbackDestination()
+    {
+        return anyOrLoopbackDestination;
     }
 
     /** {@return the call's timeout, whole milliseconds} */
