@@ -114,6 +114,32 @@ class CallerResolutionNamespaceTest
     }
 
     /**
+     * Each id a caller resolves and destroys itself hands the loop two things without waking it (its adoption, its
+     * forgetting). With nothing else to wake it, the loop must still take them: they held every such id's context
+     * until some other work came, 306,000 of them after 8 s of this loop. It ends once the queue is back under the
+     * limit of hand-overs made without a wake-up; before the limit it waited for the class's timeout.
+     */
+    @Test
+    void shouldNotLetTheHandOversOfCallersPileUpForTheLoop() throws Exception
+    {
+        resolvedOn.clear();
+        final int ids = 3 * ConductorAgent.UNWOKEN_LIMIT;
+        for (int i = 0; i < ids; i++)
+        {
+            try (RdmaCmId id = cm.createId(null))
+            {
+                id.resolveAddr(null, valid, TIMEOUT);
+            }
+        }
+        assertEquals(ids, resolvedOn.stream().filter(thread -> thread == Thread.currentThread()).count(),
+            "every id resolved on the caller's thread");
+        while (cm.queuedCommands() >= ConductorAgent.UNWOKEN_LIMIT)
+        {
+            Thread.sleep(10);
+        }
+    }
+
+    /**
      * The caller reads the conductor's mirror under one stamp per attempt ({@code NetlinkMirror.readStamp}):
      * a neighbour the kernel changed just before the call, its RTM_NEWNEIGH perhaps still in the socket or
      * in the conductor's hands, is the one the resolution takes, each time, whichever thread finishes it (the
