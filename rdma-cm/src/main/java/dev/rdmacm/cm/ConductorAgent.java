@@ -294,12 +294,6 @@ final class ConductorAgent implements Agent
         }
     }
 
-    /** {@return the work queued for the loop and not taken yet} For tests: the hand-overs must not pile up. */
-    int queuedCommands()
-    {
-        return commands.size();
-    }
-
     void requestClose()
     {
         closing = true;

@@ -916,12 +916,6 @@ public final class RdmaCm implements AutoCloseable
         return true;
     }
 
-    /** {@return the work queued for the loop and not taken yet} For tests ({@link ConductorAgent#queuedCommands}). */
-    int queuedCommands()
-    {
-        return agent.queuedCommands();
-    }
-
     /** As {@link #trySubmit}, without waking the loop ({@link ConductorAgent#enqueue}). */
     synchronized boolean tryEnqueue(final Consumer<ConductorAgent> command)
     {
