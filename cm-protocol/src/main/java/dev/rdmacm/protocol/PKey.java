@@ -15,6 +15,9 @@ public record PKey(int value)
     public static final int DEFAULT = 0xffff;
     /** P_Key 0x0000 (and 0x8000) is invalid: it matches nothing. */
     public static final int INVALID = 0x0000;
+    /** The two keys every RoCE resolution carries (0 after resolve_addr, 0xffff on its path): made once, not per id. */
+    private static final PKey INVALID_KEY = new PKey(INVALID);
+    private static final PKey DEFAULT_KEY = new PKey(DEFAULT);
 
     public PKey
     {
@@ -31,7 +34,7 @@ public record PKey(int value)
      */
     public static PKey of(final int value)
     {
-        return new PKey(value);
+        return value == INVALID ? INVALID_KEY : value == DEFAULT ? DEFAULT_KEY : new PKey(value);
     }
 
     /** The P_Key of a big-endian wire field read as a Java {@code short}: widened unsigned, so 0xffff, not -1. */

@@ -19,7 +19,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * Every libc function the project calls, as FFM downcall handles looked up once, here and nowhere
  * else (this module is the one libc binding; the modules above call these wrappers). Each wrapper
  * runs its handle through one of three generic calls ({@code callInt}, {@code callLong},
- * {@code callPointer}: the access check and the one translation of what a downcall throws), checks
+ * {@code callPointer}: the access check and the one translation of what a downcall throws; the hot calls,
+ * a socket's send, receive and poll, {@code write} and {@code pread}, make the same two steps inline, as a
+ * lambda per call is an allocation under C1, which the guest mains run with, issue 32), checks
  * the result and turns a failure into a {@link NativeCallException} naming the call and the errno
  * captured right after it ({@code Linker.Option.captureCallState}), because the JVM may overwrite
  * {@code errno} between two Java statements; the same pattern as {@code LibIbverbs}.
@@ -359,8 +361,16 @@ public final class Libc
         final CallState state, final int fd, final MemorySegment buffer, final long length, final int flags,
         final MemorySegment address, final int addressLength, final String what) throws NativeCallException
     {
-        final long sent = callLong("sendto", state,
-            errno -> (long)Sendto.HANDLE.invokeExact(errno, fd, buffer, length, flags, address, addressLength));
+        requireAccess("sendto");
+        final long sent;
+        try
+        {
+            sent = (long)Sendto.HANDLE.invokeExact(state.segment, fd, buffer, length, flags, address, addressLength);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("sendto", t);
+        }
         return check("sendto", what, sent, state);
     }
 
@@ -372,12 +382,19 @@ public final class Libc
         final CallState state, final int fd, final MemorySegment buffer, final long length, final int flags,
         final String what) throws NativeCallException
     {
-        final LongCall call = errno -> (long)Recvfrom.HANDLE.invokeExact(
-            errno, fd, buffer, length, flags, MemorySegment.NULL, MemorySegment.NULL);
+        requireAccess("recvfrom");
         long received;
         do
         {
-            received = callLong("recvfrom", state, call);
+            try
+            {
+                received = (long)Recvfrom.HANDLE.invokeExact(state.segment, fd, buffer, length, flags, MemorySegment.NULL,
+                    MemorySegment.NULL);
+            }
+            catch (final Throwable t)
+            {
+                throw unexpected("recvfrom", t);
+            }
         }
         while (received < 0 && state.errno() == Errno.EINTR);
         if (received < 0 && state.errno() == Errno.EAGAIN && (flags & MSG_DONTWAIT) != 0)
@@ -391,7 +408,16 @@ public final class Libc
     public static int poll(final CallState state, final MemorySegment pollfds, final int count, final int timeoutMs)
         throws NativeCallException
     {
-        final int ready = callInt("poll", state, errno -> (int)Poll.HANDLE.invokeExact(errno, pollfds, (long)count, timeoutMs));
+        requireAccess("poll");
+        final int ready;
+        try
+        {
+            ready = (int)Poll.HANDLE.invokeExact(state.segment, pollfds, (long)count, timeoutMs);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("poll", t);
+        }
         if (ready < 0 && state.errno() == Errno.EINTR)
         {
             return 0;
@@ -485,15 +511,23 @@ public final class Libc
     public static long pread(final CallState state, final int fd, final MemorySegment buffer, final long length, final long offset,
         final String what) throws NativeCallException
     {
-        final long count = callLong("pread", state, errno -> (long)Pread.HANDLE.invokeExact(errno, fd, buffer, length, offset));
+        requireAccess("pread");
+        final long count;
+        try
+        {
+            count = (long)Pread.HANDLE.invokeExact(state.segment, fd, buffer, length, offset);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("pread", t);
+        }
         return count < 0 ? check("pread", what, count, state) : count;
     }
 
     public static long write(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        return check("write", what, callLong("write", state,
-            errno -> (long)Write.HANDLE.invokeExact(errno, fd, buffer, length)), state);
+        return check("write", what, write(state, fd, buffer, length), state);
     }
 
     /**
@@ -504,8 +538,21 @@ public final class Libc
     public static long writeUnlessWouldBlock(final CallState state, final int fd, final MemorySegment buffer, final long length,
         final String what) throws NativeCallException
     {
-        return unlessWouldBlock("write", what,
-            callLong("write", state, errno -> (long)Write.HANDLE.invokeExact(errno, fd, buffer, length)), state);
+        return unlessWouldBlock("write", what, write(state, fd, buffer, length), state);
+    }
+
+    /** {@code write(2)}'s raw result, its handle invoked here rather than through a lambda (one a call, under C1). */
+    private static long write(final CallState state, final int fd, final MemorySegment buffer, final long length)
+    {
+        requireAccess("write");
+        try
+        {
+            return (long)Write.HANDLE.invokeExact(state.segment, fd, buffer, length);
+        }
+        catch (final Throwable t)
+        {
+            throw unexpected("write", t);
+        }
     }
 
     /**

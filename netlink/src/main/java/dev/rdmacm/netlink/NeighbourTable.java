@@ -11,9 +11,24 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class NeighbourTable
 {
-    /** An entry's key, as the kernel's neighbour tables key it: the netdev and the next hop's address. */
+    /**
+     * An entry's key, as the kernel's neighbour tables key it: the netdev and the next hop's address. Its equals and
+     * hashCode are written out: a record's are a chain of method handles that C1 does not inline, and every
+     * resolution looks one up (its equals showed in the caller's resolve addr profile, issue 32).
+     */
     record Key(int ifindex, InetAddress address)
     {
+        @Override
+        public boolean equals(final Object other)
+        {
+            return other instanceof Key key && key.ifindex == ifindex && key.address.equals(address);
+        }
+
+        @Override
+        public int hashCode()
+        {
+            return 31 * ifindex + address.hashCode();
+        }
     }
 
     private final ConcurrentHashMap<Key, Neighbour> entries = new ConcurrentHashMap<>();

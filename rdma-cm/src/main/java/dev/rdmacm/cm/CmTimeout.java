@@ -36,6 +36,7 @@ final class CmTimeout
             throw new RdmaCmException(call, Errno.EINVAL, "timeout " + timeout.toMillis() + " ms is negative", true);
         }
         final long millis = timeout.toMillis();
-        return (int)(timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1);
+        // whole milliseconds when the nanoseconds below the second are: no Duration made per call to compare
+        return (int)(timeout.getNano() % 1_000_000 == 0 ? millis : millis + 1);
     }
 }

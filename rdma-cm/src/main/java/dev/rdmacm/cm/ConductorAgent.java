@@ -84,6 +84,13 @@ final class ConductorAgent implements Agent
     private static final System.Logger LOG = System.getLogger(ConductorAgent.class.getName());
     private static final int TIMER_EXPIRY_LIMIT = 1024;
     private static final int COMMAND_LIMIT = 1024;
+    /**
+     * Hand-overs queued without a wake-up ({@link #enqueue}) before one wakes the loop after all: a process whose
+     * callers finish every call themselves (resolve, destroy) gives the loop nothing else to wake it for, and its
+     * queue then held every id's context and two closures until some other work came (306,000 ids in 8 s of a
+     * resolve-and-destroy loop on one thread, issue 32). One eventfd write per this many keeps it bounded.
+     */
+    static final int UNWOKEN_LIMIT = 128;
 
     private final Path namespace;
     private final GidDirectory gids;
@@ -99,6 +106,8 @@ final class ConductorAgent implements Agent
     /** How long the loop spins after its last request before it blocks ({@link RdmaCm.Options#spin}). */
     private final long spinNanos;
     private long lastCommandNanos;
+    /** Hand-overs queued since the last wake-up {@link #enqueue} made; under the {@link RdmaCm}'s lock, as its callers are. */
+    private int unwoken;
     private final DeadlineTimers.Expiry<PendingResolution> onDeadline = this::onDeadline;
     private final Map<NeighbourKey, List<PendingResolution>> byNeighbour = new HashMap<>();
     private final List<PendingResolution> rerun = new ArrayList<>();
@@ -271,11 +280,18 @@ final class ConductorAgent implements Agent
     /**
      * Queues work for the loop thread from any thread without waking it: for a hand-over that nothing
      * waits for until the caller's next call, which is queued behind it and wakes the loop itself. A
-     * wake-up costs an eventfd write and a turn of the loop, per id in cmtime's create qp step.
+     * wake-up costs an eventfd write and a turn of the loop, per id in cmtime's create qp step. Every
+     * {@link #UNWOKEN_LIMIT}th wakes it all the same, since a caller's next call may never come to the loop.
+     * Under the {@link RdmaCm}'s lock ({@link RdmaCm#tryEnqueue}).
      */
     void enqueue(final Consumer<ConductorAgent> command)
     {
         commands.offer(command);
+        if (++unwoken == UNWOKEN_LIMIT)
+        {
+            unwoken = 0;
+            pollSet.wakeUp();
+        }
     }
 
     void requestClose()

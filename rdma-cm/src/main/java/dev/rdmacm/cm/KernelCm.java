@@ -94,9 +94,9 @@ final class KernelCm implements AutoCloseable
     }
 
     /**
-     * Runs {@code commands} on the channel and reads their answers, holding the channel's command lock
-     * ({@link UcmaChannel#answer}): an answer is a view of the channel's one response buffer, which the next command
-     * of any thread overwrites, so {@code commands} returns what it read of it, never the view.
+     * Runs {@code commands} on the channel and reads their answers, on one command slot the channel lends this thread
+     * until they return ({@link UcmaChannel#answer}): an answer is a view of that slot's response buffer, which the
+     * next command to take the slot overwrites, so {@code commands} returns what it read of it, never the view.
      *
      * @throws dev.rdmacm.ucma.UcmaException a command the kernel refused, naming it and the errno.
      */
@@ -106,8 +106,8 @@ final class KernelCm implements AutoCloseable
     }
 
     /**
-     * Runs {@code commands}, whose answers are not read (or are values a command returns): each takes the channel's
-     * command lock for itself, and no other.
+     * Runs {@code commands}, whose answers are not read (or are values a command returns): each takes a command slot
+     * of the channel's for itself, and other threads' commands do not wait for it.
      *
      * @throws dev.rdmacm.ucma.UcmaException a command the kernel refused, naming it and the errno.
      */

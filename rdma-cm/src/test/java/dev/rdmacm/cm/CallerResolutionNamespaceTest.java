@@ -11,9 +11,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.lang.ref.WeakReference;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -110,6 +112,34 @@ class CallerResolutionNamespaceTest
             assertEquals(resolution, id.resolution());
             assertEquals(59, resolution.hopLimit(), "the namespace's ip_default_ttl, not the caller's");
             assertNotEquals(0, id.sourcePort(), "auto-bound to a port");
+        }
+    }
+
+    /**
+     * Each id a caller resolves and destroys itself hands the loop two things without waking it (its adoption, its
+     * forgetting). With nothing else to wake it, the loop must still take them, or they keep every such id: 306,000
+     * of them after 8 s of this loop, until some other work came. It ends once all but fewer than the limit of
+     * hand-overs made without a wake-up are gone; before the limit it waited for the class's timeout.
+     */
+    @Test
+    void shouldNotKeepTheIdsThatCallersResolvedAndDestroyedThemselves() throws Exception
+    {
+        resolvedOn.clear();
+        final List<WeakReference<RdmaCmId>> destroyed = new ArrayList<>();
+        for (int i = 0; i < 3 * ConductorAgent.UNWOKEN_LIMIT; i++)
+        {
+            try (RdmaCmId id = cm.createId(null))
+            {
+                id.resolveAddr(null, valid, TIMEOUT);
+                destroyed.add(new WeakReference<>(id));
+            }
+        }
+        assertEquals(destroyed.size(), resolvedOn.stream().filter(thread -> thread == Thread.currentThread()).count(),
+            "every id resolved on the caller's thread");
+        while (destroyed.stream().filter(id -> id.get() != null).count() >= ConductorAgent.UNWOKEN_LIMIT)
+        {
+            System.gc();
+            Thread.sleep(10);
         }
     }
 

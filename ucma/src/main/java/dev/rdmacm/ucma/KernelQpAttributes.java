@@ -17,9 +17,9 @@ import java.util.Optional;
  * ({@code ucma_init_conn_qp}), to RTR and RTS on the active side when CONNECT_RESPONSE is taken and on
  * the passive side before ACCEPT ({@code ucma_modify_qp_rtr}, {@code ucma_modify_qp_rts}, with the
  * responder resources and initiator depth the application gave overriding the kernel's). The kernel
- * is asked on the calling thread, right before each move, as librdmacm asks it; each answer is read under
- * the channel's command lock ({@link UcmaChannel#answer}) and the move, an {@code ibv_modify_qp}, made
- * after it, so other threads' commands on a shared channel do not wait for the QP.
+ * is asked on the calling thread, right before each move, as librdmacm asks it; each answer is read inside
+ * {@link UcmaChannel#answer} (on a command slot of the thread's) and the move, an {@code ibv_modify_qp},
+ * made after it, which gives the slot back before the QP moves.
  * <p>
  * The verbs binding moves with its own attribute masks (the typed {@code init}, {@code readyToReceive},
  * {@code readyToSend}), which hold every attribute the kernel's mask names for an RC QP. Before RTR the
@@ -85,7 +85,7 @@ public final class KernelQpAttributes
         queuePair.readyToSend(send);
     }
 
-    /** INIT_QP_ATTR for INIT, read under the channel's command lock; the QP moves after, without it. */
+    /** INIT_QP_ATTR for INIT, read inside the channel's answer; the QP moves after it. */
     private static InitAttributes initAttributes(final UcmaChannel channel, final int id)
     {
         return channel.answer(ch ->

@@ -11,46 +11,32 @@ import dev.rdmacm.ucma.abi.IdResponse;
 import dev.rdmacm.ucma.abi.QueryAddrResponse;
 import dev.rdmacm.ucma.abi.QueryPathResponse;
 import dev.rdmacm.ucma.abi.UcmAccept;
-import dev.rdmacm.ucma.abi.UcmBind;
 import dev.rdmacm.ucma.abi.UcmConnect;
-import dev.rdmacm.ucma.abi.UcmCreateId;
-import dev.rdmacm.ucma.abi.UcmDestroyId;
-import dev.rdmacm.ucma.abi.UcmDisconnect;
 import dev.rdmacm.ucma.abi.UcmGetEvent;
-import dev.rdmacm.ucma.abi.UcmInitQpAttr;
-import dev.rdmacm.ucma.abi.UcmJoinIpMcast;
-import dev.rdmacm.ucma.abi.UcmJoinMcast;
-import dev.rdmacm.ucma.abi.UcmListen;
-import dev.rdmacm.ucma.abi.UcmMigrateId;
-import dev.rdmacm.ucma.abi.UcmNotify;
-import dev.rdmacm.ucma.abi.UcmQuery;
-import dev.rdmacm.ucma.abi.UcmReject;
-import dev.rdmacm.ucma.abi.UcmResolveAddr;
-import dev.rdmacm.ucma.abi.UcmResolveRoute;
-import dev.rdmacm.ucma.abi.UcmSetOption;
 import dev.rdmacm.ucma.abi.UcmaCommand;
 import dev.rdmacm.ucma.abi.UcmaConstants;
-import dev.rdmacm.ucma.abi.UcmaStruct;
 import dev.rdmacm.ucma.abi.UverbsQpAttr;
+import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * One open {@code /dev/infiniband/rdma_cm}: an event channel of the kernel's RDMA CM. Every id made on
  * it belongs to it, its events come out of it in order, and closing it destroys them all. Each command
- * is one {@code write(2)} of the header and the command's struct from one native buffer, the struct's
- * {@code response} pointing at a second native buffer that the kernel fills before the write returns:
+ * is one {@code write(2)} of the header and the command's struct from a native buffer, the struct's
+ * {@code response} pointing at a second native buffer that the kernel fills before the write returns
+ * (a {@link CommandSlot}'s two):
  * <pre>
  *   command segment   [ cmd_hdr | struct ........ response ]
  *                                                  |
@@ -64,10 +50,12 @@ import java.util.function.Function;
  * timeout. The event side has its own buffers and errno capture, so one thread may wait for events
  * while another issues commands.
  * <p>
- * <b>Threads.</b> Commands are serialized on one lock and events on another. A response or event view
- * stays valid until the next command (or event) on this channel: a caller that shares the channel with
- * other threads reads a response inside {@link #answer}, which holds the command lock until it returns,
- * and keeps only what it read. {@link #close} after the threads that use it stopped.
+ * <b>Threads.</b> Commands of different threads are written at once, each from a {@link CommandSlot} the
+ * channel lends it for the command, as librdmacm's callers write theirs: the kernel orders them. Events are
+ * taken under one lock. A response view stays valid until its slot is lent again, i.e. until the next
+ * command on this channel: a caller that shares the channel with other threads reads a response inside
+ * {@link #answer}, which keeps its slot until it returns, and keeps only what it read. An event view
+ * stays valid until the next event. {@link #close} after the threads that use it stopped.
  */
 public final class UcmaChannel implements AutoCloseable
 {
@@ -78,47 +66,26 @@ public final class UcmaChannel implements AutoCloseable
     /** The paths QUERY PATH makes room for: librdmacm's 6, more than an id holds (primary and alternate). */
     public static final int QUERY_PATHS = 6;
 
-    private static final ByteOrder HOST = ByteOrder.nativeOrder();
-    private static final int LARGEST_COMMAND = UcmAccept.LENGTH;
-    private static final int LARGEST_RESPONSE = Math.max(QueryAddrResponse.LENGTH, QueryPathResponse.lengthFor(QUERY_PATHS));
+    /** The most command slots a channel makes: more threads than this at once wait for one to come back. */
+    static final int SLOTS = 16;
+    /** Room for SET_OPTION's value: {@link #QUERY_PATHS} path records, as a slot's option buffer holds. */
+    private static final int LARGEST_OPTION = QueryPathResponse.lengthFor(QUERY_PATHS);
 
     private final String device;
     private final Arena arena;
     private final int fd;
-    private final Object commandLock = new Object();
+    /** The {@code open(2)} call's state, the {@code close(2)}'s too. */
+    private final Libc.CallState openState;
     private final Object eventLock = new Object();
     private volatile boolean closed;
 
-    // the command side
-    private final Libc.CallState commandState;
-    private final MemorySegment commandSegment;
-    private final UnsafeBuffer commandBuffer;
-    private final MemorySegment responseSegment;
-    private final UnsafeBuffer responseBuffer;
-    private final MemorySegment optionSegment;
-    private final CommandHeader header = new CommandHeader();
-    private final UcmCreateId createId = new UcmCreateId();
-    private final UcmDestroyId destroyId = new UcmDestroyId();
-    private final UcmBind bind = new UcmBind();
-    private final UcmResolveAddr resolveAddr = new UcmResolveAddr();
-    private final UcmResolveRoute resolveRoute = new UcmResolveRoute();
-    private final UcmQuery query = new UcmQuery();
-    private final UcmListen listen = new UcmListen();
-    private final UcmConnect connect = new UcmConnect();
-    private final UcmAccept accept = new UcmAccept();
-    private final UcmReject reject = new UcmReject();
-    private final UcmDisconnect disconnect = new UcmDisconnect();
-    private final UcmInitQpAttr initQpAttr = new UcmInitQpAttr();
-    private final UcmSetOption setOption = new UcmSetOption();
-    private final UcmNotify notify = new UcmNotify();
-    private final UcmMigrateId migrateId = new UcmMigrateId();
-    private final UcmJoinIpMcast joinIpMcast = new UcmJoinIpMcast();
-    private final UcmJoinMcast joinMcast = new UcmJoinMcast();
-    private final IdResponse idResponse = new IdResponse();
-    private final EventsReportedResponse eventsReported = new EventsReportedResponse();
-    private final QueryAddrResponse queryAddrResponse = new QueryAddrResponse();
-    private final QueryPathResponse queryPathResponse = new QueryPathResponse();
-    private final UverbsQpAttr qpAttr = new UverbsQpAttr();
+    // the command side: a slot a command (or an answer) at a time, lent to any thread
+    private final ManyToManyConcurrentArrayQueue<CommandSlot> idle = new ManyToManyConcurrentArrayQueue<>(SLOTS);
+    private final AtomicInteger slotsMade = new AtomicInteger();
+    /** Commands and answers between their lease and their release: {@link #close} waits for none to be left. */
+    private final AtomicInteger users = new AtomicInteger();
+    /** The slot the current thread's {@link #answer} holds, which the commands inside it take. */
+    private final ThreadLocal<CommandSlot> answering = new ThreadLocal<>();
 
     // the event side
     private final Libc.CallState eventState;
@@ -128,28 +95,17 @@ public final class UcmaChannel implements AutoCloseable
     private final MemorySegment pollfd;
     private final EventResponse event = new EventResponse();
 
-    private UcmaChannel(final String device, final Arena arena, final Libc.CallState commandState, final int fd)
+    private UcmaChannel(final String device, final Arena arena, final Libc.CallState openState, final int fd)
     {
         this.device = device;
         this.arena = arena;
         this.fd = fd;
-        this.commandState = commandState;
-        this.commandSegment = arena.allocate(CommandHeader.LENGTH + LARGEST_COMMAND, 8);
-        this.commandBuffer = new UnsafeBuffer(commandSegment.address(), (int)commandSegment.byteSize());
-        this.responseSegment = arena.allocate(LARGEST_RESPONSE, 8);
-        this.responseBuffer = new UnsafeBuffer(responseSegment.address(), (int)responseSegment.byteSize());
-        this.optionSegment = arena.allocate(QueryPathResponse.lengthFor(QUERY_PATHS), 8);
+        this.openState = openState;
         this.eventState = new Libc.CallState(arena);
         this.eventCommandSegment = arena.allocate(CommandHeader.LENGTH + UcmGetEvent.LENGTH, 8);
         this.eventSegment = arena.allocate(EventResponse.LENGTH, 8);
         this.eventBuffer = new UnsafeBuffer(eventSegment.address(), (int)eventSegment.byteSize());
         this.pollfd = arena.allocate(Libc.POLLFD_SIZE, 4);
-        header.wrap(commandBuffer, 0);
-        queryAddrResponse.wrap(responseBuffer, 0);
-        queryPathResponse.wrap(responseBuffer, 0);
-        idResponse.wrap(responseBuffer, 0);
-        eventsReported.wrap(responseBuffer, 0);
-        qpAttr.wrap(responseBuffer, 0);
         event.wrap(eventBuffer, 0);
         final UnsafeBuffer getEvent = new UnsafeBuffer(eventCommandSegment.address(), (int)eventCommandSegment.byteSize());
         new CommandHeader().wrap(getEvent, 0).cmd(UcmaCommand.GET_EVENT.number()).in(UcmGetEvent.LENGTH).out(EventResponse.LENGTH);
@@ -235,16 +191,75 @@ public final class UcmaChannel implements AutoCloseable
     }
 
     /**
-     * Runs {@code commands} holding the command lock, so that the response views they get stay theirs until they
-     * return: another thread's command, which would overwrite the one response buffer, waits. The lock is reentrant:
-     * each command inside takes it again. {@code commands} returns what it read, never a view.
+     * Runs {@code commands} on one command slot of this thread's, so that the response views they get stay theirs
+     * until they return: no other command, of this thread or another, writes that slot's response buffer meanwhile.
+     * Other threads' commands go on at once, on slots of their own. An answer inside an answer takes the outer one's
+     * slot. {@code commands} returns what it read, never a view.
      */
     public <T> T answer(final Function<UcmaChannel, T> commands)
     {
-        synchronized (commandLock)
+        if (answering.get() != null)
         {
             return commands.apply(this);
         }
+        final CommandSlot slot = lease(null);
+        slot.answering = true;
+        answering.set(slot);
+        try
+        {
+            return commands.apply(this);
+        }
+        finally
+        {
+            answering.remove();
+            slot.answering = false;
+            release(slot);
+        }
+    }
+
+    /**
+     * The slot for one command of this thread's: its answer's, or one lent from {@link #idle} (made while fewer than
+     * {@link #SLOTS} exist, else waited for).
+     *
+     * @param command the command, for the error of a closed channel; null for an answer's slot.
+     */
+    private CommandSlot lease(final UcmaCommand command)
+    {
+        final CommandSlot held = answering.get();
+        if (held != null)
+        {
+            requireOpen(command);
+            return held;
+        }
+        // counted before closed is read, and close sets closed before it reads the count: one of them sees the other
+        users.incrementAndGet();
+        if (closed)
+        {
+            users.decrementAndGet();
+            requireOpen(command);
+        }
+        CommandSlot slot;
+        while ((slot = idle.poll()) == null)
+        {
+            final int made = slotsMade.get();
+            if (made < SLOTS && slotsMade.compareAndSet(made, made + 1))
+            {
+                return new CommandSlot(arena);
+            }
+            Thread.onSpinWait();
+        }
+        return slot;
+    }
+
+    /** Gives back what {@link #lease} lent, unless an answer holds it: that answer gives it back. */
+    private void release(final CommandSlot slot)
+    {
+        if (slot.answering)
+        {
+            return;
+        }
+        idle.offer(slot);
+        users.decrementAndGet();
     }
 
     /**
@@ -260,11 +275,16 @@ public final class UcmaChannel implements AutoCloseable
         {
             throw new IllegalArgumentException("uid 0: the kernel drops every event of an id whose uid is 0");
         }
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.CREATE_ID);
+        try
         {
-            begin(UcmaCommand.CREATE_ID, createId).uid(uid).ps(portSpace).qpType(qpType);
-            execute(UcmaCommand.CREATE_ID, IdResponse.LENGTH);
-            return idResponse.id();
+            s.begin(s.createId).uid(uid).ps(portSpace).qpType(qpType);
+            s.execute(fd, device, UcmaCommand.CREATE_ID, IdResponse.LENGTH);
+            return s.idResponse.id();
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -275,41 +295,61 @@ public final class UcmaChannel implements AutoCloseable
      */
     public long destroyId(final int id)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.DESTROY_ID);
+        try
         {
-            begin(UcmaCommand.DESTROY_ID, destroyId).id(id);
-            execute(UcmaCommand.DESTROY_ID, EventsReportedResponse.LENGTH);
-            return eventsReported.eventsReported();
+            s.begin(s.destroyId).id(id);
+            s.execute(fd, device, UcmaCommand.DESTROY_ID, EventsReportedResponse.LENGTH);
+            return s.eventsReported.eventsReported();
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** BIND: {@code rdma_bind_addr}, for any family (AF_IB included). */
     public void bind(final int id, final RdmaSockaddr address)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.BIND);
+        try
         {
-            begin(UcmaCommand.BIND, bind).id(id).address(address);
-            execute(UcmaCommand.BIND, 0);
+            s.begin(s.bind).id(id).address(address);
+            s.execute(fd, device, UcmaCommand.BIND, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** RESOLVE_ADDR: {@code rdma_resolve_addr}; {@code source} may be null. The result is an event. */
     public void resolveAddr(final int id, final RdmaSockaddr source, final RdmaSockaddr destination, final int timeoutMs)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.RESOLVE_ADDR);
+        try
         {
-            begin(UcmaCommand.RESOLVE_ADDR, resolveAddr).id(id).timeoutMs(timeoutMs).source(source).destination(destination);
-            execute(UcmaCommand.RESOLVE_ADDR, 0);
+            s.begin(s.resolveAddr).id(id).timeoutMs(timeoutMs).source(source).destination(destination);
+            s.execute(fd, device, UcmaCommand.RESOLVE_ADDR, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** RESOLVE_ROUTE: {@code rdma_resolve_route}. The result is an event. */
     public void resolveRoute(final int id, final int timeoutMs)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.RESOLVE_ROUTE);
+        try
         {
-            begin(UcmaCommand.RESOLVE_ROUTE, resolveRoute).id(id).timeoutMs(timeoutMs);
-            execute(UcmaCommand.RESOLVE_ROUTE, 0);
+            s.begin(s.resolveRoute).id(id).timeoutMs(timeoutMs);
+            s.execute(fd, device, UcmaCommand.RESOLVE_ROUTE, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -327,26 +367,36 @@ public final class UcmaChannel implements AutoCloseable
 
     private QueryAddrResponse queryAddress(final int id, final int option)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.QUERY);
+        try
         {
-            begin(UcmaCommand.QUERY, query).id(id).option(option);
-            responseBuffer.setMemory(0, QueryAddrResponse.LENGTH, (byte)0);
-            queryAddrResponse.ibdevIndex(QueryAddrResponse.NO_IBDEV_INDEX);
-            execute(UcmaCommand.QUERY, QueryAddrResponse.LENGTH);
-            return queryAddrResponse;
+            s.begin(s.query).id(id).option(option);
+            s.responseBuffer.setMemory(0, QueryAddrResponse.LENGTH, (byte)0);
+            s.queryAddrResponse.ibdevIndex(QueryAddrResponse.NO_IBDEV_INDEX);
+            s.execute(fd, device, UcmaCommand.QUERY, QueryAddrResponse.LENGTH);
+            return s.queryAddrResponse;
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** QUERY PATH: the id's paths (room for {@link #QUERY_PATHS}); valid until the next command. */
     public QueryPathResponse queryPath(final int id)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.QUERY);
+        try
         {
-            begin(UcmaCommand.QUERY, query).id(id).option(UcmaConstants.RDMA_USER_CM_QUERY_PATH);
+            s.begin(s.query).id(id).option(UcmaConstants.RDMA_USER_CM_QUERY_PATH);
             final int room = QueryPathResponse.lengthFor(QUERY_PATHS);
-            responseBuffer.setMemory(0, room, (byte)0);
-            execute(UcmaCommand.QUERY, room);
-            return queryPathResponse;
+            s.responseBuffer.setMemory(0, room, (byte)0);
+            s.execute(fd, device, UcmaCommand.QUERY, room);
+            return s.queryPathResponse;
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -356,27 +406,37 @@ public final class UcmaChannel implements AutoCloseable
      */
     public void setOption(final int id, final int level, final int name, final byte[] value)
     {
-        if (value.length > optionSegment.byteSize())
+        if (value.length > LARGEST_OPTION)
         {
             throw new IllegalArgumentException("option " + level + "/" + name + ": " + value.length + " bytes, at most " +
-                optionSegment.byteSize() + " (" + QUERY_PATHS + " path records)");
+                LARGEST_OPTION + " (" + QUERY_PATHS + " path records)");
         }
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.SET_OPTION);
+        try
         {
-            MemorySegment.copy(value, 0, optionSegment, ValueLayout.JAVA_BYTE, 0, value.length);
-            begin(UcmaCommand.SET_OPTION, setOption).id(id).level(level).optname(name).optlen(value.length)
-                .optval(optionSegment.address());
-            execute(UcmaCommand.SET_OPTION, 0);
+            MemorySegment.copy(value, 0, s.optionSegment, ValueLayout.JAVA_BYTE, 0, value.length);
+            s.begin(s.setOption).id(id).level(level).optname(name).optlen(value.length)
+                .optval(s.optionSegment.address());
+            s.execute(fd, device, UcmaCommand.SET_OPTION, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** LISTEN with {@code backlog} (0 or below: the kernel's maximum). */
     public void listen(final int id, final int backlog)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.LISTEN);
+        try
         {
-            begin(UcmaCommand.LISTEN, listen).id(id).backlog(backlog);
-            execute(UcmaCommand.LISTEN, 0);
+            s.begin(s.listen).id(id).backlog(backlog);
+            s.execute(fd, device, UcmaCommand.LISTEN, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -386,62 +446,92 @@ public final class UcmaChannel implements AutoCloseable
      */
     public void connect(final int id, final Consumer<UcmConnect> parameters)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.CONNECT);
+        try
         {
-            parameters.accept(begin(UcmaCommand.CONNECT, connect).id(id));
-            execute(UcmaCommand.CONNECT, 0);
+            parameters.accept(s.begin(s.connect).id(id));
+            s.execute(fd, device, UcmaCommand.CONNECT, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** ACCEPT: {@code parameters} fills the command (cleared, its id set): its uid, and {@code conn_param}. */
     public void accept(final int id, final Consumer<UcmAccept> parameters)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.ACCEPT);
+        try
         {
-            parameters.accept(begin(UcmaCommand.ACCEPT, accept).id(id));
-            execute(UcmaCommand.ACCEPT, 0);
+            parameters.accept(s.begin(s.accept).id(id));
+            s.execute(fd, device, UcmaCommand.ACCEPT, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** REJECT with {@code reason} (0: the consumer's) and private data. */
     public void reject(final int id, final int reason, final byte[] privateData)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.REJECT);
+        try
         {
-            begin(UcmaCommand.REJECT, reject).id(id).reason(reason).privateData(privateData);
-            execute(UcmaCommand.REJECT, 0);
+            s.begin(s.reject).id(id).reason(reason).privateData(privateData);
+            s.execute(fd, device, UcmaCommand.REJECT, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** DISCONNECT: a DREQ, or the DREP to one received. */
     public void disconnect(final int id)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.DISCONNECT);
+        try
         {
-            begin(UcmaCommand.DISCONNECT, disconnect).id(id);
-            execute(UcmaCommand.DISCONNECT, 0);
+            s.begin(s.disconnect).id(id);
+            s.execute(fd, device, UcmaCommand.DISCONNECT, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** INIT_QP_ATTR: the attributes that move the id's QP to {@code qpState}; valid until the next command. */
     public UverbsQpAttr initQpAttr(final int id, final int qpState)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.INIT_QP_ATTR);
+        try
         {
-            begin(UcmaCommand.INIT_QP_ATTR, initQpAttr).id(id).qpState(qpState);
-            responseBuffer.setMemory(0, UverbsQpAttr.LENGTH, (byte)0);
-            execute(UcmaCommand.INIT_QP_ATTR, UverbsQpAttr.LENGTH);
-            return qpAttr;
+            s.begin(s.initQpAttr).id(id).qpState(qpState);
+            s.responseBuffer.setMemory(0, UverbsQpAttr.LENGTH, (byte)0);
+            s.execute(fd, device, UcmaCommand.INIT_QP_ATTR, UverbsQpAttr.LENGTH);
+            return s.qpAttr;
+        }
+        finally
+        {
+            release(s);
         }
     }
 
     /** NOTIFY: {@link UcmaConstants#IBV_EVENT_COMM_EST} or {@link UcmaConstants#IBV_EVENT_PATH_MIG}. */
     public void notify(final int id, final int ibvEvent)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.NOTIFY);
+        try
         {
-            begin(UcmaCommand.NOTIFY, notify).id(id).event(ibvEvent);
-            execute(UcmaCommand.NOTIFY, 0);
+            s.begin(s.notify).id(id).event(ibvEvent);
+            s.execute(fd, device, UcmaCommand.NOTIFY, 0);
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -452,11 +542,16 @@ public final class UcmaChannel implements AutoCloseable
      */
     public long migrateId(final int id, final UcmaChannel from)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.MIGRATE_ID);
+        try
         {
-            begin(UcmaCommand.MIGRATE_ID, migrateId).id(id).fd(from.fd);
-            execute(UcmaCommand.MIGRATE_ID, EventsReportedResponse.LENGTH);
-            return eventsReported.eventsReported();
+            s.begin(s.migrateId).id(id).fd(from.fd);
+            s.execute(fd, device, UcmaCommand.MIGRATE_ID, EventsReportedResponse.LENGTH);
+            return s.eventsReported.eventsReported();
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -470,11 +565,16 @@ public final class UcmaChannel implements AutoCloseable
      */
     public int joinMulticast(final int id, final long uid, final RdmaSockaddr group, final int joinFlags)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.JOIN_MCAST);
+        try
         {
-            begin(UcmaCommand.JOIN_MCAST, joinMcast).uid(uid).id(id).address(group).joinFlags(joinFlags);
-            execute(UcmaCommand.JOIN_MCAST, IdResponse.LENGTH);
-            return idResponse.id();
+            s.begin(s.joinMcast).uid(uid).id(id).address(group).joinFlags(joinFlags);
+            s.execute(fd, device, UcmaCommand.JOIN_MCAST, IdResponse.LENGTH);
+            return s.idResponse.id();
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -486,11 +586,16 @@ public final class UcmaChannel implements AutoCloseable
      */
     public int joinIpMulticast(final int id, final long uid, final RdmaSockaddr group)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.JOIN_IP_MCAST);
+        try
         {
-            begin(UcmaCommand.JOIN_IP_MCAST, joinIpMcast).uid(uid).id(id).address(group);
-            execute(UcmaCommand.JOIN_IP_MCAST, IdResponse.LENGTH);
-            return idResponse.id();
+            s.begin(s.joinIpMcast).uid(uid).id(id).address(group);
+            s.execute(fd, device, UcmaCommand.JOIN_IP_MCAST, IdResponse.LENGTH);
+            return s.idResponse.id();
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -501,11 +606,16 @@ public final class UcmaChannel implements AutoCloseable
      */
     public long leaveMulticast(final int handle)
     {
-        synchronized (commandLock)
+        final CommandSlot s = lease(UcmaCommand.LEAVE_MCAST);
+        try
         {
-            begin(UcmaCommand.LEAVE_MCAST, destroyId).id(handle);
-            execute(UcmaCommand.LEAVE_MCAST, EventsReportedResponse.LENGTH);
-            return eventsReported.eventsReported();
+            s.begin(s.destroyId).id(handle);
+            s.execute(fd, device, UcmaCommand.LEAVE_MCAST, EventsReportedResponse.LENGTH);
+            return s.eventsReported.eventsReported();
+        }
+        finally
+        {
+            release(s);
         }
     }
 
@@ -575,70 +685,45 @@ public final class UcmaChannel implements AutoCloseable
         }
     }
 
-    /** Wraps {@code struct} over the command segment after the header and clears it. */
-    private <T extends UcmaStruct<T>> T begin(final UcmaCommand command, final T struct)
-    {
-        requireOpen(command);
-        return struct.wrap(commandBuffer, CommandHeader.LENGTH).clear();
-    }
-
-    /** Writes the header and the struct {@link #begin} prepared, with {@code out} bytes of response room. */
-    private void execute(final UcmaCommand command, final int out)
-    {
-        header.cmd(command.number()).in(command.inLength()).out(out);
-        if (command.hasResponse())
-        {
-            commandBuffer.putLong(CommandHeader.LENGTH + command.responseOffset(), responseSegment.address(), HOST);
-        }
-        final long length = CommandHeader.LENGTH + command.inLength();
-        final long written;
-        try
-        {
-            written = Libc.write(commandState, fd, commandSegment, length, command.cName());
-        }
-        catch (final NativeCallException ex)
-        {
-            throw new UcmaException(command, ex.errno(), device);
-        }
-        if (written != length)
-        {
-            throw new UcmaException(command, Errno.ENODATA, device);
-        }
-    }
-
+    /** @param command the command refused, or null for an {@link #answer}'s commands. */
     private void requireOpen(final UcmaCommand command)
     {
         if (closed)
         {
-            throw new UcmaException(command, Errno.EBADF, device + " (the channel is closed)");
+            throw command == null ? new UcmaException(device + " is closed", Errno.EBADF, null) :
+                new UcmaException(command, Errno.EBADF, device + " (the channel is closed)");
         }
     }
 
-    /** Closes the descriptor, which destroys every id still on it, and frees the buffers. */
+    /**
+     * Closes the descriptor, which destroys every id still on it, and frees the buffers, once the commands already
+     * under way have ended (a command after this one is refused with EBADF).
+     */
     @Override
     public void close()
     {
-        synchronized (commandLock)
+        synchronized (eventLock)
         {
-            synchronized (eventLock)
+            if (closed)
             {
-                if (closed)
-                {
-                    return;
-                }
-                closed = true;
-                try
-                {
-                    Libc.close(commandState, fd);
-                }
-                catch (final NativeCallException ex)
-                {
-                    throw new UcmaException("closing " + device, ex.errno(), ex);
-                }
-                finally
-                {
-                    arena.close();
-                }
+                return;
+            }
+            closed = true;
+            while (users.get() != 0)
+            {
+                Thread.onSpinWait();
+            }
+            try
+            {
+                Libc.close(openState, fd);
+            }
+            catch (final NativeCallException ex)
+            {
+                throw new UcmaException("closing " + device, ex.errno(), ex);
+            }
+            finally
+            {
+                arena.close();
             }
         }
     }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,6 +27,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class UcmaChannelTest
 {
     private static final Path FULL = Path.of("/dev/full");
+
+    private static void awaitUninterruptibly(final CountDownLatch latch)
+    {
+        while (true)
+        {
+            try
+            {
+                latch.await();
+                return;
+            }
+            catch (final InterruptedException ex)
+            {
+                // the test's own thread: it ends with the latch
+            }
+        }
+    }
 
     @Test
     void shouldSayTheModuleIsNotLoadedWhenTheDeviceIsMissing(@TempDir final Path directory)
@@ -77,6 +94,60 @@ class UcmaChannelTest
         assertEquals("RDMA_USER_CM_CMD_CREATE_ID: EBADF (Bad file descriptor) on /dev/full (the channel is closed)",
             closed.getMessage());
         assertEquals(UcmaCommand.GET_EVENT, noEvent.command());
+    }
+
+    /**
+     * A thread's commands do not wait for another thread's: each writes from a slot of its own, as librdmacm's callers
+     * write. Before, one lock held every command, and an answer held it until it returned.
+     */
+    @Test
+    void shouldWriteAThreadsCommandWhileAnotherThreadHoldsAnAnswer(@TempDir final Path directory) throws Exception
+    {
+        try (UcmaChannel channel = UcmaChannel.open(FULL, directory.resolve("absent")))
+        {
+            final CountDownLatch holding = new CountDownLatch(1);
+            final CountDownLatch released = new CountDownLatch(1);
+            final Thread answering = Thread.ofPlatform().start(() -> channel.answer(ch ->
+            {
+                holding.countDown();
+                awaitUninterruptibly(released);
+                return null;
+            }));
+            try
+            {
+                holding.await();
+
+                final UcmaException refused = assertThrows(UcmaException.class, () -> channel.disconnect(3));
+
+                assertEquals(Errno.ENOSPC, refused.errno(), "the write reached the device while the answer held its slot");
+            }
+            finally
+            {
+                released.countDown();
+                answering.join();
+            }
+        }
+    }
+
+    /** The commands inside an answer write from its slot, one after the other, and the answer's end gives it back. */
+    @Test
+    void shouldWriteTheCommandsOfAnAnswerAndGoOnAfterIt(@TempDir final Path directory)
+    {
+        try (UcmaChannel channel = UcmaChannel.open(FULL, directory.resolve("absent")))
+        {
+            final int refused = channel.answer(ch ->
+            {
+                int count = 0;
+                for (final int id : new int[] {1, 2})
+                {
+                    count += assertThrows(UcmaException.class, () -> ch.initQpAttr(id, 3)).errno() == Errno.ENOSPC ? 1 : 0;
+                }
+                return count;
+            });
+
+            assertEquals(2, refused);
+            assertEquals(UcmaCommand.NOTIFY, assertThrows(UcmaException.class, () -> channel.notify(1, 3)).command());
+        }
     }
 
     @Test
