@@ -55,6 +55,8 @@ final class CommandSlot
     private static final int LARGEST_RESPONSE = Math.max(QueryAddrResponse.LENGTH,
         QueryPathResponse.lengthFor(UcmaChannel.QUERY_PATHS));
 
+    private final int fd;
+    private final String device;
     final Libc.CallState state;
     final MemorySegment commandSegment;
     final UnsafeBuffer commandBuffer;
@@ -88,9 +90,11 @@ final class CommandSlot
     final QueryPathResponse queryPathResponse = new QueryPathResponse();
     final UverbsQpAttr qpAttr = new UverbsQpAttr();
 
-    /** In {@code arena}, the channel's: its buffers go when the channel closes. */
-    CommandSlot(final Arena arena)
+    /** For the channel on {@code fd}, named {@code device} in errors; in {@code arena}, the channel's: its buffers go when it closes. */
+    CommandSlot(final Arena arena, final int fd, final String device)
     {
+        this.fd = fd;
+        this.device = device;
         state = new Libc.CallState(arena);
         commandSegment = arena.allocate(CommandHeader.LENGTH + LARGEST_COMMAND, 8);
         commandBuffer = new UnsafeBuffer(commandSegment.address(), (int)commandSegment.byteSize());
@@ -111,8 +115,8 @@ final class CommandSlot
         return struct.wrap(commandBuffer, CommandHeader.LENGTH).clear();
     }
 
-    /** Writes the header and the struct {@link #begin} prepared to {@code fd}, with {@code out} bytes of response room. */
-    void execute(final int fd, final String device, final UcmaCommand command, final int out)
+    /** Writes the header and the struct {@link #begin} prepared, with {@code out} bytes of response room. */
+    void execute(final UcmaCommand command, final int out)
     {
         header.cmd(command.number()).in(command.inLength()).out(out);
         if (command.hasResponse())

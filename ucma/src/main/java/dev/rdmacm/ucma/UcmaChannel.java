@@ -202,7 +202,7 @@ public final class UcmaChannel implements AutoCloseable
         {
             return commands.apply(this);
         }
-        final CommandSlot slot = lease(null);
+        final CommandSlot slot = lend(null);
         slot.answering = true;
         answering.set(slot);
         try
@@ -217,12 +217,7 @@ public final class UcmaChannel implements AutoCloseable
         }
     }
 
-    /**
-     * The slot for one command of this thread's: its answer's, or one lent from {@link #idle} (made while fewer than
-     * {@link #SLOTS} exist, else waited for).
-     *
-     * @param command the command, for the error of a closed channel; null for an answer's slot.
-     */
+    /** The slot for one command of this thread's: its answer's, or one {@link #lend} gives. */
     private CommandSlot lease(final UcmaCommand command)
     {
         final CommandSlot held = answering.get();
@@ -231,6 +226,16 @@ public final class UcmaChannel implements AutoCloseable
             requireOpen(command);
             return held;
         }
+        return lend(command);
+    }
+
+    /**
+     * A slot from {@link #idle}, or a new one while fewer than {@link #SLOTS} exist, else one waited for.
+     *
+     * @param command the command, for the error of a closed channel; null for an answer's slot.
+     */
+    private CommandSlot lend(final UcmaCommand command)
+    {
         // counted before closed is read, and close sets closed before it reads the count: one of them sees the other
         users.incrementAndGet();
         if (closed)
@@ -244,7 +249,7 @@ public final class UcmaChannel implements AutoCloseable
             final int made = slotsMade.get();
             if (made < SLOTS && slotsMade.compareAndSet(made, made + 1))
             {
-                return new CommandSlot(arena);
+                return new CommandSlot(arena, fd, device);
             }
             Thread.onSpinWait();
         }
@@ -279,7 +284,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.createId).uid(uid).ps(portSpace).qpType(qpType);
-            s.execute(fd, device, UcmaCommand.CREATE_ID, IdResponse.LENGTH);
+            s.execute(UcmaCommand.CREATE_ID, IdResponse.LENGTH);
             return s.idResponse.id();
         }
         finally
@@ -299,7 +304,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.destroyId).id(id);
-            s.execute(fd, device, UcmaCommand.DESTROY_ID, EventsReportedResponse.LENGTH);
+            s.execute(UcmaCommand.DESTROY_ID, EventsReportedResponse.LENGTH);
             return s.eventsReported.eventsReported();
         }
         finally
@@ -315,7 +320,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.bind).id(id).address(address);
-            s.execute(fd, device, UcmaCommand.BIND, 0);
+            s.execute(UcmaCommand.BIND, 0);
         }
         finally
         {
@@ -330,7 +335,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.resolveAddr).id(id).timeoutMs(timeoutMs).source(source).destination(destination);
-            s.execute(fd, device, UcmaCommand.RESOLVE_ADDR, 0);
+            s.execute(UcmaCommand.RESOLVE_ADDR, 0);
         }
         finally
         {
@@ -345,7 +350,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.resolveRoute).id(id).timeoutMs(timeoutMs);
-            s.execute(fd, device, UcmaCommand.RESOLVE_ROUTE, 0);
+            s.execute(UcmaCommand.RESOLVE_ROUTE, 0);
         }
         finally
         {
@@ -373,7 +378,7 @@ public final class UcmaChannel implements AutoCloseable
             s.begin(s.query).id(id).option(option);
             s.responseBuffer.setMemory(0, QueryAddrResponse.LENGTH, (byte)0);
             s.queryAddrResponse.ibdevIndex(QueryAddrResponse.NO_IBDEV_INDEX);
-            s.execute(fd, device, UcmaCommand.QUERY, QueryAddrResponse.LENGTH);
+            s.execute(UcmaCommand.QUERY, QueryAddrResponse.LENGTH);
             return s.queryAddrResponse;
         }
         finally
@@ -391,7 +396,7 @@ public final class UcmaChannel implements AutoCloseable
             s.begin(s.query).id(id).option(UcmaConstants.RDMA_USER_CM_QUERY_PATH);
             final int room = QueryPathResponse.lengthFor(QUERY_PATHS);
             s.responseBuffer.setMemory(0, room, (byte)0);
-            s.execute(fd, device, UcmaCommand.QUERY, room);
+            s.execute(UcmaCommand.QUERY, room);
             return s.queryPathResponse;
         }
         finally
@@ -417,7 +422,7 @@ public final class UcmaChannel implements AutoCloseable
             MemorySegment.copy(value, 0, s.optionSegment, ValueLayout.JAVA_BYTE, 0, value.length);
             s.begin(s.setOption).id(id).level(level).optname(name).optlen(value.length)
                 .optval(s.optionSegment.address());
-            s.execute(fd, device, UcmaCommand.SET_OPTION, 0);
+            s.execute(UcmaCommand.SET_OPTION, 0);
         }
         finally
         {
@@ -432,7 +437,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.listen).id(id).backlog(backlog);
-            s.execute(fd, device, UcmaCommand.LISTEN, 0);
+            s.execute(UcmaCommand.LISTEN, 0);
         }
         finally
         {
@@ -450,7 +455,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             parameters.accept(s.begin(s.connect).id(id));
-            s.execute(fd, device, UcmaCommand.CONNECT, 0);
+            s.execute(UcmaCommand.CONNECT, 0);
         }
         finally
         {
@@ -465,7 +470,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             parameters.accept(s.begin(s.accept).id(id));
-            s.execute(fd, device, UcmaCommand.ACCEPT, 0);
+            s.execute(UcmaCommand.ACCEPT, 0);
         }
         finally
         {
@@ -480,7 +485,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.reject).id(id).reason(reason).privateData(privateData);
-            s.execute(fd, device, UcmaCommand.REJECT, 0);
+            s.execute(UcmaCommand.REJECT, 0);
         }
         finally
         {
@@ -495,7 +500,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.disconnect).id(id);
-            s.execute(fd, device, UcmaCommand.DISCONNECT, 0);
+            s.execute(UcmaCommand.DISCONNECT, 0);
         }
         finally
         {
@@ -511,7 +516,7 @@ public final class UcmaChannel implements AutoCloseable
         {
             s.begin(s.initQpAttr).id(id).qpState(qpState);
             s.responseBuffer.setMemory(0, UverbsQpAttr.LENGTH, (byte)0);
-            s.execute(fd, device, UcmaCommand.INIT_QP_ATTR, UverbsQpAttr.LENGTH);
+            s.execute(UcmaCommand.INIT_QP_ATTR, UverbsQpAttr.LENGTH);
             return s.qpAttr;
         }
         finally
@@ -527,7 +532,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.notify).id(id).event(ibvEvent);
-            s.execute(fd, device, UcmaCommand.NOTIFY, 0);
+            s.execute(UcmaCommand.NOTIFY, 0);
         }
         finally
         {
@@ -546,7 +551,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.migrateId).id(id).fd(from.fd);
-            s.execute(fd, device, UcmaCommand.MIGRATE_ID, EventsReportedResponse.LENGTH);
+            s.execute(UcmaCommand.MIGRATE_ID, EventsReportedResponse.LENGTH);
             return s.eventsReported.eventsReported();
         }
         finally
@@ -569,7 +574,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.joinMcast).uid(uid).id(id).address(group).joinFlags(joinFlags);
-            s.execute(fd, device, UcmaCommand.JOIN_MCAST, IdResponse.LENGTH);
+            s.execute(UcmaCommand.JOIN_MCAST, IdResponse.LENGTH);
             return s.idResponse.id();
         }
         finally
@@ -590,7 +595,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.joinIpMcast).uid(uid).id(id).address(group);
-            s.execute(fd, device, UcmaCommand.JOIN_IP_MCAST, IdResponse.LENGTH);
+            s.execute(UcmaCommand.JOIN_IP_MCAST, IdResponse.LENGTH);
             return s.idResponse.id();
         }
         finally
@@ -610,7 +615,7 @@ public final class UcmaChannel implements AutoCloseable
         try
         {
             s.begin(s.destroyId).id(handle);
-            s.execute(fd, device, UcmaCommand.LEAVE_MCAST, EventsReportedResponse.LENGTH);
+            s.execute(UcmaCommand.LEAVE_MCAST, EventsReportedResponse.LENGTH);
             return s.eventsReported.eventsReported();
         }
         finally
