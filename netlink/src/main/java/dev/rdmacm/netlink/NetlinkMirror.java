@@ -7,6 +7,7 @@ import dev.rdmacm.netlink.wire.NetlinkMessageHeader;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;
+import java.net.InetAddress;
 
 import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.NLM_F_DUMP_INTR;
 import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_DELADDR;
@@ -123,6 +124,47 @@ public final class NetlinkMirror
     public boolean stillCurrent(final long stamp)
     {
         return stamp != STALE && stamp == generation;
+    }
+
+    /**
+     * Any thread: the link of {@code ifindex} as the tables held it at {@code stamp} ({@link #readStamp}), or null
+     * when they lack it or the owner has applied anything since: the caller then asks the kernel. The check is
+     * here, with the read, so that no reader can take a link without it.
+     */
+    public Link link(final int ifindex, final long stamp)
+    {
+        if (stamp == STALE)
+        {
+            return null;
+        }
+        final Link link = links.link(ifindex);
+        return link != null && stillCurrent(stamp) ? link : null;
+    }
+
+    /**
+     * Any thread: the neighbour entry of {@code address} on {@code ifindex} if it is valid and the tables held it at
+     * {@code stamp}, else null, as {@link #link(int, long)}. A not-valid entry is left to the kernel, which makes
+     * some entries without a notification (NOARP ones of multicast groups).
+     */
+    public Neighbour validNeighbour(final int ifindex, final InetAddress address, final long stamp)
+    {
+        if (stamp == STALE)
+        {
+            return null;
+        }
+        final Neighbour neighbour = neighbours.neighbour(ifindex, address);
+        return neighbour != null && neighbour.isValid() && stillCurrent(stamp) ? neighbour : null;
+    }
+
+    /** Any thread: the local address {@code address} (on {@code ifindex} if not 0) at {@code stamp}, else null, as {@link #link(int, long)}. */
+    public InterfaceAddress address(final InetAddress address, final int ifindex, final long stamp)
+    {
+        if (stamp == STALE)
+        {
+            return null;
+        }
+        final InterfaceAddress found = addresses.find(address, ifindex);
+        return found != null && stillCurrent(stamp) ? found : null;
     }
 
     /**

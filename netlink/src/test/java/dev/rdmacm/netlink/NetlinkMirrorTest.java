@@ -166,6 +166,94 @@ class NetlinkMirrorTest
         }
     }
 
+    @Test
+    void shouldAnswerALinkNeighbourAndAddressUnderACurrentStamp() throws Exception
+    {
+        topology.ip(topology.host, "neigh", "add", "192.0.2.77", "lladdr", "02:00:00:00:00:77", "dev",
+            NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        assertTrue(mirror.synchronise(mirror::apply));
+        try (Rtnetlink reader = inHost.call(Rtnetlink::open))
+        {
+            final int rdma = ifindex(NamespaceTopology.RDMA_NETDEV);
+            final long stamp = mirror.readStamp(reader);
+
+            assertEquals(1500, mirror.link(rdma, stamp).mtu());
+            assertEquals("02:00:00:00:00:77", mirror.validNeighbour(rdma, InetAddress.getByName("192.0.2.77"), stamp)
+                .linkLayerText());
+            assertEquals(rdma, mirror.address(InetAddress.getByName("192.0.2.1"), 0, stamp).ifindex());
+        }
+    }
+
+    @Test
+    void shouldNotAnswerALinkUnderAStampTheOwnerHasAppliedAChangeSince() throws Exception
+    {
+        assertTrue(mirror.synchronise(mirror::apply));
+        try (Rtnetlink reader = inHost.call(Rtnetlink::open))
+        {
+            final int rdma = ifindex(NamespaceTopology.RDMA_NETDEV);
+            final long stamp = mirror.readStamp(reader);
+
+            topology.ip(topology.host, "link", "set", NamespaceTopology.RDMA_NETDEV, "mtu", "9000");
+            applyAsTheOwner();
+
+            assertEquals(9000, mirror.links().link(rdma).mtu(), "the tables hold the change");
+            assertEquals(null, mirror.link(rdma, stamp), "a reader that took its stamp before it asks the kernel");
+            assertEquals(9000, mirror.link(rdma, mirror.readStamp(reader)).mtu());
+        }
+    }
+
+    @Test
+    void shouldNotAnswerANeighbourUnderAStampTheOwnerHasAppliedAChangeSince() throws Exception
+    {
+        topology.ip(topology.host, "neigh", "add", "192.0.2.77", "lladdr", "02:00:00:00:00:77", "dev",
+            NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        assertTrue(mirror.synchronise(mirror::apply));
+        try (Rtnetlink reader = inHost.call(Rtnetlink::open))
+        {
+            final int rdma = ifindex(NamespaceTopology.RDMA_NETDEV);
+            final InetAddress neighbour = InetAddress.getByName("192.0.2.77");
+            final long stamp = mirror.readStamp(reader);
+
+            topology.ip(topology.host, "neigh", "replace", "192.0.2.77", "lladdr", "02:00:00:00:00:78", "dev",
+                NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+            applyAsTheOwner();
+
+            assertEquals("02:00:00:00:00:78", mirror.neighbours().neighbour(rdma, neighbour).linkLayerText());
+            assertEquals(null, mirror.validNeighbour(rdma, neighbour, stamp));
+        }
+    }
+
+    @Test
+    void shouldNotAnswerAnAddressUnderAStampTheOwnerHasAppliedAChangeSince() throws Exception
+    {
+        assertTrue(mirror.synchronise(mirror::apply));
+        try (Rtnetlink reader = inHost.call(Rtnetlink::open))
+        {
+            final InetAddress added = InetAddress.getByName("198.19.7.1");
+            final long stamp = mirror.readStamp(reader);
+
+            topology.ip(topology.host, "address", "add", "198.19.7.1/24", "dev", NamespaceTopology.RDMA_NETDEV);
+            applyAsTheOwner();
+
+            assertNotNull(mirror.addresses().find(added, 0));
+            assertEquals(null, mirror.address(added, 0, stamp));
+        }
+    }
+
+    /** What the mirror's owner does when its socket is readable: marks the reading, applies, marks it done. */
+    private void applyAsTheOwner() throws Exception
+    {
+        mirror.notificationsReading();
+        try
+        {
+            assertTrue(events.drain(mirror::apply) > 0, "the kernel queued the change before ip returned");
+        }
+        finally
+        {
+            mirror.notificationsRead();
+        }
+    }
+
     /**
      * The kernel makes some entries after the ip command returned (MLD's NOARP multicast neighbours on a
      * link that came up): reads the notifications until the mirror shows what ip shows, for 5 s at most.

@@ -422,13 +422,10 @@ public final class AddressResolver implements AddressRules
      */
     private Link link(final int ifindex, final Rtnetlink rt, final long stamp) throws ResolutionFailure
     {
-        if (stamp != NetlinkMirror.STALE)
+        final Link link = mirror == null ? null : mirror.link(ifindex, stamp);
+        if (link != null)
         {
-            final Link link = mirror.links().link(ifindex);
-            if (link != null && mirror.stillCurrent(stamp))
-            {
-                return link;
-            }
+            return link;
         }
         try
         {
@@ -448,13 +445,10 @@ public final class AddressResolver implements AddressRules
     private Neighbour neighbour(final int ifindex, final InetAddress nextHop, final Rtnetlink rt, final long stamp)
         throws ResolutionFailure
     {
-        if (stamp != NetlinkMirror.STALE)
+        final Neighbour neighbour = mirror == null ? null : mirror.validNeighbour(ifindex, nextHop, stamp);
+        if (neighbour != null)
         {
-            final Neighbour neighbour = mirror.neighbours().neighbour(ifindex, nextHop);
-            if (neighbour != null && neighbour.isValid() && mirror.stillCurrent(stamp))
-            {
-                return neighbour;
-            }
+            return neighbour;
         }
         try
         {
@@ -470,13 +464,10 @@ public final class AddressResolver implements AddressRules
     private InterfaceAddress localAddress(final InetAddress address, final int ifindex, final Rtnetlink rt,
         final long stamp) throws ResolutionFailure
     {
-        if (stamp != NetlinkMirror.STALE)
+        final InterfaceAddress found = mirror == null ? null : mirror.address(address, ifindex, stamp);
+        if (found != null)
         {
-            final InterfaceAddress found = mirror.addresses().find(address, ifindex);
-            if (found != null && mirror.stillCurrent(stamp))
-            {
-                return found;
-            }
+            return found;
         }
         try
         {

@@ -167,9 +167,7 @@ public final class RouteResolver
         {
             return null;
         }
-        final long stamp = mirror.readStamp(asking);
-        final Link link = mirror.links().link(ifindex);
-        return link != null && mirror.stillCurrent(stamp) ? link : null;
+        return mirror.link(ifindex, mirror.readStamp(asking));
     }
 
     /**
