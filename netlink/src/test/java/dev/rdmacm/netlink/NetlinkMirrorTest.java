@@ -69,8 +69,7 @@ class NetlinkMirrorTest
     @Test
     void shouldHoldWhatIpShowsAfterItsDumps() throws Exception
     {
-        topology.ip(topology.host, "neigh", "add", "192.0.2.77", "lladdr", "02:00:00:00:00:77", "dev",
-            NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        permanentNeighbour("add", "02:00:00:00:00:77");
         final long before = mirror.generation();
         assertTrue(mirror.synchronise(mirror::apply));
         assertEquals(NetlinkMirror.State.LIVE, mirror.state());
@@ -169,8 +168,7 @@ class NetlinkMirrorTest
     @Test
     void shouldAnswerALinkNeighbourAndAddressUnderACurrentStamp() throws Exception
     {
-        topology.ip(topology.host, "neigh", "add", "192.0.2.77", "lladdr", "02:00:00:00:00:77", "dev",
-            NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        permanentNeighbour("add", "02:00:00:00:00:77");
         assertTrue(mirror.synchronise(mirror::apply));
         try (Rtnetlink reader = inHost.call(Rtnetlink::open))
         {
@@ -205,8 +203,7 @@ class NetlinkMirrorTest
     @Test
     void shouldNotAnswerANeighbourUnderAStampTheOwnerHasAppliedAChangeSince() throws Exception
     {
-        topology.ip(topology.host, "neigh", "add", "192.0.2.77", "lladdr", "02:00:00:00:00:77", "dev",
-            NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+        permanentNeighbour("add", "02:00:00:00:00:77");
         assertTrue(mirror.synchronise(mirror::apply));
         try (Rtnetlink reader = inHost.call(Rtnetlink::open))
         {
@@ -214,8 +211,7 @@ class NetlinkMirrorTest
             final InetAddress neighbour = InetAddress.getByName("192.0.2.77");
             final long stamp = mirror.readStamp(reader);
 
-            topology.ip(topology.host, "neigh", "replace", "192.0.2.77", "lladdr", "02:00:00:00:00:78", "dev",
-                NamespaceTopology.RDMA_NETDEV, "nud", "permanent");
+            permanentNeighbour("replace", "02:00:00:00:00:78");
             applyAsTheOwner();
 
             assertEquals("02:00:00:00:00:78", mirror.neighbours().neighbour(rdma, neighbour).linkLayerText());
@@ -238,6 +234,13 @@ class NetlinkMirrorTest
             assertNotNull(mirror.addresses().find(added, 0));
             assertEquals(null, mirror.address(added, 0, stamp));
         }
+    }
+
+    /** {@code ip neigh VERB 192.0.2.77 lladdr LINK_LAYER dev veth-rdma0 nud permanent} in the host namespace. */
+    private void permanentNeighbour(final String verb, final String linkLayer)
+    {
+        topology.ip(topology.host, "neigh", verb, "192.0.2.77", "lladdr", linkLayer, "dev", NamespaceTopology.RDMA_NETDEV,
+            "nud", "permanent");
     }
 
     /** What the mirror's owner does when its socket is readable: marks the reading, applies, marks it done. */
