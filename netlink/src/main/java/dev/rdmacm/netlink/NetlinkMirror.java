@@ -38,9 +38,11 @@ import static dev.rdmacm.netlink.wire.NetlinkMessageHeader.RTM_NEWNEIGH;
  * it. A reader that must see what the kernel would see reads under {@link #readStamp}, which is stale
  * while the socket holds a notification, and the owner keeps the generation odd while it reads them
  * ({@link #notificationsReading}). One stamp serves every read of one lookup (the resolver's attempt
- * takes it once, before its first read, and checks each read with {@link #stillCurrent}): what the
- * kernel changed before the stamp is in the tables or makes the stamp stale, and a change applied since
- * fails the check, so each read holds the tables as they were at the stamp.
+ * takes it once, before its first read): what the kernel changed before the stamp is in the tables or
+ * makes the stamp stale, and a change applied since fails {@link #stillCurrent}, so each read holds the
+ * tables as they were at the stamp. Readers outside this package read only through {@link #link(int, long)},
+ * {@link #validNeighbour} and {@link #address}, which make that check with the read: no reader can leave
+ * it out (the tables themselves are this package's).
  */
 public final class NetlinkMirror
 {
@@ -128,8 +130,7 @@ public final class NetlinkMirror
 
     /**
      * Any thread: the link of {@code ifindex} as the tables held it at {@code stamp} ({@link #readStamp}), or null
-     * when they lack it or the owner has applied anything since: the caller then asks the kernel. The check is
-     * here, with the read, so that no reader can take a link without it.
+     * when they lack it or the owner has applied anything since: the caller then asks the kernel.
      */
     public Link link(final int ifindex, final long stamp)
     {
@@ -188,17 +189,17 @@ public final class NetlinkMirror
         }
     }
 
-    public LinkTable links()
+    LinkTable links()
     {
         return links;
     }
 
-    public AddressTable addresses()
+    AddressTable addresses()
     {
         return addresses;
     }
 
-    public NeighbourTable neighbours()
+    NeighbourTable neighbours()
     {
         return neighbours;
     }
