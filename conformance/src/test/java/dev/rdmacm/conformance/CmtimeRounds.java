@@ -49,6 +49,10 @@ final class CmtimeRounds
     private static final String COMMANDS = "/run/cmtime-rounds.cmd";
     private static final String REPLIES = "/run/cmtime-rounds.reply";
     private static final String DRIVER = "cmtime-driver";
+    /** A round's thread dump of the driver, beside its .out and .err, when the round ran too long ({@link #dumpAfter}). */
+    private static final String THREADS = ".threads";
+    /** How long before a round's job limit the driver's threads are dumped: jcmd is a JVM of its own, seconds to start under TCG. */
+    private static final Duration DUMP_LEAD = Duration.ofSeconds(40);
     /** The untimed first round's connections; {@code -Drdmacm.cmtime.warmup=N} for a JVM that needs more (C1 under TCG). */
     private static final int WARM_UP = Integer.getInteger("rdmacm.cmtime.warmup", 100);
     private static final int STRACED = 100;
@@ -445,6 +449,12 @@ final class CmtimeRounds
         return Duration.ofSeconds(60 + connections / 4);
     }
 
+    /** When a round of ours still running has the driver's threads dumped: before its job's limit, with time for jcmd's JVM under TCG. */
+    private static Duration dumpAfter(final Duration limit)
+    {
+        return limit.minus(DUMP_LEAD);
+    }
+
     /** The two clients' runs, each between two snapshots of both guests. */
     private record Sides(KernelGuest ours, KernelGuest kernel, Back back, String oursScript, String kernelScript, String server,
                          Path outputs)
@@ -454,7 +464,8 @@ final class CmtimeRounds
             final String tag = "ours-" + connections + "-" + round;
             final String line = tag + " cmtime -s " + server + " -p " + SERVER_PORT + " -c " + connections + back.oursOptions;
             final String before = kernel.run(JOB, "bash " + kernelScript + " snapshot").stdout();
-            final GuestResult client = ours.run(limit, "bash " + oursScript + " ours " + COMMANDS + " " + REPLIES + " '" + line + "'");
+            final GuestResult client = ours.run(limit, "bash " + oursScript + " ours " + COMMANDS + " " + REPLIES + " '" + line + "' "
+                + dumpAfter(limit).toSeconds() + " " + ours.guestPathOf(outputs.resolve(tag + THREADS)));
             final String after = kernel.run(JOB, "bash " + kernelScript + " snapshot").stdout();
             return oursRun(tag, connections, round, client, before, after, Map.of());
         }
@@ -481,6 +492,13 @@ final class CmtimeRounds
             return oursRun(tag, connections, -1, client, "", "", strace(section(client.stdout(), "strace")));
         }
 
+        /** The driver's threads as a round that ran past {@link #dumpAfter} left them, for its failure's text; empty otherwise. */
+        private String threadDump(final String tag)
+        {
+            final String dump = readIfThere(outputs.resolve(tag + THREADS));
+            return dump.isEmpty() ? "" : "\nthe driver's threads, dumped as the round ran past its time:\n" + dump;
+        }
+
         private Run oursRun(final String tag, final int connections, final int round, final GuestResult job, final String serverBefore,
             final String serverAfter, final Map<String, Long> syscalls)
         {
@@ -488,7 +506,7 @@ final class CmtimeRounds
             final String output = readIfThere(outputs.resolve(tag + ".out"));
             final GuestResult client = new GuestResult(job.command(), job.exitStatus() != 0 ? job.exitStatus()
                 : reply.isEmpty() ? 1 : Integer.parseInt(reply.substring(reply.indexOf(' ') + 1).strip()),
-                output + job.stdout(), readIfThere(outputs.resolve(tag + ".err")) + job.stderr(), job.elapsed());
+                output + job.stdout(), readIfThere(outputs.resolve(tag + ".err")) + job.stderr() + threadDump(tag), job.elapsed());
             final Map<String, Long> threads = new TreeMap<>();
             long process = 0;
             for (final String line : readIfThere(outputs.resolve(tag + ".cpu")).lines().toList())

@@ -2,7 +2,10 @@
 # The guest side of CmtimeRounds (issue 29's measurement), one subcommand per call; copied into the share.
 #   snapshot                      this guest's CPU (/proc/stat's cpu line), every kernel thread's CPU, and
 #                                 ib_cm's retry and duplicate counters, as "stat ...", "kt NAME TICKS", "cm PATH N"
-#   ours CMD_FIFO DONE_FIFO LINE  one command to CmtimeDriver (LINE: TAG CMTIME-ARGS...), between two snapshots
+#   ours CMD_FIFO DONE_FIFO LINE [DUMP_AFTER DUMP_FILE]
+#                                 one command to CmtimeDriver (LINE: TAG CMTIME-ARGS...), between two snapshots;
+#                                 a round still running after DUMP_AFTER seconds gets the driver's threads dumped
+#                                 to DUMP_FILE (jcmd Thread.print), once, before the job's limit kills the script
 #   kernel SERVER PORT N          rdma-core's cmtime over the kernel's CM (rdma_ucm loaded for it, unloaded
 #                                 after), between two snapshots; its threads' CPU sampled every 0.25 s.
 #                                 With KEEP_CM=1 in the environment, rdma_ucm stays loaded after (issue 32's
@@ -50,12 +53,31 @@ children() {
     echo "children $kids"
 }
 
+# the driver's threads into $2 after $1 seconds: a round that hangs says where (a C2 run of 10,000 once went idle
+# for 11 minutes with nothing to show why)
+dump_driver_later() {
+    local pid
+    sleep "$1"
+    read -r pid < /run/cmtime-driver.pid || return 0
+    # the whole dump or none: a round that ends meanwhile stops it (ours), and its part is removed there
+    "$(dirname "$(readlink "/proc/$pid/exe")")/jcmd" "$pid" Thread.print > "$2.part" 2>&1 && mv "$2.part" "$2"
+}
+
 ours() {
-    local cmd=$1 done=$2 line=$3 reply
+    local cmd=$1 done=$2 line=$3 dump_after=${4:-0} dump_file=${5:-} reply watchdog=""
     echo "== before"
     snapshot
+    if [ "$dump_after" -gt 0 ]; then
+        dump_driver_later "$dump_after" "$dump_file" < /dev/null > /dev/null 2>&1 &
+        watchdog=$!
+    fi
     echo "$line" > "$cmd"
     read -r reply < "$done"
+    if [ -n "$watchdog" ]; then
+        pkill -P "$watchdog" 2>/dev/null
+        kill "$watchdog" 2>/dev/null
+        rm -f "$dump_file.part"
+    fi
     echo "== after"
     snapshot
     echo "== reply $reply"
