@@ -145,13 +145,15 @@ public class AcmAcceptEnfileInGuest
                     assertTrue(served.nothingBeforeMarker(WAIT_MS));
                     assertEquals(1, control.ask("failures"), "no try 1 ns before the back-off ends");
                     control.advance(1);
-                    control.await(() -> control.ask("failures") == 2, "one try once the back-off has passed");
+                    control.await(() -> control.ask("failures") == 2,
+                        () -> "one try once the back-off has passed: " + state(server, fileMaxFile, fileNrFile, control));
                     // the rest of the first interval, and the first try of the second
                     for (long tries = 3; tries <= backOffs + 1; tries++)
                     {
                         control.advance(AcmServer.ACCEPT_BACKOFF_NS);
                         final long expected = tries;
-                        control.await(() -> control.ask("failures") == expected, "try " + tries);
+                        control.await(() -> control.ask("failures") == expected,
+                            () -> "try " + expected + ": " + state(server, fileMaxFile, fileNrFile, control));
                     }
                     assertTrue(served.nothingBeforeMarker(WAIT_MS));
                 }
@@ -405,7 +407,11 @@ public class AcmAcceptEnfileInGuest
             {
                 if (System.nanoTime() - deadline >= 0)
                 {
-                    throw new AssertionError(what.text() + "; the server's log:\n" + logText());
+                    final String whatNow = what.text();
+                    tell.println("threads");
+                    final String dumped = said.readLine();
+                    throw new AssertionError(whatNow + "; the server's log" + ("ok".equals(dumped) ? ", with its threads" : "")
+                        + ":\n" + logText());
                 }
                 Thread.sleep(1);
             }

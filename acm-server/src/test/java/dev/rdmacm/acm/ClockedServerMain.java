@@ -18,6 +18,7 @@ import java.nio.file.Path;
  *   failures        accepts that failed since start            N
  *   connections     connections open                           N
  *   lastfailure     the last failed accept's exception, logged or not   TEXT (one line)
+ *   threads         every thread's stack, written to the log (stderr)  ok
  * </pre>
  * It prints {@code ready} once the socket is published. Reading stdin and writing stdout take no new
  * descriptor, so the commands work when the process has none left. A fatal error halts with
@@ -54,9 +55,33 @@ final class ClockedServerMain
                 case "failures" -> out.println(server.acceptFailures());
                 case "connections" -> out.println(server.connectionCount());
                 case "lastfailure" -> out.println(server.lastAcceptFailure().replace('\n', ' '));
+                case "threads" ->
+                {
+                    dumpThreads(System.err);
+                    out.println("ok");
+                }
                 default -> out.println("unknown command: " + line);
             }
         }
         System.exit(0);
+    }
+
+    /**
+     * What a stalled server is doing, when the test's wait runs out: as {@code jcmd Thread.print} would say
+     * it, which cannot attach to a process that has no descriptor left to open.
+     */
+    private static void dumpThreads(final PrintStream log)
+    {
+        final StringBuilder dump = new StringBuilder("threads of the server process:\n");
+        Thread.getAllStackTraces().forEach((thread, frames) ->
+        {
+            dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+            for (final StackTraceElement frame : frames)
+            {
+                dump.append("\tat ").append(frame).append('\n');
+            }
+        });
+        log.print(dump);
+        log.flush();
     }
 }
