@@ -64,6 +64,7 @@ public final class GuestJUnitMain
     {
         private final Writer out;
         private final Map<String, Long> startedNanos = new ConcurrentHashMap<>();
+        private final Map<String, Long> startedBusyMillis = new ConcurrentHashMap<>();
 
         OutcomeWriter(final Writer out)
         {
@@ -74,6 +75,10 @@ public final class GuestJUnitMain
         public void executionStarted(final TestIdentifier test)
         {
             startedNanos.put(test.getUniqueId(), System.nanoTime());
+            if (isClass(test))
+            {
+                startedBusyMillis.put(test.getUniqueId(), GuestCpuTime.busyMillis());
+            }
         }
 
         @Override
@@ -95,16 +100,25 @@ public final class GuestJUnitMain
             {
                 write(test, GuestTestOutcome.Status.valueOf(result.getStatus().name()), elapsed, detail);
             }
-            else if (test.getSource().filter(ClassSource.class::isInstance).isPresent())
+            else if (isClass(test))
             {
-                // a class's whole time, its @BeforeAll and @AfterAll with it, which no test's own time holds
-                System.err.printf("GuestJUnitMain: %s took %d ms%n", test.getDisplayName(), elapsed.toMillis());
+                // a class's whole time, its @BeforeAll and @AfterAll with it, which no test's own time holds, and what it cost
+                // the guest's CPUs (its processes' and the kernel's too; beside it, what else the guest ran meanwhile)
+                final Long busyBefore = startedBusyMillis.remove(test.getUniqueId());
+                final long busyAfter = GuestCpuTime.busyMillis();
+                System.err.printf("GuestJUnitMain: %s took %d ms, the guest's CPUs busy %s ms%n", test.getDisplayName(), elapsed.toMillis(),
+                    busyBefore == null || busyBefore < 0 || busyAfter < 0 ? "?" : Long.toString(busyAfter - busyBefore));
             }
             if (!test.isTest() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL)
             {
                 // a class whose @BeforeAll failed: its tests never start, so the container reports for them
                 write(test, GuestTestOutcome.Status.valueOf(result.getStatus().name()), elapsed, detail);
             }
+        }
+
+        private static boolean isClass(final TestIdentifier test)
+        {
+            return test.getSource().filter(ClassSource.class::isInstance).isPresent();
         }
 
         private void write(final TestIdentifier test, final GuestTestOutcome.Status status, final Duration elapsed, final String detail)
