@@ -216,6 +216,9 @@ public class DeviceRemovalInGuest
                 server.await(line -> line.contains("RDMA_CM_EVENT_ESTABLISHED"), WAIT);
                 DEVICES.delete(activeDevice);
                 server.await(line -> line.contains("RDMA_CM_EVENT_DISCONNECTED") || line.contains("DEVICE_REMOVAL"), WAIT);
+                // the client's events once it has ended (rping exits on DEVICE_REMOVAL), not when the server's came: its DREQ
+                // can reach the server before its own line is read, and its events were then empty (one vCPU a guest, 22:46)
+                client.exitStatus(WAIT);
                 final Map<String, List<String>> events = new TreeMap<>();
                 events.put("active", client.rpingEventsAfterEstablished("parent"));
                 events.put("passive", server.rpingEventsAfterEstablished("child"));
