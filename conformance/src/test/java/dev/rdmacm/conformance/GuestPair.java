@@ -32,6 +32,22 @@ record GuestPair(KernelGuest userspace, KernelGuest kernel) implements AutoClose
      */
     static final Duration LIFETIME = Duration.ofMinutes(LIMIT_MINUTES + 10);
 
+    /**
+     * The vCPUs of each guest when the pair runs the suites. Under TCG a vCPU is a host thread, and CI's host has
+     * 2 cores: two guests of 2 vCPUs put 4 busy threads on them, and a vCPU that waits for the others (an IPI, a
+     * TLB flush, TCG's exclusive sections) waits for one the host has descheduled. With one each, back to back on
+     * this machine (2026-12-06, 22:12 to 22:54), the guest part took 443.2 and 410.8 s against 556.4 and 477.4 s
+     * with two, the boots 15 to 27 s against 28 to 52 (docs/testing.md, "Session 13"). The benchmarks keep the
+     * specs' 2 vCPUs: their ratios were all measured on two, and a connection's two sides need them.
+     */
+    static final int SUITE_CPUS = 1;
+
+    /** {@code spec} as the suites' pair boots it: {@link #SUITE_CPUS} vCPUs. */
+    static GuestSpec forSuites(final GuestSpec spec)
+    {
+        return spec.size(spec.memoryMib(), SUITE_CPUS);
+    }
+
     /** Boots both; when either fails, the other is closed and the first failure thrown. */
     static GuestPair boot(final GuestWire wire)
     {

@@ -41,7 +41,7 @@ class KernelGuestAlone
             throw new IllegalArgumentException("-Drdmacm.kernel-guest.classes=" + names + ": each must be the simple name of a class in "
                 + "KernelGuestSuite.IN_GUEST or BESIDE " + known.stream().map(Class::getSimpleName).toList());
         }
-        try (KernelGuest guest = KernelGuest.boot(KernelGuestSuite.spec(GuestWire.onFreePorts()), KernelGuestSuite::prepare))
+        try (KernelGuest guest = KernelGuest.boot(GuestPair.forSuites(KernelGuestSuite.spec(GuestWire.onFreePorts())), KernelGuestSuite::prepare))
         {
             final GuestJUnit.Background besides = beside.isEmpty() ? null : GuestJUnit.start(guest, LIMIT, beside.toArray(Class<?>[]::new));
             final List<DynamicTest> tests = new ArrayList<>();

@@ -41,7 +41,7 @@ class SoftRoceGuestsTest
         final long kernelPid;
         final GuestWire wire = GuestWire.onFreePorts();
         final GuestPair.Started<Alone> started = GuestPair.start(
-            new GuestPair.Side<>(UserspaceGuestSuite.spec(wire), share ->
+            new GuestPair.Side<>(GuestPair.forSuites(UserspaceGuestSuite.spec(wire)), share ->
             {
                 UserspaceGuestSuite.prepare(share);
                 // the in-guest JVMs' AOT cache, with this build's classes, trained on the host while the guests boot
@@ -62,7 +62,7 @@ class SoftRoceGuestsTest
                 }
                 return new Alone(suite, silentRun, Optional.empty());
             }),
-            new GuestPair.Side<>(KernelGuestSuite.spec(wire), share ->
+            new GuestPair.Side<>(GuestPair.forSuites(KernelGuestSuite.spec(wire)), share ->
             {
                 KernelGuestSuite.prepare(share);
                 AcrossTheWire.compileKernelPeers(share);
