@@ -28,8 +28,7 @@ final class DeviceProtectionDomains implements AutoCloseable
         VerbsContext context = contexts.get(device);
         if (context == null)
         {
-            final VerbsContext opened = listed.open(device);
-            context = opened != null ? opened : Verbs.open(device);
+            context = listed.openOrListAgain(device);
             contexts.put(device, context);
         }
         return context;

@@ -3,6 +3,7 @@ package dev.rdmacm.cli;
 import dev.rdmacm.libc.Errno;
 import dev.rdmacm.verbs.DeviceInfo;
 import dev.rdmacm.verbs.DeviceListing;
+import dev.rdmacm.verbs.HeldDeviceList;
 import dev.rdmacm.verbs.RdmaDevice;
 import dev.rdmacm.verbs.RdmaDevices;
 import dev.rdmacm.verbs.RdmaPort;
@@ -188,16 +189,20 @@ public final class DevicesCommand implements Callable<Integer>
     private static RdmaDevices describe(final DeviceListing listing, final Path sysfsRoot, final PortMtus mtus)
     {
         final List<RdmaDevice> devices = new ArrayList<>();
-        for (final DeviceInfo info : listing.devices())
+        // one listing to open them from: each Verbs.open would list every device again
+        try (HeldDeviceList listed = HeldDeviceList.now())
         {
-            try (VerbsContext context = Verbs.open(info.name()))
+            for (final DeviceInfo info : listing.devices())
             {
-                final RdmaDevice device = context.describe(SysfsDevices.netdevNaming(sysfsRoot, info.name()));
-                for (final RdmaPort port : device.ports())
+                try (VerbsContext context = listed.openOrListAgain(info.name()))
                 {
-                    mtus.put(device.name(), port.number(), PortMtus.Mtu.of(context.queryPort(port.number())));
+                    final RdmaDevice device = context.describe(SysfsDevices.netdevNaming(sysfsRoot, info.name()));
+                    for (final RdmaPort port : device.ports())
+                    {
+                        mtus.put(device.name(), port.number(), PortMtus.Mtu.of(context.queryPort(port.number())));
+                    }
+                    devices.add(device);
                 }
-                devices.add(device);
             }
         }
         return new RdmaDevices("libibverbs", devices);

@@ -61,6 +61,19 @@ public final class HeldDeviceList implements AutoCloseable
         return Verbs.openListed(list, devices, name, errnoState);
     }
 
+    /**
+     * {@code ibv_open_device} of the device called {@code name}: from this list, or, when it does not list it (a
+     * device added since, or none of that name), as {@link Verbs#open} opens it, from a listing of its own.
+     *
+     * @return the open device.
+     * @throws VerbsException naming ibv_open_device and the errno; ENODEV when no listing has the device.
+     */
+    public VerbsContext openOrListAgain(final String name)
+    {
+        final VerbsContext listed = open(name);
+        return listed != null ? listed : Verbs.open(name);
+    }
+
     /** {@code ibv_free_device_list}; the devices opened from it stay open. */
     @Override
     public synchronized void close()

@@ -56,6 +56,20 @@ class VerbsWithoutDevicesTest
     }
 
     @Test
+    void shouldRefuseToOpenADeviceAHeldListLacksAfterListingAgain()
+    {
+        requireLibibverbsWithoutDevices();
+
+        try (HeldDeviceList listed = HeldDeviceList.now())
+        {
+            final VerbsException ex = assertThrows(VerbsException.class, () -> listed.openOrListAgain("mlx5_0"));
+
+            assertEquals(Errno.ENODEV, ex.errno());
+            assertEquals("ibv_open_device failed: errno 19 ENODEV: no RDMA device named mlx5_0: " + NO_DEVICES, ex.getMessage());
+        }
+    }
+
+    @Test
     void shouldLinkEveryHandleOfEveryHolderAgainstTheRealLibrary()
     {
         requireLibibverbsWithoutDevices();

@@ -1,5 +1,6 @@
 package dev.rdmacm.verbs.sysfs;
 
+import dev.rdmacm.verbs.HeldDeviceList;
 import dev.rdmacm.verbs.RdmaDevice;
 import dev.rdmacm.verbs.RdmaDevices;
 import dev.rdmacm.verbs.Verbs;
@@ -52,10 +53,20 @@ public final class LibibverbsDevices
      */
     public static RdmaDevices read(final Path root)
     {
-        final List<RdmaDevice> devices = new ArrayList<>();
-        for (final String name : SysfsDevices.names(root))
+        final List<String> names = SysfsDevices.names(root);
+        final List<RdmaDevice> devices = new ArrayList<>(names.size());
+        if (names.isEmpty())
         {
-            devices.add(readDevice(root, name));
+            return new RdmaDevices(SOURCE, devices);
+        }
+        // one listing for all of them: Verbs.open lists every device again at each call, and the kernel guest's 13
+        // rxe devices made 13 listings (of 14 netlink round trips and 13 stats each) at every RdmaCm opened there
+        try (HeldDeviceList listed = HeldDeviceList.now())
+        {
+            for (final String name : names)
+            {
+                devices.add(readDevice(root, name, listed));
+            }
         }
         return new RdmaDevices(SOURCE, devices);
     }
@@ -67,9 +78,20 @@ public final class LibibverbsDevices
      */
     public static RdmaDevice readDevice(final Path root, final String name)
     {
+        return readDevice(root, name, null);
+    }
+
+    /**
+     * One device, opened from {@code listed} when it lists it; a device it does not list (added since, or with no
+     * provider) is looked for in a listing of its own, as {@link Verbs#open} looks.
+     *
+     * @param listed a listing of the devices, or null to list them for this device.
+     */
+    private static RdmaDevice readDevice(final Path root, final String name, final HeldDeviceList listed)
+    {
         if (Verbs.unavailableReason() == null)
         {
-            try (VerbsContext context = Verbs.open(name))
+            try (VerbsContext context = listed == null ? Verbs.open(name) : listed.openOrListAgain(name))
             {
                 return context.describe(SysfsDevices.netdevNaming(root, name));
             }
