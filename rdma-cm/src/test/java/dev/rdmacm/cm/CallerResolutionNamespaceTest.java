@@ -37,6 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CallerResolutionNamespaceTest
 {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    /** Calls made for one that runs on the caller's thread (the others went the conductor's way, rightly). */
+    private static final int ATTEMPTS = 5;
     /** A port no other test of this class binds. */
     private static final int RACED_PORT = 47_111;
     /** Another, for the routes compared. */
@@ -95,14 +97,17 @@ class CallerResolutionNamespaceTest
         }
     }
 
+    /**
+     * A call rightly goes the conductor's way while the conductor reads a notification of the namespace's (the
+     * mirror's generation odd: a neighbour's state moving, say), or behind a command of this thread still queued when
+     * its spin ends: the call is made again, a few times at most, until one ran here.
+     */
     @Test
     void shouldFinishAResolutionThatNeedsNoWaitingOnTheCallersThread() throws Exception
     {
-        resolvedOn.clear();
         try (EventChannel channel = cm.createEventChannel();
-             RdmaCmId id = cm.createId(channel))
+             RdmaCmId id = resolvedOnTheCallersThread(channel))
         {
-            id.resolveAddr(null, valid, TIMEOUT);
             assertEquals(List.of(Thread.currentThread()), resolvedOn, "resolved on the caller's thread");
             assertEquals(CmIdState.ADDR_RESOLVED, id.state());
             final CmEvent event = channel.getEvent(Duration.ofSeconds(10));
@@ -115,27 +120,55 @@ class CallerResolutionNamespaceTest
         }
     }
 
+    /** An id on {@code channel} resolved on this thread, at the first of {@link #ATTEMPTS} tries that was; else the last. */
+    private static RdmaCmId resolvedOnTheCallersThread(final EventChannel channel) throws Exception
+    {
+        for (int attempt = 1; ; attempt++)
+        {
+            resolvedOn.clear();
+            final RdmaCmId id = cm.createId(channel);
+            id.resolveAddr(null, valid, TIMEOUT);
+            if (resolvedOn.equals(List.of(Thread.currentThread())) || attempt == ATTEMPTS)
+            {
+                return id;
+            }
+            channel.getEvent(Duration.ofSeconds(10)).ack();
+            id.close();
+        }
+    }
+
     /**
      * Each id a caller resolves and destroys itself hands the loop two things without waking it (its adoption, its
      * forgetting). With nothing else to wake it, the loop must still take them, or they keep every such id: 306,000
      * of them after 8 s of this loop, until some other work came. It ends once all but fewer than the limit of
      * hand-overs made without a wake-up are gone; before the limit it waited for the class's timeout.
+     * <p>
+     * The ids counted are an unbroken run resolved on the caller's thread: a call may rightly go the conductor's way
+     * (made while the conductor read a notification of the namespace's, or behind a command of this thread still
+     * queued when its spin ended: once in 384 calls in a CI run), and that wakes the conductor, which then takes the
+     * hand-overs before it whether or not the limit wakes it. So such a call starts the run again; a caller's path
+     * that never finishes here fails on the class's timeout.
      */
     @Test
     void shouldNotKeepTheIdsThatCallersResolvedAndDestroyedThemselves() throws Exception
     {
-        resolvedOn.clear();
         final List<WeakReference<RdmaCmId>> destroyed = new ArrayList<>();
-        for (int i = 0; i < 3 * ConductorAgent.UNWOKEN_LIMIT; i++)
+        while (destroyed.size() < 3 * ConductorAgent.UNWOKEN_LIMIT)
         {
+            resolvedOn.clear();
             try (RdmaCmId id = cm.createId(null))
             {
                 id.resolveAddr(null, valid, TIMEOUT);
-                destroyed.add(new WeakReference<>(id));
+                if (resolvedOn.equals(List.of(Thread.currentThread())))
+                {
+                    destroyed.add(new WeakReference<>(id));
+                }
+                else
+                {
+                    destroyed.clear();
+                }
             }
         }
-        assertEquals(destroyed.size(), resolvedOn.stream().filter(thread -> thread == Thread.currentThread()).count(),
-            "every id resolved on the caller's thread");
         while (destroyed.stream().filter(id -> id.get() != null).count() >= ConductorAgent.UNWOKEN_LIMIT)
         {
             System.gc();
