@@ -331,6 +331,11 @@ public final class AcmService
             src.writeTo(replyEntry);
             selected = chosenSource;
         }
+        if (log.enabled(2))
+        {
+            // the header says only RESOLVE: which addresses tell one client's question from another's
+            log.log(2, "client " + connection.id() + " resolve " + src + " -> " + dest);
+        }
         final AcmEndpoint endpoint = endpointByAddress.get(src);
         if (endpoint == null)
         {
