@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The devices sysfs lists under a root, in its order (by name), each with its tables read through
@@ -65,7 +66,7 @@ public final class LibibverbsDevices
         {
             for (final String name : names)
             {
-                devices.add(readDevice(root, name, listed));
+                devices.add(readDevice(root, name, listed::openOrListAgain));
             }
         }
         return new RdmaDevices(SOURCE, devices);
@@ -78,20 +79,18 @@ public final class LibibverbsDevices
      */
     public static RdmaDevice readDevice(final Path root, final String name)
     {
-        return readDevice(root, name, null);
+        return readDevice(root, name, Verbs::open);
     }
 
     /**
-     * One device, opened from {@code listed} when it lists it; a device it does not list (added since, or with no
-     * provider) is looked for in a listing of its own, as {@link Verbs#open} looks.
-     *
-     * @param listed a listing of the devices, or null to list them for this device.
+     * One device, opened by {@code opener} ({@link Verbs#open}, or {@link HeldDeviceList#openOrListAgain} of a listing
+     * that serves several devices).
      */
-    private static RdmaDevice readDevice(final Path root, final String name, final HeldDeviceList listed)
+    private static RdmaDevice readDevice(final Path root, final String name, final Function<String, VerbsContext> opener)
     {
         if (Verbs.unavailableReason() == null)
         {
-            try (VerbsContext context = listed == null ? Verbs.open(name) : listed.openOrListAgain(name))
+            try (VerbsContext context = opener.apply(name))
             {
                 return context.describe(SysfsDevices.netdevNaming(root, name));
             }
